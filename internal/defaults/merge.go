@@ -1,0 +1,154 @@
+package defaults
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ExclusivePairs are the session-managed fields of which at most one may be used.
+var ExclusivePairs = [][2]string{
+	{"workspace_path", "project_path"},
+	{"simulator_id", "simulator_name"},
+}
+
+// Requirements is what a session-aware tool needs after defaults are applied.
+type Requirements struct {
+	// AllOf names fields that must all be present.
+	AllOf []string
+	// OneOf lists groups of which at least one field must be present.
+	OneOf [][]string
+}
+
+// UsageError reports arguments that cannot be used as given; the message says
+// what to change.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Merge applies the session defaults defs to a tool call's explicit arguments.
+// Fields lists the argument names the tool accepts; only session-managed ones
+// among them take defaults. The steps, in order:
+//
+//  1. null and empty explicit arguments count as absent;
+//  2. both sides of an exclusive pair given explicitly is an error naming both;
+//  3. defaults are overlaid by explicit arguments (env merged key by key);
+//  4. an explicit side of an exclusive pair drops the default's other side;
+//  5. a missing requirement is an error naming the field and the
+//     session_set_defaults call that would provide it.
+//
+// The result holds every non-empty argument, explicit or defaulted.
+func Merge(explicit map[string]any, defs Values, fields []string, req Requirements) (map[string]any, error) {
+	accepts := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		accepts[f] = true
+	}
+	given := make(map[string]any, len(explicit))
+	for k, v := range explicit {
+		if !isEmpty(v) {
+			given[k] = v
+		}
+	}
+	for _, p := range ExclusivePairs {
+		_, a := given[p[0]]
+		_, b := given[p[1]]
+		if a && b {
+			return nil, &UsageError{fmt.Sprintf("%s and %s are mutually exclusive: pass only one", p[0], p[1])}
+		}
+	}
+	merged := make(map[string]any, len(given))
+	for k, v := range defs.Map() {
+		if accepts[k] {
+			merged[k] = v
+		}
+	}
+	for k, v := range given {
+		if k == "env" {
+			merged[k] = mergeEnv(merged[k], v)
+			continue
+		}
+		merged[k] = v
+	}
+	for _, p := range ExclusivePairs {
+		if _, ok := given[p[0]]; ok {
+			if _, explicitOther := given[p[1]]; !explicitOther {
+				delete(merged, p[1])
+			}
+		}
+		if _, ok := given[p[1]]; ok {
+			if _, explicitOther := given[p[0]]; !explicitOther {
+				delete(merged, p[0])
+			}
+		}
+	}
+	for _, f := range req.AllOf {
+		if _, ok := merged[f]; !ok {
+			return nil, missing([]string{f})
+		}
+	}
+	for _, group := range req.OneOf {
+		found := false
+		for _, f := range group {
+			if _, ok := merged[f]; ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, missing(group)
+		}
+	}
+	return merged, nil
+}
+
+// MergeInto is Merge for a typed argument struct: it decodes in's JSON form,
+// merges, and returns a copy of in with the merged arguments applied.
+// Session-managed fields of T must carry `omitempty` so that zero means absent.
+func MergeInto[T any](in T, defs Values, req Requirements) (T, error) {
+	explicit, err := toMap(in)
+	if err != nil {
+		return in, fmt.Errorf("encoding arguments: %w", err)
+	}
+	merged, err := Merge(explicit, defs, FieldsOf[T](), req)
+	if err != nil {
+		return in, err
+	}
+	var out T
+	if err := fromMap(merged, &out); err != nil {
+		return in, fmt.Errorf("applying defaults: %w", err)
+	}
+	return out, nil
+}
+
+// FieldsOf returns the JSON field names of struct type T.
+func FieldsOf[T any]() []string {
+	var zero T
+	return jsonFields(zero)
+}
+
+func mergeEnv(def, explicit any) any {
+	d, _ := def.(map[string]any)
+	e, _ := explicit.(map[string]any)
+	out := make(map[string]any, len(d)+len(e))
+	for k, v := range d {
+		out[k] = v
+	}
+	for k, v := range e {
+		out[k] = v
+	}
+	return out
+}
+
+func missing(group []string) error {
+	example := make([]string, len(group))
+	for i, f := range group {
+		example[i] = fmt.Sprintf("{\"%s\": \"...\"}", f)
+	}
+	sort.Strings(group)
+	what := group[0]
+	if len(group) > 1 {
+		what = "one of " + strings.Join(group, ", ")
+	}
+	return &UsageError{fmt.Sprintf("missing %s: pass it as an argument, or set it once with session_set_defaults %s",
+		what, strings.Join(example, " or "))}
+}

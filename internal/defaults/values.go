@@ -1,0 +1,188 @@
+// Package defaults holds session defaults: values such as the project directory,
+// scheme or simulator that an agent sets once and every session-aware tool then
+// uses, so it need not repeat them on each call.
+//
+// Defaults live in named profiles ("default" unless another is chosen); profiles are
+// isolated from each other, and exactly one is active. Merge combines a tool call's
+// explicit arguments with the active profile under the rules in merge.go: explicit
+// arguments always win.
+//
+// A Store is safe for concurrent use.
+package defaults
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Values are the session-managed fields. Every field is optional; an empty value
+// means "not set". The JSON names are the tool argument names.
+type Values struct {
+	ProjectDir      string            `json:"project_dir,omitempty" yaml:"project_dir,omitempty" jsonschema:"directory of the project to build, test or run"`
+	WorkspacePath   string            `json:"workspace_path,omitempty" yaml:"workspace_path,omitempty" jsonschema:"Xcode .xcworkspace path (exclusive with project_path)"`
+	ProjectPath     string            `json:"project_path,omitempty" yaml:"project_path,omitempty" jsonschema:"Xcode .xcodeproj path (exclusive with workspace_path)"`
+	Scheme          string            `json:"scheme,omitempty" yaml:"scheme,omitempty" jsonschema:"Xcode scheme"`
+	Configuration   string            `json:"configuration,omitempty" yaml:"configuration,omitempty" jsonschema:"build configuration, e.g. Debug or Release"`
+	SimulatorID     string            `json:"simulator_id,omitempty" yaml:"simulator_id,omitempty" jsonschema:"simulator UDID (exclusive with simulator_name)"`
+	SimulatorName   string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"simulator name (exclusive with simulator_id)"`
+	DeviceID        string            `json:"device_id,omitempty" yaml:"device_id,omitempty" jsonschema:"physical device id"`
+	Platform        string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"target platform, e.g. iOS Simulator or macOS"`
+	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift"`
+	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"build command as an argv array"`
+	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"test command as an argv array"`
+	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty" jsonschema:"environment overrides, merged key by key with a call's env"`
+	TimeoutS        float64           `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty" jsonschema:"timeout in seconds"`
+	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
+	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"vmlinux with debug info for kernel dumps"`
+	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"host to run dump engines on over ssh"`
+}
+
+// Keys lists the JSON names of every session-managed field, in declaration order.
+func Keys() []string { return keys }
+
+var keys = func() []string {
+	t := reflect.TypeFor[Values]()
+	out := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		out = append(out, jsonName(t.Field(i)))
+	}
+	return out
+}()
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}
+
+// IsKey reports whether name is a session-managed field.
+func IsKey(name string) bool {
+	for _, k := range keys {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckKeys returns an error naming every entry of names that is not a
+// session-managed field, and the valid ones.
+func CheckKeys(names []string) error {
+	var bad []string
+	for _, n := range names {
+		if !IsKey(n) {
+			bad = append(bad, n)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("unknown default %s; valid keys: %s", quoteList(bad), strings.Join(keys, ", "))
+}
+
+// Map returns the set fields as a map keyed by JSON name.
+func (v Values) Map() map[string]any {
+	m, err := toMap(v)
+	if err != nil {
+		// Values holds only strings, string slices, a string map and a float:
+		// marshalling cannot fail.
+		panic(err)
+	}
+	return m
+}
+
+// FromMap builds Values from a map keyed by JSON name. Unknown keys are rejected.
+func FromMap(m map[string]any) (Values, error) {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if err := CheckKeys(names); err != nil {
+		return Values{}, err
+	}
+	var v Values
+	if err := fromMap(m, &v); err != nil {
+		return Values{}, err
+	}
+	return v, nil
+}
+
+// IsZero reports whether no field is set.
+func (v Values) IsZero() bool { return len(v.Map()) == 0 }
+
+// overlay returns v with every set field of o written over it; Env is merged key
+// by key.
+func (v Values) overlay(o Values) Values {
+	env := v.Env
+	m := v.Map()
+	for k, val := range o.Map() {
+		m[k] = val
+	}
+	var out Values
+	if err := fromMap(m, &out); err != nil {
+		panic(err) // both sides came from Values
+	}
+	if len(env) > 0 || len(o.Env) > 0 {
+		out.Env = make(map[string]string, len(env)+len(o.Env))
+		for k, val := range env {
+			out.Env[k] = val
+		}
+		for k, val := range o.Env {
+			out.Env[k] = val
+		}
+	}
+	return out
+}
+
+// toMap converts a struct with omitempty JSON tags into a map of its non-empty
+// fields, dropping nulls and empty strings, slices and maps.
+func toMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, val := range m {
+		if isEmpty(val) {
+			delete(m, k)
+		}
+	}
+	return m, nil
+}
+
+func fromMap(m map[string]any, dst any) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
+}
+
+// isEmpty reports whether a decoded JSON value counts as "not provided".
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
