@@ -1,0 +1,41 @@
+package logfilter
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// goTestEvent is the part of a `go test -json` event (test2json) the filter
+// reads.
+type goTestEvent struct {
+	Action string
+	Output string
+}
+
+var litAction = []byte(`"Action":"`)
+
+// goJSONText returns the text a `go test -json` line carries: the Output of
+// an "output" event without its newline, or ok=true with nil text for the
+// other events (start, run, pass, fail), whose meaning the output events
+// already spell out ("--- FAIL: TestX", "FAIL pkg"). ok is false when line is
+// not a test2json event.
+func goJSONText(line []byte, ev *goTestEvent) (text []byte, ok bool) {
+	if len(line) < 2 || line[0] != '{' || line[1] != '"' || !bytes.Contains(line, litAction) {
+		return nil, false
+	}
+	*ev = goTestEvent{}
+	if err := json.Unmarshal(line, ev); err != nil {
+		return nil, false
+	}
+	if ev.Action != "output" {
+		return nil, true
+	}
+	return []byte(trimNewline(ev.Output)), true
+}
+
+func trimNewline(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
