@@ -1,0 +1,101 @@
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"sync"
+)
+
+// MaxLineLen bounds the partial line held per stream for the Combined sink.
+// A longer line is flushed in MaxLineLen pieces, which may interleave with
+// the other stream; memory stays bounded whatever the child prints.
+const MaxLineLen = 64 << 10
+
+const readBufSize = 64 << 10
+
+// combiner serialises writes of whole lines from both streams to one sink.
+type combiner struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error // first write error; later writes are dropped
+}
+
+func (c *combiner) write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		_, c.err = c.w.Write(p)
+	}
+}
+
+// stream copies one pipe to its sinks. A sink that fails is dropped and its
+// error remembered, but reading continues so the child never blocks on a
+// full pipe.
+type stream struct {
+	r       *os.File
+	sink    io.Writer
+	sinkErr error
+	comb    *combiner // nil when there is no Combined sink
+	pending []byte    // partial line not yet given to comb
+	done    chan struct{}
+	readErr error
+}
+
+func newStream(r *os.File, sink io.Writer, comb *combiner) *stream {
+	return &stream{r: r, sink: sink, comb: comb, done: make(chan struct{})}
+}
+
+func (s *stream) run() {
+	defer close(s.done)
+	buf := make([]byte, readBufSize)
+	for {
+		n, err := s.r.Read(buf)
+		if n > 0 {
+			s.deliver(buf[:n])
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, os.ErrClosed) {
+				s.readErr = err
+			}
+			break
+		}
+	}
+	if s.comb != nil {
+		s.comb.write(s.pending) // an unterminated last line
+		s.pending = nil
+	}
+}
+
+func (s *stream) deliver(p []byte) {
+	if s.sink != nil && s.sinkErr == nil {
+		if _, err := s.sink.Write(p); err != nil {
+			s.sinkErr = err
+		}
+	}
+	if s.comb == nil {
+		return
+	}
+	nl := bytes.LastIndexByte(p, '\n')
+	if nl < 0 {
+		s.pending = append(s.pending, p...)
+		if len(s.pending) >= MaxLineLen {
+			s.comb.write(s.pending)
+			s.pending = s.pending[:0]
+		}
+		return
+	}
+	if len(s.pending) > 0 {
+		// Completes the held line: one write keeps it atomic.
+		s.pending = append(s.pending, p[:nl+1]...)
+		s.comb.write(s.pending)
+		s.pending = s.pending[:0]
+	} else {
+		s.comb.write(p[:nl+1])
+	}
+	s.pending = append(s.pending, p[nl+1:]...)
+}

@@ -1,0 +1,8 @@
+package proc
+
+import "syscall"
+
+func init() {
+	signalNames[syscall.SIGEMT] = "SIGEMT"
+	signalNames[syscall.SIGINFO] = "SIGINFO"
+}

@@ -1,0 +1,8 @@
+package proc
+
+import "syscall"
+
+func init() {
+	signalNames[syscall.SIGSTKFLT] = "SIGSTKFLT"
+	signalNames[syscall.SIGPWR] = "SIGPWR"
+}

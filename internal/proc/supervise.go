@@ -1,0 +1,190 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+type supervision struct {
+	timeout, grace, waitDelay time.Duration
+	oomBefore                 int64
+	comb                      *combiner
+}
+
+type leaderExit struct {
+	state *os.ProcessState
+	err   error
+	at    time.Time
+}
+
+// supervise is the only goroutine that reaps the leader and signals the
+// group. Its life has two phases:
+//
+//  1. Until the leader exits: on timeout, context cancellation or Stop,
+//     SIGTERM the group and SIGKILL it after the grace period.
+//  2. After: give descendants that still hold the output pipes up to
+//     waitDelay to finish, SIGKILL whatever is left in the group, then stop
+//     reading even if a process that escaped the group (setsid) still holds
+//     a pipe. This is os/exec's WaitDelay idea applied to the whole group,
+//     so no run can hang on a grandchild and none leaves one behind.
+func (p *Process) supervise(ctx context.Context, sv supervision) {
+	res := &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1}
+
+	waitc := make(chan leaderExit, 1)
+	go func() {
+		st, err := p.os.Wait()
+		waitc <- leaderExit{st, err, time.Now()}
+	}()
+
+	var timeoutC, killC <-chan time.Time
+	if sv.timeout > 0 {
+		t := time.NewTimer(sv.timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	ctxDone := ctx.Done()
+	weKilled := false
+	terminating := false
+	terminate := func(grace time.Duration) {
+		if terminating {
+			return
+		}
+		terminating = true
+		p.signalGroup(syscall.SIGTERM)
+		killC = time.After(grace)
+	}
+
+	var exit leaderExit
+wait:
+	for {
+		select {
+		case exit = <-waitc:
+			break wait
+		case <-timeoutC:
+			res.TimedOut = true
+			terminate(sv.grace)
+		case <-ctxDone:
+			ctxDone = nil
+			res.Cancelled = true
+			terminate(sv.grace)
+		case g := <-p.stopc:
+			res.Cancelled = true
+			terminate(orDefault(g, sv.grace))
+		case <-killC:
+			killC = nil
+			weKilled = true
+			p.signalGroup(syscall.SIGKILL)
+		}
+	}
+	p.closeStdin()
+	res.OrphansKilled = p.reapGroup(sv.waitDelay)
+
+	fillExit(res, exit)
+	if res.Signaled && res.Signal == syscall.SIGKILL && !weKilled && sv.oomBefore >= 0 {
+		if after := oomKills(); after > sv.oomBefore {
+			res.OOMKilled = true
+		}
+	}
+	p.result = res
+	p.err = p.ioError(exit.err, sv.comb)
+	close(p.done)
+}
+
+// reapGroup runs phase 2 of supervise and reports whether it had to kill
+// processes left in the group.
+func (p *Process) reapGroup(waitDelay time.Duration) bool {
+	drained := func(d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		for _, s := range []*stream{p.stdout, p.stderr} {
+			select {
+			case <-s.done:
+			case <-t.C:
+				return false
+			}
+		}
+		return true
+	}
+	drained(waitDelay)
+	killed := false
+	if p.groupAlive() {
+		killed = true
+		p.signalGroup(syscall.SIGKILL)
+	}
+	if !drained(waitDelay) {
+		// Someone outside the group holds a pipe: stop reading anyway.
+		now := time.Now()
+		p.stdout.r.SetReadDeadline(now)
+		p.stderr.r.SetReadDeadline(now)
+		<-p.stdout.done
+		<-p.stderr.done
+	}
+	p.stdout.r.Close()
+	p.stderr.r.Close()
+	return killed
+}
+
+// signalGroup signals every process in the leader's group. ESRCH (the group
+// is already empty) is not an error worth reporting.
+func (p *Process) signalGroup(sig syscall.Signal) {
+	syscall.Kill(-p.pid, sig)
+}
+
+// groupAlive reports whether any process is left in the group. Called after
+// the leader is reaped; a group id cannot be reused while a member remains.
+func (p *Process) groupAlive() bool {
+	err := syscall.Kill(-p.pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func fillExit(res *Result, exit leaderExit) {
+	if exit.state == nil {
+		return
+	}
+	res.Duration = exit.at.Sub(res.Started)
+	if ru, ok := exit.state.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		res.PeakRSS = maxRSSBytes(ru)
+	}
+	ws, ok := exit.state.Sys().(syscall.WaitStatus)
+	if !ok {
+		res.Exited = exit.state.Exited()
+		res.ExitCode = exit.state.ExitCode()
+		return
+	}
+	switch {
+	case ws.Exited():
+		res.Exited = true
+		res.ExitCode = ws.ExitStatus()
+	case ws.Signaled():
+		res.Signaled = true
+		res.Signal = ws.Signal()
+		res.SignalName = SignalName(ws.Signal())
+		res.CoreDumped = ws.CoreDump()
+	}
+}
+
+func (p *Process) ioError(waitErr error, comb *combiner) error {
+	var errs []error
+	if waitErr != nil {
+		errs = append(errs, fmt.Errorf("waiting for pid %d: %w", p.pid, waitErr))
+	}
+	for _, s := range []struct {
+		name string
+		st   *stream
+	}{{"stdout", p.stdout}, {"stderr", p.stderr}} {
+		if s.st.sinkErr != nil {
+			errs = append(errs, fmt.Errorf("writing %s sink: %w", s.name, s.st.sinkErr))
+		}
+		if s.st.readErr != nil {
+			errs = append(errs, fmt.Errorf("reading %s: %w", s.name, s.st.readErr))
+		}
+	}
+	if comb != nil && comb.err != nil {
+		errs = append(errs, fmt.Errorf("writing combined sink: %w", comb.err))
+	}
+	return errors.Join(errs...)
+}
