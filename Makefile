@@ -1,0 +1,30 @@
+# Common tasks. `make test` is what CI runs (scripts/test.sh).
+GO ?= go
+
+.PHONY: build test demo docs lint bench bench-quick deps
+
+build:
+	$(GO) build -o bin/triage ./cmd/triage
+
+deps:
+	scripts/install-deps.sh
+
+test:
+	scripts/test.sh
+
+demo:
+	scripts/demo.sh
+
+docs: build
+	./bin/triage tools --markdown --all > docs/TOOLS.md
+
+lint:
+	gofmt -l $$(git ls-files '*.go')
+	$(GO) vet ./...
+	staticcheck ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-quick:
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./...

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/catalog"
+)
+
+// cmdCall runs one tool through the same handlers as MCP and prints its result.
+func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintln(stdout, callUsage)
+			return exitOK, nil
+		}
+		return 0, usagef("name the tool: %s", callUsage)
+	}
+	tool, rest := args[0], args[1:]
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	var g globals
+	g.register(fs)
+	jsonArgs := fs.String("json", "", "tool arguments as a JSON object")
+	output := fs.String("output", "text", "print the result as text or json")
+	known, pairs, err := splitCallArgs(fs, rest)
+	if err != nil {
+		return 0, err
+	}
+	if err := parseFlags(fs, known, stderr); err != nil {
+		return 0, err
+	}
+	if *output != "text" && *output != "json" {
+		return 0, usagef("--output %q: use text or json", *output)
+	}
+	srv, svc, err := g.newServer(stderr, false)
+	if err != nil {
+		return 0, err
+	}
+	defer svc.Close()
+
+	pp := newProgressPrinter(stderr)
+	var onProgress func(*mcp.ProgressNotificationParams)
+	if pp != nil {
+		onProgress = pp.show
+	}
+	conn, err := connect(ctx, srv, onProgress)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+
+	arguments := map[string]any{}
+	if *jsonArgs != "" {
+		if err := json.Unmarshal([]byte(*jsonArgs), &arguments); err != nil {
+			return 0, usagef("--json: %v (want a JSON object such as '{\"program\": \"./a.out\"}')", err)
+		}
+	}
+	if len(pairs) > 0 {
+		schema, err := inputSchema(ctx, conn, tool, srv.Selection.Absent)
+		if err != nil {
+			return 0, err
+		}
+		if err := applyPairs(arguments, pairs, schema); err != nil {
+			return 0, err
+		}
+	}
+	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
+	if pp != nil {
+		params.SetProgressToken("cli")
+	}
+	res, err := conn.client.CallTool(ctx, params)
+	if pp != nil {
+		pp.done()
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "unknown tool") {
+			return 0, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+		}
+		return 0, err
+	}
+	if err := printResult(stdout, res, *output); err != nil {
+		return 0, err
+	}
+	return exitCode(res), nil
+}
+
+const callUsage = `triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+  --KEY VALUE sets one argument; VALUE is read by the argument's type (numbers,
+  true/false, JSON for objects); repeat --KEY for arrays, or pass a JSON array.`
+
+// splitCallArgs separates the call command's own flags from --KEY VALUE tool
+// arguments.
+func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			return nil, nil, usagef("unexpected argument %q: tool arguments are --KEY VALUE pairs", a)
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil || name == "h" || name == "help" {
+			known = append(known, a)
+			if !hasValue && name != "h" && name != "help" && i+1 < len(args) {
+				known = append(known, args[i+1])
+				i++
+			}
+			continue
+		}
+		if !hasValue {
+			// A key followed by another flag or nothing is a boolean switch.
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
+				value = args[i+1]
+				i++
+			} else {
+				value = "true"
+			}
+		}
+		pairs = append(pairs, [2]string{name, value})
+	}
+	return known, pairs, nil
+}
+
+// inputSchema fetches a tool's input schema properties from tools/list.
+func inputSchema(ctx context.Context, conn *inProcess, tool string, absent map[string]string) (map[string]any, error) {
+	tools, err := conn.tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		if t.Name == tool {
+			b, _ := json.Marshal(t.InputSchema)
+			var s struct {
+				Properties map[string]any `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				return nil, err
+			}
+			return s.Properties, nil
+		}
+	}
+	if reason, ok := absent[tool]; ok {
+		return nil, usagef("%s", reason)
+	}
+	return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+}
+
+// applyPairs converts each --KEY VALUE by the schema type of KEY.
+func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) error {
+	for _, p := range pairs {
+		key, raw := p[0], p[1]
+		prop, ok := props[key].(map[string]any)
+		if !ok {
+			names := make([]string, 0, len(props))
+			for n := range props {
+				names = append(names, n)
+			}
+			return usagef("unknown argument --%s; this tool takes: %s", key, strings.Join(sortedStrings(names), ", "))
+		}
+		typ, _ := prop["type"].(string)
+		v, err := convertArg(typ, raw)
+		if err != nil {
+			return usagef("--%s %q: %v", key, raw, err)
+		}
+		if typ == "array" {
+			if list, ok := v.([]any); ok {
+				prev, _ := args[key].([]any)
+				args[key] = append(prev, list...)
+				continue
+			}
+		}
+		args[key] = v
+	}
+	return nil
+}
+
+func convertArg(typ, raw string) (any, error) {
+	switch typ {
+	case "integer":
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want an integer")
+		}
+		return n, nil
+	case "number":
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want a number")
+		}
+		return f, nil
+	case "boolean":
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return nil, fmt.Errorf("want true or false")
+		}
+		return b, nil
+	case "array":
+		if strings.HasPrefix(raw, "[") {
+			var list []any
+			if err := json.Unmarshal([]byte(raw), &list); err != nil {
+				return nil, fmt.Errorf("invalid JSON array: %v", err)
+			}
+			return list, nil
+		}
+		return []any{raw}, nil
+	case "object":
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(raw), &obj); err != nil {
+			return nil, fmt.Errorf("want a JSON object: %v", err)
+		}
+		return obj, nil
+	}
+	return raw, nil
+}
+
+func printResult(w io.Writer, res *mcp.CallToolResult, format string) error {
+	if format == "json" {
+		b, err := json.MarshalIndent(struct {
+			IsError bool   `json:"isError"`
+			Outcome string `json:"outcome"`
+			Text    string `json:"text"`
+			Output  any    `json:"output,omitempty"`
+		}{res.IsError, outcomeOf(res), resultText(res), res.StructuredContent}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	}
+	text := resultText(res)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err := io.WriteString(w, text)
+	return err
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func outcomeOf(res *mcp.CallToolResult) string {
+	if o, ok := res.Meta[catalog.OutcomeKey].(string); ok {
+		return o
+	}
+	if res.IsError {
+		// Argument validation by the SDK happens before a handler runs.
+		return string(catalog.UsageError)
+	}
+	return string(catalog.OK)
+}
+
+// exitCode maps a result to the CLI's exit status.
+func exitCode(res *mcp.CallToolResult) int {
+	switch catalog.Outcome(outcomeOf(res)) {
+	case catalog.OK:
+		return exitOK
+	case catalog.UsageError:
+		return exitUsage
+	}
+	return exitFailure
+}

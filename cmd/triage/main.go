@@ -1,0 +1,217 @@
+// Command triage builds, tests, runs, debugs and post-mortems native software
+// for AI agents (over the Model Context Protocol) and people (over this CLI),
+// and never mistakes a crash for a success.
+//
+//	triage serve [--http ADDR] [--token T]   serve MCP over stdio or streamable HTTP
+//	triage tools [--json|--markdown] [--all] list the enabled tools
+//	triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+//	triage doctor [--json]                   what triage can use on this machine
+//	triage version
+//
+// Exit status: 0 success, 1 when a tool reports a failure or crash, 2 on usage
+// errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/server"
+	"github.com/triage-dev/triage/internal/services"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// version is set at link time (-ldflags "-X main.version=..."); otherwise the
+// module version from build info is used.
+var version = ""
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a command-line mistake: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `usage: triage <command> [flags]
+
+commands:
+  serve     serve MCP over stdio (default) or streamable HTTP (--http ADDR)
+  tools     list the enabled tools (--json, --markdown, --all)
+  call      run one tool: triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+  doctor    report what triage can use on this machine (--json)
+  version   print the version
+
+global flags (any command): --config FILE, --workflows a,b, --store PATH, --profile NAME,
+  --log-level debug|info|warn|error, --log-file FILE
+Run 'triage <command> -h' for a command's flags.`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "serve":
+		err = cmdServe(ctx, rest, stderr)
+	case "tools":
+		err = cmdTools(ctx, rest, stdout, stderr)
+	case "call":
+		var code int
+		code, err = cmdCall(ctx, rest, stdout, stderr)
+		if err == nil {
+			return code
+		}
+	case "doctor":
+		var code int
+		code, err = cmdDoctor(ctx, rest, stdout, stderr)
+		if err == nil {
+			return code
+		}
+	case "version", "--version":
+		fmt.Fprintf(stdout, "triage %s\n", versionString())
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return exitOK
+	default:
+		err = usagef("unknown command %q\n%s", cmd, usage)
+	}
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "triage %s: %v\n", cmd, err)
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// globals are the flags every command accepts.
+type globals struct {
+	config, workflows, store, profile string
+	logLevel, logFile                 string
+	logClose                          func() error
+}
+
+func (g *globals) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.config, "config", os.Getenv("TRIAGE_CONFIG"), "config file (default: nearest .triage/config.yaml)")
+	fs.StringVar(&g.workflows, "workflows", "", "comma-separated workflows to enable (default: all available)")
+	fs.StringVar(&g.store, "store", "", "output store path (\":memory:\" keeps nothing)")
+	fs.StringVar(&g.profile, "profile", "", "active defaults profile")
+	fs.StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&g.logFile, "log-file", "", "write logs to this file instead of stderr")
+}
+
+// services loads the configuration (file, then TRIAGE_* env, then flags) and
+// builds the shared services. Config warnings are logged.
+func (g *globals) services(stderr io.Writer) (*services.Set, error) {
+	log, err := g.logger(stderr)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(g.config, os.Environ())
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if g.workflows != "" {
+		cfg.Workflows = config.SplitList(g.workflows)
+	}
+	if g.store != "" {
+		cfg.Store.Path = g.store
+	}
+	if g.profile != "" {
+		cfg.Profile = g.profile
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		log.Warn(w)
+	}
+	svc, err := services.New(cfg, log, versionString())
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if g.logClose != nil {
+		svc.OnClose(g.logClose)
+	}
+	return svc, nil
+}
+
+func (g *globals) logger(stderr io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
+		return nil, usagef("--log-level %q: use debug, info, warn or error", g.logLevel)
+	}
+	w := stderr
+	if g.logFile != "" {
+		f, err := os.OpenFile(g.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("opening log file: %w", err)
+		}
+		w, g.logClose = f, f.Close
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), nil
+}
+
+// newServer builds the services and the MCP server over them.
+func (g *globals) newServer(stderr io.Writer, all bool) (*server.Server, *services.Set, error) {
+	svc, err := g.services(stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := server.New(svc, server.Options{AllWorkflows: all})
+	if err != nil {
+		svc.Close()
+		return nil, nil, usagef("%v", err)
+	}
+	return srv, svc, nil
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// parseFlags parses a command's flags, reporting -h as help and mistakes as
+// usage errors.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/defaults"
+)
+
+// Call is what a handler knows of the request beyond its arguments.
+type Call struct {
+	// Tool is the name of the tool being called.
+	Tool string
+	req  *mcp.CallToolRequest
+}
+
+// Progress reports progress to the client, if it asked for progress by sending
+// a progress token; otherwise it does nothing. total may be 0 when unknown.
+// Failures to deliver are ignored: progress is advisory.
+func (c *Call) Progress(ctx context.Context, done, total float64, message string) {
+	if c == nil || c.req == nil || c.req.Params == nil || c.req.Session == nil {
+		return
+	}
+	token := c.req.Params.GetProgressToken()
+	if token == nil {
+		return
+	}
+	_ = c.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: token,
+		Progress:      done,
+		Total:         total,
+		Message:       message,
+	})
+}
+
+// WithDefaults makes h session-aware: before it runs, the active profile of
+// store is merged into its arguments under defaults.Merge's rules, and req is
+// checked. Session-managed fields stay in In (and so in the public schema) as
+// optional overrides, so an explicit argument always wins.
+func WithDefaults[In, Out any](store *defaults.Store, req defaults.Requirements, h Handler[In, Out]) Handler[In, Out] {
+	return func(ctx context.Context, c *Call, in In) (Result[Out], error) {
+		merged, err := defaults.MergeInto(in, store.Get(""), req)
+		if err != nil {
+			return Result[Out]{}, err
+		}
+		return h(ctx, c, merged)
+	}
+}

@@ -1,0 +1,108 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Workflow is a group of tools enabled together.
+type Workflow struct {
+	ID          string
+	Title       string
+	Description string
+	// AlwaysOn workflows are enabled whatever the configuration says.
+	AlwaysOn bool
+	// Available, if set, reports why the workflow cannot run here (nil: it can).
+	Available func() error
+	Tools     []*Tool
+}
+
+// Catalog is the ordered list of every workflow triage knows.
+type Catalog struct {
+	Workflows []*Workflow
+}
+
+// Selection is the outcome of applying a configuration to a catalog.
+type Selection struct {
+	// Tools are the tools to register, in stable order: workflow order, then
+	// each workflow's own order.
+	Tools []*Tool
+	// Enabled are the workflows whose tools are registered.
+	Enabled []*Workflow
+	// Absent maps the name of each tool that is not registered to the reason.
+	Absent map[string]string
+}
+
+// Select enables the named workflows (all available ones when names is empty)
+// plus the always-on ones. An unknown name is an error listing the known ones.
+func (c *Catalog) Select(names []string) (*Selection, error) {
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		if c.Workflow(n) == nil {
+			return nil, fmt.Errorf("unknown workflow %q; known workflows: %s", n, strings.Join(c.IDs(), ", "))
+		}
+		want[n] = true
+	}
+	sel := &Selection{Absent: make(map[string]string)}
+	for _, w := range c.Workflows {
+		var reason string
+		switch {
+		case w.Available != nil && w.Available() != nil:
+			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is unavailable here: %v", w.ID, w.Available())
+		case !w.AlwaysOn && len(want) > 0 && !want[w.ID]:
+			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is not enabled; enable it with `workflows:` in .triage/config.yaml or TRIAGE_WORKFLOWS", w.ID)
+		}
+		if reason != "" {
+			for _, t := range w.Tools {
+				sel.Absent[t.Name] = fmt.Sprintf(reason, t.Name)
+			}
+			continue
+		}
+		sel.Enabled = append(sel.Enabled, w)
+		sel.Tools = append(sel.Tools, w.Tools...)
+	}
+	return sel, nil
+}
+
+// Workflow returns the workflow with the given id, or nil.
+func (c *Catalog) Workflow(id string) *Workflow {
+	for _, w := range c.Workflows {
+		if w.ID == id {
+			return w
+		}
+	}
+	return nil
+}
+
+// IDs lists the workflow ids in order.
+func (c *Catalog) IDs() []string {
+	ids := make([]string, len(c.Workflows))
+	for i, w := range c.Workflows {
+		ids[i] = w.ID
+	}
+	return ids
+}
+
+// Validate checks that tool names are unique and non-empty.
+func (c *Catalog) Validate() error {
+	var seen []string
+	for _, w := range c.Workflows {
+		for _, t := range w.Tools {
+			if t.Name == "" || slices.Contains(seen, t.Name) {
+				return fmt.Errorf("catalog: tool name %q empty or duplicated (workflow %s)", t.Name, w.ID)
+			}
+			seen = append(seen, t.Name)
+		}
+	}
+	return nil
+}
+
+// SelectAll enables every workflow, available here or not.
+func (c *Catalog) SelectAll() *Selection {
+	sel := &Selection{Absent: map[string]string{}, Enabled: c.Workflows}
+	for _, w := range c.Workflows {
+		sel.Tools = append(sel.Tools, w.Tools...)
+	}
+	return sel
+}

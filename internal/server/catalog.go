@@ -1,0 +1,16 @@
+package server
+
+import (
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/doctor"
+	"github.com/triage-dev/triage/internal/workflow/session"
+)
+
+// Catalog lists every workflow triage knows, in tools/list order.
+func Catalog(svc *services.Set) *catalog.Catalog {
+	return &catalog.Catalog{Workflows: []*catalog.Workflow{
+		session.Workflow(svc),
+		doctor.Workflow(svc),
+	}}
+}

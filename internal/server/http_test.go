@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestCheckAddr(t *testing.T) {
+	tests := []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:7007", "", true},
+		{"localhost:0", "", true},
+		{"[::1]:7007", "", true},
+		{"0.0.0.0:7007", "", false},
+		{"0.0.0.0:7007", "secret", true},
+		{"192.0.2.1:7007", "", false},
+		{":7007", "secret", false},
+		{"nonsense", "", false},
+	}
+	for _, tt := range tests {
+		if err := CheckAddr(tt.addr, tt.token); (err == nil) != tt.ok {
+			t.Errorf("CheckAddr(%q, token=%v) = %v, want ok=%v", tt.addr, tt.token != "", err, tt.ok)
+		}
+	}
+}
+
+func TestHTTPGuard(t *testing.T) {
+	srv, _ := New(newServices(t, nil), Options{})
+	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{Token: "s3cret"}))
+	defer ts.Close()
+	post := func(header map[string]string) int {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post(nil); got != http.StatusUnauthorized {
+		t.Errorf("no token: %d, want 401", got)
+	}
+	if got := post(map[string]string{"Authorization": "Bearer wrong"}); got != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d, want 401", got)
+	}
+	if got := post(map[string]string{"Authorization": "Bearer s3cret", "Origin": "https://evil.example"}); got != http.StatusForbidden {
+		t.Errorf("foreign origin: %d, want 403", got)
+	}
+	if got := post(map[string]string{"Authorization": "Bearer s3cret", "Origin": "http://localhost:3000"}); got == http.StatusForbidden || got == http.StatusUnauthorized {
+		t.Errorf("loopback origin refused: %d", got)
+	}
+}
+
+func TestHTTPClientSession(t *testing.T) {
+	srv, _ := New(newServices(t, nil), Options{})
+	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{Token: "tok"}))
+	defer ts.Close()
+	hc := &http.Client{Transport: bearer{"tok", http.DefaultTransport}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if names := listNames(t, cs); !contains(names, "doctor") {
+		t.Errorf("tools over HTTP: %v", names)
+	}
+	if _, text := callText(t, cs, "session_set_defaults", map[string]any{"project_dir": "/src"}); !strings.Contains(text, "project_dir: /src") {
+		t.Errorf("set over HTTP: %q", text)
+	}
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}

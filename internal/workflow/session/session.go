@@ -1,0 +1,196 @@
+// Package session is the `session` workflow: set, show and clear session
+// defaults, and switch profiles. It is always enabled.
+package session
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/services"
+)
+
+// Workflow returns the session workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow {
+	h := &handler{svc: svc}
+	return &catalog.Workflow{
+		ID:          "session",
+		Title:       "Session defaults",
+		Description: "Set project, scheme, simulator and other defaults once; session-aware tools use them unless a call overrides them.",
+		AlwaysOn:    true,
+		Tools: []*catalog.Tool{
+			catalog.New("session_set_defaults",
+				"Set session defaults (merged into the active or named profile). Explicit tool arguments always override them.",
+				catalog.Annotations{Idempotent: true}, h.set),
+			catalog.New("session_show_defaults",
+				"Show the session defaults of the active or named profile, and the known profiles.",
+				catalog.Annotations{ReadOnly: true, Idempotent: true}, h.show),
+			catalog.New("session_clear_defaults",
+				"Clear named session defaults, or all of them, in the active or named profile.",
+				catalog.Annotations{Destructive: true, Idempotent: true}, h.clear),
+			catalog.New("session_use_profile",
+				"Switch the active defaults profile (created empty if new). Profiles are isolated from each other.",
+				catalog.Annotations{Idempotent: true}, h.use),
+		},
+	}
+}
+
+type handler struct{ svc *services.Set }
+
+type setParams struct {
+	defaults.Values
+	Profile string `json:"profile,omitempty" jsonschema:"profile to change (default: the active profile)"`
+	Persist bool   `json:"persist,omitempty" jsonschema:"also write the profile to .triage/config.yaml"`
+}
+
+// Output describes a profile after a session call.
+type Output struct {
+	Profile   string          `json:"profile" jsonschema:"the profile shown or changed"`
+	Active    string          `json:"active" jsonschema:"the active profile"`
+	Defaults  defaults.Values `json:"defaults" jsonschema:"the profile's defaults"`
+	Profiles  []string        `json:"profiles" jsonschema:"profiles that hold values, and the active one"`
+	Persisted string          `json:"persisted,omitempty" jsonschema:"config file written, when persist was set"`
+}
+
+func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catalog.Result[Output], error) {
+	if in.Values.IsZero() && !in.Persist {
+		return catalog.Result[Output]{}, &defaults.UsageError{Msg: "nothing to set: pass one or more of " + strings.Join(defaults.Keys(), ", ")}
+	}
+	if err := validate(in.Values); err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	v, err := h.svc.Defaults.Set(in.Profile, in.Values)
+	if err != nil {
+		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	out := h.output(in.Profile, v)
+	if in.Persist {
+		path, err := h.svc.ConfigPathForWrite()
+		if err == nil {
+			err = config.SaveDefaults(path, out.Profile, v)
+		}
+		if err != nil {
+			return catalog.Result[Output]{}, fmt.Errorf("defaults set in memory, but not persisted: %w", err)
+		}
+		out.Persisted = path
+	}
+	return catalog.Result[Output]{Text: render("DEFAULTS SET", out), Output: out}, nil
+}
+
+type showParams struct {
+	Profile string `json:"profile,omitempty" jsonschema:"profile to show (default: the active profile)"`
+}
+
+func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
+	if in.Profile != "" {
+		if err := defaults.ValidProfile(in.Profile); err != nil {
+			return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+		}
+	}
+	out := h.output(in.Profile, h.svc.Defaults.Get(in.Profile))
+	return catalog.Result[Output]{Text: render("DEFAULTS", out), Output: out}, nil
+}
+
+type clearParams struct {
+	Profile string   `json:"profile,omitempty" jsonschema:"profile to change (default: the active profile)"`
+	Keys    []string `json:"keys,omitempty" jsonschema:"defaults to clear, e.g. [\"scheme\"]; empty clears all"`
+}
+
+func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
+	v, err := h.svc.Defaults.Clear(in.Profile, in.Keys)
+	if err != nil {
+		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	out := h.output(in.Profile, v)
+	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out), Output: out}, nil
+}
+
+type useParams struct {
+	Profile string `json:"profile" jsonschema:"profile to make active"`
+}
+
+func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
+	if err := h.svc.Defaults.Use(in.Profile); err != nil {
+		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	out := h.output("", h.svc.Defaults.Get(""))
+	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out), Output: out}, nil
+}
+
+func (h *handler) output(profile string, v defaults.Values) Output {
+	active := h.svc.Defaults.Active()
+	if profile == "" {
+		profile = active
+	}
+	return Output{Profile: profile, Active: active, Defaults: v, Profiles: h.svc.Defaults.Profiles()}
+}
+
+func validate(v defaults.Values) error {
+	if v.TimeoutS < 0 || v.TimeoutS > 7*24*3600 {
+		return &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and 604800", v.TimeoutS)}
+	}
+	switch v.DebuggerBackend {
+	case "", "dap", "lldb":
+	default:
+		return &defaults.UsageError{Msg: fmt.Sprintf("debugger_backend %q: use dap or lldb", v.DebuggerBackend)}
+	}
+	for k := range v.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return &defaults.UsageError{Msg: fmt.Sprintf("env name %q: names must be non-empty and contain no '=' or NUL", k)}
+		}
+	}
+	return nil
+}
+
+// render writes the verdict line and one line per default, in key order.
+func render(verb string, o Output) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (profile %s", verb, o.Profile)
+	if o.Profile != o.Active {
+		fmt.Fprintf(&b, "; active: %s", o.Active)
+	}
+	b.WriteString(")\n")
+	m := o.Defaults.Map()
+	if len(m) == 0 {
+		b.WriteString("no defaults set\n")
+	}
+	for _, k := range defaults.Keys() {
+		if val, ok := m[k]; ok {
+			fmt.Fprintf(&b, "%s: %s\n", k, show(val))
+		}
+	}
+	if len(o.Profiles) > 1 {
+		fmt.Fprintf(&b, "profiles: %s\n", strings.Join(o.Profiles, ", "))
+	}
+	if o.Persisted != "" {
+		fmt.Fprintf(&b, "written to %s\n", o.Persisted)
+	}
+	return b.String()
+}
+
+func show(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%s=%v", k, x[k])
+		}
+		return strings.Join(parts, " ")
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = fmt.Sprint(e)
+		}
+		return strings.Join(parts, " ")
+	}
+	return fmt.Sprint(v)
+}

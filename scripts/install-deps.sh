@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs, idempotently, everything triage's tests and demo need on a fresh
+# Debian/Ubuntu machine: debuggers, dump engines, QEMU for the test vmcore,
+# compilers, pinned Go tools and the pinned MCP Inspector CLI. Safe to re-run:
+# what is already present is left alone.
+set -euo pipefail
+
+DLV_VERSION=v1.27.2
+STATICCHECK_VERSION=v0.8.2
+INSPECTOR_VERSION=2.12.0
+CACHE="${TRIAGE_CACHE:-$HOME/.cache/triage}"
+
+log() { printf '[install-deps] %s\n' "$*" >&2; }
+
+# command -> Debian package providing it
+declare -A PKG=(
+  [gcc]=gcc [g++]=g++ [make]=make [cmake]=cmake [gdb]=gdb
+  [lldb-16]=lldb-16 [lldb-vscode-16]=lldb-16
+  [crash]=crash [drgn]=python3-drgn
+  [qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static [cpio]=cpio
+  [node]=nodejs [npm]=npm [git]=git [xz]=xz-utils [file]=file
+)
+missing=()
+for cmd in "${!PKG[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${PKG[$cmd]}")
+done
+# libasan/libubsan come with gcc; the static busybox must be the static one.
+[ -x /bin/busybox ] || missing+=(busybox-static)
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+  log "apt-get install ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v go >/dev/null || { log "Go is required (https://go.dev/dl)"; exit 1; }
+if ! command -v cargo >/dev/null 2>&1 && ! [ -x "$HOME/.cargo/bin/cargo" ]; then
+  log "apt-get install cargo"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq cargo >/dev/null
+fi
+
+GOBIN="$(go env GOPATH)/bin"
+want_go_tool() { # name module version
+  local have=""
+  [ -x "$GOBIN/$1" ] && have=$(go version -m "$GOBIN/$1" 2>/dev/null | awk '$1=="mod"{print $3; exit}')
+  if [ "$have" != "$3" ]; then
+    log "go install $2@$3"
+    GOFLAGS=-mod=mod go install "$2@$3"
+  fi
+}
+want_go_tool dlv github.com/go-delve/delve/cmd/dlv "$DLV_VERSION"
+want_go_tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION"
+
+insp="$CACHE/inspector"
+if [ "$(cat "$insp/.version" 2>/dev/null)" != "$INSPECTOR_VERSION" ]; then
+  log "npm install @modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+  mkdir -p "$insp"
+  (cd "$insp" && npm install --silent --no-audit --no-fund --loglevel=error \
+     "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null)
+  echo "$INSPECTOR_VERSION" > "$insp/.version"
+fi
+log "ok"
