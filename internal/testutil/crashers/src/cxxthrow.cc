@@ -1,0 +1,5 @@
+#include <stdexcept>
+
+int main() {
+	throw std::runtime_error("boom from C++");
+}

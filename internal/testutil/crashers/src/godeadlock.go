@@ -1,0 +1,8 @@
+//go:build ignore
+
+package main
+
+func main() {
+	c := make(chan int)
+	<-c
+}

@@ -1,0 +1,3 @@
+int main(void) {
+	__builtin_trap();
+}
