@@ -55,10 +55,15 @@ func readOOMKill(path string) int64 {
 	if err != nil {
 		return -1
 	}
+	return parseOOMKill(data)
+}
+
+// parseOOMKill extracts N from an "oom_kill N" line, or returns -1.
+func parseOOMKill(data []byte) int64 {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "oom_kill "); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && n >= 0 {
 				return n
 			}
 		}

@@ -1,0 +1,292 @@
+package proc_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
+)
+
+func TestExitAndSignal(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		exited  bool
+		code    int
+		signal  syscall.Signal
+		sigName string
+	}{
+		{name: "exitwith", args: []string{"0"}, exited: true, code: 0},
+		{name: "exitwith", args: []string{"78"}, exited: true, code: 78},
+		{name: "segv", code: -1, signal: syscall.SIGSEGV, sigName: "SIGSEGV"},
+		{name: "abort", code: -1, signal: syscall.SIGABRT, sigName: "SIGABRT"},
+		{name: "fpe", code: -1, signal: syscall.SIGFPE, sigName: "SIGFPE"},
+		{name: "buildkill", code: -1, signal: syscall.SIGKILL, sigName: "SIGKILL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+strings.Join(tt.args, "_"), func(t *testing.T) {
+			path := crashers.Build(t, tt.name)
+			res, err := proc.Run(context.Background(), proc.Spec{Argv: append([]string{path}, tt.args...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Exited != tt.exited || res.ExitCode != tt.code || res.Signaled == tt.exited ||
+				res.Signal != tt.signal || res.SignalName != tt.sigName {
+				t.Errorf("got %+v", res)
+			}
+			if res.Pid <= 0 || res.Duration <= 0 || res.Started.IsZero() || res.PeakRSS <= 0 {
+				t.Errorf("missing bookkeeping: %+v", res)
+			}
+			if res.Success() != (tt.exited && tt.code == 0) {
+				t.Errorf("Success() = %v for %s", res.Success(), res)
+			}
+		})
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	if err := os.WriteFile(plain, []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage")
+	if err := os.WriteFile(garbage, []byte("\x7fELF but not really"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	badInterp := filepath.Join(dir, "badinterp")
+	if err := os.WriteFile(badInterp, []byte("#!/nonexistent/interpreter\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		spec proc.Spec
+		kind proc.StartErrorKind
+		msg  string // a fragment the message must carry
+	}{
+		{"nil argv", proc.Spec{}, proc.KindEmptyArgv, "argv is empty"},
+		{"empty argv0", proc.Spec{Argv: []string{""}}, proc.KindEmptyArgv, "argv is empty"},
+		{"missing in PATH", proc.Spec{Argv: []string{"no-such-program-triage"}}, proc.KindNotFound, "PATH"},
+		{"missing path", proc.Spec{Argv: []string{filepath.Join(dir, "nope")}}, proc.KindNotFound, "does not exist"},
+		{"not executable", proc.Spec{Argv: []string{plain}}, proc.KindNotExecutable, "chmod +x"},
+		{"bad format", proc.Spec{Argv: []string{garbage}}, proc.KindNotExecutable, "not an executable for this machine"},
+		{"missing interpreter", proc.Spec{Argv: []string{badInterp}}, proc.KindNotFound, "interpreter"},
+		{"directory", proc.Spec{Argv: []string{dir}}, proc.KindIsDirectory, "is a directory"},
+		{"missing cwd", proc.Spec{Argv: []string{"true"}, Dir: filepath.Join(dir, "gone")}, proc.KindBadDir, "working directory"},
+		{"cwd is a file", proc.Spec{Argv: []string{"true"}, Dir: plain}, proc.KindBadDir, "not a directory"},
+		{"env name with =", proc.Spec{Argv: []string{"true"}, Env: map[string]string{"A=B": "x"}}, proc.KindInvalidEnv, `"A=B"`},
+		{"empty env name", proc.Spec{Argv: []string{"true"}, Env: map[string]string{"": "x"}}, proc.KindInvalidEnv, `""`},
+		{"NUL in env value", proc.Spec{Argv: []string{"true"}, Env: map[string]string{"A": "x\x00y"}}, proc.KindInvalidEnv, "NUL"},
+		{"bad unset name", proc.Spec{Argv: []string{"true"}, Unset: []string{"X=1"}}, proc.KindInvalidEnv, "Unset"},
+		{"negative timeout", proc.Spec{Argv: []string{"true"}, Timeout: -time.Second}, proc.KindInvalidTimeout, "timeout"},
+		{"absurd timeout", proc.Spec{Argv: []string{"true"}, Timeout: 1 << 62}, proc.KindInvalidTimeout, "out of range"},
+		{"negative grace", proc.Spec{Argv: []string{"true"}, Grace: -1}, proc.KindInvalidTimeout, "grace"},
+		{"absurd grace", proc.Spec{Argv: []string{"true"}, Grace: 24 * time.Hour}, proc.KindInvalidTimeout, "grace"},
+		{"NUL in argument", proc.Spec{Argv: []string{"true", "a\x00b"}}, proc.KindOther, "NUL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := proc.Start(context.Background(), tt.spec)
+			if err == nil {
+				p.Stop(0)
+				t.Fatal("started; want an error")
+			}
+			var se *proc.StartError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v (%T) is not a *StartError", err, err)
+			}
+			if se.Kind != tt.kind || !proc.IsKind(err, tt.kind) {
+				t.Errorf("kind %v, want %v (%v)", se.Kind, tt.kind, err)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("message %q lacks %q", err, tt.msg)
+			}
+		})
+	}
+}
+
+func TestStartCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := proc.Run(ctx, proc.Spec{Argv: []string{"true"}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestStreams(t *testing.T) {
+	var out, errb, comb bytes.Buffer
+	// The partial "out-" must not be split by the stderr line in Combined.
+	script := `printf 'out-'; printf 'err-line\n' >&2; printf 'tail\n'; printf 'no newline' >&2`
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv: []string{"sh", "-c", script}, Stdout: &out, Stderr: &errb, Combined: &comb,
+	})
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+	if out.String() != "out-tail\n" || errb.String() != "err-line\nno newline" {
+		t.Errorf("stdout %q stderr %q", out.String(), errb.String())
+	}
+	lines := strings.SplitAfter(comb.String(), "\n")
+	slices.Sort(lines)
+	if want := []string{"err-line\n", "no newline", "out-tail\n"}; !slices.Equal(lines, want) {
+		t.Errorf("combined lines %q, want %q in some order", lines, want)
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TRIAGE_PROC_DROP", "dropped")
+	t.Setenv("TRIAGE_PROC_KEEP", "kept")
+	var out bytes.Buffer
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv:   []string{"sh", "-c", `echo "$PWD|$TRIAGE_PROC_SET|${TRIAGE_PROC_DROP-unset}|$TRIAGE_PROC_KEEP"`},
+		Dir:    dir,
+		Env:    map[string]string{"TRIAGE_PROC_SET": "a b;c", "TRIAGE_PROC_KEEP": "overridden"},
+		Unset:  []string{"TRIAGE_PROC_DROP"},
+		Stdout: &out,
+	})
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+	if want := dir + "|a b;c|unset|overridden\n"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+func TestRelativeProgramIsRelativeToDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hello.sh"), []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"./hello.sh"}, Dir: dir, Stdout: &out})
+	if err != nil || !res.Success() || out.String() != "hi\n" {
+		t.Fatalf("%v %v %q", res, err, out.String())
+	}
+}
+
+func TestStdinReader(t *testing.T) {
+	var out bytes.Buffer
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv: []string{"cat"}, Stdin: strings.NewReader("line one\nline two\n"), Stdout: &out,
+	})
+	if err != nil || !res.Success() || out.String() != "line one\nline two\n" {
+		t.Fatalf("%v %v %q", res, err, out.String())
+	}
+}
+
+func TestStdinFile(t *testing.T) {
+	f, err := os.Open("proc_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	if _, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"wc", "-l"}, Stdin: f, Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	// The caller's file must still be open: the child got a duplicate.
+	if _, err := f.Stat(); err != nil {
+		t.Errorf("caller's stdin file was closed: %v", err)
+	}
+	if strings.TrimSpace(out.String()) == "0" {
+		t.Errorf("child read nothing")
+	}
+}
+
+// TestInteractive drives a child the way repl drives gdb: commands through
+// an io.Pipe, replies awaited on the sink.
+func TestInteractive(t *testing.T) {
+	inR, inW := io.Pipe()
+	w := newWatcher("pong 1")
+	p, err := proc.Start(context.Background(), proc.Spec{
+		Argv:   []string{"sh", "-c", `while read cmd arg; do echo "pong $arg"; done; echo bye`},
+		Stdin:  inR,
+		Stdout: w,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(inW, "ping 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.wait(t)
+	select {
+	case <-p.Done():
+		t.Fatal("child ended while its stdin was open")
+	default:
+	}
+	inW.Close()
+	res, err := p.Wait()
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+	if got := w.String(); got != "pong 1\nbye\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestInteractiveChildExitsFirst: a child that exits while the caller's
+// stdin reader is still open must not block Wait.
+func TestInteractiveChildExitsFirst(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"true"}, Stdin: inR})
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+}
+
+func TestSignalLeader(t *testing.T) {
+	w := newWatcher("ready")
+	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper")}, Stdout: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.wait(t)
+	if err := p.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := p.Wait()
+	if res.SignalName != "SIGINT" || res.Cancelled {
+		t.Errorf("got %+v", res)
+	}
+	if err := p.Signal(syscall.SIGINT); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("signal after exit: %v, want os.ErrProcessDone", err)
+	}
+}
+
+type failingWriter struct{ n int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("disk full")
+}
+
+// TestSinkFailure: a broken sink must neither block the child nor hide
+// the result.
+func TestSinkFailure(t *testing.T) {
+	fw := &failingWriter{}
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv: []string{crashers.Build(t, "bigoutput"), "1000000"}, Stdout: fw,
+	})
+	if res == nil || !res.Success() {
+		t.Fatalf("result %v", res)
+	}
+	if err == nil || !strings.Contains(err.Error(), "writing stdout sink: disk full") {
+		t.Errorf("error %v", err)
+	}
+	if fw.n != 1 {
+		t.Errorf("failed sink written %d times, want 1", fw.n)
+	}
+}
