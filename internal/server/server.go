@@ -95,7 +95,7 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // RunStdio serves one client over stdin/stdout until the client disconnects or
 // ctx is done. Nothing else may write to stdout meanwhile.
 func (s *Server) RunStdio(ctx context.Context) error {
-	return s.mcp.Run(ctx, &mcp.StdioTransport{})
+	return s.mcp.Run(ctx, stdioTransport())
 }
 
 // explainAbsent answers calls to tools of disabled or unavailable workflows with
