@@ -86,7 +86,9 @@ func TestStdioBadInputKeepsServing(t *testing.T) {
 		check     func(m map[string]any) bool
 	}{
 		{"unknown tool", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
-			func(m map[string]any) bool { return m["error"] != nil && strings.Contains(fmt.Sprint(m["error"]), "nope") }},
+			func(m map[string]any) bool {
+				return m["error"] != nil && strings.Contains(fmt.Sprint(m["error"]), "nope")
+			}},
 		{"wrong argument type", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"session_set_defaults","arguments":{"timeout_s":"soon"}}}`,
 			isToolError},
 		{"unknown argument", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"session_set_defaults","arguments":{"frobnicate":true}}}`,
@@ -94,7 +96,10 @@ func TestStdioBadInputKeepsServing(t *testing.T) {
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"tools/frobnicate","params":{}}`,
 			func(m map[string]any) bool { return m["error"] != nil }},
 		{"huge argument", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"session_set_defaults","arguments":{"scheme":"` + huge + `"}}}`,
-			func(m map[string]any) bool { r, _ := m["result"].(map[string]any); return r != nil && r["isError"] != true }},
+			func(m map[string]any) bool {
+				r, _ := m["result"].(map[string]any)
+				return r != nil && r["isError"] != true
+			}},
 	}
 	for _, tt := range tests {
 		c.send(tt.req)

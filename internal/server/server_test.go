@@ -327,4 +327,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
