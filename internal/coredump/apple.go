@@ -32,7 +32,7 @@ func (f *Finder) findAppleReports(ctx context.Context, c Crash) ([]Artifact, err
 	if name == "" || name == "." {
 		return nil, &NoCoreError{Reason: "the crash names no executable to match reports against"}
 	}
-	arts, err := poll(ctx, f.wait(), func() ([]Artifact, error) {
+	arts, err := f.poll(ctx, func() ([]Artifact, error) {
 		var arts []Artifact
 		for _, dir := range f.reportDirs() {
 			arts = append(arts, scanReportDir(dir, name, c)...)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
 func TestOpenCoreReal(t *testing.T) {
@@ -31,7 +33,7 @@ func TestOpenCoreReal(t *testing.T) {
 			if tc.fault && info.FaultAddr != 0 {
 				t.Errorf("fault address %#x, want 0 (a NULL store)", info.FaultAddr)
 			}
-			if info.Program != "crasher" || !strings.HasPrefix(info.Args, c.Exe+" "+tc.mode) && info.Args != "crasher "+tc.mode {
+			if info.Program != commName(c.Exe) || info.Args != c.Exe {
 				t.Errorf("program %q args %q", info.Program, info.Args)
 			}
 			if info.ExePath != c.Exe {
@@ -184,7 +186,7 @@ func TestOpenCoreBadInput(t *testing.T) {
 }
 
 func TestIdentify(t *testing.T) {
-	exe := crasher(t)
+	exe := crashers.Build(t, "segv")
 	if k, err := Identify(exe); err != nil || k != KindExecutable {
 		t.Errorf("Identify(crasher) = %v, %v", k, err)
 	}

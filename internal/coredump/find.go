@@ -79,6 +79,8 @@ type Finder struct {
 	// (systemd-coredump, apport, ReportCrash); 0 means DefaultWait and a
 	// negative value means look once.
 	Wait time.Duration
+
+	onMiss func() // test hook: called after each poll that found nothing
 }
 
 // DefaultWait is how long Find polls asynchronous crash handlers.
@@ -219,7 +221,8 @@ func coreSignal(sig int) bool {
 
 // poll calls look until it returns artifacts, an error, the context ends or
 // wait elapses. look runs at least once.
-func poll(ctx context.Context, wait time.Duration, look func() ([]Artifact, error)) ([]Artifact, error) {
+func (f *Finder) poll(ctx context.Context, look func() ([]Artifact, error)) ([]Artifact, error) {
+	wait := f.wait()
 	deadline := time.Now().Add(wait)
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
@@ -227,6 +230,9 @@ func poll(ctx context.Context, wait time.Duration, look func() ([]Artifact, erro
 		arts, err := look()
 		if err != nil || len(arts) > 0 || !time.Now().Before(deadline) {
 			return arts, err
+		}
+		if f.onMiss != nil {
+			f.onMiss()
 		}
 		select {
 		case <-ctx.Done():

@@ -21,7 +21,7 @@ func (f *Finder) findCoredumpctl(ctx context.Context, c Crash) ([]Artifact, erro
 		return nil, &NoCoreError{Reason: "core_pattern pipes cores to systemd-coredump, but coredumpctl is not installed (package systemd-coredump)"}
 	}
 	var lastErr string
-	arts, err := poll(ctx, f.wait(), func() ([]Artifact, error) {
+	arts, err := f.poll(ctx, func() ([]Artifact, error) {
 		run, err := runTool(ctx, []string{"coredumpctl", "--no-pager", "--no-legend", "info", itoa(c.Pid)}, coredumpctlTimeout)
 		if err != nil {
 			return nil, err
@@ -73,7 +73,7 @@ func ExtractCoredumpctl(ctx context.Context, pid int, dest string) error {
 // Ubuntu, the core it keeps for unpackaged programs
 // (/var/lib/apport/coredump/core.<exe>.<uid>.<boot>.<pid>.<time>).
 func (f *Finder) findApport(ctx context.Context, c Crash) ([]Artifact, error) {
-	arts, err := poll(ctx, f.wait(), func() ([]Artifact, error) {
+	arts, err := f.poll(ctx, func() ([]Artifact, error) {
 		var arts []Artifact
 		cores, _ := filepath.Glob(filepath.Join(f.apportCore(), "core.*."+itoa(c.Pid)+".*"))
 		for _, p := range cores {
