@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	bareOnce sync.Once
+	bareBin  string
+	bareErr  error
+)
+
+// bareServer builds the baseline server once.
+func bareServer(b *testing.B) string {
+	bareOnce.Do(func() {
+		bareBin = filepath.Join(filepath.Dir(triageBin), "bareserver")
+		out, err := exec.Command("go", "build", "-o", bareBin, "./testdata/bareserver").CombinedOutput()
+		if err != nil {
+			bareErr = err
+			bareBin = string(out)
+		}
+	})
+	if bareErr != nil {
+		b.Fatalf("building bareserver: %v\n%s", bareErr, bareBin)
+	}
+	return bareBin
+}
+
+// coldStart starts argv, sends initialize and tools/list over stdio, and returns
+// the time until tools/list is answered and the process's RSS at that point.
+func coldStart(b *testing.B, argv ...string) (time.Duration, int64) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "TRIAGE_STORE=:memory:")
+	cmd.Stderr = io.Discard
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n")
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"id":2`) {
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	rss := rssBytes(cmd.Process.Pid)
+	stdin.Close()
+	cmd.Wait()
+	return elapsed, rss
+}
+
+func rssBytes(pid int) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func median(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2]
+}
+
+// BenchmarkColdStart measures `triage serve` from exec to the tools/list answer,
+// alternating with a bare go-sdk server so both see the same machine state.
+// Targets: ratio <= 2, idle RSS <= 20 MB.
+func BenchmarkColdStart(b *testing.B) {
+	bare := bareServer(b)
+	var tri, base []time.Duration
+	var triRSS, baseRSS int64
+	for b.Loop() {
+		d, rss := coldStart(b, triageBin, "serve")
+		tri, triRSS = append(tri, d), max(triRSS, rss)
+		d, rss = coldStart(b, bare)
+		base, baseRSS = append(base, d), max(baseRSS, rss)
+	}
+	mt, mb := median(tri), median(base)
+	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
+	b.ReportMetric(float64(mb.Microseconds())/1000, "bare-ms")
+	b.ReportMetric(float64(mt)/float64(mb), "ratio")
+	b.ReportMetric(float64(triRSS)/(1<<20), "triage-RSS-MB")
+	b.ReportMetric(float64(baseRSS)/(1<<20), "bare-RSS-MB")
+}
