@@ -1,0 +1,143 @@
+package testreport
+
+import (
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	// "test tests::wrong ... FAILED", "test slow ... ignored, needs network"
+	cargoCaseRE = regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored|bench:)?(.*)$`)
+	// "test result: FAILED. 1 passed; 2 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.15s"
+	cargoResultRE = regexp.MustCompile(`^test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
+	// "thread 'tests::wrong' (16541) panicked at src/lib.rs:9:18:"
+	cargoPanicRE = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at ([^:]+):(\d+):(\d+):?(.*)$`)
+)
+
+// cargoParser reads libtest's text output. A test binary that dies (a
+// signal, an abort) leaves a "test x ... " line with no result and cargo
+// reports "process didn't exit successfully ... (signal: 11, SIGSEGV ...)".
+type cargoParser struct {
+	rep     *Report
+	suite   string
+	index   map[string]int
+	section string // test whose "---- x stdout ----" section is being read
+	pending []int  // cases started without a result
+}
+
+func parseCargo(r io.Reader) (*Report, error) {
+	p := &cargoParser{rep: &Report{Format: FormatCargo}, index: map[string]int{}}
+	if err := lines(r, p.line); err != nil {
+		return nil, err
+	}
+	p.endPending(Errored, "the test binary ended before reporting a result")
+	return p.rep, nil
+}
+
+func (p *cargoParser) line(line string) {
+	t := strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(t, "Running "):
+		p.endPending(Errored, "the test binary ended before reporting a result")
+		p.suite = strings.TrimPrefix(t, "Running ")
+		if i := strings.Index(p.suite, " ("); i > 0 {
+			p.suite = p.suite[:i]
+		}
+	case strings.HasPrefix(line, "test ") && strings.Contains(line, " ... "):
+		p.caseLine(line)
+	case strings.HasPrefix(line, "---- ") && strings.HasSuffix(line, " ----"):
+		name := strings.TrimSuffix(strings.TrimPrefix(line, "---- "), " ----")
+		p.section = strings.TrimSuffix(strings.TrimSuffix(name, " stdout"), " stderr")
+	case line == "failures:" || strings.HasPrefix(line, "test result: "):
+		p.section = ""
+		if m := cargoResultRE.FindStringSubmatch(line); m != nil {
+			ts := p.rep.summary()
+			passed, _ := strconv.Atoi(m[2])
+			failed, _ := strconv.Atoi(m[3])
+			ignored, _ := strconv.Atoi(m[4])
+			addTally(&ts.Passed, passed)
+			addTally(&ts.Failed, failed)
+			addTally(&ts.Skipped, ignored)
+			addTally(&ts.Total, passed+failed+ignored)
+			ts.Verdict = "test result: " + m[1]
+			ts.addLine(line)
+		}
+	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(signal: "):
+		p.endPending(Crashed, strings.TrimSpace(line))
+		p.rep.crashSeen = true
+	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
+		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
+	case p.section != "":
+		p.sectionLine(line)
+	}
+}
+
+func (p *cargoParser) caseLine(line string) {
+	m := cargoCaseRE.FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	key := p.suite + "\x00" + m[1]
+	i, ok := p.index[key]
+	if !ok {
+		i = len(p.rep.Cases)
+		p.index[key] = i
+		p.rep.Cases = append(p.rep.Cases, Case{Suite: p.suite, Name: m[1], Status: Errored})
+	}
+	c := &p.rep.Cases[i]
+	switch m[2] {
+	case "ok", "bench:":
+		c.Status = Passed
+	case "FAILED":
+		c.Status = Failed
+	case "ignored":
+		c.Status = Skipped
+		c.Message = strings.TrimPrefix(strings.TrimSpace(m[3]), ", ")
+	default:
+		p.pending = append(p.pending, i)
+	}
+}
+
+// sectionLine reads a failed test's captured output: the panic location
+// and message.
+func (p *cargoParser) sectionLine(line string) {
+	i, ok := p.index[p.suite+"\x00"+p.section]
+	if !ok {
+		return
+	}
+	c := &p.rep.Cases[i]
+	if m := cargoPanicRE.FindStringSubmatch(line); m != nil {
+		c.File = m[2]
+		c.Line, _ = strconv.Atoi(m[3])
+		if msg := strings.TrimSpace(m[5]); msg != "" {
+			c.Message = msg
+		}
+		return
+	}
+	if strings.HasPrefix(line, "stack backtrace:") || strings.HasPrefix(line, "note: ") || c.File == "" || len(c.Message) >= maxMessage {
+		return
+	}
+	if strings.HasPrefix(line, "   ") && strings.Contains(line, ": ") && c.Message != "" && strings.Contains(c.Message, "\n   ") {
+		return
+	}
+	if line == "" {
+		return
+	}
+	if c.Message != "" {
+		c.Message += "\n"
+	}
+	c.Message = bound(c.Message + line)
+}
+
+func (p *cargoParser) endPending(st Status, why string) {
+	for _, i := range p.pending {
+		c := &p.rep.Cases[i]
+		if c.Status == Errored {
+			c.Status = st
+			c.Message = why
+		}
+	}
+	p.pending = nil
+}

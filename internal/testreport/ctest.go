@@ -1,0 +1,66 @@
+package testreport
+
+import (
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	// "2/3 Test #2: crash ............................***Exception: SegFault  0.00 sec"
+	ctestCaseRE = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?([^*]*?)\s+([\d.]+) sec`)
+	// "33% tests passed, 2 tests failed out of 3"
+	ctestSummaryRE = regexp.MustCompile(`^(\d+)% tests passed, (\d+) tests? failed out of (\d+)`)
+)
+
+func parseCTest(r io.Reader) (*Report, error) {
+	rep := &Report{Format: FormatCTest}
+	err := lines(r, func(line string) {
+		if m := ctestCaseRE.FindStringSubmatch(line); m != nil {
+			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(m[3])}
+			if secs, err := strconv.ParseFloat(m[4], 64); err == nil {
+				c.Duration = time.Duration(secs * float64(time.Second))
+			}
+			if c.Status != Passed {
+				c.Message = strings.TrimSpace(m[3])
+			}
+			rep.Cases = append(rep.Cases, c)
+			return
+		}
+		if m := ctestSummaryRE.FindStringSubmatch(line); m != nil {
+			ts := rep.summary()
+			failed, _ := strconv.Atoi(m[2])
+			total, _ := strconv.Atoi(m[3])
+			addTally(&ts.Failed, failed)
+			addTally(&ts.Total, total)
+			addTally(&ts.Passed, total-failed)
+			ts.addLine(line)
+			if failed > 0 {
+				ts.Verdict = "tests failed"
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// ctestStatus maps CTest's result words. "Exception" covers the signals
+// (SegFault, Illegal, Numerical, Subprocess aborted, Child killed).
+func ctestStatus(s string) Status {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "Passed":
+		return Passed
+	case strings.HasPrefix(s, "Exception"), strings.Contains(s, "aborted"), strings.Contains(s, "killed"):
+		return Crashed
+	case strings.HasPrefix(s, "Skipped"), strings.Contains(s, "Disabled"):
+		return Skipped
+	case strings.HasPrefix(s, "Timeout"), strings.HasPrefix(s, "Not Run"):
+		return Errored
+	}
+	return Failed
+}
