@@ -145,3 +145,6 @@ const (
 	maxDedupe      = 4096     // distinct diagnostics remembered for folding
 	maxFoldedText  = 512      // bytes of a folded line remembered for the trailer
 )
+
+// MarshalText makes a Kind appear by name in JSON.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
