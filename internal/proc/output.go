@@ -8,9 +8,14 @@ import (
 	"sync"
 )
 
-// MaxLineLen bounds the partial line held per stream for the Combined sink.
-// A longer line is flushed in MaxLineLen pieces, which may interleave with
-// the other stream; memory stays bounded whatever the child prints.
+// MaxLineLen bounds the partial line held per stream for the Combined sink,
+// so memory stays bounded whatever the child prints.
+//
+// Combined is a line view of both streams: every write to it is one or more
+// whole lines, each ending in '\n'. To keep that true, a line longer than
+// MaxLineLen is cut into MaxLineLen pieces and a stream's unterminated last
+// line is given a '\n'; otherwise either could be glued to a line of the
+// other stream. The Stdout and Stderr sinks always get the bytes verbatim.
 const MaxLineLen = 64 << 10
 
 const readBufSize = 64 << 10
@@ -65,8 +70,8 @@ func (s *stream) run() {
 			break
 		}
 	}
-	if s.comb != nil {
-		s.comb.write(s.pending) // an unterminated last line
+	if s.comb != nil && len(s.pending) > 0 {
+		s.comb.write(append(s.pending, '\n')) // an unterminated last line
 		s.pending = nil
 	}
 }
@@ -83,9 +88,10 @@ func (s *stream) deliver(p []byte) {
 	nl := bytes.LastIndexByte(p, '\n')
 	if nl < 0 {
 		s.pending = append(s.pending, p...)
-		if len(s.pending) >= MaxLineLen {
-			s.comb.write(s.pending)
-			s.pending = s.pending[:0]
+		for len(s.pending) >= MaxLineLen {
+			piece := append(s.pending[:MaxLineLen:MaxLineLen], '\n') // copies: cap is full
+			s.comb.write(piece)
+			s.pending = append(s.pending[:0], s.pending[MaxLineLen:]...)
 		}
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,8 +139,29 @@ func TestStreams(t *testing.T) {
 	}
 	lines := strings.SplitAfter(comb.String(), "\n")
 	slices.Sort(lines)
-	if want := []string{"err-line\n", "no newline", "out-tail\n"}; !slices.Equal(lines, want) {
+	if want := []string{"", "err-line\n", "no newline\n", "out-tail\n"}; !slices.Equal(lines, want) {
 		t.Errorf("combined lines %q, want %q in some order", lines, want)
+	}
+}
+
+// TestCombinedLongLine: a line longer than MaxLineLen reaches Combined in
+// newline-terminated pieces, and the Stdout sink verbatim.
+func TestCombinedLongLine(t *testing.T) {
+	n := proc.MaxLineLen*2 + 10
+	var out, comb bytes.Buffer
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv:   []string{"head", "-c", strconv.Itoa(n), "/dev/zero"},
+		Stdout: &out, Combined: &comb,
+	})
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+	if out.Len() != n || bytes.Count(out.Bytes(), []byte("\n")) != 0 {
+		t.Errorf("stdout sink: %d bytes, %d newlines", out.Len(), bytes.Count(out.Bytes(), []byte("\n")))
+	}
+	pieces := strings.SplitAfter(comb.String(), "\n")
+	if len(pieces) != 4 || len(pieces[0]) != proc.MaxLineLen+1 || len(pieces[1]) != proc.MaxLineLen+1 || pieces[2] != strings.Repeat("\x00", 10)+"\n" {
+		t.Errorf("combined pieces: %d, lens %d", len(pieces), len(comb.String()))
 	}
 }
 

@@ -55,9 +55,9 @@ type Spec struct {
 	CoreDumps bool
 	// Stdout and Stderr receive each stream as it arrives.
 	Stdout, Stderr io.Writer
-	// Combined receives both streams in arrival order. Writes are
-	// line-atomic: a line from one stream is never split by a line of the
-	// other, except lines longer than MaxLineLen which are flushed in pieces.
+	// Combined receives both streams in arrival order, as whole lines:
+	// a line from one stream is never split by a line of the other (see
+	// MaxLineLen for the two cases where a '\n' is added to keep it so).
 	Combined io.Writer
 }
 
