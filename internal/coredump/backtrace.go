@@ -1,0 +1,186 @@
+package coredump
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// BacktraceOptions tune Backtrace. The zero value tries gdb, then lldb, with
+// DefaultBacktraceTimeout.
+type BacktraceOptions struct {
+	// Debugger is "gdb", "lldb", or "" for gdb falling back to lldb.
+	Debugger string
+	// Timeout bounds the debugger run (loading a large core with many
+	// shared libraries takes a while); 0 means DefaultBacktraceTimeout.
+	Timeout time.Duration
+}
+
+// DefaultBacktraceTimeout bounds one debugger run.
+const DefaultBacktraceTimeout = time.Minute
+
+// ErrNoDebugger: neither gdb nor lldb is installed (or the one asked for is not).
+var ErrNoDebugger = errors.New("no debugger found")
+
+// ErrDebuggerTimeout: the debugger did not finish within the timeout.
+var ErrDebuggerTimeout = errors.New("debugger timed out")
+
+// lldbNames are tried in order: distributions install versioned binaries.
+var lldbNames = []string{"lldb", "lldb-20", "lldb-19", "lldb-18", "lldb-17", "lldb-16", "lldb-15"}
+
+// Backtrace runs a debugger in batch mode on core and returns the crashing
+// thread's frames. exe may be empty when the core records its executable.
+// The core is checked first (OpenCore), so a wrong file fails with a
+// specific error instead of a debugger's complaint; a core that does not
+// match exe, or is truncated, yields a Trace warning, not an error.
+func Backtrace(ctx context.Context, exe, core string, opts BacktraceOptions) (*Trace, error) {
+	info, err := OpenCore(core)
+	if err != nil {
+		return nil, fmt.Errorf("backtrace: %w", err)
+	}
+	var warnings []string
+	if exe == "" {
+		exe = info.ExePath
+	} else if err := info.MatchExe(exe); err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	if info.Truncated {
+		warnings = append(warnings, fmt.Sprintf("core is truncated (%d bytes missing): frames may be missing or wrong", info.MissingBytes))
+	}
+	if exe != "" {
+		if abs, err := filepath.Abs(exe); err == nil {
+			exe = abs
+		}
+	}
+	if abs, err := filepath.Abs(core); err == nil {
+		core = abs
+	}
+	run, err := pickDebugger(opts.Debugger)
+	if err != nil {
+		return nil, fmt.Errorf("backtrace of %s: %w", core, err)
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultBacktraceTimeout
+	}
+	tr, err := run(ctx, exe, core, timeout)
+	if tr != nil {
+		tr.Warnings = append(warnings, tr.Warnings...)
+	}
+	if err != nil {
+		return tr, fmt.Errorf("backtrace of %s: %w", core, err)
+	}
+	return tr, nil
+}
+
+type debuggerRun func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error)
+
+func pickDebugger(name string) (debuggerRun, error) {
+	gdb := func() (debuggerRun, bool) {
+		if path, err := exec.LookPath("gdb"); err == nil {
+			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
+				return runGDB(ctx, path, exe, core, timeout)
+			}, true
+		}
+		return nil, false
+	}
+	lldb := func() (debuggerRun, bool) {
+		for _, n := range lldbNames {
+			if path, err := exec.LookPath(n); err == nil {
+				return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
+					return runLLDB(ctx, path, exe, core, timeout)
+				}, true
+			}
+		}
+		return nil, false
+	}
+	switch name {
+	case "gdb":
+		if r, ok := gdb(); ok {
+			return r, nil
+		}
+		return nil, fmt.Errorf("%w: gdb is not on PATH (install the gdb package)", ErrNoDebugger)
+	case "lldb":
+		if r, ok := lldb(); ok {
+			return r, nil
+		}
+		return nil, fmt.Errorf("%w: lldb is not on PATH (install the lldb package)", ErrNoDebugger)
+	case "":
+		if r, ok := gdb(); ok {
+			return r, nil
+		}
+		if r, ok := lldb(); ok {
+			return r, nil
+		}
+		return nil, fmt.Errorf("%w: neither gdb nor lldb is on PATH (install the gdb or lldb package)", ErrNoDebugger)
+	}
+	return nil, fmt.Errorf("unknown debugger %q: use gdb or lldb", name)
+}
+
+// gdbArgv builds the batch command. -nx skips ~/.gdbinit (which could do
+// anything); debuginfod is turned off so gdb never stalls downloading
+// symbols; the marker separates load chatter from our bt.
+func gdbArgv(gdb, exe, core string) []string {
+	argv := []string{gdb, "-nx", "-batch",
+		"-iex", "set debuginfod enabled off",
+		"-ex", "set pagination off",
+		"-ex", "set width 0",
+		"-ex", "echo " + btMarker + `\n`,
+		"-ex", "bt",
+	}
+	if exe != "" {
+		argv = append(argv, "-se", exe)
+	}
+	return append(argv, "-c", core)
+}
+
+func runGDB(ctx context.Context, gdb, exe, core string, timeout time.Duration) (*Trace, error) {
+	out, err := runDebugger(ctx, gdbArgv(gdb, exe, core), timeout)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGDBBacktrace(out)
+}
+
+// lldbArgv uses --core and a positional file after "--", so no path is
+// ever parsed as an lldb command or option.
+func lldbArgv(lldb, exe, core string) []string {
+	argv := []string{lldb, "--batch", "--no-lldbinit", "--core", core, "-o", "bt"}
+	if exe != "" {
+		argv = append(argv, "--", exe)
+	}
+	return argv
+}
+
+func runLLDB(ctx context.Context, lldb, exe, core string, timeout time.Duration) (*Trace, error) {
+	out, err := runDebugger(ctx, lldbArgv(lldb, exe, core), timeout)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLLDBBacktrace(out)
+}
+
+func runDebugger(ctx context.Context, argv []string, timeout time.Duration) (string, error) {
+	run, err := runTool(ctx, argv, timeout)
+	if err != nil {
+		return "", err
+	}
+	if run.res.TimedOut {
+		return "", fmt.Errorf("%w: %s ran over %v", ErrDebuggerTimeout, filepath.Base(argv[0]), timeout)
+	}
+	if run.res.Cancelled {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return "", context.Canceled
+	}
+	out := run.stdout
+	if run.stderr != "" {
+		out += "\n" + strings.TrimSpace(run.stderr)
+	}
+	return out, nil
+}

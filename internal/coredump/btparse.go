@@ -1,0 +1,305 @@
+package coredump
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Trace is a first-look backtrace of a core's crashing thread.
+type Trace struct {
+	Debugger string   `json:"debugger"`         // "gdb" or "lldb"
+	Signal   string   `json:"signal,omitempty"` // "SIGSEGV", as the debugger reported it
+	Reason   string   `json:"reason,omitempty"` // "Segmentation fault"; lldb's stop reason
+	Frames   []Frame  `json:"frames"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Crashing returns the first frame with a source location, else frame 0:
+// the line a human looks at first.
+func (t *Trace) Crashing() (Frame, bool) {
+	for _, f := range t.Frames {
+		if f.File != "" && f.Line > 0 && !isRuntimeFrame(f) {
+			return f, true
+		}
+	}
+	if len(t.Frames) > 0 {
+		return t.Frames[0], true
+	}
+	return Frame{}, false
+}
+
+// isRuntimeFrame reports frames inside the C/C++ runtime, which has debug
+// info on many systems but is rarely where the bug is: glibc's own source
+// paths are relative to its build tree (./nptl/..., ../sysdeps/...), and
+// lldb names the library.
+func isRuntimeFrame(f Frame) bool {
+	if strings.HasPrefix(f.File, "./") || strings.HasPrefix(f.File, "../") {
+		return true
+	}
+	base := f.Module[strings.LastIndexByte(f.Module, '/')+1:]
+	for _, lib := range []string{"libc.so", "libc-", "libstdc++", "libc++", "libpthread", "ld-linux", "libgcc_s"} {
+		if strings.HasPrefix(base, lib) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoFrames: the debugger produced no backtrace; the error carries what it
+// said instead ("not a core dump", "No stack.").
+var ErrNoFrames = errors.New("debugger printed no backtrace")
+
+// btMarker separates the debugger's loading chatter from the bt output we
+// asked for: gdb prints frame 0 once when it loads a core, then again in bt.
+const btMarker = "TRIAGE-BT-BEGIN"
+
+var (
+	gdbFrameRE  = regexp.MustCompile(`^#(\d+)\s+(.*)$`)
+	gdbAddrRE   = regexp.MustCompile(`^(0x[0-9a-fA-F]+) in (.*)$`)
+	gdbSourceRE = regexp.MustCompile(` at (\S+):(\d+)$`)
+	gdbFromRE   = regexp.MustCompile(` from (/.*)$`)
+	gdbSignalRE = regexp.MustCompile(`^Program terminated with signal (SIG[A-Z0-9]+), (.*?)\.?$`)
+
+	lldbFrameRE  = regexp.MustCompile(`^\s*(?:\*\s*)?frame #(\d+): (0x[0-9a-fA-F]+)(?: (.*))?$`)
+	lldbThreadRE = regexp.MustCompile(`^\s*\*?\s*thread #\d+.*stop reason = (.*)$`)
+	lldbSourceRE = regexp.MustCompile(` at (\S+?):(\d+)(?::\d+)?$`)
+	lldbOffRE    = regexp.MustCompile(` \+ (\d+)$`)
+)
+
+// ParseGDBBacktrace reads gdb's batch output for `bt` on a core.
+func ParseGDBBacktrace(out string) (*Trace, error) {
+	t := &Trace{Debugger: "gdb"}
+	lines := strings.Split(out, "\n")
+	start := 0
+	for i, ln := range lines {
+		if strings.TrimSpace(ln) == btMarker {
+			start = i + 1
+		}
+	}
+	var diag []string
+	for i, ln := range lines {
+		ln = strings.TrimRight(ln, "\r")
+		if m := gdbSignalRE.FindStringSubmatch(ln); m != nil {
+			t.Signal, t.Reason = m[1], m[2]
+			continue
+		}
+		if w, ok := strings.CutPrefix(ln, "warning: "); ok {
+			if !strings.Contains(w, ".reg-xstate") { // a harmless kernel/gdb mismatch on every x86 core
+				t.Warnings = appendUnique(t.Warnings, w)
+			}
+			continue
+		}
+		m := gdbFrameRE.FindStringSubmatch(ln)
+		if m == nil {
+			if ln != "" && ln != btMarker && !isGDBChatter(ln) {
+				diag = append(diag, ln)
+			}
+			continue
+		}
+		if i < start {
+			continue
+		}
+		idx, _ := strconv.Atoi(m[1])
+		if idx == 0 && len(t.Frames) > 0 { // a second bt (no marker): keep the last
+			t.Frames = t.Frames[:0]
+		}
+		t.Frames = append(t.Frames, parseGDBFrame(idx, m[2]))
+	}
+	if len(t.Frames) == 0 {
+		return t, noFramesError("gdb", out, diag)
+	}
+	return t, nil
+}
+
+// parseGDBFrame reads the part after "#N  ":
+//
+//	0x000055a5174a3155 in crash_here (p=0x0) at segv.c:5
+//	__pthread_kill_implementation (threadid=<optimized out>, ...) at ./nptl/pthread_kill.c:44
+//	0x00007f482faa8e85 in std::terminate() () from /lib/x86_64-linux-gnu/libstdc++.so.6
+//	<signal handler called>
+func parseGDBFrame(idx int, s string) Frame {
+	f := Frame{Index: idx}
+	if m := gdbAddrRE.FindStringSubmatch(s); m != nil {
+		f.Address, _ = strconv.ParseUint(m[1][2:], 16, 64)
+		s = m[2]
+	}
+	if m := gdbFromRE.FindStringSubmatch(s); m != nil {
+		f.Module = m[1]
+		s = s[:len(s)-len(m[0])]
+	} else if m := gdbSourceRE.FindStringSubmatch(s); m != nil {
+		f.File = m[1]
+		f.Line, _ = strconv.Atoi(m[2])
+		s = s[:len(s)-len(m[0])]
+	}
+	s = strings.TrimSpace(s)
+	if s == "<signal handler called>" {
+		f.Function = s
+		return f
+	}
+	f.Function = strings.TrimSpace(stripTrailingParens(s))
+	if f.Function == "??" {
+		f.Function = ""
+	}
+	return f
+}
+
+// ParseLLDBBacktrace reads lldb's batch output for `bt` on a core.
+func ParseLLDBBacktrace(out string) (*Trace, error) {
+	t := &Trace{Debugger: "lldb"}
+	var diag []string
+	for ln := range strings.SplitSeq(out, "\n") {
+		ln = strings.TrimRight(ln, "\r")
+		if m := lldbThreadRE.FindStringSubmatch(ln); m != nil && t.Reason == "" {
+			t.Reason = m[1]
+			if sig, ok := strings.CutPrefix(m[1], "signal "); ok {
+				t.Signal = strings.Fields(strings.TrimSuffix(sig, ":") + " ")[0]
+				t.Signal = strings.TrimSuffix(t.Signal, ":")
+			}
+			continue
+		}
+		if m := lldbFrameRE.FindStringSubmatch(ln); m != nil {
+			idx, _ := strconv.Atoi(m[1])
+			addr, _ := strconv.ParseUint(m[2][2:], 16, 64)
+			t.Frames = append(t.Frames, parseLLDBFrame(idx, addr, m[3]))
+			continue
+		}
+		if w, ok := strings.CutPrefix(strings.TrimSpace(ln), "warning: "); ok {
+			t.Warnings = appendUnique(t.Warnings, w)
+		} else if strings.HasPrefix(strings.TrimSpace(ln), "error: ") {
+			diag = append(diag, strings.TrimSpace(ln))
+		}
+	}
+	if len(t.Frames) == 0 {
+		return t, noFramesError("lldb", out, diag)
+	}
+	return t, nil
+}
+
+// parseLLDBFrame reads the part after "frame #N: 0xADDR ":
+//
+//	segv`crash_here(p=0x0000000000000000) at segv.c:5:9
+//	libstdc++.so.6`std::terminate() + 21
+//	stripped`___lldb_unnamed_symbol14 + 12
+func parseLLDBFrame(idx int, addr uint64, s string) Frame {
+	f := Frame{Index: idx, Address: addr}
+	for _, tag := range []string{" [opt]", " [inlined]", " [artificial]"} {
+		if strings.Contains(s, tag) {
+			s = strings.Replace(s, tag, "", 1)
+			f.Inlined = f.Inlined || tag == " [inlined]"
+		}
+	}
+	if mod, rest, ok := strings.Cut(s, "`"); ok {
+		f.Module, s = mod, rest
+	} else {
+		return f // bare address
+	}
+	if m := lldbSourceRE.FindStringSubmatch(s); m != nil {
+		f.File = m[1]
+		f.Line, _ = strconv.Atoi(m[2])
+		s = stripTrailingParens(s[:len(s)-len(m[0])]) // "crash_here(p=0x0)": drop the arguments
+	} else if m := lldbOffRE.FindStringSubmatch(s); m != nil {
+		f.Offset, _ = strconv.ParseUint(m[1], 10, 64)
+		s = s[:len(s)-len(m[0])]
+	}
+	f.Function = strings.TrimSpace(s)
+	if strings.HasPrefix(f.Function, "___lldb_unnamed_symbol") {
+		f.Function = ""
+	}
+	return f
+}
+
+// stripTrailingParens removes a balanced "(...)" group ending s, if any:
+// the argument list gdb and lldb print after a function name. Parentheses
+// inside double-quoted strings (char* arguments) do not count.
+func stripTrailingParens(s string) string {
+	s = strings.TrimRight(s, " ")
+	if !strings.HasSuffix(s, ")") {
+		return s
+	}
+	depth, quoted := 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '"' && (i == 0 || s[i-1] != '\\') {
+			quoted = !quoted
+		}
+		if quoted {
+			continue
+		}
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return strings.TrimRight(s[:i], " ")
+			}
+		}
+	}
+	return s // unbalanced: leave it
+}
+
+// isGDBChatter matches lines gdb prints while loading a core that say
+// nothing about failure.
+func isGDBChatter(ln string) bool {
+	for _, p := range []string{"[", "Using host libthread_db", "Core was generated by", "Reading symbols from", "Downloading"} {
+		if strings.HasPrefix(ln, p) {
+			return true
+		}
+	}
+	return isSourceEcho(ln)
+}
+
+// isSourceEcho matches the source line gdb prints after frame 0 ("5\treturn *p;").
+func isSourceEcho(ln string) bool {
+	num, _, ok := strings.Cut(ln, "\t")
+	_, err := strconv.Atoi(num)
+	return ok && err == nil
+}
+
+func noFramesError(debugger, out string, diag []string) error {
+	msg := strings.Join(diag, "; ")
+	if msg == "" {
+		msg = lastLines(out, 3)
+	}
+	return fmt.Errorf("%w: %s said: %s", ErrNoFrames, debugger, msg)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "; ")
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// Summary renders the trace for a model: the crashing location first, then
+// up to summaryFrames frames and any warnings.
+//
+//	SIGSEGV in crash_here at segv.c:5 (gdb)
+//	  #0 crash_here at segv.c:5
+//	  #1 main at segv.c:11
+func (t *Trace) Summary() string {
+	var b strings.Builder
+	b.WriteString(firstNonEmpty(t.Signal, "crash"))
+	if f, ok := t.Crashing(); ok {
+		b.WriteString(" in ")
+		b.WriteString(firstNonEmpty(f.Function, "??"))
+		if f.File != "" {
+			fmt.Fprintf(&b, " at %s:%d", f.File, f.Line)
+		}
+	}
+	fmt.Fprintf(&b, " (%s)\n", t.Debugger)
+	writeFrames(&b, t.Frames)
+	for _, w := range t.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
