@@ -26,10 +26,11 @@
 // parent's wait returned is therefore complete; if it is shorter than its
 // program headers say, it was cut short by RLIMIT_CORE or a full disk, not
 // caught mid-write (TestCoreCompleteAfterWait checks this on a real crash).
-// For a pipe pattern the kernel only waits for the helper when
-// core_pipe_limit is non-zero, and helpers such as systemd-coredump and
-// ReportCrash store the dump asynchronously, so [Finder] polls for those,
-// bounded by [Finder.Wait] and the context.
+// For a pipe pattern the kernel waits, and only when core_pipe_limit is
+// non-zero, for the helper to close the pipe, not for it to store the dump;
+// systemd-coredump, apport and macOS's ReportCrash all store it after the
+// parent has been notified, so [Finder] polls for those, bounded by
+// [Finder.Wait] and the context.
 //
 // # Reading
 //
