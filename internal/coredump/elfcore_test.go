@@ -190,8 +190,18 @@ func TestIdentify(t *testing.T) {
 	if k, err := Identify(exe); err != nil || k != KindExecutable {
 		t.Errorf("Identify(crasher) = %v, %v", k, err)
 	}
-	if k, err := Identify(filepath.Join(crashReportsDir, "llvm_lldb_asi_nsexception.ips")); err == nil && k != KindAppleReport {
-		t.Errorf("Identify(.ips) = %v", k)
+	for _, name := range []string{"llvm_lldb_asi_nsexception.ips", "sentry_acrp_bruno.crash"} {
+		p := filepath.Join(crashReportsDir, name)
+		if _, err := os.Stat(p); err != nil {
+			t.Logf("fixture %s not available: %v", p, err)
+			continue
+		}
+		if k, err := Identify(p); err != nil || k != KindAppleReport {
+			t.Errorf("Identify(%s) = %v, %v", name, k, err)
+		}
+	}
+	if k, err := Identify(t.TempDir()); !errors.Is(err, ErrUnrecognizedFormat) {
+		t.Errorf("Identify(dir) = %v, %v", k, err)
 	}
 	_, core := realCore(t, "segv")
 	if k, err := Identify(core); err != nil || k != KindProcessCore {

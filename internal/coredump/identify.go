@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,10 +74,17 @@ func Identify(path string) (FileKind, error) {
 		return KindUnknown, fmt.Errorf("identifying dump: %w", err)
 	}
 	defer f.Close()
-	return identifyReader(f, path)
+	st, err := f.Stat()
+	if err != nil {
+		return KindUnknown, fmt.Errorf("identifying dump: %w", err)
+	}
+	if st.IsDir() {
+		return KindUnknown, fmt.Errorf("identifying %s: %w: is a directory", path, ErrUnrecognizedFormat)
+	}
+	return identifyReader(f, st.Size(), path)
 }
 
-func identifyReader(f io.ReaderAt, path string) (FileKind, error) {
+func identifyReader(f io.ReaderAt, size int64, path string) (FileKind, error) {
 	head := make([]byte, 4096)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
@@ -87,7 +95,7 @@ func identifyReader(f io.ReaderAt, path string) (FileKind, error) {
 	case n == 0:
 		return KindUnknown, fmt.Errorf("identifying %s: %w: zero-length file", path, ErrEmpty)
 	case bytes.HasPrefix(head, []byte(elf.ELFMAG)):
-		return identifyELF(f, head, path)
+		return identifyELF(f, size, path)
 	case bytes.HasPrefix(head, kdumpMagic), bytes.HasPrefix(head, diskdumpMagic):
 		return KindKdumpCompact, nil
 	case bytes.HasPrefix(head, flatMagic):
@@ -96,18 +104,18 @@ func identifyReader(f io.ReaderAt, path string) (FileKind, error) {
 	if k, ok := identifyMachO(head); ok {
 		return k, nil
 	}
-	if _, err := ParseReport(bytes.NewReader(head)); err == nil || errors.Is(err, ErrTruncated) {
+	if looksLikeAppleReport(head) {
 		return KindAppleReport, nil
 	}
 	return KindUnknown, fmt.Errorf("identifying %s: %w: neither ELF, kdump, Mach-O nor an Apple crash report (starts with %q)",
 		path, ErrUnrecognizedFormat, printablePrefix(head, 16))
 }
 
-func identifyELF(f io.ReaderAt, head []byte, path string) (FileKind, error) {
+func identifyELF(f io.ReaderAt, size int64, path string) (FileKind, error) {
 	ef, err := elf.NewFile(f)
 	if err != nil {
-		if len(head) < 64 || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return KindUnknown, &ParseError{Format: "elf", Offset: int64(len(head)), Err: ErrTruncated,
+		if size < 64 || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return KindUnknown, &ParseError{Format: "elf", Offset: size, Err: ErrTruncated,
 				What: fmt.Sprintf("file ends inside the ELF or program headers (%v)", err)}
 		}
 		return KindUnknown, &ParseError{Format: "elf", Err: ErrCorrupt, What: err.Error()}
@@ -168,4 +176,15 @@ func printablePrefix(b []byte, n int) string {
 		}
 		return r
 	}, b))
+}
+
+// looksLikeAppleReport accepts a legacy text report or an .ips whose first
+// line is a JSON header with a bug_type.
+func looksLikeAppleReport(head []byte) bool {
+	if looksLikeLegacyCrash(head) {
+		return true
+	}
+	line, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	var hdr ipsHeader
+	return json.Unmarshal(line, &hdr) == nil && hdr.BugType != ""
 }

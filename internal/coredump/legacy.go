@@ -15,6 +15,7 @@ import (
 
 var (
 	threadHeaderRE = regexp.MustCompile(`^Thread (\d+)( Crashed)?:(?::? *(.*))?$`)
+	threadNameRE   = regexp.MustCompile(`^Thread (\d+) name:\s*(.*)$`) // iOS: a line before the thread's header
 	frameLineRE    = regexp.MustCompile(`^(\d+)\s+(.+?)\s+(0x[0-9a-fA-F]+)(?:\s+(.*))?$`)
 	frameSourceRE  = regexp.MustCompile(`\s*\(([^()]+):(\d+)(?::\d+)?\)$`)
 	frameOffsetRE  = regexp.MustCompile(`\s+\+\s+(\d+)$`)
@@ -44,6 +45,8 @@ type legacyParser struct {
 	line    int
 	offset  int64
 	seenASB bool
+	// names holds "Thread N name:" lines until thread N's header arrives.
+	names map[int]string
 }
 
 func parseLegacyCrash(data []byte) ([]*Report, error) {
@@ -88,11 +91,21 @@ func (p *legacyParser) errorf(sentinel error, format string, args ...any) error 
 
 func (p *legacyParser) feed(ln string) error {
 	trimmed := strings.TrimSpace(ln)
+	if m := threadNameRE.FindStringSubmatch(trimmed); m != nil {
+		p.endThread()
+		idx, _ := strconv.Atoi(m[1])
+		if p.names == nil {
+			p.names = make(map[int]string)
+		}
+		p.names[idx] = m[2]
+		p.section = inHeader
+		return nil
+	}
 	if m := threadHeaderRE.FindStringSubmatch(trimmed); m != nil {
 		p.endThread()
 		idx, _ := strconv.Atoi(m[1])
 		p.thread = &Thread{Index: idx, Crashed: m[2] != ""}
-		p.setThreadName(m[3])
+		p.setThreadName(firstNonEmpty(m[3], p.names[idx]))
 		p.section = inThread
 		return nil
 	}

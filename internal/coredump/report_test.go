@@ -239,6 +239,9 @@ func TestParseReportLegacyVariants(t *testing.T) {
 				t.Errorf("got format %q process %q pid %d signal %q thread %d top %+v",
 					r.Format, r.Process, r.Pid, r.Signal, r.CrashedThread, top)
 			}
+			if q := r.Crashed().Queue; q != "com.apple.main-thread" {
+				t.Errorf("crashed thread queue %q", q)
+			}
 			if r.ExceptionCodes != "KERN_INVALID_ADDRESS at 0x0000000000000010" || r.TerminationCode != "0xb" {
 				t.Errorf("codes %q termination code %q", r.ExceptionCodes, r.TerminationCode)
 			}
