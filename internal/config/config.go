@@ -170,9 +170,17 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%sprofile: %v", c.where(), err)
 		}
 	}
-	for name := range c.Profiles {
+	for name, v := range c.AllProfiles() {
 		if err := defaults.ValidProfile(name); err != nil {
 			return fmt.Errorf("%sprofiles: %v", c.where(), err)
+		}
+		m := v.Map()
+		for _, p := range defaults.ExclusivePairs {
+			_, a := m[p[0]]
+			_, b := m[p[1]]
+			if a && b {
+				return fmt.Errorf("%sprofile %s sets both %s and %s: keep one", c.where(), name, p[0], p[1])
+			}
 		}
 	}
 	if c.Output.BudgetBytes < 0 || (c.Output.BudgetBytes > 0 && c.Output.BudgetBytes < 512) {

@@ -81,6 +81,13 @@ func Merge(explicit map[string]any, defs Values, fields []string, req Requiremen
 			}
 		}
 	}
+	for _, p := range ExclusivePairs {
+		_, a := merged[p[0]]
+		_, b := merged[p[1]]
+		if a && b { // only defaults can leave both: explicit pairs were refused above
+			return nil, &UsageError{fmt.Sprintf("session defaults set both %s and %s: pass one explicitly, or clear one with session_clear_defaults {\"keys\": [\"%s\"]}", p[0], p[1], p[1])}
+		}
+	}
 	for _, f := range req.AllOf {
 		if _, ok := merged[f]; !ok {
 			return nil, missing([]string{f})

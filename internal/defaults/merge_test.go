@@ -184,3 +184,13 @@ func TestInvalidProfileName(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeRefusesDefaultsWithBothSides(t *testing.T) {
+	_, err := Merge(map[string]any{"scheme": "S"}, Values{ProjectPath: "/p", WorkspacePath: "/w"}, FieldsOf[buildArgs](), buildReq)
+	if err == nil || !strings.Contains(err.Error(), "session defaults set both workspace_path and project_path") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := Merge(map[string]any{"scheme": "S", "project_path": "/x"}, Values{ProjectPath: "/p", WorkspacePath: "/w"}, FieldsOf[buildArgs](), buildReq); err != nil {
+		t.Errorf("an explicit side should settle it: %v", err)
+	}
+}
