@@ -109,6 +109,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				continue
 			}
 			msg, err := jsonrpc.DecodeMessage(line)
+			if r, ok := msg.(*jsonrpc.Response); ok && err == nil && r.Result == nil && r.Error == nil {
+				err = errors.New("a message needs a method (request) or a result or error (response)")
+			}
 			if err == nil {
 				return msg, nil
 			}
