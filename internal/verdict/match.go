@@ -1,0 +1,97 @@
+package verdict
+
+// matcher finds which of many literal keys occur in a line in one pass
+// (Aho–Corasick, compiled to a DFA). Output lines are scanned byte by byte
+// exactly once whatever the number of patterns, which is what lets the
+// Scanner keep up with a child writing a gigabyte.
+//
+// To keep the transition table small, bytes are mapped to classes: each
+// byte that occurs in some key has its own class, all others share class 0.
+// The table is states × classes int32s, a few hundred KiB for the packs.
+type matcher struct {
+	class  [256]uint8
+	nclass int
+	delta  []int32 // delta[state*nclass+class] = next state
+	out    [][]int // keys ending at each state, following failure links
+}
+
+func newMatcher(keys []string) *matcher {
+	m := &matcher{nclass: 1}
+	for _, k := range keys {
+		for i := 0; i < len(k); i++ {
+			if m.class[k[i]] == 0 {
+				m.class[k[i]] = uint8(m.nclass)
+				m.nclass++
+			}
+		}
+	}
+	// Trie with goto edges; -1 = no edge yet.
+	type node struct{ next []int32 }
+	newNode := func() node {
+		n := node{next: make([]int32, m.nclass)}
+		for i := range n.next {
+			n.next[i] = -1
+		}
+		return n
+	}
+	nodes := []node{newNode()}
+	m.out = [][]int{nil}
+	for ki, k := range keys {
+		s := int32(0)
+		for i := 0; i < len(k); i++ {
+			c := m.class[k[i]]
+			if nodes[s].next[c] < 0 {
+				nodes = append(nodes, newNode())
+				m.out = append(m.out, nil)
+				nodes[s].next[c] = int32(len(nodes) - 1)
+			}
+			s = nodes[s].next[c]
+		}
+		m.out[s] = append(m.out[s], ki)
+	}
+	// Breadth-first: complete the transitions with failure links, so that
+	// every (state, class) pair has a defined successor.
+	fail := make([]int32, len(nodes))
+	queue := make([]int32, 0, len(nodes))
+	for c := 0; c < m.nclass; c++ {
+		if t := nodes[0].next[c]; t > 0 {
+			queue = append(queue, t)
+		} else {
+			nodes[0].next[c] = 0
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		m.out[s] = append(m.out[s], m.out[fail[s]]...)
+		for c := 0; c < m.nclass; c++ {
+			t := nodes[s].next[c]
+			if t < 0 {
+				nodes[s].next[c] = nodes[fail[s]].next[c]
+				continue
+			}
+			fail[t] = nodes[fail[s]].next[c]
+			queue = append(queue, t)
+		}
+	}
+	m.delta = make([]int32, len(nodes)*m.nclass)
+	for s, n := range nodes {
+		copy(m.delta[s*m.nclass:], n.next)
+	}
+	return m
+}
+
+// scan calls hit for each key ending at each position of line. A key
+// found twice in a line is reported twice; callers dedupe.
+func (m *matcher) scan(line []byte, hit func(key int)) {
+	s := int32(0)
+	n := int32(m.nclass)
+	for _, b := range line {
+		s = m.delta[s*n+int32(m.class[b])]
+		if m.out[s] != nil {
+			for _, k := range m.out[s] {
+				hit(k)
+			}
+		}
+	}
+}

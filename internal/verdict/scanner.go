@@ -1,0 +1,312 @@
+package verdict
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxLineKept bounds the text kept from any one line (indicator lines, the
+// last line), so a Scanner's memory does not depend on the output.
+const MaxLineKept = 300
+
+// frameWindow is how many lines after a crash indicator we look for its
+// first stack frame.
+const frameWindow = 64
+
+var (
+	packOnce    sync.Once
+	packMatcher *matcher
+)
+
+func compiledPatterns() *matcher {
+	packOnce.Do(func() {
+		keys := make([]string, len(patterns))
+		for i, p := range patterns {
+			keys[i] = p.key
+		}
+		packMatcher = newMatcher(keys)
+	})
+	return packMatcher
+}
+
+// Scanner watches output line by line for crash indicators. Feed it every
+// line (or use it as an io.Writer, e.g. as proc.Spec.Combined). Its memory
+// is bounded: each pattern is kept once (first line, count), lines are kept
+// truncated to MaxLineKept, and nothing else is retained.
+//
+// A Scanner is not safe for concurrent use; proc's Combined sink already
+// serialises writes.
+type Scanner struct {
+	m        *matcher
+	lineNo   int
+	bytes    int64
+	nonBlank int
+	partial  []byte // Write: an incomplete line, at most MaxLineKept*4 bytes kept
+
+	found    map[int]*Indicator // pattern index -> indicator
+	order    []int              // pattern indexes in order of first match
+	claimed  string             // first success claim line
+	last     string             // last non-blank line
+	evidence []Evidence
+
+	frame      *Frame
+	frameStyle frameStyle // awaiting a frame on following lines
+	frameUntil int        // line number after which we stop looking
+	goFunc     string     // frameGoTrace: function line seen, file line next
+
+	appendNext *Indicator // withNext: the indicator awaiting its message line
+
+	hits []int
+	gen  []uint32 // per pattern: line number of last hit, to dedupe within a line
+}
+
+// NewScanner returns a Scanner for one run's output.
+func NewScanner() *Scanner {
+	return &Scanner{
+		m:     compiledPatterns(),
+		found: make(map[int]*Indicator),
+		gen:   make([]uint32, len(patterns)),
+	}
+}
+
+// Write splits p into lines and feeds them. Bytes of a line beyond what
+// any pattern needs are dropped, so a line without newlines cannot grow
+// memory. It never fails.
+func (s *Scanner) Write(p []byte) (int, error) {
+	n := len(p)
+	s.bytes += int64(n)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.keepPartial(p)
+			break
+		}
+		if len(s.partial) > 0 {
+			s.keepPartial(p[:i])
+			s.scan(s.partial)
+			s.partial = s.partial[:0]
+		} else {
+			s.scan(p[:i])
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// partialMax is how much of an overlong line Write keeps: well beyond any
+// key and any line the verdict quotes.
+const partialMax = 4 * MaxLineKept
+
+func (s *Scanner) keepPartial(p []byte) {
+	if room := partialMax - len(s.partial); room > 0 {
+		s.partial = append(s.partial, p[:min(room, len(p))]...)
+	}
+}
+
+// Flush scans a final line that had no newline.
+func (s *Scanner) Flush() {
+	if len(s.partial) > 0 {
+		s.scan(s.partial)
+		s.partial = s.partial[:0]
+	}
+}
+
+// Feed scans one line, without its newline.
+func (s *Scanner) Feed(line []byte) {
+	s.bytes += int64(len(line)) + 1
+	s.scan(line)
+}
+
+func (s *Scanner) scan(line []byte) {
+	s.lineNo++
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	s.nonBlank++
+	s.last = keep(line)
+	if in := s.appendNext; in != nil {
+		s.appendNext = nil
+		in.Line = keep(append(append([]byte(in.Line), ' '), bytes.TrimSpace(line)...))
+	}
+
+	if s.frameStyle != frameNone {
+		s.lookForFrame(line)
+	}
+	s.hits = s.hits[:0]
+	stamp := uint32(s.lineNo)
+	s.m.scan(line, func(k int) {
+		if s.gen[k] != stamp {
+			s.gen[k] = stamp
+			s.hits = append(s.hits, k)
+		}
+	})
+	for _, k := range s.hits {
+		p := &patterns[k]
+		if p.re != nil && !p.re.Match(line) {
+			continue
+		}
+		s.record(k, p, line)
+	}
+}
+
+func (s *Scanner) record(k int, p *pattern, line []byte) {
+	if p.sev == sevSuccess {
+		if s.claimed == "" {
+			s.claimed = keep(line)
+		}
+		return
+	}
+	if in := s.found[k]; in != nil {
+		in.Count++
+		return
+	}
+	s.found[k] = &Indicator{Pack: p.pack, Name: p.name, Type: p.typ, Crash: p.sev == sevCrash,
+		Line: keep(line), LineNo: s.lineNo, Count: 1}
+	s.order = append(s.order, k)
+	if p.withNext {
+		s.appendNext = s.found[k]
+	}
+	if p.name == "JVM crash log" {
+		if m := jvmCrashLog.FindSubmatch(line); m != nil {
+			s.evidence = append(s.evidence, Evidence{Kind: "crash_report", Path: string(m[1]), Summary: "JVM fatal error log"})
+		}
+	}
+	if s.frame != nil || p.frame == frameNone {
+		return
+	}
+	if p.frame == frameInLine {
+		s.frame = frameFromLine(p.frameRe, line)
+		return
+	}
+	s.frameStyle, s.frameUntil, s.goFunc = p.frame, s.lineNo+frameWindow, ""
+}
+
+var (
+	goFuncLine = regexp.MustCompile(`^\s*(\S+)\([^()]*\)$`)
+	goFileLine = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
+	sanFrame   = regexp.MustCompile(`^\s*#\d+ 0x[0-9a-fA-F]+ in (\S+) (\S+?):(\d+)`)
+	tsanFrame  = regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`)
+)
+
+func (s *Scanner) lookForFrame(line []byte) {
+	if s.lineNo > s.frameUntil {
+		s.frameStyle = frameNone
+		return
+	}
+	var fn, file, ln string
+	switch s.frameStyle {
+	case frameGoTrace:
+		if m := goFuncLine.FindSubmatch(line); m != nil {
+			s.goFunc = string(m[1])
+			return
+		}
+		m := goFileLine.FindSubmatch(line)
+		if m == nil || s.goFunc == "" || isRuntimeFrame(s.goFunc) {
+			return
+		}
+		fn, file, ln = s.goFunc, string(m[1]), string(m[2])
+	case frameSanStack, frameTSanStack:
+		re := sanFrame
+		if s.frameStyle == frameTSanStack {
+			re = tsanFrame
+		}
+		m := re.FindSubmatch(line)
+		if m == nil || isRuntimeFrame(string(m[1])) || isSanitizerRuntime(string(m[2])) {
+			return
+		}
+		fn, file, ln = string(m[1]), string(m[2]), string(m[3])
+	}
+	n, _ := strconv.Atoi(ln)
+	s.frame = &Frame{Function: fn, File: file, Line: n}
+	s.frameStyle = frameNone
+}
+
+// isRuntimeFrame skips frames of the language runtime and allocator that
+// sit above the user's code in a trace.
+func isRuntimeFrame(fn string) bool {
+	switch fn {
+	case "panic", "malloc", "free", "calloc", "realloc", "operator":
+		return true
+	}
+	for _, p := range []string{"runtime.", "internal/runtime", "__interceptor_", "__asan", "__tsan", "__ubsan", "__sanitizer"} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSanitizerRuntime(file string) bool {
+	return strings.Contains(file, "libsanitizer") || strings.Contains(file, "compiler-rt")
+}
+
+func frameFromLine(re *regexp.Regexp, line []byte) *Frame {
+	m := re.FindSubmatch(line)
+	if m == nil {
+		return nil
+	}
+	f := &Frame{}
+	for i, name := range re.SubexpNames() {
+		if m[i] == nil {
+			continue
+		}
+		switch name {
+		case "file":
+			f.File = string(m[i])
+		case "line", "line2":
+			f.Line, _ = strconv.Atoi(string(m[i]))
+		case "fn":
+			f.Function = string(m[i])
+		}
+	}
+	if f.File == "" {
+		return nil
+	}
+	return f
+}
+
+// keep copies a line for retention, truncated to MaxLineKept bytes on a
+// rune boundary.
+func keep(line []byte) string {
+	if len(line) > MaxLineKept {
+		cut := MaxLineKept
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		return strings.ToValidUTF8(string(line[:cut]), "\uFFFD") + "…"
+	}
+	return strings.ToValidUTF8(string(line), "\uFFFD")
+}
+
+// Indicators returns the patterns that fired, in order of first match.
+func (s *Scanner) Indicators() []Indicator {
+	out := make([]Indicator, 0, len(s.order))
+	for _, k := range s.order {
+		out = append(out, *s.found[k])
+	}
+	return out
+}
+
+// Lines is the number of lines seen; NonBlank those with any non-space.
+func (s *Scanner) Lines() int    { return s.lineNo }
+func (s *Scanner) NonBlank() int { return s.nonBlank }
+
+// Bytes is the number of output bytes seen.
+func (s *Scanner) Bytes() int64 { return s.bytes }
+
+// Frame is the first user frame found after a crash indicator, or nil.
+func (s *Scanner) Frame() *Frame { return s.frame }
+
+// ClaimedSuccess is the first line where the output claimed success.
+func (s *Scanner) ClaimedSuccess() string { return s.claimed }
+
+// LastLine is the last non-blank line, truncated.
+func (s *Scanner) LastLine() string { return s.last }
+
+// Evidence is what the output pointed at (a JVM hs_err log, ...).
+func (s *Scanner) Evidence() []Evidence { return s.evidence }
