@@ -1,0 +1,145 @@
+// Package runner runs a program crash-aware: it starts the process through
+// proc with core dumps enabled, watches its output for crash indicators while
+// it streams, and once it has ended finds the core dump (or crash report),
+// takes a first-look backtrace of the crashing thread, and classifies the
+// whole into a verdict.
+//
+// runner knows nothing of where output is stored: the caller passes a writer
+// (the output store's) that receives the combined stream, and the id it was
+// stored under, which hints then name.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// Request describes one run.
+type Request struct {
+	// Spec is the process to run; its Combined sink is set by Run (use
+	// Output), its Stdout and Stderr are left as given.
+	Spec proc.Spec
+	// Output receives the combined stdout and stderr, line by line, in arrival
+	// order. It may be nil.
+	Output io.Writer
+	// OutputID names where Output stores the stream, for hints.
+	OutputID string
+	// Program is the program as the user named it, for hints.
+	Program string
+	// NoBacktrace skips the first-look backtrace of a found core.
+	NoBacktrace bool
+	// BacktraceTimeout bounds the debugger; 0 means coredump's default.
+	BacktraceTimeout time.Duration
+}
+
+// Outcome is what a run left behind.
+type Outcome struct {
+	Result    *proc.Result
+	Verdict   verdict.Verdict
+	Artifacts []coredump.Artifact `json:"artifacts,omitempty"`
+	// NoCore says why no core was found when a signal should have left one.
+	NoCore string
+	// Trace is the first-look backtrace of the core, when there was one.
+	Trace *coredump.Trace
+	// Lines and Bytes count the combined output.
+	Lines int
+	Bytes int64
+}
+
+// Run runs the request to completion. The error is non-nil only when the
+// process could not be started (a *proc.StartError); everything that happens
+// after start is in the Outcome.
+func Run(ctx context.Context, req Request) (*Outcome, error) {
+	scan := verdict.NewScanner()
+	spec := req.Spec
+	if req.Output != nil {
+		spec.Combined = io.MultiWriter(scan, req.Output)
+	} else {
+		spec.Combined = scan
+	}
+	res, err := proc.Run(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	scan.Flush()
+	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
+	var evidence []verdict.Evidence
+	var frame *verdict.Frame
+	if res.Signaled && dumpsCore(res) {
+		evidence, frame = out.collectCore(ctx, req, res)
+	}
+	out.Verdict = verdict.Classify(verdict.Input{
+		Result:     res,
+		Scan:       scan,
+		Evidence:   evidence,
+		CrashFrame: frame,
+		Program:    req.Program,
+		OutputID:   req.OutputID,
+	})
+	return out, nil
+}
+
+// dumpsCore reports whether the signal's default action dumps core, or the
+// kernel says it did.
+func dumpsCore(res *proc.Result) bool {
+	if res.CoreDumped {
+		return true
+	}
+	switch res.SignalName {
+	case "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGTRAP", "SIGSYS", "SIGQUIT", "SIGXCPU", "SIGXFSZ":
+		return true
+	}
+	return false
+}
+
+// collectCore finds the core of a crashed run and backtraces it.
+func (o *Outcome) collectCore(ctx context.Context, req Request, res *proc.Result) ([]verdict.Evidence, *verdict.Frame) {
+	arts, err := coredump.Find(ctx, coredump.CrashFromResult(res))
+	if err != nil {
+		var nc *coredump.NoCoreError
+		if errors.As(err, &nc) || errors.Is(err, coredump.ErrNoCore) {
+			o.NoCore = err.Error()
+		} else {
+			o.NoCore = fmt.Sprintf("looking for the core: %v", err)
+		}
+		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
+	}
+	o.Artifacts = arts
+	var ev []verdict.Evidence
+	var core string
+	for _, a := range arts {
+		ev = append(ev, verdict.Evidence{Kind: evidenceKind(a.Kind), Path: a.Path, Summary: a.Note})
+		if a.Kind == "core" && core == "" {
+			core = a.Path
+		}
+	}
+	if core == "" || req.NoBacktrace {
+		return ev, nil
+	}
+	tr, err := coredump.Backtrace(ctx, res.Path, core, coredump.BacktraceOptions{Timeout: req.BacktraceTimeout})
+	if err != nil {
+		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + err.Error()}), nil
+	}
+	o.Trace = tr
+	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary()})
+	if f, ok := tr.Crashing(); ok {
+		return ev, &verdict.Frame{Function: f.Function, File: f.File, Line: f.Line}
+	}
+	return ev, nil
+}
+
+func evidenceKind(artifact string) string {
+	switch artifact {
+	case "core", "coredumpctl", "apport":
+		return "core_dump"
+	default:
+		return "crash_report"
+	}
+}
