@@ -195,7 +195,7 @@ func verdictLine(v Verdict, r *proc.Result, primary *Indicator, scan *Scanner) s
 	} else if r.CoreDumped {
 		notes = append(notes, "core dumped (not yet located)")
 	}
-	if v.ClaimedSuccess != "" {
+	if v.ClaimedSuccess != "" && v.Status == StatusCrash {
 		notes = append(notes, fmt.Sprintf("though output claimed %q", v.ClaimedSuccess))
 	}
 	if d := detail(v, primary, scan); d != "" {

@@ -1,5 +1,7 @@
 package verdict
 
+import "slices"
+
 // matcher finds which of many literal keys occur in a line in one pass
 // (Aho–Corasick, compiled to a DFA). Output lines are scanned byte by byte
 // exactly once whatever the number of patterns, which is what lets the
@@ -11,8 +13,12 @@ package verdict
 type matcher struct {
 	class  [256]uint8
 	nclass int
-	delta  []int32 // delta[state*nclass+class] = next state
-	out    [][]int // keys ending at each state, following failure links
+	// delta[row+class] is the row of the next state, where a state's row is
+	// its index times nclass (saving a multiply per byte), negated when a
+	// key ends at that state (saving a second lookup per byte). The root's
+	// row is 0 and no key is empty, so the sign is unambiguous.
+	delta []int32
+	out   [][]int // out[state]: keys ending at that state, following failure links
 }
 
 func newMatcher(keys []string) *matcher {
@@ -76,22 +82,32 @@ func newMatcher(keys []string) *matcher {
 	}
 	m.delta = make([]int32, len(nodes)*m.nclass)
 	for s, n := range nodes {
-		copy(m.delta[s*m.nclass:], n.next)
+		row := s * m.nclass
+		for c, t := range n.next {
+			next := t * int32(m.nclass)
+			if len(m.out[t]) > 0 {
+				next = -next
+			}
+			m.delta[row+c] = next
+		}
 	}
 	return m
 }
 
-// scan calls hit for each key ending at each position of line. A key
-// found twice in a line is reported twice; callers dedupe.
-func (m *matcher) scan(line []byte, hit func(key int)) {
-	s := int32(0)
-	n := int32(m.nclass)
+// scan appends to hits the keys found in line, each once, and returns it.
+func (m *matcher) scan(line []byte, hits []int) []int {
+	delta, class := m.delta, &m.class
+	row := int32(0)
 	for _, b := range line {
-		s = m.delta[s*n+int32(m.class[b])]
-		if m.out[s] != nil {
-			for _, k := range m.out[s] {
-				hit(k)
+		row = delta[row+int32(class[b])]
+		if row < 0 {
+			row = -row
+			for _, k := range m.out[int(row)/m.nclass] {
+				if !slices.Contains(hits, k) {
+					hits = append(hits, k)
+				}
 			}
 		}
 	}
+	return hits
 }

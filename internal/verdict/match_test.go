@@ -26,11 +26,9 @@ func TestMatcher(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			var got []string
-			m.scan([]byte(tt.line), func(k int) {
-				if !slices.Contains(got, keys[k]) {
-					got = append(got, keys[k])
-				}
-			})
+			for _, k := range m.scan([]byte(tt.line), nil) {
+				got = append(got, keys[k])
+			}
 			slices.Sort(got)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -49,7 +47,9 @@ func TestMatcherAgreesWithContains(t *testing.T) {
 	m := newMatcher(keys)
 	for _, line := range append(keys, "xx"+strings.Join(keys, "|")+"yy") {
 		found := make(map[int]bool)
-		m.scan([]byte(line), func(k int) { found[k] = true })
+		for _, k := range m.scan([]byte(line), nil) {
+			found[k] = true
+		}
 		for i, k := range keys {
 			if strings.Contains(line, k) != found[i] {
 				t.Errorf("key %q in %q: Contains=%v matcher=%v", k, line, !found[i], found[i])

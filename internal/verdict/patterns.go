@@ -44,11 +44,13 @@ type pattern struct {
 
 var re = regexp.MustCompile
 
-// shellReport builds the pattern for a shell's "Segmentation fault (core
-// dumped)" style message, which must end the line to count.
+// shellReport builds the pattern for a shell's report of a child killed by
+// a signal: the message alone on its line ("Segmentation fault (core
+// dumped)"), or bash's "sh: line 1: 4242 Segmentation fault      ./a.out".
 func shellReport(name, word string, typ CrashType) pattern {
+	w := regexp.QuoteMeta(word) + `( \(core dumped\))?`
 	return pattern{pack: "shell", name: name, typ: typ, sev: sevCrash, key: word,
-		re: re(`(^|\s)` + regexp.QuoteMeta(word) + `( \(core dumped\))?\s*$`)}
+		re: re(`^(` + w + `\s*|\S+: line \d+: +\d+ +` + w + `(\s.*)?)$`)}
 }
 
 // patterns are the indicator packs. Order matters only for ties: when two
@@ -86,6 +88,7 @@ var patterns = []pattern{
 	{pack: "xctest", name: "XCTest early unexpected exit", typ: CrashTestRunnerCrash, sev: sevCrash, key: "Early unexpected exit, operation never finished bootstrapping"},
 	{pack: "xctest", name: "XCTest runner exited before starting", typ: CrashTestRunnerCrash, sev: sevCrash, key: "exited before starting test execution"},
 	{pack: "xctest", name: "XCTest runner never began executing tests", typ: CrashTestRunnerCrash, sev: sevCrash, key: "never began executing tests"},
+	{pack: "simulator", name: "simulator crashed", typ: CrashSimulatorCrash, sev: sevCrash, key: "may have crashed or quit responding"},
 	{pack: "xctest", name: "XCTest test crashed", typ: CrashTestRunnerCrash, sev: sevCrash, key: "crashed with signal"},
 	{pack: "xctest", name: "XCTest runner crashed", typ: CrashTestRunnerCrash, sev: sevCrash, key: "crashed", re: re(`(Test runner|test runner|Test process|test process|Testing failed).*crashed`)},
 	{pack: "xctest", name: "XCTest failed to load test bundle", typ: CrashTestRunnerCrash, sev: sevCrash, key: "Failed to load the test bundle"},
@@ -96,6 +99,7 @@ var patterns = []pattern{
 	{pack: "xctest", name: "XCTest runner failed to launch", typ: CrashTestRunnerCrash, sev: sevError, key: "Failed to install or launch the test runner"},
 	{pack: "xctest", name: "XCTest failed to background runner", typ: CrashTestRunnerCrash, sev: sevError, key: "Failed to background test runner"},
 	{pack: "xctest", name: "XCTest test failure", typ: CrashTestFailure, sev: sevError, key: "' failed (", re: re(`^Test Case '.*' failed \(`)},
+	{pack: "xctest", name: "XCTest assertion failure", typ: CrashTestFailure, sev: sevError, key: ": error: ", re: re(`^\S+:\d+: error: (-\[|\S+ : )`)},
 	{pack: "xcodebuild", name: "xcodebuild test failure", typ: CrashTestFailure, sev: sevError, key: "** TEST FAILED **"},
 	{pack: "xcodebuild", name: "xcodebuild test execution failure", typ: CrashTestFailure, sev: sevError, key: "** TEST EXECUTE FAILED **"},
 	{pack: "xcodebuild", name: "xcodebuild build failure", typ: CrashBuildFailure, sev: sevError, key: " FAILED **", re: re(`^\*\* (BUILD|TEST BUILD|ARCHIVE|CLEAN|ANALYZE) FAILED \*\*`)},
@@ -114,7 +118,7 @@ var patterns = []pattern{
 	{pack: "c", name: "glibc heap corruption", typ: CrashAbort, sev: sevCrash, key: "(): ",
 		re: re(`^(free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc|_int_realloc|tcache_thread_shutdown)\(\): `)},
 	{pack: "c", name: "glibc double free", typ: CrashAbort, sev: sevCrash, key: "double free or corruption"},
-	{pack: "c", name: "compiler error", typ: CrashBuildFailure, sev: sevError, key: "error: ", re: re(`^\S+:\d+:(\d+:)? (fatal )?error: `)},
+	{pack: "c", name: "compiler error", typ: CrashBuildFailure, sev: sevError, key: "error: ", re: re(`^\S+:\d+:\d+: (fatal )?error: `)},
 	{pack: "c", name: "linker error", typ: CrashBuildFailure, sev: sevError, key: "ld returned"},
 	{pack: "c", name: "linker error", typ: CrashBuildFailure, sev: sevError, key: "linker command failed"},
 	{pack: "c", name: "make failure", typ: CrashBuildFailure, sev: sevError, key: ": *** ", re: re(`^g?make(\[\d+\])?: \*\*\* `)},

@@ -3,6 +3,7 @@ package verdict
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +51,7 @@ type Scanner struct {
 	found    map[int]*Indicator // pattern index -> indicator
 	order    []int              // pattern indexes in order of first match
 	claimed  string             // first success claim line
-	last     string             // last non-blank line
+	last     []byte             // last non-blank line, at most MaxLineKept+1 bytes
 	evidence []Evidence
 
 	frame      *Frame
@@ -60,8 +61,7 @@ type Scanner struct {
 
 	appendNext *Indicator // withNext: the indicator awaiting its message line
 
-	hits []int
-	gen  []uint32 // per pattern: line number of last hit, to dedupe within a line
+	hits []int // scratch: patterns whose key is in the current line
 }
 
 // NewScanner returns a Scanner for one run's output.
@@ -69,7 +69,6 @@ func NewScanner() *Scanner {
 	return &Scanner{
 		m:     compiledPatterns(),
 		found: make(map[int]*Indicator),
-		gen:   make([]uint32, len(patterns)),
 	}
 }
 
@@ -128,7 +127,7 @@ func (s *Scanner) scan(line []byte) {
 		return
 	}
 	s.nonBlank++
-	s.last = keep(line)
+	s.last = append(s.last[:0], line[:min(len(line), MaxLineKept+1)]...)
 	if in := s.appendNext; in != nil {
 		s.appendNext = nil
 		in.Line = keep(append(append([]byte(in.Line), ' '), bytes.TrimSpace(line)...))
@@ -137,14 +136,8 @@ func (s *Scanner) scan(line []byte) {
 	if s.frameStyle != frameNone {
 		s.lookForFrame(line)
 	}
-	s.hits = s.hits[:0]
-	stamp := uint32(s.lineNo)
-	s.m.scan(line, func(k int) {
-		if s.gen[k] != stamp {
-			s.gen[k] = stamp
-			s.hits = append(s.hits, k)
-		}
-	})
+	s.hits = s.m.scan(line, s.hits[:0])
+	slices.Sort(s.hits) // pattern order decides ties on one line
 	for _, k := range s.hits {
 		p := &patterns[k]
 		if p.re != nil && !p.re.Match(line) {
@@ -156,9 +149,7 @@ func (s *Scanner) scan(line []byte) {
 
 func (s *Scanner) record(k int, p *pattern, line []byte) {
 	if p.sev == sevSuccess {
-		if s.claimed == "" {
-			s.claimed = keep(line)
-		}
+		s.claimed = keep(line) // the last claim is the one that counts
 		return
 	}
 	if in := s.found[k]; in != nil {
@@ -302,11 +293,11 @@ func (s *Scanner) Bytes() int64 { return s.bytes }
 // Frame is the first user frame found after a crash indicator, or nil.
 func (s *Scanner) Frame() *Frame { return s.frame }
 
-// ClaimedSuccess is the first line where the output claimed success.
+// ClaimedSuccess is the last line where the output claimed success.
 func (s *Scanner) ClaimedSuccess() string { return s.claimed }
 
 // LastLine is the last non-blank line, truncated.
-func (s *Scanner) LastLine() string { return s.last }
+func (s *Scanner) LastLine() string { return keep(s.last) }
 
 // Evidence is what the output pointed at (a JVM hs_err log, ...).
 func (s *Scanner) Evidence() []Evidence { return s.evidence }

@@ -1,0 +1,202 @@
+package verdict_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// TestPatternsOnLines feeds one line at a time: real runtime messages must
+// fire their pattern, and look-alikes (test names, prose, counts) must not.
+func TestPatternsOnLines(t *testing.T) {
+	tests := []struct {
+		line string
+		want string // indicator name, "" for none
+	}{
+		// Go.
+		{"panic: runtime error: invalid memory address or nil pointer dereference", "Go panic"},
+		{"panic: boom [recovered]", "Go panic"},
+		{"fatal error: concurrent map writes", "Go fatal error"},
+		{"WARNING: DATA RACE", "Go data race"},
+		{"--- FAIL: TestParse (0.00s)", "Go test failure"},
+		{"    --- FAIL: TestParse/empty (0.00s)", "Go test failure"},
+		{"--- PASS: TestPanicHandling (0.00s)", ""},
+		{"=== RUN   TestPanicHandling", ""},
+		{"    handler_test.go:12: recovered panic: boom", ""},
+		{"ok  \tgithub.com/x/y\t0.01s", ""},
+		{"log: don't panic: it's fine", ""},
+		// Rust.
+		{"thread 'main' panicked at src/main.rs:4:21:", "Rust panic"},
+		{"thread 'main' (6968) panicked at rustpanic.rs:4:21:", "Rust panic"},
+		{"thread '<unnamed>' panicked at 'explicit panic', src/lib.rs:2:5", "Rust panic"},
+		{"thread 'main' has overflowed its stack", "Rust stack overflow"},
+		{"test result: FAILED. 1 passed; 1 failed; 0 ignored", "cargo test failure"},
+		{"test result: ok. 3 passed; 0 failed", ""},
+		{"error[E0308]: mismatched types", "rustc error"},
+		{"test tests::it_panicked_at_startup ... ok", ""},
+		// Swift.
+		{"Fatal error: Unexpectedly found nil while unwrapping an Optional value", "Swift nil unwrap"},
+		{"Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range", "Swift index out of range"},
+		{"App/Model.swift:12: Fatal error: bad state", "Swift fatal error"},
+		{"Precondition failed: : file /Users/x/AppDelegate.swift, line 19", "Swift precondition failure"},
+		{"Model.swift:3: Assertion failed: count > 0", "Swift assertion failure"},
+		{"Test Case '-[T testKnownIssueWithFalsePrecondition]' passed (0.000 seconds).", ""},
+		{"Test Case '-[T testFatalError]' passed (0.001 seconds).", ""},
+		// XCTest.
+		{"Restarting after unexpected exit, crash, or test timeout in -[ObjCTests testExample]; summary will include totals from previous launches.", "XCTest runner restarted after a crash"},
+		{"Test Case '-[XcbeautifyLibTests testRestartingTests]' passed (0.000 seconds).", ""},
+		{"Testing failed:\tMyAppTests-Runner (1234) crashed", "XCTest runner crashed"},
+		{"Test runner crashed while preparing to run tests", "XCTest runner crashed"},
+		{"Test crashed with signal ill before starting test execution.", "XCTest test crashed"},
+		{"Test runner never began executing tests after launching.", "XCTest runner never began executing tests"},
+		{"Failed to load the test bundle. (Underlying Error: dlopen failed)", "XCTest failed to load test bundle"},
+		{"Test operation failure: Lost connection to test manager service.", "XCTest lost connection"},
+		{"Connection with the remote side was unexpectedly closed", "XCTest connection closed"},
+		{"BSXPCMessage received error for message: Connection interrupted", "XCTest connection interrupted"},
+		{"Test Case '-[A testB]' failed (0.163 seconds).", "XCTest test failure"},
+		{"** BUILD FAILED **", "xcodebuild build failure"},
+		{"** TEST FAILED **", "xcodebuild test failure"},
+		{"** BUILD SUCCEEDED **", ""},
+		// C, C++, glibc, shells.
+		{"terminate called after throwing an instance of 'std::runtime_error'", "uncaught C++ exception"},
+		{"libc++abi: terminating due to uncaught exception of type std::runtime_error: boom", "uncaught C++ exception (libc++)"},
+		{"a.out: t.c:5: main: Assertion `x == 1' failed.", "C assertion failure"},
+		{"Assertion failed: (x == 1), function main, file t.c, line 5.", "C assertion failure (BSD)"},
+		{"*** stack smashing detected ***: terminated", "glibc fatal error"},
+		{"*** buffer overflow detected ***: terminated", "glibc fatal error"},
+		{"free(): double free detected in tcache 2", "glibc heap corruption"},
+		{"malloc(): corrupted top size", "glibc heap corruption"},
+		{"double free or corruption (out)", "glibc double free"},
+		{"main.c:3:10: fatal error: foo.h: No such file or directory", "compiler error"},
+		{"main.c:3:10: error: expected ';' before 'return'", "compiler error"},
+		{"collect2: error: ld returned 1 exit status", "linker error"},
+		{"make: *** [Makefile:3: all] Error 1", "make failure"},
+		{"make[2]: *** [sub/Makefile:9: x.o] Error 1", "make failure"},
+		{"50% tests passed, 1 tests failed out of 2", "ctest failure"},
+		{"Segmentation fault (core dumped)", "shell: segmentation fault"},
+		{"sh: line 1: 4242 Segmentation fault      ./a.out", "shell: segmentation fault"},
+		{"bash: line 1: 77 Killed                  ./hog", "shell: killed"},
+		{"Aborted (core dumped)", "shell: aborted"},
+		{"Floating point exception", "shell: floating point exception"},
+		{"0 errors, 0 warnings", ""},
+		{"Found 0 errors.", ""},
+		{"grep -c 'Segmentation fault' crash.log", ""},
+		{"TestSegmentationFaultHandler passed", ""},
+		{"error: nothing to commit", ""},
+		{"** stars are fine **", ""},
+		// Sanitizers.
+		{"==7597==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020", "AddressSanitizer"},
+		{"==7616==ERROR: LeakSanitizer: detected memory leaks", "LeakSanitizer"},
+		{"WARNING: ThreadSanitizer: data race (pid=7613)", "ThreadSanitizer"},
+		{"ubsan.c:6:6: runtime error: signed integer overflow: 2147483647 + 1", "UndefinedBehaviorSanitizer"},
+		{"SUMMARY: AddressSanitizer: heap-buffer-overflow asan.c:5 in main", "sanitizer summary"},
+		{"panic: runtime error: index out of range [3] with length 0", "Go panic"},
+		{"see docs: runtime error: handling", ""},
+		// JVM and Python.
+		{"# A fatal error has been detected by the Java Runtime Environment:", "JVM fatal error"},
+		{"# /tmp/hs_err_pid4242.log", "JVM crash log"},
+		{`Exception in thread "main" java.lang.IllegalStateException: boom`, "uncaught Java exception"},
+		{"Traceback (most recent call last):", "Python traceback"},
+		{"Fatal Python error: Segmentation fault", "Python fatal error"},
+		// Hostile bytes.
+		{"", ""},
+		{"\x00\x01\xff\xfe", ""},
+		{strings.Repeat("panic", 10000), ""},
+		{"panic: " + strings.Repeat("\xff", 5000), "Go panic"},
+	}
+	for _, tt := range tests {
+		name := tt.line
+		if len(name) > 60 {
+			name = name[:60]
+		}
+		t.Run(name, func(t *testing.T) {
+			s := verdict.NewScanner()
+			s.Feed([]byte(tt.line))
+			got := s.Indicators()
+			if tt.want == "" {
+				if len(got) != 0 {
+					t.Errorf("false positive: %+v", got)
+				}
+				return
+			}
+			if len(got) == 0 || got[0].Name != tt.want {
+				t.Errorf("got %+v, want %q first", got, tt.want)
+			}
+			for _, in := range got {
+				if len(in.Line) > verdict.MaxLineKept+len("…") {
+					t.Errorf("kept %d bytes of a line", len(in.Line))
+				}
+			}
+		})
+	}
+}
+
+// TestScannerWrite: lines split across writes, CRLF, and a final line
+// without a newline are all seen as whole lines.
+func TestScannerWrite(t *testing.T) {
+	s := verdict.NewScanner()
+	for _, chunk := range []string{"ok line\r\npa", "nic: bo", "om\n\n", "  \n", "goroutine 1 [running]:\nmain.main()\n", "\t/src/x.go:9 +0x1d\nexit status 2"} {
+		s.Write([]byte(chunk))
+	}
+	s.Flush()
+	ins := s.Indicators()
+	if len(ins) != 1 || ins[0].Name != "Go panic" || ins[0].Line != "panic: boom" || ins[0].LineNo != 2 {
+		t.Fatalf("indicators %+v", ins)
+	}
+	if f := s.Frame(); f == nil || f.Function != "main.main" || f.File != "/src/x.go" || f.Line != 9 {
+		t.Errorf("frame %+v", s.Frame())
+	}
+	if s.Lines() != 8 || s.NonBlank() != 6 || s.LastLine() != "exit status 2" {
+		t.Errorf("lines %d nonblank %d last %q", s.Lines(), s.NonBlank(), s.LastLine())
+	}
+}
+
+// TestScannerBounded: a huge line without newlines and a million repeats
+// of an indicator leave the Scanner small.
+func TestScannerBounded(t *testing.T) {
+	s := verdict.NewScanner()
+	chunk := bytes.Repeat([]byte("x"), 1<<16)
+	for range 256 { // 16 MiB, one line
+		s.Write(chunk)
+	}
+	s.Write([]byte("\n"))
+	line := []byte("--- FAIL: TestX (0.00s)")
+	for range 1_000_000 {
+		s.Feed(line)
+	}
+	ins := s.Indicators()
+	if len(ins) != 1 || ins[0].Count != 1_000_000 || ins[0].LineNo != 2 {
+		t.Errorf("indicators %+v", ins)
+	}
+	if len(s.LastLine()) > verdict.MaxLineKept {
+		t.Errorf("last line kept %d bytes", len(s.LastLine()))
+	}
+}
+
+// BenchmarkScanner measures throughput on typical build output lines, the
+// cost every byte of a 1 GB log pays.
+func BenchmarkScanner(b *testing.B) {
+	var buf bytes.Buffer
+	lines := []string{
+		"CompileC /Users/dev/Build/Intermediates.noindex/App.build/Debug/App.build/Objects-normal/arm64/main.o main.m normal arm64 objective-c",
+		"    cd /Users/dev/src/app && /Applications/Xcode.app/Contents/Developer/Toolchains/XcodeDefault.xctoolchain/usr/bin/clang -x c",
+		"Test Case '-[AppTests testExample]' passed (0.001 seconds).",
+		"=== RUN   TestParse/empty_input",
+		"2024-01-01T00:00:00Z INFO request served path=/api/v1/items status=200 duration=1.2ms",
+	}
+	for buf.Len() < 4<<20 {
+		for _, l := range lines {
+			buf.WriteString(l)
+			buf.WriteByte('\n')
+		}
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := verdict.NewScanner()
+		s.Write(data)
+	}
+}
