@@ -1,0 +1,98 @@
+package toolchain
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/testreport"
+)
+
+const (
+	defaultCMakeBuildDir = "build"
+	// ctestJUnitFile is written by ctest (3.21+) into the build directory.
+	ctestJUnitFile = "triage-ctest-junit.xml"
+)
+
+// cmakeBuild configures, then builds. Configuring an already configured
+// build directory is cheap and picks up changed options.
+func cmakeBuild(p *planInput) ([]Step, error) {
+	if len(p.o.Run) > 0 || len(p.o.Skip) > 0 {
+		return nil, p.errorf("run/skip", "select tests with the test tool, not build")
+	}
+	return cmakeConfigureAndBuild(p, p.o.Args), nil
+}
+
+// cmakeTest configures, builds, then runs ctest in the build directory.
+// Args go to ctest; there, the build step builds every target unless
+// Targets narrows it.
+func cmakeTest(p *planInput) ([]Step, error) {
+	steps := cmakeConfigureAndBuild(p, nil)
+	buildDir := cmakeBuildDir(p)
+	argv := []string{"ctest", "--output-on-failure"}
+	if c := p.o.Configuration; c != "" {
+		argv = append(argv, "-C", c)
+	}
+	var filter []string
+	if len(p.o.Run) > 0 {
+		filter = append(filter, "-R", ctestPattern(p.o.Run))
+	}
+	if len(p.o.Skip) > 0 {
+		filter = append(filter, "-E", ctestPattern(p.o.Skip))
+	}
+	argv = append(argv, filter...)
+	argv = append(argv, jobsArg("--parallel", p.o.Jobs)...)
+	junit := filepath.Join(buildDir, ctestJUnitFile)
+	argv = append(argv, "--output-junit", junit)
+	argv = append(argv, p.o.Args...)
+	test := p.step(StepTest, argv...)
+	test.Dir = buildDir
+	test.Format = testreport.FormatCTest
+	test.ReportFile, test.ReportFormat = junit, testreport.FormatJUnit
+	test.Filter = strings.Join(filter, " ")
+	return append(steps, test), nil
+}
+
+func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
+	buildDir := cmakeBuildDir(p)
+	configure := []string{"cmake", "-S", p.dir, "-B", buildDir}
+	if c := p.o.Configuration; c != "" {
+		configure = append(configure, "-DCMAKE_BUILD_TYPE="+c)
+	}
+	configure = append(configure, p.o.ConfigureArgs...)
+
+	build := []string{"cmake", "--build", buildDir}
+	if c := p.o.Configuration; c != "" {
+		// For multi-config generators (Ninja Multi-Config, Xcode, Visual
+		// Studio), which ignore CMAKE_BUILD_TYPE.
+		build = append(build, "--config", c)
+	}
+	build = append(build, jobsArg("--parallel", p.o.Jobs)...)
+	if len(p.o.Targets) > 0 {
+		build = append(append(build, "--target"), p.o.Targets...)
+	}
+	build = append(build, buildArgs...)
+	return []Step{p.step(StepConfigure, configure...), p.step(StepBuild, build...)}
+}
+
+func cmakeBuildDir(p *planInput) string {
+	d := p.o.BuildDir
+	if d == "" {
+		d = defaultCMakeBuildDir
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(p.dir, d)
+	}
+	return filepath.Clean(d)
+}
+
+// ctestPattern joins regular expressions into one alternation.
+func ctestPattern(patterns []string) string {
+	if len(patterns) == 1 {
+		return patterns[0]
+	}
+	parts := make([]string, len(patterns))
+	for i, pat := range patterns {
+		parts[i] = "(" + pat + ")"
+	}
+	return strings.Join(parts, "|")
+}

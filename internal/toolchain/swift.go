@@ -1,0 +1,69 @@
+package toolchain
+
+import (
+	"strings"
+
+	"github.com/triage-dev/triage/internal/testreport"
+)
+
+// swiftBuild builds with SwiftPM; swift build takes one --target, so each
+// target is a step of its own.
+func swiftBuild(p *planInput) ([]Step, error) {
+	if len(p.o.Run) > 0 || len(p.o.Skip) > 0 {
+		return nil, p.errorf("run/skip", "select tests with the test tool, not build")
+	}
+	flags, err := swiftFlags(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.o.Targets) == 0 {
+		argv := append(append([]string{"swift", "build"}, flags...), p.o.Args...)
+		return []Step{p.step(StepBuild, argv...)}, nil
+	}
+	steps := make([]Step, 0, len(p.o.Targets))
+	for _, t := range p.o.Targets {
+		argv := append([]string{"swift", "build"}, flags...)
+		argv = append(argv, "--target="+t)
+		argv = append(argv, p.o.Args...)
+		steps = append(steps, p.step(StepBuild, argv...))
+	}
+	return steps, nil
+}
+
+// swiftTest runs swift test serially: --parallel replaces the XCTest and
+// Swift Testing lines the parser reads with a progress display.
+func swiftTest(p *planInput) ([]Step, error) {
+	if len(p.o.Targets) > 0 {
+		return nil, p.errorf("targets", "swift test builds every test target; select tests with run (--filter)")
+	}
+	flags, err := swiftFlags(p)
+	if err != nil {
+		return nil, err
+	}
+	var filter []string
+	for _, f := range p.o.Run {
+		filter = append(filter, "--filter="+f)
+	}
+	for _, f := range p.o.Skip {
+		filter = append(filter, "--skip="+f)
+	}
+	argv := append([]string{"swift", "test"}, flags...)
+	argv = append(argv, filter...)
+	argv = append(argv, p.o.Args...)
+	s := p.step(StepTest, argv...)
+	s.Format = testreport.FormatXCTest
+	s.Filter = strings.Join(filter, " ")
+	return []Step{s}, nil
+}
+
+func swiftFlags(p *planInput) ([]string, error) {
+	var flags []string
+	switch c := strings.ToLower(p.o.Configuration); c {
+	case "":
+	case "debug", "release":
+		flags = append(flags, "--configuration="+c)
+	default:
+		return nil, p.errorf("configuration", "SwiftPM knows debug and release, not %q", p.o.Configuration)
+	}
+	return append(flags, jobsArg("--jobs", p.o.Jobs)...), nil
+}
