@@ -32,7 +32,7 @@ type leaderExit struct {
 //     a pipe. This is os/exec's WaitDelay idea applied to the whole group,
 //     so no run can hang on a grandchild and none leaves one behind.
 func (p *Process) supervise(ctx context.Context, sv supervision) {
-	res := &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1}
+	res := &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1, Timeout: sv.timeout}
 
 	waitc := make(chan leaderExit, 1)
 	go func() {

@@ -149,7 +149,11 @@ func verdictLine(v Verdict, r *proc.Result, primary *Indicator, scan *Scanner) s
 		return b.String()
 	case StatusTimeout:
 		if r.TimedOut {
-			fmt.Fprintf(&b, "TIMED OUT after %s — process group killed", roundDuration(r.Duration))
+			d := r.Timeout
+			if d == 0 {
+				d = roundDuration(r.Duration)
+			}
+			fmt.Fprintf(&b, "TIMED OUT after %s — process group killed", d)
 		} else {
 			fmt.Fprintf(&b, "TIMED OUT (exit 124 from timeout(1))")
 		}

@@ -129,8 +129,11 @@ func (s *Scanner) scan(line []byte) {
 	s.nonBlank++
 	s.last = append(s.last[:0], line[:min(len(line), MaxLineKept+1)]...)
 	if in := s.appendNext; in != nil {
-		s.appendNext = nil
-		in.Line = keep(append(append([]byte(in.Line), ' '), bytes.TrimSpace(line)...))
+		// The message line; the JVM frames its report in "#" lines.
+		if msg := bytes.TrimSpace(bytes.TrimLeft(line, "# \t")); len(msg) > 0 {
+			s.appendNext = nil
+			in.Line = keep(append(append([]byte(in.Line), ' '), msg...))
+		}
 	}
 
 	if s.frameStyle != frameNone {
