@@ -258,6 +258,45 @@ func TestInteractive(t *testing.T) {
 	}
 }
 
+func TestStartInteractive(t *testing.T) {
+	w := newWatcher("echo: hello")
+	p, stdin, err := proc.StartInteractive(context.Background(), proc.Spec{
+		Argv:   []string{"sh", "-c", `while read line; do echo "echo: $line"; done`},
+		Stdout: w,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stdin.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatalf("pipe does not support deadlines: %v", err)
+	}
+	if _, err := io.WriteString(stdin, "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.wait(t)
+	stdin.Close()
+	res, err := p.Wait()
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", res, err)
+	}
+	if _, _, err := proc.StartInteractive(context.Background(), proc.Spec{Argv: []string{"cat"}, Stdin: strings.NewReader("")}); !proc.IsKind(err, proc.KindOther) {
+		t.Errorf("Stdin with StartInteractive: %v", err)
+	}
+}
+
+// TestStartInteractiveWriteAfterExit: the pipe is closed for the caller
+// once the child is gone, so a late write fails instead of blocking.
+func TestStartInteractiveWriteAfterExit(t *testing.T) {
+	p, stdin, err := proc.StartInteractive(context.Background(), proc.Spec{Argv: []string{"true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	if _, err := stdin.Write([]byte("late\n")); err == nil {
+		t.Error("write after exit succeeded")
+	}
+}
+
 // TestInteractiveChildExitsFirst: a child that exits while the caller's
 // stdin reader is still open must not block Wait.
 func TestInteractiveChildExitsFirst(t *testing.T) {

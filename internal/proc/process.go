@@ -28,8 +28,9 @@ type Process struct {
 	dir     string
 	started time.Time
 
-	stdinW    *os.File // write side of our stdin pipe, nil if none
-	stdinOnce sync.Once
+	stdinW      *os.File // write side of the child's stdin pipe, nil if none
+	stdinCopied bool     // a goroutine copies Spec.Stdin into stdinW
+	stdinOnce   sync.Once
 
 	stdout, stderr *stream
 
@@ -63,6 +64,35 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 // io.Pipe as Spec.Stdin and write commands to the other side; sinks receive
 // the replies as they arrive. Closing the pipe writer sends EOF.
 func Start(ctx context.Context, s Spec) (*Process, error) {
+	return start(ctx, s, nil)
+}
+
+// StartInteractive starts s with a pipe on its stdin and returns the write
+// end, for driving a REPL (gdb, lldb, crash) command by command. s.Stdin must
+// be nil. The returned file is a real pipe, so SetWriteDeadline bounds a
+// write to a child that stopped reading; writes after the child exited fail
+// (the Process closes the pipe then). Closing it sends EOF.
+func StartInteractive(ctx context.Context, s Spec) (*Process, *os.File, error) {
+	if s.Stdin != nil {
+		return nil, nil, &StartError{Kind: KindOther, Program: firstArg(s.Argv), Detail: "StartInteractive makes its own stdin: leave Spec.Stdin nil"}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, &StartError{Kind: KindOther, Program: firstArg(s.Argv), Detail: "creating stdin pipe", Err: err}
+	}
+	defer r.Close() // the child has its own copy
+	s.Stdin = r
+	p, err := start(ctx, s, w)
+	if err != nil {
+		w.Close()
+		return nil, nil, err
+	}
+	return p, w, nil
+}
+
+// start launches s; stdinW, when set, is the parent's end of the child's
+// stdin pipe, closed when the child exits.
+func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("starting %q: %w", firstArg(s.Argv), err)
 	}
@@ -78,6 +108,9 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 		done:  make(chan struct{}),
 	}
 	files, parentEnds, err := p.openPipes(s)
+	if err == nil && stdinW != nil {
+		p.stdinW = stdinW // Spec.Stdin is its read end, passed as a file
+	}
 	if err != nil {
 		return nil, &StartError{Kind: KindOther, Program: s.Argv[0], Detail: "creating pipes", Err: err}
 	}
@@ -116,7 +149,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	p.stderr = newStream(parentEnds[1], s.Stderr, comb)
 	go p.stdout.run()
 	go p.stderr.run()
-	if p.stdinW != nil {
+	if p.stdinCopied {
 		go p.copyStdin(s.Stdin)
 	}
 	go p.supervise(ctx, supervision{
@@ -148,17 +181,24 @@ func (p *Process) openPipes(s Spec) (child []*os.File, parent []*os.File, err er
 			return nil, nil, err
 		}
 	case *os.File:
-		// Dup so that closing the child's copy never closes the caller's file.
+		// Dup so that closing the child's copy never closes the caller's
+		// file. ForkLock keeps a concurrent fork from inheriting the dup
+		// before it is marked close-on-exec.
+		syscall.ForkLock.RLock()
 		fd, derr := syscall.Dup(int(in.Fd()))
+		if derr == nil {
+			syscall.CloseOnExec(fd)
+		}
+		syscall.ForkLock.RUnlock()
 		if derr != nil {
 			return nil, nil, derr
 		}
-		syscall.CloseOnExec(fd)
 		stdin = os.NewFile(uintptr(fd), in.Name())
 	default:
 		if stdin, p.stdinW, err = os.Pipe(); err != nil {
 			return nil, nil, err
 		}
+		p.stdinCopied = true
 		closers = append(closers, p.stdinW)
 	}
 	closers = append(closers, stdin)

@@ -1,0 +1,49 @@
+package proc_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/proc"
+)
+
+func ExampleRun() {
+	var out strings.Builder
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv:     []string{"sh", "-c", "echo building; echo 'oops' >&2; exit 3"},
+		Timeout:  time.Minute,
+		Combined: &out, // both streams, whole lines, in arrival order
+	})
+	if err != nil {
+		fmt.Println(err) // could not start: a *StartError says what to fix
+		return
+	}
+	fmt.Println(res.Exited, res.ExitCode, res.Signaled)
+	fmt.Print(out.String())
+	// Output:
+	// true 3 false
+	// building
+	// oops
+}
+
+func ExampleStartInteractive() {
+	var out strings.Builder
+	p, stdin, err := proc.StartInteractive(context.Background(), proc.Spec{
+		Argv:   []string{"sh", "-c", `while read cmd; do echo "ran $cmd"; done`},
+		Stdout: &out,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Fprintln(stdin, "bt")
+	stdin.Close() // EOF: the REPL ends
+	res, _ := p.Wait()
+	fmt.Print(out.String())
+	fmt.Println(res.Success())
+	// Output:
+	// ran bt
+	// true
+}
