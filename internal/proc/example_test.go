@@ -10,18 +10,19 @@ import (
 )
 
 func ExampleRun() {
-	var out strings.Builder
+	var stdout, stderr strings.Builder
 	res, err := proc.Run(context.Background(), proc.Spec{
-		Argv:     []string{"sh", "-c", "echo building; echo 'oops' >&2; exit 3"},
-		Timeout:  time.Minute,
-		Combined: &out, // both streams, whole lines, in arrival order
+		Argv:    []string{"sh", "-c", "echo building; echo 'oops' >&2; exit 3"},
+		Timeout: time.Minute,
+		Stdout:  &stdout,
+		Stderr:  &stderr, // Combined would get both, whole lines, in arrival order
 	})
 	if err != nil {
 		fmt.Println(err) // could not start: a *StartError says what to fix
 		return
 	}
 	fmt.Println(res.Exited, res.ExitCode, res.Signaled)
-	fmt.Print(out.String())
+	fmt.Print(stdout.String(), stderr.String())
 	// Output:
 	// true 3 false
 	// building

@@ -64,16 +64,11 @@ func grandchildPid(t *testing.T, out string) int {
 	return pid
 }
 
-// requireGone fails if pid still runs; the supervisor has already SIGKILLed
-// its group, so the only wait is for the kernel to finish the kill, which
-// we poll briefly rather than sleep for a guessed time.
+// requireGone fails if pid still runs. The supervisor has already sent
+// SIGKILL; WaitGone blocks on the kernel's exit notification.
 func requireGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for testutil.ProcessAlive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d survived the run", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testutil.WaitGone(pid, 10*time.Second) {
+		t.Fatalf("process %d survived the run", pid)
 	}
 }

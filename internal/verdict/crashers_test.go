@@ -2,6 +2,7 @@ package verdict_test
 
 import (
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,9 @@ func TestCrashers(t *testing.T) {
 		{name: "trap", status: verdict.StatusCrash, crash: verdict.CrashIllegalInstruction, line: "CRASHED (SIG"},
 		{name: "stackoverflow", status: verdict.StatusCrash, crash: verdict.CrashSegmentationFault, line: "CRASHED (SIGSEGV)"},
 		{name: "doublefree", status: verdict.StatusCrash, crash: verdict.CrashAbort, indicator: "glibc heap corruption", line: "double free detected"},
+		{name: "assert", status: verdict.StatusCrash, crash: verdict.CrashAbort, indicator: "C assertion failure",
+			line: "CRASHED (SIGABRT, C assertion failure) in check at assert.c:4 — ", frame: "check assert.c:4"},
+		{name: "stacksmash", status: verdict.StatusCrash, crash: verdict.CrashAbort, indicator: "glibc fatal error", line: "*** stack smashing detected ***"},
 		{name: "asan", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "AddressSanitizer",
 			line: "CRASHED (AddressSanitizer, exit 1) in main at asan.c:5", frame: "main asan.c:5"},
 		{name: "ubsan", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "UndefinedBehaviorSanitizer",
@@ -116,4 +120,22 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestShellSwallowedCrash: a script that runs a crashing program and then
+// exits 0 is not a success; both dash's and bash's reports are caught.
+func TestShellSwallowedCrash(t *testing.T) {
+	segv := crashers.Build(t, "segv")
+	for _, shell := range []string{"sh", "bash"} {
+		t.Run(shell, func(t *testing.T) {
+			if _, err := exec.LookPath(shell); err != nil {
+				t.Skipf("%s not installed", shell)
+			}
+			v := runAndClassify(t, proc.Spec{Argv: []string{shell, "-c", `"$0"; echo carrying on`, segv}}, "")
+			if v.Status != verdict.StatusCrash || v.CrashType != verdict.CrashSegmentationFault ||
+				!strings.HasPrefix(v.Line, "CRASHED (exit 0, but output shows: shell: segmentation fault)") {
+				t.Errorf("got %s/%s: %s", v.Status, v.CrashType, v.Line)
+			}
+		})
+	}
 }

@@ -45,12 +45,13 @@ type pattern struct {
 var re = regexp.MustCompile
 
 // shellReport builds the pattern for a shell's report of a child killed by
-// a signal: the message alone on its line ("Segmentation fault (core
-// dumped)"), or bash's "sh: line 1: 4242 Segmentation fault      ./a.out".
+// a signal: dash prints the message alone on its line ("Segmentation fault"),
+// bash prefixes it ("bash: line 1: 4242 Segmentation fault      ./a.out",
+// or "bash: 4242 Aborted (core dumped)  ./a.out" when interactive).
 func shellReport(name, word string, typ CrashType) pattern {
 	w := regexp.QuoteMeta(word) + `( \(core dumped\))?`
 	return pattern{pack: "shell", name: name, typ: typ, sev: sevCrash, key: word,
-		re: re(`^(` + w + `\s*|\S+: line \d+: +\d+ +` + w + `(\s.*)?)$`)}
+		re: re(`^(` + w + `\s*|\S+: (line \d+: +)?\d+ +` + w + `(\s.*)?)$`)}
 }
 
 // patterns are the indicator packs. Order matters only for ties: when two

@@ -78,6 +78,8 @@ func TestPatternsOnLines(t *testing.T) {
 		{"Segmentation fault (core dumped)", "shell: segmentation fault"},
 		{"sh: line 1: 4242 Segmentation fault      ./a.out", "shell: segmentation fault"},
 		{"bash: line 1: 77 Killed                  ./hog", "shell: killed"},
+		{"bash: 17821 Aborted (core dumped)      /tmp/as", "shell: aborted"},
+		{"Aborted by the user", ""},
 		{"Aborted (core dumped)", "shell: aborted"},
 		{"Floating point exception", "shell: floating point exception"},
 		{"0 errors, 0 warnings", ""},

@@ -19,6 +19,9 @@
 //	trap          __builtin_trap(): SIGILL on x86, SIGTRAP on arm64
 //	stackoverflow unbounded recursion: SIGSEGV
 //	doublefree    glibc "free(): double free detected": SIGABRT
+//	assert        failed assert() in check() at assert.c:4: SIGABRT
+//	stacksmash    strcpy overflow, -fstack-protector-all: "*** stack smashing
+//	              detected ***", SIGABRT
 //	asan          AddressSanitizer heap-buffer-overflow: exit 1
 //	ubsan         UBSan signed overflow, -fno-sanitize-recover: exit 1
 //	leak          LeakSanitizer report (under ASan): exit 1
@@ -84,6 +87,8 @@ var programs = map[string]program{
 	"trap":          {src: "trap.c", lang: langC, flags: cflags},
 	"stackoverflow": {src: "stackoverflow.c", lang: langC, flags: cflags},
 	"doublefree":    {src: "doublefree.c", lang: langC, flags: cflags},
+	"assert":        {src: "assert.c", lang: langC, flags: cflags},
+	"stacksmash":    {src: "stacksmash.c", lang: langC, flags: append(slices.Clone(cflags), "-fstack-protector-all", "-D_FORTIFY_SOURCE=0")},
 	"asan":          {src: "asan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},
 	"ubsan":         {src: "ubsan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=undefined", "-fno-sanitize-recover=all")},
 	"leak":          {src: "leak.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},

@@ -24,6 +24,8 @@ func TestBuildAll(t *testing.T) {
 		"fpe":           {signal: "SIGFPE"},
 		"stackoverflow": {signal: "SIGSEGV"},
 		"doublefree":    {signal: "SIGABRT", output: "double free"},
+		"assert":        {signal: "SIGABRT", output: "Assertion `x == 2' failed."},
+		"stacksmash":    {signal: "SIGABRT", output: "*** stack smashing detected ***"},
 		"asan":          {exit: 1, output: "heap-buffer-overflow"},
 		"ubsan":         {exit: 1, output: "signed integer overflow"},
 		"cxxthrow":      {signal: "SIGABRT", output: "terminate called after throwing"},
