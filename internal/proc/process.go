@@ -243,8 +243,9 @@ func (p *Process) Wait() (*Result, error) {
 	return p.result, p.err
 }
 
-// Stop sends SIGTERM to the process group, SIGKILL after grace (0 means the
-// Spec's Grace), and waits for the end. The Result has Cancelled set unless
+// Stop sends SIGTERM to the process group, SIGKILL after grace (<= 0 means
+// the Spec's Grace), and waits for the end. If a timeout or cancellation is
+// already terminating the group, Stop just waits for it. The Result has Cancelled set unless
 // the process had already finished.
 func (p *Process) Stop(grace time.Duration) (*Result, error) {
 	select {

@@ -73,7 +73,10 @@ wait:
 			terminate(sv.grace)
 		case g := <-p.stopc:
 			res.Cancelled = true
-			terminate(orDefault(g, sv.grace))
+			if g <= 0 {
+				g = sv.grace
+			}
+			terminate(g)
 		case <-killC:
 			killC = nil
 			weKilled = true

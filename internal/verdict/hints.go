@@ -1,0 +1,82 @@
+package verdict
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/proc"
+)
+
+func evidenceOf(evs []Evidence, kind string) *Evidence {
+	for i := range evs {
+		if evs[i].Kind == kind {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+// hints names the next triage calls.
+func hints(v Verdict, in Input, primary *Indicator) []Hint {
+	if v.Status == StatusSuccess {
+		return nil
+	}
+	var hs []Hint
+	if ev := evidenceOf(v.Evidence, "core_dump"); ev != nil {
+		hs = append(hs, Hint{Text: "open the core dump to see the crashing thread's stack and variables",
+			Tool: "dump_open", Args: map[string]any{"path": ev.Path}})
+	}
+	if ev := evidenceOf(v.Evidence, "crash_report"); ev != nil {
+		hs = append(hs, Hint{Text: "read the crash report", Tool: "crash_report_show", Args: map[string]any{"path": ev.Path}})
+	}
+	program := in.Program
+	if program == "" && len(in.Result.Argv) > 0 {
+		program = in.Result.Argv[0]
+	}
+	switch v.Status {
+	case StatusCrash:
+		if evidenceOf(v.Evidence, "core_dump") == nil && program != "" {
+			hs = append(hs, Hint{Text: "re-run under the debugger to stop at the crash",
+				Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+		}
+	case StatusTimeout:
+		if program != "" {
+			hs = append(hs, Hint{Text: "re-run under the debugger and pause it to see where it hangs, or raise timeout_s",
+				Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+		}
+	case StatusSilentFailure:
+		text := "the program exited without a word"
+		if v.Meaning != "" {
+			text += fmt.Sprintf(" (exit %d: %s)", v.ExitCode, v.Meaning)
+		}
+		hs = append(hs, Hint{Text: text + "; re-run under the debugger with a breakpoint on exit",
+			Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+	}
+	if in.OutputID != "" && v.Status != StatusSilentFailure {
+		pattern := `(?i)error|fail|fatal|panic`
+		if primary != nil {
+			pattern = regexp.QuoteMeta(primaryKey(primary))
+		}
+		hs = append(hs, Hint{Text: "search the full output for the first error",
+			Tool: "output_search", Args: map[string]any{"output_id": in.OutputID, "pattern": pattern}})
+	}
+	return hs
+}
+
+func argsOf(r *proc.Result) []string {
+	if len(r.Argv) <= 1 {
+		return []string{}
+	}
+	return r.Argv[1:]
+}
+
+// primaryKey is the literal that identifies an indicator's lines.
+func primaryKey(in *Indicator) string {
+	for _, p := range patterns {
+		if p.name == in.Name && p.pack == in.Pack {
+			return strings.TrimSpace(p.key)
+		}
+	}
+	return in.Name
+}
