@@ -90,6 +90,18 @@ func TestCancel(t *testing.T) {
 	requireGone(t, grandchildPid(t, w.String()))
 }
 
+func TestContextDeadlineIsATimeout(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	res, err := proc.Run(ctx, proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.Cancelled {
+		t.Errorf("got %+v", res)
+	}
+}
+
 func TestStop(t *testing.T) {
 	w := newWatcher("ready")
 	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Stdout: w})

@@ -21,7 +21,7 @@ type Result struct {
 	SignalName string // "SIGSEGV"; "" unless Signaled
 	CoreDumped bool   // the kernel reported a core dump for the leader
 
-	TimedOut  bool          // Spec.Timeout elapsed and the group was terminated
+	TimedOut  bool          // Spec.Timeout or the context's deadline passed; the group was terminated
 	Timeout   time.Duration // Spec.Timeout, for reporting ("timed out after 5s")
 	Cancelled bool          // the context was cancelled or Stop was called
 	// OOMKilled is true when the leader died of SIGKILL while the kernel's

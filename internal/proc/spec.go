@@ -53,7 +53,9 @@ type Spec struct {
 	WaitDelay time.Duration
 	// CoreDumps raises the child's RLIMIT_CORE soft limit to the hard limit.
 	CoreDumps bool
-	// Stdout and Stderr receive each stream as it arrives.
+	// Stdout and Stderr receive each stream as it arrives. Sinks are
+	// written from reader goroutines and must not block forever: a slow
+	// sink slows the child down (its pipe fills), a stuck one stalls Wait.
 	Stdout, Stderr io.Writer
 	// Combined receives both streams in arrival order, as whole lines:
 	// a line from one stream is never split by a line of the other (see

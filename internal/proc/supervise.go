@@ -69,7 +69,13 @@ wait:
 			terminate(sv.grace)
 		case <-ctxDone:
 			ctxDone = nil
-			res.Cancelled = true
+			// A context deadline is a timeout the caller chose to express
+			// that way; anything else is a cancellation.
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				res.TimedOut = true
+			} else {
+				res.Cancelled = true
+			}
 			terminate(sv.grace)
 		case g := <-p.stopc:
 			res.Cancelled = true
