@@ -102,6 +102,22 @@ func TestContextDeadlineIsATimeout(t *testing.T) {
 	}
 }
 
+// TestTimeoutStoppedChild: a child stopped by SIGSTOP still ends politely
+// on timeout (SIGTERM is followed by SIGCONT), well before the grace period.
+func TestTimeoutStoppedChild(t *testing.T) {
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv:    []string{"sh", "-c", "kill -STOP $$; sleep 600"},
+		Timeout: 100 * time.Millisecond,
+		Grace:   time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.SignalName != "SIGTERM" {
+		t.Errorf("got %+v", res)
+	}
+}
+
 func TestStop(t *testing.T) {
 	w := newWatcher("ready")
 	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Stdout: w})

@@ -40,7 +40,9 @@ type Spec struct {
 	Unset []string
 	// Stdin feeds the child's standard input; nil means /dev/null. Any
 	// io.Reader works, including the read side of an io.Pipe for
-	// interactive children (see Start).
+	// interactive children (see Start and StartInteractive). Do not pass a
+	// terminal: the child runs in its own, background, process group and
+	// would be stopped by SIGTTIN on its first read.
 	Stdin io.Reader
 	// Timeout bounds the run; 0 means none.
 	Timeout time.Duration

@@ -55,6 +55,7 @@ func (p *Process) supervise(ctx context.Context, sv supervision) {
 		}
 		terminating = true
 		p.signalGroup(syscall.SIGTERM)
+		p.signalGroup(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
 		killC = time.After(grace)
 	}
 
