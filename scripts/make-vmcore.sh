@@ -7,8 +7,13 @@
 # vmcore that both `crash` and `drgn` open with the matching debug vmlinux.
 #
 # Output lives in ${TRIAGE_CACHE:-$HOME/.cache/triage}/vmcore/:
-#   vmcore-<ver>, vmlinux-<ver>, vmcore.env (VMCORE=..., VMLINUX=..., KERNEL_VERSION=...)
-# A run with a complete cache does nothing but print the VMCORE= and VMLINUX= lines.
+#   vmcore-<ver>        ELF vmcore (QEMU dump-guest-memory, paging, with VMCOREINFO), ~290 MB
+#   vmcore-<ver>.kdump  the same panic as a kdump-compressed (zlib, "KDUMP   ") dump
+#   vmcore-<ver>.flat   the same as makedumpfile's flattened stream (as QEMU 7.2 writes it)
+#   vmlinux-<ver>       the matching vmlinux with DWARF
+#   vmcore.env          VMCORE=..., VMCORE_KDUMP=..., VMCORE_FLAT=..., VMLINUX=..., KERNEL_VERSION=...
+# A run with a complete cache does nothing but print the VMCORE=, VMCORE_KDUMP=,
+# VMCORE_FLAT= and VMLINUX= lines (also its only stdout on a fresh run; progress goes to stderr).
 # Stages are individually cached (the debug vmlinux, the kernel and module,
 # the dump), so an interrupted run resumes where it stopped.
 #
@@ -30,16 +35,20 @@ die() { log "error: $*"; exit 1; }
 
 # print_result prints the cached paths; it is the script's only stdout.
 print_result() {
-	printf 'VMCORE=%s\nVMLINUX=%s\n' "$VMCORE" "$VMLINUX"
+	printf 'VMCORE=%s\nVMCORE_KDUMP=%s\nVMCORE_FLAT=%s\nVMLINUX=%s\n' \
+		"$VMCORE" "$VMCORE_KDUMP" "$VMCORE_FLAT" "$VMLINUX"
 }
 
 # cached_result succeeds when a previous run left a complete, readable result.
 cached_result() {
 	[[ -f $ENV_FILE ]] || return 1
-	local VMCORE='' VMLINUX='' KERNEL_VERSION=''
+	local VMCORE='' VMCORE_KDUMP='' VMCORE_FLAT='' VMLINUX='' KERNEL_VERSION=''
 	# shellcheck disable=SC1090
 	source "$ENV_FILE"
-	[[ -n $VMCORE && -s $VMCORE && -n $VMLINUX && -s $VMLINUX ]] || return 1
+	local f
+	for f in "$VMCORE" "$VMCORE_KDUMP" "$VMCORE_FLAT" "$VMLINUX"; do
+		[[ -n $f && -s $f ]] || return 1
+	done
 	print_result
 }
 
@@ -186,9 +195,10 @@ wait_for_panic() {
 	die "no kernel panic within ${BOOT_TIMEOUT}s; console tail: $(tail -n 20 "$console")"
 }
 
-# make_dump boots the kernel, waits for the panic and dumps guest memory to $VMCORE.
+# make_dump boots the kernel, waits for the panic and dumps guest memory to
+# $VMCORE (ELF), $VMCORE_KDUMP (kdump-compressed) and $VMCORE_FLAT (flattened).
 make_dump() {
-	[[ -s $VMCORE ]] && return 0
+	[[ -s $VMCORE && -s $VMCORE_KDUMP && -s $VMCORE_FLAT ]] && return 0
 	local initrd=$WORK/initramfs.cpio.gz console=$WORK/console.log qmp=$WORK/qmp.sock
 	make_initramfs "$initrd"
 	log "booting $KVER under qemu (tcg) until it panics"
@@ -206,30 +216,52 @@ make_dump() {
 	local python=python3
 	# Prefer the system interpreter: a pyenv shim may not be usable in CI.
 	[[ -x /usr/bin/python3 ]] && python=/usr/bin/python3
-	"$python" "$SCRIPT_DIR/qmp-dump.py" "$qmp" "$WORK/vmcore" "$DUMP_TIMEOUT"
+	"$python" "$SCRIPT_DIR/qmp-dump.py" "$qmp" "$DUMP_TIMEOUT" \
+		"$WORK/vmcore" "$WORK/vmcore.flat" "$WORK/vmcore.kdump"
 	wait "$QEMU_PID" || true
 	QEMU_PID=
-	[[ -s $WORK/vmcore ]] || die "dump-guest-memory wrote nothing"
-	verify "$WORK/vmcore"
+	[[ -s $WORK/vmcore && -s $WORK/vmcore.flat && -s $WORK/vmcore.kdump ]] || die "dump-guest-memory wrote nothing"
+	verify "$WORK/vmcore" crash drgn
+	# drgn 0.0.22's libkdumpfile refuses QEMU 7.2's kdump header
+	# ("kdump_get_string_attr(KDUMP_ATTR_ARCH_NAME): Key has no value").
+	verify "$WORK/vmcore.kdump" crash
 	cp "$console" "$CACHE/console-$KVER.log"
-	# QEMU creates the dump 0600; tests may run as another user of the cache.
-	chmod 0644 "$WORK/vmcore"
+	# QEMU creates the dumps 0600; tests may run as another user of the cache.
+	chmod 0644 "$WORK/vmcore" "$WORK/vmcore.flat" "$WORK/vmcore.kdump"
+	mv "$WORK/vmcore.flat" "$VMCORE_FLAT"
+	mv "$WORK/vmcore.kdump" "$VMCORE_KDUMP"
 	mv "$WORK/vmcore" "$VMCORE"
 }
 
-# verify checks that both crash and drgn read the dump, before it is declared good.
+# verify VMCORE ENGINE... checks that each engine (crash, drgn) reads the dump
+# and sees the sysrq panic, before the dump is declared good.
 verify() {
+	local vmcore=$1
+	shift
+	if [[ " $* " == *" crash "* ]]; then
+		verify_crash "$vmcore"
+	fi
+	if [[ " $* " == *" drgn "* ]]; then
+		verify_drgn "$vmcore"
+	fi
+	log "verified ${vmcore##*/} with $*"
+}
+
+verify_crash() {
 	local vmcore=$1 out
 	out=$(printf 'bt\nlog\nquit\n' | timeout 300 crash -s "$VMLINUX" "$vmcore" 2>&1) ||
-		die "crash failed on the vmcore: $(tail -n 20 <<<"$out")"
+		die "crash failed on $vmcore: $(tail -n 20 <<<"$out")"
 	grep -q 'sysrq_handle_crash\|sysrq triggered crash' <<<"$out" ||
-		die "crash did not show the sysrq panic: $(tail -n 20 <<<"$out")"
+		die "crash did not show the sysrq panic in $vmcore: $(tail -n 20 <<<"$out")"
+}
+
+verify_drgn() {
+	local vmcore=$1 out
 	# drgn 0.0.22 (bookworm) has no -e: it runs a script file.
 	printf '%s\n' 'print(prog["init_task"].comm.string_().decode())' >"$WORK/verify.py"
 	out=$(timeout 300 drgn -q -c "$vmcore" -s "$VMLINUX" "$WORK/verify.py" 2>&1) ||
-		die "drgn failed on the vmcore: $out"
+		die "drgn failed on $vmcore: $out"
 	grep -q 'swapper' <<<"$out" || die "drgn read an unexpected init_task.comm: $out"
-	log "verified with crash and drgn"
 }
 
 cleanup() {
@@ -254,6 +286,8 @@ main() {
 	KVER=$(pick_kernel)
 	VMLINUX=$CACHE/vmlinux-$KVER
 	VMCORE=$CACHE/vmcore-$KVER
+	VMCORE_KDUMP=$CACHE/vmcore-$KVER.kdump
+	VMCORE_FLAT=$CACHE/vmcore-$KVER.flat
 	KDIR=$CACHE/kernel-$KVER
 	WORK=$(mktemp -d "$CACHE/work.XXXXXX")
 	QEMU_PID=
@@ -264,7 +298,8 @@ main() {
 	extract_kernel
 	make_dump
 
-	printf 'VMCORE=%s\nVMLINUX=%s\nKERNEL_VERSION=%s\n' "$VMCORE" "$VMLINUX" "$KVER" >"$ENV_FILE.tmp"
+	printf 'VMCORE=%s\nVMCORE_KDUMP=%s\nVMCORE_FLAT=%s\nVMLINUX=%s\nKERNEL_VERSION=%s\n' \
+		"$VMCORE" "$VMCORE_KDUMP" "$VMCORE_FLAT" "$VMLINUX" "$KVER" >"$ENV_FILE.tmp"
 	mv "$ENV_FILE.tmp" "$ENV_FILE"
 	print_result
 }
