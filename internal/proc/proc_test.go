@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -349,5 +350,40 @@ func TestSinkFailure(t *testing.T) {
 	}
 	if fw.n != 1 {
 		t.Errorf("failed sink written %d times, want 1", fw.n)
+	}
+}
+
+// TestNoFDLeak: neither runs nor failed starts (including exec failing
+// after the pipes exist) leave descriptors behind.
+func TestNoFDLeak(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd on this OS")
+		}
+		return len(ents)
+	}
+	garbage := filepath.Join(t.TempDir(), "garbage")
+	if err := os.WriteFile(garbage, []byte("\x7fELF nope"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func() {
+		proc.Run(context.Background(), proc.Spec{Argv: []string{"true"}, Stdin: strings.NewReader("x")})
+		proc.Run(context.Background(), proc.Spec{Argv: []string{garbage}, Stdin: strings.NewReader("x")})
+		proc.Run(context.Background(), proc.Spec{Argv: []string{"no-such-program-triage"}})
+		if p, w, err := proc.StartInteractive(context.Background(), proc.Spec{Argv: []string{"true"}}); err == nil {
+			p.Wait()
+			w.Close()
+		}
+	}
+	run() // warm up lazily opened descriptors (/dev/null, epoll)
+	// No GC: finalizers of leaked *os.File values would hide the leak.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	before := fds()
+	for range 10 {
+		run()
+	}
+	if after := fds(); after != before {
+		t.Errorf("descriptors: %d before, %d after", before, after)
 	}
 }

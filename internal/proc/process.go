@@ -137,6 +137,9 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		for _, f := range parentEnds {
 			f.Close()
 		}
+		if p.stdinCopied {
+			p.stdinW.Close()
+		}
 		return nil, startErrorFrom(s.Argv[0], r.path, err)
 	}
 	p.pid = p.os.Pid
@@ -184,14 +187,22 @@ func (p *Process) openPipes(s Spec) (child []*os.File, parent []*os.File, err er
 		// Dup so that closing the child's copy never closes the caller's
 		// file. ForkLock keeps a concurrent fork from inheriting the dup
 		// before it is marked close-on-exec.
-		syscall.ForkLock.RLock()
-		fd, derr := syscall.Dup(int(in.Fd()))
-		if derr == nil {
-			syscall.CloseOnExec(fd)
+		// (SyscallConn, unlike Fd, leaves the caller's file non-blocking.)
+		rc, err := in.SyscallConn()
+		if err != nil {
+			return nil, nil, err
 		}
+		var fd int
+		var derr error
+		syscall.ForkLock.RLock()
+		err = rc.Control(func(orig uintptr) {
+			if fd, derr = syscall.Dup(int(orig)); derr == nil {
+				syscall.CloseOnExec(fd)
+			}
+		})
 		syscall.ForkLock.RUnlock()
-		if derr != nil {
-			return nil, nil, derr
+		if err = errors.Join(err, derr); err != nil {
+			return nil, nil, err
 		}
 		stdin = os.NewFile(uintptr(fd), in.Name())
 	default:
