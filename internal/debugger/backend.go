@@ -1,0 +1,55 @@
+package debugger
+
+import (
+	"context"
+	"time"
+)
+
+// Backend drives one debug session. Implementations are safe for concurrent
+// use; a call that needs a stopped target answers ErrRunning at once, and
+// every call on a dead session answers an error wrapping ErrSessionDead.
+type Backend interface {
+	// Name is the backend's selection name ("dap", "lldb").
+	Name() string
+
+	Launch(ctx context.Context, spec LaunchSpec) (State, error)
+	Attach(ctx context.Context, spec AttachSpec) (State, error)
+	LoadCore(ctx context.Context, spec CoreSpec) (State, error)
+	// Detach ends debugging: detaches from an attached process, kills a
+	// launched one.
+	Detach(ctx context.Context) error
+
+	AddBreakpoint(ctx context.Context, spec BreakpointSpec) (Breakpoint, error)
+	RemoveBreakpoint(ctx context.Context, id int) error
+	Breakpoints() []Breakpoint
+
+	// Continue resumes; with opts.Wait > 0 it returns the state at the next
+	// stop, or ErrTimeout with the target still running.
+	Continue(ctx context.Context, opts ContinueOptions) (State, error)
+	// Step steps thread (0: the last stopped thread) and waits up to wait
+	// for the step to end.
+	Step(ctx context.Context, kind StepKind, thread int, wait time.Duration) (State, error)
+	Pause(ctx context.Context) (State, error)
+
+	Stack(ctx context.Context, thread, maxFrames int) ([]Frame, error)
+	Variables(ctx context.Context, req VariablesRequest) ([]Variable, error)
+	Evaluate(ctx context.Context, expr string, frame int) (Variable, error)
+	// RawCommand passes a command to the underlying debugger's own command
+	// language and returns its output.
+	RawCommand(ctx context.Context, command string) (string, error)
+
+	State() State
+	// Dispose releases everything (adapter process, files). Idempotent;
+	// never panics; safe on a half-initialized backend.
+	Dispose() error
+}
+
+// Config is what the Manager hands a backend factory.
+type Config struct {
+	// Dir is the session's private directory (adapter logs go there).
+	Dir    string
+	Limits Limits
+}
+
+// Factory makes an unstarted Backend.
+type Factory func(Config) (Backend, error)

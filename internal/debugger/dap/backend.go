@@ -1,0 +1,329 @@
+package dap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// Timeouts for the protocol steps that have no caller-given bound.
+const (
+	startTimeout  = 30 * time.Second
+	detachTimeout = 5 * time.Second
+	pauseWait     = 5 * time.Second
+	stepWait      = 10 * time.Second
+)
+
+// Backend is a debugger.Backend over one debug adapter process.
+//
+// Goroutines: the Conn's reader delivers events to onEvent, which only
+// updates state under mu and wakes waiters by closing changed. A watcher
+// goroutine turns adapter death into StatusDead. Callers never hold mu
+// across a request; bpMu serializes breakpoint changes, because DAP replaces
+// a whole source's (or all function) breakpoints per request.
+type Backend struct {
+	kind string // adapter kind asked for; "" picks by program
+	cfg  debugger.Config
+	lim  debugger.Limits
+
+	bpMu sync.Mutex // held across a breakpoint registry change and its request
+
+	mu          sync.Mutex
+	ad          *started
+	conn        *Conn
+	fl          flavor
+	caps        godap.Capabilities
+	state       debugger.State
+	stopGen     int           // incremented on every stop, exit and death
+	changed     chan struct{} // closed and replaced when state changes
+	initialized chan struct{}
+	initOnce    sync.Once
+	thread      int // thread of the last stop
+	launched    bool
+	core        bool
+	disposed    bool
+	bps         map[int]*breakpoint
+	nextBP      int
+}
+
+type breakpoint struct {
+	debugger.Breakpoint
+	adapterID int
+}
+
+// New returns an unstarted backend using adapter kind (KindLLDB, KindDlv,
+// KindGDB, or "" to choose by program).
+func New(kind string, cfg debugger.Config) *Backend {
+	return &Backend{
+		kind:        kind,
+		cfg:         cfg,
+		lim:         cfg.Limits.WithDefaults(),
+		state:       debugger.State{Status: debugger.StatusNotStarted},
+		changed:     make(chan struct{}),
+		initialized: make(chan struct{}),
+		bps:         make(map[int]*breakpoint),
+	}
+}
+
+// Factory returns a debugger.Factory making backends of adapter kind.
+func Factory(kind string) debugger.Factory {
+	return func(cfg debugger.Config) (debugger.Backend, error) { return New(kind, cfg), nil }
+}
+
+// Name implements debugger.Backend.
+func (b *Backend) Name() string { return "dap" }
+
+// Capabilities are what the adapter said it supports in its initialize
+// response.
+func (b *Backend) Capabilities() godap.Capabilities {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.caps
+}
+
+// AdapterPid is the adapter process id (0 before start).
+func (b *Backend) AdapterPid() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ad == nil {
+		return 0
+	}
+	return b.ad.p.Pid()
+}
+
+// start starts the adapter and initializes the session.
+func (b *Backend) start(ctx context.Context, program string) error {
+	a, err := FindAdapter(b.kind, program)
+	if err != nil {
+		return err
+	}
+	if a.Kind == KindGDB {
+		if err := CheckGDB(ctx, a.Argv[0]); err != nil {
+			return err
+		}
+	}
+	ad, err := startAdapter(ctx, a, b.cfg.Dir)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	if b.disposed {
+		b.mu.Unlock()
+		_, _ = ad.p.Stop(time.Second)
+		return errors.New("starting adapter: backend disposed")
+	}
+	b.ad, b.fl = ad, flavorFor(a.Kind)
+	b.conn = NewConn(ad.stream, b.onEvent)
+	b.mu.Unlock()
+	go b.watch(ad, b.conn)
+
+	var caps godap.Capabilities
+	err = b.call(ctx, "initialize", godap.InitializeRequestArguments{
+		ClientID: "triage", ClientName: "triage", AdapterID: a.Kind,
+		LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path",
+		SupportsVariableType: true,
+	}, &caps)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.caps = caps
+	b.mu.Unlock()
+	return nil
+}
+
+// watch turns the adapter's death into StatusDead. Killing the adapter
+// closes its stdout, but a debuggee may hold a copy; proc reports the
+// adapter's exit either way, and closing the Conn then retires every call.
+func (b *Backend) watch(ad *started, conn *Conn) {
+	select {
+	case <-ad.p.Done():
+		res, _ := ad.p.Wait()
+		conn.Close(fmt.Errorf("adapter exited: %v", res))
+	case <-conn.Done():
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.disposed {
+		return
+	}
+	b.state.Status = debugger.StatusDead
+	b.state.Error = fmt.Sprintf("%v (adapter log: %s)", conn.Err(), ad.log.Name())
+	b.bump()
+}
+
+// call sends a request; a dead connection becomes ErrSessionDead.
+func (b *Backend) call(ctx context.Context, command string, args, body any) error {
+	b.mu.Lock()
+	conn := b.conn
+	b.mu.Unlock()
+	if conn == nil {
+		return debugger.ErrNotStarted
+	}
+	err := conn.Call(ctx, command, args, body)
+	if errors.Is(err, ErrConnClosed) {
+		return fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+	}
+	return err
+}
+
+// bump wakes state waiters. Caller holds mu.
+func (b *Backend) bump() {
+	b.stopGen++
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// onEvent runs on the Conn's reader goroutine: no requests, no blocking.
+func (b *Backend) onEvent(e Event) {
+	switch e.Name {
+	case "initialized":
+		b.initOnce.Do(func() { close(b.initialized) })
+		return
+	case "output":
+		return // program output is the target's business; the log has it
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch e.Name {
+	case "stopped":
+		var body godap.StoppedEventBody
+		_ = json.Unmarshal(e.Body, &body)
+		b.state.Status = debugger.StatusStopped
+		b.state.LastStop = stopFromEvent(body)
+		if body.ThreadId != 0 {
+			b.thread = body.ThreadId
+		}
+		b.bump()
+	case "continued":
+		if b.state.Status == debugger.StatusStopped {
+			b.state.Status = debugger.StatusRunning
+			close(b.changed)
+			b.changed = make(chan struct{})
+		}
+	case "exited":
+		var body godap.ExitedEventBody
+		_ = json.Unmarshal(e.Body, &body)
+		code := body.ExitCode
+		b.state.Status = debugger.StatusExited
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopExited, ExitCode: &code, At: time.Now()}
+		b.bump()
+	case "terminated":
+		if b.state.Status != debugger.StatusExited && b.state.Status != debugger.StatusDead {
+			b.state.Status = debugger.StatusExited
+			if b.state.LastStop == nil || b.state.LastStop.Reason != debugger.StopExited {
+				b.state.LastStop = &debugger.Stop{Reason: debugger.StopExited, Description: "debug session terminated", At: time.Now()}
+			}
+			b.bump()
+		}
+	case "process":
+		var body godap.ProcessEventBody
+		if json.Unmarshal(e.Body, &body) == nil && body.SystemProcessId != 0 {
+			b.state.Pid = body.SystemProcessId
+		}
+	case "breakpoint":
+		var body godap.BreakpointEventBody
+		if json.Unmarshal(e.Body, &body) == nil {
+			for _, bp := range b.bps {
+				if bp.adapterID != 0 && bp.adapterID == body.Breakpoint.Id {
+					applyAdapterBreakpoint(bp, body.Breakpoint)
+				}
+			}
+		}
+	}
+}
+
+var signalRE = regexp.MustCompile(`\bSIG[A-Z0-9]+\b`)
+
+func stopFromEvent(body godap.StoppedEventBody) *debugger.Stop {
+	s := &debugger.Stop{
+		ThreadID:      body.ThreadId,
+		Description:   strings.TrimSpace(strings.Join(nonEmpty(body.Description, body.Text), ": ")),
+		BreakpointIDs: body.HitBreakpointIds,
+		At:            time.Now(),
+	}
+	switch body.Reason {
+	case "breakpoint", "function breakpoint", "data breakpoint", "instruction breakpoint":
+		s.Reason = debugger.StopBreakpoint
+	case "step", "goto":
+		s.Reason = debugger.StopStep
+	case "pause":
+		s.Reason = debugger.StopPause
+	case "entry":
+		s.Reason = debugger.StopEntry
+	case "signal":
+		s.Reason = debugger.StopSignal
+	case "exception", "panic", "fatal error":
+		s.Reason = debugger.StopException
+	default:
+		s.Reason = debugger.StopOther
+	}
+	if sig := signalRE.FindString(s.Description); sig != "" {
+		s.Signal = sig
+		if s.Reason == debugger.StopException || s.Reason == debugger.StopOther {
+			s.Reason = debugger.StopSignal
+		}
+	}
+	return s
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" && !strings.Contains(strings.Join(out, " "), s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// State implements debugger.Backend.
+func (b *Backend) State() debugger.State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := b.state
+	if st.LastStop != nil {
+		stop := *st.LastStop
+		st.LastStop = &stop
+	}
+	return st
+}
+
+// Dispose implements debugger.Backend.
+func (b *Backend) Dispose() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("disposing dap backend: %v", r)
+		}
+	}()
+	b.mu.Lock()
+	if b.disposed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.disposed = true
+	ad, conn := b.ad, b.conn
+	if b.state.Status != debugger.StatusExited {
+		b.state.Status = debugger.StatusDead
+		b.state.Error = "session disposed"
+	}
+	b.bump()
+	b.mu.Unlock()
+	if conn != nil {
+		conn.Close(errors.New("session disposed"))
+	}
+	if ad != nil {
+		_, _ = ad.p.Stop(time.Second)
+		ad.log.Close()
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package dap
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// AddBreakpoint implements debugger.Backend. DAP has no "add one
+// breakpoint": the whole set for the source (or every function breakpoint)
+// is sent again with the new one in it.
+func (b *Backend) AddBreakpoint(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
+	if err := spec.Validate(); err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	if err := b.usable(false); err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	return b.addBreakpoint(ctx, spec)
+}
+
+// addBreakpoint adds without checking the target state: start-up uses it
+// before the target exists.
+func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
+	if err := spec.Validate(); err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	if err := b.checkBreakpointCaps(spec); err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	if spec.File != "" {
+		spec.File = absIfExists(spec.File)
+	}
+	b.bpMu.Lock()
+	defer b.bpMu.Unlock()
+	b.mu.Lock()
+	b.nextBP++
+	bp := &breakpoint{Breakpoint: debugger.Breakpoint{ID: b.nextBP, Spec: spec}}
+	b.bps[bp.ID] = bp
+	b.mu.Unlock()
+	if err := b.sync(ctx, spec.File); err != nil {
+		b.mu.Lock()
+		delete(b.bps, bp.ID)
+		b.mu.Unlock()
+		return debugger.Breakpoint{}, fmt.Errorf("setting breakpoint at %s: %w", spec, err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bp.Breakpoint, nil
+}
+
+func (b *Backend) checkBreakpointCaps(spec debugger.BreakpointSpec) error {
+	caps := b.Capabilities()
+	switch {
+	case spec.Function != "" && !caps.SupportsFunctionBreakpoints:
+		return fmt.Errorf("function breakpoints: %w", debugger.ErrUnsupported)
+	case spec.Condition != "" && !caps.SupportsConditionalBreakpoints:
+		return fmt.Errorf("conditional breakpoints: %w", debugger.ErrUnsupported)
+	case spec.HitCondition != "" && !caps.SupportsHitConditionalBreakpoints:
+		return fmt.Errorf("hit-count breakpoints: %w", debugger.ErrUnsupported)
+	}
+	return nil
+}
+
+// RemoveBreakpoint implements debugger.Backend.
+func (b *Backend) RemoveBreakpoint(ctx context.Context, id int) error {
+	if err := b.usable(false); err != nil {
+		return err
+	}
+	b.bpMu.Lock()
+	defer b.bpMu.Unlock()
+	b.mu.Lock()
+	bp, ok := b.bps[id]
+	delete(b.bps, id)
+	b.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w %d", debugger.ErrUnknownBreakpoint, id)
+	}
+	if err := b.sync(ctx, bp.Spec.File); err != nil {
+		b.mu.Lock()
+		b.bps[id] = bp
+		b.mu.Unlock()
+		return fmt.Errorf("removing breakpoint %d: %w", id, err)
+	}
+	return nil
+}
+
+// Breakpoints implements debugger.Backend.
+func (b *Backend) Breakpoints() []debugger.Breakpoint {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]debugger.Breakpoint, 0, len(b.bps))
+	for _, bp := range b.bps {
+		out = append(out, bp.Breakpoint)
+	}
+	slices.SortFunc(out, func(x, y debugger.Breakpoint) int { return x.ID - y.ID })
+	return out
+}
+
+// group returns the registry entries sent together with file ("" = the
+// function breakpoints), in ID order. Caller holds mu.
+func (b *Backend) group(file string) []*breakpoint {
+	var out []*breakpoint
+	for _, bp := range b.bps {
+		if bp.Spec.File == file {
+			out = append(out, bp)
+		}
+	}
+	slices.SortFunc(out, func(x, y *breakpoint) int { return x.ID - y.ID })
+	return out
+}
+
+// sync sends the registry's set for file ("" = functions) and records what
+// the adapter made of each. Caller holds bpMu.
+func (b *Backend) sync(ctx context.Context, file string) error {
+	b.mu.Lock()
+	group := b.group(file)
+	b.mu.Unlock()
+	var body godap.SetBreakpointsResponseBody
+	var err error
+	if file == "" {
+		fbs := make([]godap.FunctionBreakpoint, len(group))
+		for i, bp := range group {
+			fbs[i] = godap.FunctionBreakpoint{Name: bp.Spec.Function, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
+		}
+		err = b.call(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: fbs}, &body)
+	} else {
+		sbs := make([]godap.SourceBreakpoint, len(group))
+		for i, bp := range group {
+			sbs[i] = godap.SourceBreakpoint{Line: bp.Spec.Line, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
+		}
+		err = b.call(ctx, "setBreakpoints", godap.SetBreakpointsArguments{
+			Source: godap.Source{Name: filepath.Base(file), Path: file}, Breakpoints: sbs,
+		}, &body)
+	}
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, bp := range group {
+		if i < len(body.Breakpoints) {
+			applyAdapterBreakpoint(bp, body.Breakpoints[i])
+		}
+	}
+	return nil
+}
+
+func applyAdapterBreakpoint(bp *breakpoint, a godap.Breakpoint) {
+	bp.adapterID = a.Id
+	bp.Verified = a.Verified
+	bp.Message = a.Message
+	if !a.Verified && bp.Message == "" {
+		bp.Message = "unverified: the debugger found no code at this location (yet)"
+	}
+	if a.Source != nil && a.Source.Path != "" {
+		bp.File = a.Source.Path
+	}
+	if a.Line != 0 {
+		bp.Line = a.Line
+	}
+}
+
+func absIfExists(file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	if _, err := os.Stat(file); err != nil {
+		return file
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		return abs
+	}
+	return file
+}

@@ -1,0 +1,89 @@
+package dap
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// flavor holds what differs between adapters: the launch and attach
+// argument shapes and how a raw debugger command is passed through evaluate.
+type flavor struct {
+	launch  func(debugger.LaunchSpec) map[string]any
+	attach  func(debugger.AttachSpec) map[string]any
+	core    func(debugger.CoreSpec) (command string, args map[string]any, err error)
+	rawExpr func(command string) string
+}
+
+func flavorFor(kind string) flavor {
+	switch kind {
+	case KindDlv:
+		return flavor{
+			launch: func(s debugger.LaunchSpec) map[string]any {
+				return map[string]any{"mode": "exec", "program": s.Program, "args": nonNil(s.Args),
+					"cwd": s.Dir, "env": s.Env, "stopOnEntry": s.StopOnEntry}
+			},
+			attach: func(s debugger.AttachSpec) map[string]any {
+				return map[string]any{"mode": "local", "processId": s.Pid}
+			},
+			core: func(s debugger.CoreSpec) (string, map[string]any, error) {
+				return "launch", map[string]any{"mode": "core", "program": s.Program, "coreFilePath": s.Core}, nil
+			},
+			// dlv runs its own terminal commands from the repl when they
+			// start with "dlv ".
+			rawExpr: func(c string) string { return "dlv " + strings.TrimPrefix(c, "dlv ") },
+		}
+	case KindGDB:
+		return flavor{
+			launch: func(s debugger.LaunchSpec) map[string]any {
+				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
+					"env": s.Env, "stopAtBeginningOfMainSubprogram": s.StopOnEntry}
+			},
+			attach: func(s debugger.AttachSpec) map[string]any {
+				return map[string]any{"pid": s.Pid, "program": s.Program}
+			},
+			core: func(debugger.CoreSpec) (string, map[string]any, error) {
+				return "", nil, fmt.Errorf("core files over gdb's DAP: %w", debugger.ErrUnsupported)
+			},
+			rawExpr: func(c string) string { return c }, // gdb's repl context runs CLI commands
+		}
+	default: // lldb-dap / lldb-vscode
+		return flavor{
+			launch: func(s debugger.LaunchSpec) map[string]any {
+				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
+					"env": envList(s.Env), "stopOnEntry": s.StopOnEntry}
+			},
+			attach: func(s debugger.AttachSpec) map[string]any {
+				m := map[string]any{"pid": s.Pid}
+				if s.Program != "" {
+					m["program"] = s.Program
+				}
+				return m
+			},
+			core: func(s debugger.CoreSpec) (string, map[string]any, error) {
+				return "attach", map[string]any{"program": s.Program, "coreFile": s.Core}, nil
+			},
+			// lldb-vscode evaluates repl input as an expression unless it
+			// starts with the command escape, a backtick.
+			rawExpr: func(c string) string { return "`" + strings.TrimPrefix(c, "`") },
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func envList(env map[string]string) []string {
+	out := make([]string, 0, len(env))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}

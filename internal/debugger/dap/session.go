@@ -1,0 +1,299 @@
+package dap
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// Launch implements debugger.Backend: initialize, launch, breakpoints from
+// spec, configurationDone.
+func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugger.State, error) {
+	if err := checkProgram(spec.Program); err != nil {
+		return debugger.State{}, err
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := b.start(ctx, spec.Program); err != nil {
+		return debugger.State{}, err
+	}
+	b.mu.Lock()
+	b.launched = true
+	args := b.fl.launch(spec)
+	b.mu.Unlock()
+	if err := b.configure(ctx, "launch", args, spec.Breakpoints); err != nil {
+		return b.State(), fmt.Errorf("launching %s: %w", spec.Program, err)
+	}
+	return b.afterStart(), nil
+}
+
+// Attach implements debugger.Backend.
+func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugger.State, error) {
+	if spec.Pid <= 0 {
+		return debugger.State{}, fmt.Errorf("attaching: invalid pid %d", spec.Pid)
+	}
+	if err := pidExists(spec.Pid); err != nil {
+		return debugger.State{}, err
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := b.start(ctx, spec.Program); err != nil {
+		return debugger.State{}, err
+	}
+	b.mu.Lock()
+	args := b.fl.attach(spec)
+	b.state.Pid = spec.Pid
+	b.mu.Unlock()
+	if err := b.configure(ctx, "attach", args, nil); err != nil {
+		return b.State(), fmt.Errorf("attaching to pid %d: %w", spec.Pid, err)
+	}
+	return b.afterStart(), nil
+}
+
+// LoadCore implements debugger.Backend.
+func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugger.State, error) {
+	if err := checkProgram(spec.Program); err != nil {
+		return debugger.State{}, err
+	}
+	if err := checkFile(spec.Core, "core file"); err != nil {
+		return debugger.State{}, err
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := b.start(ctx, spec.Program); err != nil {
+		return debugger.State{}, err
+	}
+	b.mu.Lock()
+	cmd, args, err := b.fl.core(spec)
+	b.core = true
+	b.mu.Unlock()
+	if err != nil {
+		return debugger.State{}, err
+	}
+	if err := b.configure(ctx, cmd, args, nil); err != nil {
+		return b.State(), fmt.Errorf("opening core %s: %w", spec.Core, err)
+	}
+	b.mu.Lock()
+	// A core is stopped for good; keep the adapter's reason if it gave one.
+	b.state.Status = debugger.StatusStopped
+	if b.state.LastStop == nil {
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopCore, At: time.Now()}
+	}
+	b.mu.Unlock()
+	return b.State(), nil
+}
+
+// configure runs the DAP start-up sequence. The initialized event may come
+// before or after the launch/attach response (lldb and dlv differ), so the
+// request runs in the background while we wait for either.
+func (b *Backend) configure(ctx context.Context, command string, args map[string]any, bps []debugger.BreakpointSpec) error {
+	resp := make(chan error, 1)
+	go func() { resp <- b.call(ctx, command, args, nil) }()
+	var respErr error
+	gotResp := false
+	select {
+	case <-b.initialized:
+	case respErr = <-resp:
+		gotResp = true
+		if respErr != nil {
+			return respErr
+		}
+		select {
+		case <-b.initialized:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the initialized event: %w", ctx.Err())
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the adapter: %w", ctx.Err())
+	}
+	for _, spec := range bps {
+		if _, err := b.addBreakpoint(ctx, spec); err != nil {
+			return err
+		}
+	}
+	if b.Capabilities().SupportsConfigurationDoneRequest {
+		if err := b.call(ctx, "configurationDone", nil, nil); err != nil {
+			return err
+		}
+	}
+	if !gotResp {
+		select {
+		case respErr = <-resp:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the %s response: %w", command, ctx.Err())
+		}
+	}
+	return respErr
+}
+
+// afterStart marks a started target running unless it already stopped.
+func (b *Backend) afterStart() debugger.State {
+	b.mu.Lock()
+	if b.state.Status == debugger.StatusNotStarted {
+		b.state.Status = debugger.StatusRunning
+	}
+	b.mu.Unlock()
+	return b.State()
+}
+
+// Detach implements debugger.Backend: disconnect, killing a launched target.
+func (b *Backend) Detach(ctx context.Context) error {
+	b.mu.Lock()
+	launched, dead := b.launched, b.state.Status == debugger.StatusDead
+	b.mu.Unlock()
+	if dead {
+		return fmt.Errorf("detaching: %w", debugger.ErrSessionDead)
+	}
+	ctx, cancel := withDefaultTimeout(ctx, detachTimeout)
+	defer cancel()
+	return b.call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: launched}, nil)
+}
+
+// usable reports why requests cannot go to the target now, if they cannot.
+// needStopped adds "the target must be stopped".
+func (b *Backend) usable(needStopped bool) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch b.state.Status {
+	case debugger.StatusDead:
+		return fmt.Errorf("%w: %s", debugger.ErrSessionDead, b.state.Error)
+	case debugger.StatusNotStarted:
+		return debugger.ErrNotStarted
+	case debugger.StatusExited:
+		return fmt.Errorf("%w (%s)", debugger.ErrTargetExited, b.state.LastStop)
+	case debugger.StatusRunning:
+		if needStopped {
+			return debugger.ErrRunning
+		}
+	}
+	return nil
+}
+
+// Continue implements debugger.Backend.
+func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (debugger.State, error) {
+	if err := b.usable(false); err != nil {
+		return b.State(), err
+	}
+	b.mu.Lock()
+	core, running, gen, thread := b.core, b.state.Status == debugger.StatusRunning, b.stopGen, b.thread
+	if opts.Thread != 0 {
+		thread = opts.Thread
+	}
+	b.mu.Unlock()
+	if core {
+		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
+	}
+	if !running {
+		if err := b.call(ctx, "continue", godap.ContinueArguments{ThreadId: thread}, nil); err != nil {
+			return b.State(), err
+		}
+		b.markRunning(gen)
+	}
+	if opts.Wait <= 0 {
+		return b.State(), nil
+	}
+	return b.waitStop(ctx, gen, opts.Wait)
+}
+
+// markRunning sets running after a resume request, unless a stop already
+// arrived (a fast breakpoint can beat the response).
+func (b *Backend) markRunning(gen int) {
+	b.mu.Lock()
+	if b.stopGen == gen && b.state.Status == debugger.StatusStopped {
+		b.state.Status = debugger.StatusRunning
+	}
+	b.mu.Unlock()
+}
+
+// waitStop waits for a stop, exit or death after generation gen.
+func (b *Backend) waitStop(ctx context.Context, gen int, wait time.Duration) (debugger.State, error) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		done, ch := b.stopGen > gen, b.changed
+		b.mu.Unlock()
+		if done {
+			st := b.State()
+			if st.Status == debugger.StatusDead {
+				return st, fmt.Errorf("%w: %s", debugger.ErrSessionDead, st.Error)
+			}
+			return st, nil
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return b.State(), fmt.Errorf("%w after %s", debugger.ErrTimeout, wait)
+		case <-ctx.Done():
+			return b.State(), ctx.Err()
+		}
+	}
+}
+
+// Step implements debugger.Backend.
+func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, wait time.Duration) (debugger.State, error) {
+	command := map[debugger.StepKind]string{debugger.StepOver: "next", debugger.StepIn: "stepIn", debugger.StepOut: "stepOut"}[kind]
+	if command == "" {
+		return b.State(), fmt.Errorf("step: unknown kind %q (want over, in or out)", kind)
+	}
+	if err := b.usable(true); err != nil {
+		return b.State(), err
+	}
+	b.mu.Lock()
+	core, gen := b.core, b.stopGen
+	if thread == 0 {
+		thread = b.thread
+	}
+	b.mu.Unlock()
+	if core {
+		return b.State(), fmt.Errorf("stepping a core file: %w", debugger.ErrUnsupported)
+	}
+	if wait <= 0 {
+		wait = stepWait
+	}
+	if err := b.call(ctx, command, godap.NextArguments{ThreadId: thread}, nil); err != nil {
+		return b.State(), err
+	}
+	b.markRunning(gen)
+	return b.waitStop(ctx, gen, wait)
+}
+
+// Pause implements debugger.Backend.
+func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
+	if err := b.usable(false); err != nil {
+		return b.State(), err
+	}
+	b.mu.Lock()
+	stopped, gen, thread := b.state.Status == debugger.StatusStopped, b.stopGen, b.thread
+	b.mu.Unlock()
+	if stopped {
+		return b.State(), nil
+	}
+	if thread == 0 {
+		thread = b.anyThread(ctx)
+	}
+	if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
+		return b.State(), err
+	}
+	return b.waitStop(ctx, gen, pauseWait)
+}
+
+// anyThread returns the first thread's id, or 1.
+func (b *Backend) anyThread(ctx context.Context) int {
+	var body godap.ThreadsResponseBody
+	if err := b.call(ctx, "threads", nil, &body); err == nil && len(body.Threads) > 0 {
+		return body.Threads[0].Id
+	}
+	return 1
+}
+
+func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}

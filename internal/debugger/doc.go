@@ -1,0 +1,18 @@
+// Package debugger is the debugging domain: a Manager that owns debug
+// sessions, and the Backend interface each debugger implementation satisfies.
+//
+// Backends are sibling packages: dap (any Debug Adapter Protocol adapter:
+// lldb-dap/lldb-vscode, dlv dap, gdb -i=dap) and lldbcli (a long-lived lldb
+// driven over internal/repl). They speak our own types (State, Stop,
+// Breakpoint, Frame, Variable); wire types never leave the backend packages.
+// The caller registers backend factories with the Manager, which picks one per
+// session: explicit choice, then the session default, then config, then "dap"
+// (ResolveBackend).
+//
+// State model: a session's target is not started, running, stopped, exited or
+// dead (the debugger itself is gone). The last stop (reason breakpoint,
+// signal, exception, step, pause, entry or exited, with signal name, exit code
+// and thread) is kept until the next one, so a caller that arrives late still
+// learns why the target stopped. Requests that need a stopped target answer
+// ErrRunning at once instead of blocking.
+package debugger

@@ -1,0 +1,275 @@
+package debugger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultBackend is used when nothing else chooses one.
+const DefaultBackend = "dap"
+
+// ResolveBackend picks a backend name: explicit, then the session default,
+// then config, then DefaultBackend. "lldb-cli" is accepted for "lldb".
+func ResolveBackend(explicit, sessionDefault, config string) string {
+	for _, name := range []string{explicit, sessionDefault, config} {
+		if name = strings.TrimSpace(name); name != "" {
+			if name == "lldb-cli" {
+				return "lldb"
+			}
+			return name
+		}
+	}
+	return DefaultBackend
+}
+
+// SessionInfo describes a session.
+type SessionInfo struct {
+	ID       string    `json:"id"`
+	Backend  string    `json:"backend"`
+	Target   string    `json:"target"` // program path
+	Pid      int       `json:"pid,omitempty"`
+	Core     string    `json:"core,omitempty"`
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"last_used"`
+	Current  bool      `json:"current"`
+	State    State     `json:"state"`
+}
+
+type session struct {
+	info    SessionInfo // guarded by Manager.mu
+	backend Backend
+}
+
+// Options configure a Manager.
+type Options struct {
+	// Backends maps selection names ("dap", "lldb") to factories.
+	Backends map[string]Factory
+	// Default is the configured backend (the "config" step of ResolveBackend).
+	Default string
+	// Dir holds one subdirectory per session; "" uses a temporary directory.
+	Dir    string
+	Limits Limits
+}
+
+// Manager owns debug sessions: it creates them through a backend factory,
+// tracks the current one, and disposes of them. Safe for concurrent use; mu
+// is never held across a backend call, so a slow debugger never blocks
+// another session.
+type Manager struct {
+	opts Options
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	current  string
+	nextID   int
+}
+
+// NewManager returns a Manager with no sessions.
+func NewManager(opts Options) *Manager {
+	opts.Limits = opts.Limits.WithDefaults()
+	return &Manager{opts: opts, sessions: make(map[string]*session)}
+}
+
+// Launch starts spec.Program under a new session of the named backend ("" for
+// the configured default) and makes it current.
+func (m *Manager) Launch(ctx context.Context, backend string, spec LaunchSpec) (SessionInfo, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program}, func(b Backend) (State, error) {
+		return b.Launch(ctx, spec)
+	})
+}
+
+// Attach attaches a new session to a running process.
+func (m *Manager) Attach(ctx context.Context, backend string, spec AttachSpec) (SessionInfo, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Pid: spec.Pid}, func(b Backend) (State, error) {
+		return b.Attach(ctx, spec)
+	})
+}
+
+// LoadCore opens a core file in a new session.
+func (m *Manager) LoadCore(ctx context.Context, backend string, spec CoreSpec) (SessionInfo, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Core: spec.Core}, func(b Backend) (State, error) {
+		return b.LoadCore(ctx, spec)
+	})
+}
+
+func (m *Manager) create(ctx context.Context, name string, info SessionInfo, start func(Backend) (State, error)) (SessionInfo, error) {
+	name = ResolveBackend(name, "", m.opts.Default)
+	factory, ok := m.opts.Backends[name]
+	if !ok {
+		return SessionInfo{}, fmt.Errorf("%w %q (have %s)", ErrUnknownBackend, name, strings.Join(m.backendNames(), ", "))
+	}
+	m.mu.Lock()
+	m.nextID++
+	id := "dbg-" + strconv.Itoa(m.nextID)
+	m.mu.Unlock()
+
+	dir, err := m.sessionDir(id)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	b, err := factory(Config{Dir: dir, Limits: m.opts.Limits})
+	if err != nil {
+		return SessionInfo{}, fmt.Errorf("creating %s backend: %w", name, err)
+	}
+	st, err := start(b)
+	if err != nil {
+		_ = b.Dispose()
+		return SessionInfo{}, err
+	}
+	now := time.Now()
+	info.ID, info.Backend, info.Created, info.LastUsed, info.State = id, name, now, now, st
+	if st.Pid != 0 {
+		info.Pid = st.Pid
+	}
+	m.mu.Lock()
+	m.sessions[id] = &session{info: info, backend: b}
+	m.current = id
+	m.mu.Unlock()
+	info.Current = true
+	return info, nil
+}
+
+func (m *Manager) backendNames() []string {
+	names := make([]string, 0, len(m.opts.Backends))
+	for n := range m.opts.Backends {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func (m *Manager) sessionDir(id string) (string, error) {
+	base := m.opts.Dir
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "triage-debug-"+strconv.Itoa(os.Getpid()))
+	}
+	dir := filepath.Join(base, id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating session directory: %v", err)
+	}
+	return dir, nil
+}
+
+// Backend returns the session's backend ("" for the current session) and
+// marks the session used.
+func (m *Manager) Backend(id string) (Backend, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	s.info.LastUsed = time.Now()
+	return s.backend, nil
+}
+
+func (m *Manager) lookup(id string) (*session, error) {
+	if id == "" {
+		if m.current == "" {
+			return nil, ErrNoSession
+		}
+		id = m.current
+	}
+	s, ok := m.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownSession, id)
+	}
+	return s, nil
+}
+
+// Use makes id the current session.
+func (m *Manager) Use(id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.lookup(id); err != nil {
+		return err
+	}
+	m.current = id
+	return nil
+}
+
+// Info describes one session ("" for the current one).
+func (m *Manager) Info(id string) (SessionInfo, error) {
+	m.mu.Lock()
+	s, err := m.lookup(id)
+	if err != nil {
+		m.mu.Unlock()
+		return SessionInfo{}, err
+	}
+	info, b, cur := s.info, s.backend, m.current
+	m.mu.Unlock()
+	info.State = b.State()
+	info.Current = info.ID == cur
+	return info, nil
+}
+
+// List describes every session, oldest first.
+func (m *Manager) List() []SessionInfo {
+	m.mu.Lock()
+	ids := make([]string, 0, len(m.sessions))
+	for id := range m.sessions {
+		ids = append(ids, id)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(ids, func(a, b string) int { return idNum(a) - idNum(b) })
+	out := make([]SessionInfo, 0, len(ids))
+	for _, id := range ids {
+		if info, err := m.Info(id); err == nil {
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
+func idNum(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "dbg-"))
+	return n
+}
+
+// Detach ends a session ("" for the current one): the backend detaches (or
+// kills a launched target) and is disposed. The session is forgotten even
+// when detaching fails.
+func (m *Manager) Detach(ctx context.Context, id string) error {
+	m.mu.Lock()
+	s, err := m.lookup(id)
+	if err == nil {
+		delete(m.sessions, s.info.ID)
+		if m.current == s.info.ID {
+			m.current = ""
+		}
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	derr := s.backend.Detach(ctx)
+	if errors.Is(derr, ErrSessionDead) {
+		derr = nil // nothing left to detach from
+	}
+	return errors.Join(derr, s.backend.Dispose())
+}
+
+// Close disposes of every session.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	all := m.sessions
+	m.sessions, m.current = make(map[string]*session), ""
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = s.backend.Dispose()
+		}()
+	}
+	wg.Wait()
+}
