@@ -17,8 +17,9 @@
 //     several patterns can be joined with '|' only when none holds a '/'.
 //   - cargo passes one positional filter to the test harness; libtest itself
 //     takes any number after "--", which is where filters and --skip go.
-//   - ctest and cargo run every test even after a failure only when asked
-//     (ctest does by default; cargo needs --no-fail-fast).
+//   - cargo test stops at the first failing test binary unless given
+//     --no-fail-fast; ctest runs every test by default, and writes JUnit
+//     XML with --output-junit (CMake 3.21 and later).
 //   - swift build takes one --target, so several targets are several steps.
 //   - make knows no configuration and no filter; the test target is "test",
 //     or "check" when only that one is defined (autotools).

@@ -2,6 +2,7 @@ package xcode
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -51,14 +52,7 @@ func ParseList(out []byte) (*List, error) {
 }
 
 // HasScheme reports whether the list names the scheme.
-func (l *List) HasScheme(scheme string) bool {
-	for _, s := range l.Schemes {
-		if s == scheme {
-			return true
-		}
-	}
-	return false
-}
+func (l *List) HasScheme(scheme string) bool { return slices.Contains(l.Schemes, scheme) }
 
 // SchemeError reports a scheme that a workspace or project does not have.
 type SchemeError struct {
