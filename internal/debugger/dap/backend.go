@@ -49,6 +49,7 @@ type Backend struct {
 	initOnce    sync.Once
 	thread      int // thread of the last stop
 	launched    bool
+	pausing     bool // a pause request is in flight: its SIGSTOP is a pause
 	core        bool
 	disposed    bool
 	bps         map[int]*breakpoint
@@ -200,6 +201,13 @@ func (b *Backend) onEvent(e Event) {
 		_ = json.Unmarshal(e.Body, &body)
 		b.state.Status = debugger.StatusStopped
 		b.state.LastStop = stopFromEvent(body)
+		if b.pausing {
+			// lldb reports the stop a pause causes as signal SIGSTOP.
+			if stop := b.state.LastStop; stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" {
+				stop.Reason, stop.Signal = debugger.StopPause, ""
+			}
+			b.pausing = false
+		}
 		if body.ThreadId != 0 {
 			b.thread = body.ThreadId
 		}

@@ -182,6 +182,10 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 	return b.convert(ctx, expr, body.Type, body.Result, body.VariablesReference, 2)
 }
 
+// rawOutputMax bounds a raw command's output: larger than a value, since
+// the caller asked for a debugger command's whole answer.
+const rawOutputMax = 256 << 10
+
 // RawCommand implements debugger.Backend through evaluate in the repl
 // context, which each adapter maps to its own command language.
 func (b *Backend) RawCommand(ctx context.Context, command string) (string, error) {
@@ -202,7 +206,7 @@ func (b *Backend) RawCommand(ctx context.Context, command string) (string, error
 	if err := b.call(ctx, "evaluate", args, &body); err != nil {
 		return "", err
 	}
-	out, cut := b.lim.CapValue(body.Result)
+	out, cut := debugger.Limits{MaxString: rawOutputMax}.CapValue(body.Result)
 	if cut != "" {
 		out += "\n[" + cut + "]"
 	}

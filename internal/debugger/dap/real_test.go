@@ -125,7 +125,7 @@ func TestLaunchBreakInspectStepExit(t *testing.T) {
 			if bps := b.Breakpoints(); len(bps) != 1 || !bps[0].Verified {
 				t.Fatalf("breakpoints after launch: %+v", bps)
 			}
-			st = mustStop(t, b, st, debugger.StopBreakpoint)
+			mustStop(t, b, st, debugger.StopBreakpoint)
 
 			frames, err := b.Stack(ctx, 0, 10)
 			if err != nil || len(frames) < 2 {

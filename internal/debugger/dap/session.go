@@ -269,6 +269,9 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	}
 	b.mu.Lock()
 	stopped, gen, thread := b.state.Status == debugger.StatusStopped, b.stopGen, b.thread
+	if !stopped {
+		b.pausing = true
+	}
 	b.mu.Unlock()
 	if stopped {
 		return b.State(), nil
