@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -386,4 +387,50 @@ func TestNoFDLeak(t *testing.T) {
 	if after := fds(); after != before {
 		t.Errorf("descriptors: %d before, %d after", before, after)
 	}
+}
+
+// TestChildStdinIsBlocking: os.Pipe ends are non-blocking for Go's poller;
+// a child inheriting O_NONBLOCK would see EAGAIN on its first read of an
+// empty pipe and take it for EOF.
+func TestChildStdinIsBlocking(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fdinfo/0"); err != nil {
+		t.Skip("no /proc/self/fdinfo on this OS")
+	}
+	check := func(t *testing.T, p *proc.Process, out *bytes.Buffer) {
+		t.Helper()
+		if _, err := p.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		var flags int64
+		if _, err := fmt.Sscanf(strings.TrimSpace(out.String()), "flags:\t%o", &flags); err != nil {
+			t.Fatalf("parsing %q: %v", out.String(), err)
+		}
+		if flags&syscall.O_NONBLOCK != 0 {
+			t.Errorf("child stdin has O_NONBLOCK (flags %o)", flags)
+		}
+	}
+	script := []string{"sh", "-c", "grep flags /proc/self/fdinfo/0"}
+	t.Run("StartInteractive", func(t *testing.T) {
+		var out bytes.Buffer
+		p, w, err := proc.StartInteractive(context.Background(), proc.Spec{Argv: script, Stdout: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		check(t, p, &out)
+	})
+	t.Run("caller pipe", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		var out bytes.Buffer
+		p, err := proc.Start(context.Background(), proc.Spec{Argv: script, Stdin: r, Stdout: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, p, &out)
+	})
 }

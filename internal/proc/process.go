@@ -187,22 +187,17 @@ func (p *Process) openPipes(s Spec) (child []*os.File, parent []*os.File, err er
 		// Dup so that closing the child's copy never closes the caller's
 		// file. ForkLock keeps a concurrent fork from inheriting the dup
 		// before it is marked close-on-exec.
-		// (SyscallConn, unlike Fd, leaves the caller's file non-blocking.)
-		rc, err := in.SyscallConn()
-		if err != nil {
-			return nil, nil, err
-		}
-		var fd int
-		var derr error
+		// Fd also puts the file in blocking mode, as os/exec does: the
+		// child must not inherit O_NONBLOCK (a pipe from os.Pipe has it),
+		// or its first read of an empty pipe fails with EAGAIN.
 		syscall.ForkLock.RLock()
-		err = rc.Control(func(orig uintptr) {
-			if fd, derr = syscall.Dup(int(orig)); derr == nil {
-				syscall.CloseOnExec(fd)
-			}
-		})
+		fd, derr := syscall.Dup(int(in.Fd()))
+		if derr == nil {
+			syscall.CloseOnExec(fd)
+		}
 		syscall.ForkLock.RUnlock()
-		if err = errors.Join(err, derr); err != nil {
-			return nil, nil, err
+		if derr != nil {
+			return nil, nil, derr
 		}
 		stdin = os.NewFile(uintptr(fd), in.Name())
 	default:

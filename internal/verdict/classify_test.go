@@ -121,6 +121,8 @@ func TestClassifyDecisions(t *testing.T) {
 			verdict.StatusCrash, verdict.CrashSegmentationFault, "CRASHED (SIGSEGV) in crash_here at segv.c:5 — core dump captured", "dump_open"},
 		{"core not located", verdict.Input{Result: cored}, verdict.StatusCrash, verdict.CrashSegmentationFault,
 			"CRASHED (SIGSEGV) — core dumped (not yet located)", "debug_attach"},
+		{"evidence of an absent core", verdict.Input{Result: sig(syscall.SIGSEGV), Evidence: []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: core_pattern pipes to apport"}}},
+			verdict.StatusCrash, verdict.CrashSegmentationFault, "CRASHED (SIGSEGV) — invalid memory access", "debug_attach"},
 		{"swift trap on linux", verdict.Input{Result: sig(syscall.SIGILL), Scan: scanOf("Fatal error: Index out of range")},
 			verdict.StatusCrash, verdict.CrashFatalError, "CRASHED (SIGILL, Swift index out of range)", ""},
 		{"sigsegv keeps its type despite a panic line", verdict.Input{Result: sig(syscall.SIGSEGV), Scan: scanOf("panic: x")},

@@ -8,9 +8,11 @@ import (
 	"github.com/triage-dev/triage/internal/proc"
 )
 
+// evidenceOf returns the first evidence of kind that points at a file;
+// entries that only explain an absence ("no core dump: ...") do not count.
 func evidenceOf(evs []Evidence, kind string) *Evidence {
 	for i := range evs {
-		if evs[i].Kind == kind {
+		if evs[i].Kind == kind && evs[i].Path != "" {
 			return &evs[i]
 		}
 	}
