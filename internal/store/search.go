@@ -1,0 +1,143 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+)
+
+// Query is a regex search over one output or the recent ones.
+type Query struct {
+	ID         string // "" searches the Recent most recent outputs
+	Pattern    string // RE2 syntax
+	Context    int    // lines of context before and after each match (at most 20)
+	MaxMatches int    // matches returned (0: 50); all are counted
+	Recent     int    // outputs searched when ID is "" (0: 20)
+}
+
+// Match is one matching line.
+type Match struct {
+	ID     string   `json:"id"`
+	Line   int      `json:"line"` // 0-based line number
+	Text   string   `json:"text"`
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+}
+
+// SearchResult holds the kept matches and the count of all of them.
+type SearchResult struct {
+	Matches   []Match `json:"matches"`
+	Total     int     `json:"total"`     // matching lines, including those past MaxMatches
+	Truncated bool    `json:"truncated"` // Total > len(Matches)
+	Searched  int     `json:"searched"`  // outputs searched
+}
+
+// maxLineKept bounds the text of a returned line.
+const maxLineKept = 2000
+
+// Search finds the lines matching q.Pattern. Each chunk is searched as one
+// buffer: the regexp engine's literal-prefix scan does the heavy lifting, and
+// line numbers are only computed for matches.
+func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
+	// (?m): ^ and $ match at line boundaries, as they would line by line.
+	re, err := regexp.Compile("(?m)" + q.Pattern)
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("pattern %q does not compile (RE2 syntax): %v", q.Pattern, err)
+	}
+	if q.MaxMatches <= 0 {
+		q.MaxMatches = 50
+	}
+	q.Context = min(max(q.Context, 0), 20)
+	var ids []string
+	if q.ID != "" {
+		if _, err := s.Info(ctx, q.ID); err != nil {
+			return SearchResult{}, err
+		}
+		ids = []string{q.ID}
+	} else {
+		if q.Recent <= 0 {
+			q.Recent = 20
+		}
+		entries, err := s.List(ctx, q.Recent)
+		if err != nil {
+			return SearchResult{}, err
+		}
+		for _, e := range entries {
+			ids = append(ids, e.ID)
+		}
+	}
+	var res SearchResult
+	for _, id := range ids {
+		res.Searched++
+		if err := s.searchOne(ctx, id, re, q.MaxMatches, &res); err != nil {
+			return SearchResult{}, err
+		}
+	}
+	res.Truncated = res.Total > len(res.Matches)
+	if q.Context > 0 {
+		for i := range res.Matches {
+			if err := s.addContext(ctx, &res.Matches[i], q.Context); err != nil {
+				return SearchResult{}, err
+			}
+		}
+	}
+	return res, nil
+}
+
+func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, keep int, res *SearchResult) error {
+	return s.eachChunkFrom(ctx, id, 0, func(first int, data []byte) bool {
+		line, lineStart := first, 0 // line number of data[lineStart:]
+		pos := 0
+		for pos < len(data) {
+			loc := re.FindIndex(data[pos:])
+			if loc == nil {
+				break
+			}
+			at := pos + loc[0]
+			// Find the matching line's bounds and number.
+			start := bytes.LastIndexByte(data[:at], '\n') + 1
+			line += bytes.Count(data[lineStart:start], []byte{'\n'})
+			lineStart = start
+			end := bytes.IndexByte(data[at:], '\n')
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += at
+			}
+			if pos+loc[1] > end && !re.Match(data[start:end]) {
+				// The match ran across a newline (\s, [^x]); lines are matched
+				// one at a time, so this line only counts if it matches alone.
+				pos = end + 1
+				continue
+			}
+			res.Total++
+			if len(res.Matches) < keep {
+				text := data[start:end]
+				if len(text) > maxLineKept {
+					text = text[:maxLineKept]
+				}
+				res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: string(text)})
+			}
+			pos = end + 1 // one count per line, like grep -c
+		}
+		return true
+	})
+}
+
+func (s *Store) addContext(ctx context.Context, m *Match, n int) error {
+	from := max(m.Line-n, 0)
+	p, err := s.Page(ctx, m.ID, from, m.Line-from+n+1)
+	if err != nil {
+		return err
+	}
+	for i, l := range p.Lines {
+		switch ln := from + i; {
+		case ln < m.Line:
+			m.Before = append(m.Before, l)
+		case ln > m.Line:
+			m.After = append(m.After, l)
+		}
+	}
+	return nil
+}

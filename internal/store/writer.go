@@ -1,0 +1,188 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// Writer streams one output into the store. Complete lines are committed in
+// chunks as they accumulate; Flush commits what is buffered now (up to the last
+// newline), Finish commits the rest and marks the output complete.
+type Writer struct {
+	s     *Store
+	id    string
+	body  *os.File
+	buf   []byte // pending bytes, not yet committed
+	seq   int
+	lines int   // committed lines
+	bytes int64 // committed bytes
+	err   error // first write failure; sticky
+	done  bool
+}
+
+// Create starts a new output.
+func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
+	argv, _ := json.Marshal(m.Argv)
+	for attempt := 0; ; attempt++ {
+		id := newID()
+		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner_pid)
+			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?)`,
+			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), os.Getpid())
+		if err == nil {
+			f, err := os.OpenFile(s.bodyPath(id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+			if err != nil {
+				s.db.ExecContext(ctx, `DELETE FROM outputs WHERE id=?`, id)
+				return nil, fmt.Errorf("creating output body: %w", describe(err))
+			}
+			return &Writer{s: s, id: id, body: f, buf: make([]byte, 0, ChunkSize+64<<10)}, nil
+		}
+		if attempt == 3 {
+			return nil, fmt.Errorf("creating output: %w", describe(err))
+		}
+	}
+}
+
+// ID is the output's id.
+func (w *Writer) ID() string { return w.id }
+
+// Lines is the number of lines committed so far.
+func (w *Writer) Lines() int { return w.lines }
+
+// Write appends p. It never blocks on the reader side; a storage failure is
+// returned (and kept: later writes fail the same way).
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.done {
+		return 0, fmt.Errorf("output %s is finished", w.id)
+	}
+	n := len(p)
+	for len(p) > 0 {
+		room := ChunkSize - len(w.buf)
+		if room <= 0 {
+			if err := w.commit(false); err != nil {
+				return n - len(p), err
+			}
+			continue
+		}
+		k := min(room, len(p))
+		w.buf = append(w.buf, p[:k]...)
+		p = p[k:]
+	}
+	if len(w.buf) >= ChunkSize {
+		if err := w.commit(false); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Flush commits every complete line buffered so far, so readers see it.
+func (w *Writer) Flush() error {
+	if w.err != nil || w.done {
+		return w.err
+	}
+	return w.commit(false)
+}
+
+// commit writes a chunk: everything up to the last newline, or (all, or a
+// buffer full of one long line) everything.
+func (w *Writer) commit(all bool) error {
+	cut := len(w.buf)
+	if !all && cut < ChunkSize {
+		cut = bytes.LastIndexByte(w.buf, '\n') + 1
+	} else if !all {
+		if i := bytes.LastIndexByte(w.buf, '\n'); i >= 0 {
+			cut = i + 1
+		}
+	}
+	if cut == 0 {
+		return nil
+	}
+	data := w.buf[:cut]
+	nl := bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' && all {
+		nl++ // the unterminated last line
+	}
+	ctx := context.Background()
+	err := w.writeBody(data)
+	var tx *sql.Tx
+	if err == nil {
+		tx, err = w.s.db.BeginTx(ctx, nil)
+	}
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `INSERT INTO chunks (output_id, seq, first_line, nlines, offset, length) VALUES (?, ?, ?, ?, ?, ?)`,
+			w.id, w.seq, w.lines, nl, w.bytes, len(data))
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `UPDATE outputs SET bytes=?, lines=? WHERE id=?`, w.bytes+int64(cut), w.lines+nl, w.id)
+		}
+		if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Rollback()
+		}
+	}
+	if err != nil {
+		w.err = fmt.Errorf("storing output %s: %w", w.id, describe(err))
+		return w.err
+	}
+	w.seq++
+	w.lines += nl
+	w.bytes += int64(cut)
+	w.buf = append(w.buf[:0], w.buf[cut:]...)
+	return nil
+}
+
+// writeBody appends data at the output's current end. After a failed write the
+// file may hold bytes past the committed length; readers never look there.
+func (w *Writer) writeBody(data []byte) error {
+	if lim := w.s.opts.diskLimit; lim > 0 && w.bytes+int64(len(data)) > lim {
+		return &os.PathError{Op: "write", Path: w.body.Name(), Err: syscall.ENOSPC}
+	}
+	_, err := w.body.WriteAt(data, w.bytes)
+	return err
+}
+
+// Finish commits what remains and records how the producer ended.
+func (w *Writer) Finish(ctx context.Context, f Final) error {
+	if w.done {
+		return nil
+	}
+	if w.err == nil && len(w.buf) > 0 {
+		w.commit(true)
+	}
+	w.done = true
+	w.body.Close()
+	complete := 1
+	status := f.Status
+	if w.err != nil {
+		complete = 0
+		status = "incomplete"
+	}
+	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=? WHERE id=?`,
+		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, w.id)
+	if w.err != nil {
+		return w.err
+	}
+	if err != nil {
+		return fmt.Errorf("finishing output %s: %w", w.id, describe(err))
+	}
+	return nil
+}
+
+// Abort ends the output as incomplete, keeping what was committed.
+func (w *Writer) Abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	w.body.Close()
+	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0 WHERE id=?`, time.Now().UnixNano(), w.id)
+}
