@@ -28,7 +28,7 @@ type builtTarget struct {
 	err  error
 }
 
-func build(t *testing.T, name string, argv ...string) string {
+func build(t testing.TB, name string, argv ...string) string {
 	t.Helper()
 	v, _ := buildOnce.LoadOrStore(name, &builtTarget{})
 	bt := v.(*builtTarget)
@@ -57,7 +57,7 @@ func build(t *testing.T, name string, argv ...string) string {
 	return bt.path
 }
 
-func needTool(t *testing.T, tool, pkg string) {
+func needTool(t testing.TB, tool, pkg string) {
 	t.Helper()
 	if tool == "lldb-vscode" {
 		if findLLDBDAP() == "" {
@@ -76,12 +76,12 @@ func needTool(t *testing.T, tool, pkg string) {
 	}
 }
 
-func cTarget(t *testing.T) string {
+func cTarget(t testing.TB) string {
 	needTool(t, "gcc", "gcc")
 	return build(t, "target", "gcc", "-g", "-O0", "target.c")
 }
 
-func goTarget(t *testing.T) string {
+func goTarget(t testing.TB) string {
 	return build(t, "gotarget", "go", "build", "-gcflags=all=-N -l")
 }
 
@@ -95,7 +95,7 @@ func newBackend(t *testing.T, kind string) *Backend {
 type scenario struct {
 	name, kind   string
 	fn           string // the function add, as the debugger names it
-	program      func(*testing.T) string
+	program      func(testing.TB) string
 	source       string
 	loopLine     int
 	condA, condI string // conditions on add's b == 3 and the loop's i == 4

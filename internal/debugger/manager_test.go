@@ -1,0 +1,192 @@
+package debugger
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeBackend records lifecycle calls; the real backends are tested in
+// their own packages against real debuggers.
+type fakeBackend struct {
+	name      string
+	failStart bool
+	mu        sync.Mutex
+	disposed  int
+	detached  int
+}
+
+func (f *fakeBackend) Name() string { return f.name }
+func (f *fakeBackend) start() (State, error) {
+	if f.failStart {
+		return State{}, errors.New("launching: adapter refused")
+	}
+	return State{Status: StatusRunning, Pid: 42}, nil
+}
+func (f *fakeBackend) Launch(context.Context, LaunchSpec) (State, error) { return f.start() }
+func (f *fakeBackend) Attach(context.Context, AttachSpec) (State, error) { return f.start() }
+func (f *fakeBackend) LoadCore(context.Context, CoreSpec) (State, error) { return f.start() }
+func (f *fakeBackend) Detach(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.detached++
+	return nil
+}
+func (f *fakeBackend) AddBreakpoint(context.Context, BreakpointSpec) (Breakpoint, error) {
+	return Breakpoint{}, ErrUnsupported
+}
+func (f *fakeBackend) RemoveBreakpoint(context.Context, int) error { return ErrUnsupported }
+func (f *fakeBackend) Breakpoints() []Breakpoint                   { return nil }
+func (f *fakeBackend) Continue(context.Context, ContinueOptions) (State, error) {
+	return State{}, ErrUnsupported
+}
+func (f *fakeBackend) Step(context.Context, StepKind, int, time.Duration) (State, error) {
+	return State{}, ErrUnsupported
+}
+func (f *fakeBackend) Pause(context.Context) (State, error)             { return State{}, ErrUnsupported }
+func (f *fakeBackend) Stack(context.Context, int, int) ([]Frame, error) { return nil, ErrUnsupported }
+func (f *fakeBackend) Variables(context.Context, VariablesRequest) ([]Variable, error) {
+	return nil, ErrUnsupported
+}
+func (f *fakeBackend) Evaluate(context.Context, string, int) (Variable, error) {
+	return Variable{}, ErrUnsupported
+}
+func (f *fakeBackend) RawCommand(context.Context, string) (string, error) { return "", ErrUnsupported }
+func (f *fakeBackend) State() State                                       { return State{Status: StatusRunning} }
+func (f *fakeBackend) Dispose() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.disposed++
+	return nil
+}
+
+type fakes struct {
+	mu    sync.Mutex
+	made  []*fakeBackend
+	fail  bool
+	names []string
+}
+
+func (fs *fakes) factory(name string) Factory {
+	return func(cfg Config) (Backend, error) {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		if cfg.Dir == "" || cfg.Limits.MaxString == 0 {
+			return nil, errors.New("factory got no session dir or limits")
+		}
+		b := &fakeBackend{name: name, failStart: fs.fail}
+		fs.made = append(fs.made, b)
+		return b, nil
+	}
+}
+
+func newTestManager(t *testing.T, def string) (*Manager, *fakes) {
+	fs := &fakes{}
+	m := NewManager(Options{
+		Backends: map[string]Factory{"dap": fs.factory("dap"), "lldb": fs.factory("lldb")},
+		Default:  def,
+		Dir:      t.TempDir(),
+	})
+	t.Cleanup(m.Close)
+	return m, fs
+}
+
+func TestResolveBackend(t *testing.T) {
+	for _, tc := range []struct{ explicit, session, config, want string }{
+		{"", "", "", "dap"},
+		{"", "", "lldb", "lldb"},
+		{"", "lldb", "dap", "lldb"},
+		{"dap", "lldb", "lldb", "dap"},
+		{" lldb-cli ", "", "", "lldb"},
+	} {
+		if got := ResolveBackend(tc.explicit, tc.session, tc.config); got != tc.want {
+			t.Errorf("ResolveBackend(%q, %q, %q) = %q, want %q", tc.explicit, tc.session, tc.config, got, tc.want)
+		}
+	}
+}
+
+func TestManagerSessions(t *testing.T) {
+	m, fs := newTestManager(t, "lldb")
+	ctx := context.Background()
+	if _, err := m.Backend(""); !errors.Is(err, ErrNoSession) {
+		t.Fatalf("no sessions: %v", err)
+	}
+	a, err := m.Launch(ctx, "", LaunchSpec{Program: "/bin/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Backend != "lldb" || a.Pid != 42 || !a.Current || a.Target != "/bin/a" {
+		t.Errorf("first session = %+v (config default is lldb)", a)
+	}
+	b, err := m.Attach(ctx, "dap", AttachSpec{Pid: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, _ := m.Info(""); cur.ID != b.ID {
+		t.Errorf("current = %s, want the newest %s", cur.ID, b.ID)
+	}
+	if err := m.Use(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if be, _ := m.Backend(""); be.Name() != "lldb" {
+		t.Errorf("current backend after Use = %s", be.Name())
+	}
+	if _, err := m.Backend("dbg-999"); !errors.Is(err, ErrUnknownSession) {
+		t.Errorf("unknown id: %v", err)
+	}
+	if err := m.Use("nope"); !errors.Is(err, ErrUnknownSession) {
+		t.Errorf("Use unknown: %v", err)
+	}
+	if list := m.List(); len(list) != 2 || list[0].ID != a.ID || !list[0].Current || list[1].Current {
+		t.Errorf("List = %+v", list)
+	}
+	if err := m.Detach(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if fs.made[0].detached != 1 || fs.made[0].disposed != 1 {
+		t.Errorf("detach: %+v", fs.made[0])
+	}
+	if _, err := m.Backend(""); !errors.Is(err, ErrNoSession) {
+		t.Errorf("after detaching the current session: %v", err)
+	}
+	if _, err := m.Backend(b.ID); err != nil {
+		t.Errorf("other session gone: %v", err)
+	}
+	if _, err := m.Launch(ctx, "gdb-mi", LaunchSpec{}); !errors.Is(err, ErrUnknownBackend) {
+		t.Errorf("unknown backend: %v", err)
+	}
+}
+
+func TestManagerFailedStartDisposes(t *testing.T) {
+	m, fs := newTestManager(t, "")
+	fs.fail = true
+	if _, err := m.Launch(context.Background(), "", LaunchSpec{}); err == nil {
+		t.Fatal("failed start reported success")
+	}
+	if len(fs.made) != 1 || fs.made[0].disposed != 1 {
+		t.Fatalf("backend of a failed start not disposed: %+v", fs.made)
+	}
+	if len(m.List()) != 0 {
+		t.Error("failed session listed")
+	}
+}
+
+func TestLimits(t *testing.T) {
+	l := Limits{MaxString: 5, MaxChildren: 2}.WithDefaults()
+	if v, cut := l.CapValue("héllo world"); v != "héll…" || cut == "" {
+		t.Errorf("CapValue = %q, %q", v, cut)
+	}
+	if v, cut := l.CapValue("short"); v != "short" || cut != "" {
+		t.Errorf("CapValue(short) = %q, %q", v, cut)
+	}
+	if keep, note := l.CapChildren(10); keep != 2 || note != "2 of 10 children shown" {
+		t.Errorf("CapChildren = %d, %q", keep, note)
+	}
+	for _, spec := range []BreakpointSpec{{}, {File: "a.c"}, {File: "a.c", Line: 1, Function: "f"}} {
+		if spec.Validate() == nil {
+			t.Errorf("%+v accepted", spec)
+		}
+	}
+}
