@@ -1,0 +1,71 @@
+package excerpt
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func isErr(l []byte) bool { return bytes.Contains(l, []byte("error:")) }
+
+func TestShortOutputIsWhole(t *testing.T) {
+	b := New(1024, isErr)
+	b.Write([]byte("a\nb\nc"))
+	b.Flush()
+	e := b.Excerpt()
+	if e.Text != "a\nb\nc\n" || e.Truncated || e.TotalLines != 3 {
+		t.Errorf("excerpt = %+v", e)
+	}
+}
+
+func TestErrorsFirstThenHeadAndTail(t *testing.T) {
+	const budget = 2048
+	b := New(budget, isErr)
+	for i := 0; i < 100000; i++ {
+		if i == 50000 || i == 70000 {
+			fmt.Fprintf(b, "src/x.c:%d: error: boom %d\n", i, i)
+			continue
+		}
+		fmt.Fprintf(b, "progress line %d\n", i)
+	}
+	e := b.Excerpt()
+	if !e.Truncated || e.TotalLines != 100000 || e.Important != 2 {
+		t.Fatalf("excerpt meta = %+v", e)
+	}
+	if len(e.Text) > budget+200 {
+		t.Errorf("excerpt is %d bytes, budget %d", len(e.Text), budget)
+	}
+	iErr := strings.Index(e.Text, "50001: src/x.c:50000: error: boom 50000")
+	iHead := strings.Index(e.Text, "progress line 0\n")
+	iGap := strings.Index(e.Text, "lines omitted")
+	iTail := strings.Index(e.Text, "progress line 99999\n")
+	if iErr < 0 || iHead < 0 || iGap < 0 || iTail < 0 || !(iErr < iHead && iHead < iGap && iGap < iTail) {
+		t.Errorf("order wrong (err %d head %d gap %d tail %d):\n%s", iErr, iHead, iGap, iTail, e.Text)
+	}
+}
+
+func TestHostileInput(t *testing.T) {
+	tests := map[string][]byte{
+		"empty":           nil,
+		"one 10 MB line":  bytes.Repeat([]byte("x"), 10<<20),
+		"only errors":     bytes.Repeat([]byte("error: e\n"), 10000),
+		"binary":          bytes.Repeat([]byte{0xff, 0xfe, 0, '\n', 0xc3}, 5000),
+		"multibyte split": bytes.Repeat([]byte("日本語のエラー"), 1000),
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			b := New(1024, isErr)
+			b.Write(in)
+			b.Flush()
+			e := b.Excerpt()
+			if len(e.Text) > 1024+400 {
+				t.Errorf("excerpt %d bytes", len(e.Text))
+			}
+			if !utf8.ValidString(e.Text) {
+				t.Error("excerpt is not valid UTF-8")
+			}
+		})
+	}
+}
