@@ -57,6 +57,23 @@ type Outcome struct {
 // process could not be started (a *proc.StartError); everything that happens
 // after start is in the Outcome.
 func Run(ctx context.Context, req Request) (*Outcome, error) {
+	r, err := Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.Wait(ctx), nil
+}
+
+// Running is a started run.
+type Running struct {
+	req  Request
+	proc *proc.Process
+	scan *verdict.Scanner
+}
+
+// Start starts the request's process. ctx bounds the process's life as in
+// proc.Start.
+func Start(ctx context.Context, req Request) (*Running, error) {
 	scan := verdict.NewScanner()
 	spec := req.Spec
 	if req.Output != nil {
@@ -64,10 +81,32 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	} else {
 		spec.Combined = scan
 	}
-	res, err := proc.Run(ctx, spec)
+	p, err := proc.Start(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
+	return &Running{req: req, proc: p, scan: scan}, nil
+}
+
+// Process is the started process.
+func (r *Running) Process() *proc.Process { return r.proc }
+
+// Wait waits for the process to end, then gathers crash evidence and
+// classifies the run; ctx bounds the evidence gathering.
+func (r *Running) Wait(ctx context.Context) *Outcome {
+	res, _ := r.proc.Wait()
+	return r.conclude(ctx, res)
+}
+
+// Stop ends the process (SIGTERM to its group, SIGKILL after grace) and
+// classifies the run.
+func (r *Running) Stop(ctx context.Context, grace time.Duration) *Outcome {
+	res, _ := r.proc.Stop(grace)
+	return r.conclude(ctx, res)
+}
+
+func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
+	req, scan := r.req, r.scan
 	scan.Flush()
 	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
 	var evidence []verdict.Evidence
@@ -83,7 +122,7 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 		Program:    req.Program,
 		OutputID:   req.OutputID,
 	})
-	return out, nil
+	return out
 }
 
 // dumpsCore reports whether the signal's default action dumps core, or the

@@ -1,0 +1,235 @@
+// Package jobs keeps programs running in the background between tool calls:
+// process_start starts one, process_output reads what it printed so far from
+// a line cursor, process_stop ends it and returns its verdict.
+//
+// Each job's combined output streams into the output store; a flusher commits
+// it at least every FlushEvery so that process_output sees recent lines. When
+// the program ends, on its own or by Stop, the run is concluded like any other
+// (core dump, backtrace, verdict) and kept for listing until the Manager is
+// closed. Close stops every job still running, so no child outlives triage.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/runner"
+	"github.com/triage-dev/triage/internal/store"
+)
+
+// FlushEvery bounds how stale process_output can be.
+const FlushEvery = 200 * time.Millisecond
+
+// Manager owns the background jobs of one triage process.
+type Manager struct {
+	store *store.Store
+	base  context.Context // jobs live until Close, not until the call that started them
+	stop  context.CancelFunc
+
+	mu   sync.Mutex
+	jobs map[string]*Job // guarded by mu
+	seq  int             // guarded by mu
+}
+
+// New returns a manager storing output in s.
+func New(s *store.Store) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{store: s, base: ctx, stop: cancel, jobs: make(map[string]*Job)}
+}
+
+// Job is one background program.
+type Job struct {
+	ID       string
+	Program  string
+	Argv     []string
+	Dir      string
+	Pid      int
+	Started  time.Time
+	OutputID string
+
+	run  *runner.Running
+	out  *lockedWriter
+	done chan struct{} // closed when outcome is set
+
+	mu      sync.Mutex
+	outcome *runner.Outcome // guarded by mu; nil while running
+}
+
+// Outcome returns the job's outcome, or nil while it runs.
+func (j *Job) Outcome() *runner.Outcome {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.outcome
+}
+
+// Done is closed once the job has ended and been concluded.
+func (j *Job) Done() <-chan struct{} { return j.done }
+
+// Start starts spec in the background. program is the name the caller gave.
+func (m *Manager) Start(ctx context.Context, spec proc.Spec, program string) (*Job, error) {
+	w, err := m.store.Create(ctx, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir})
+	if err != nil {
+		return nil, err
+	}
+	lw := &lockedWriter{w: w}
+	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program})
+	if err != nil {
+		w.Abort()
+		return nil, err
+	}
+	m.mu.Lock()
+	m.seq++
+	j := &Job{
+		ID: fmt.Sprintf("p%d", m.seq), Program: program, Argv: spec.Argv, Dir: spec.Dir,
+		Pid: run.Process().Pid(), Started: time.Now(), OutputID: w.ID(),
+		run: run, out: lw, done: make(chan struct{}),
+	}
+	m.jobs[j.ID] = j
+	m.mu.Unlock()
+	go lw.flushLoop(j.done)
+	go func() {
+		j.finish(run.Wait(m.base))
+	}()
+	return j, nil
+}
+
+func (j *Job) finish(o *runner.Outcome) {
+	j.mu.Lock()
+	if j.outcome != nil {
+		j.mu.Unlock()
+		return
+	}
+	j.outcome = o
+	j.mu.Unlock()
+	j.out.finish(store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
+	close(j.done)
+}
+
+// Get returns a job by id.
+func (m *Manager) Get(id string) (*Job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		ids := make([]string, 0, len(m.jobs))
+		for k := range m.jobs {
+			ids = append(ids, k)
+		}
+		sort.Strings(ids)
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("no process %q: no background process was started (process_start starts one)", id)
+		}
+		return nil, fmt.Errorf("no process %q; known: %v (process_list shows them)", id, ids)
+	}
+	return j, nil
+}
+
+// List returns every job, oldest first.
+func (m *Manager) List() []*Job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Job, 0, len(m.jobs))
+	for _, j := range m.jobs {
+		out = append(out, j)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Started.Before(out[b].Started) })
+	return out
+}
+
+// Output returns lines [cursor, cursor+limit) of a job's output, as far as it
+// has been written, and the cursor to continue from.
+func (m *Manager) Output(ctx context.Context, id string, cursor, limit int) (store.Page, error) {
+	j, err := m.Get(id)
+	if err != nil {
+		return store.Page{}, err
+	}
+	j.out.flush()
+	info, err := m.store.Info(ctx, j.OutputID)
+	if err != nil {
+		return store.Page{}, err
+	}
+	if cursor >= info.Lines { // nothing new yet: not an error for a live job
+		return store.Page{Entry: info, Offset: cursor, TotalLines: info.Lines}, nil
+	}
+	return m.store.Page(ctx, j.OutputID, cursor, limit)
+}
+
+// Stop ends a job (SIGTERM to its group, SIGKILL after grace) and returns its
+// outcome; stopping a job that already ended returns how it ended.
+func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Job, error) {
+	j, err := m.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-j.done:
+	default:
+		j.run.Process().Stop(grace)
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return j, nil
+}
+
+// Close stops every running job and waits for them.
+func (m *Manager) Close() error {
+	for _, j := range m.List() {
+		select {
+		case <-j.done:
+		default:
+			j.run.Process().Stop(time.Second)
+			<-j.done
+		}
+	}
+	m.stop()
+	return nil
+}
+
+// lockedWriter lets the output goroutine write while the flusher and
+// process_output commit.
+type lockedWriter struct {
+	mu   sync.Mutex
+	w    *store.Writer
+	done bool
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.w.Flush()
+	}
+}
+
+func (l *lockedWriter) finish(f store.Final) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = true
+	l.w.Finish(context.Background(), f)
+}
+
+func (l *lockedWriter) flushLoop(done <-chan struct{}) {
+	t := time.NewTicker(FlushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			l.flush()
+		}
+	}
+}
