@@ -1,0 +1,267 @@
+// Package lldbcli is the LLDB command-line backend of internal/debugger: one
+// long-lived `lldb --no-lldbinit` per session, driven through internal/repl.
+//
+// Quirks of lldb on a pipe that this package relies on or works around:
+//   - lldb runs the target asynchronously: `process launch`, `process
+//     continue` and `thread step-*` return before the target stops, and the
+//     stop report ("Process 42 stopped" + "* thread #1 ... stop reason = ...")
+//     is printed later. Those commands go through repl.RunUntil, which sends
+//     the sentinel only after the report.
+//   - While the target runs, lldb forwards its own stdin to the target, which
+//     would swallow our commands; target.disable-stdio keeps it from doing so
+//     (the target's output is then not captured).
+//   - `p` fails while the process state is changing; the sentinel is an
+//     embedded-Python print instead.
+//
+// Frame IDs are frame indexes plus one, so 0 means "the top frame".
+package lldbcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/repl"
+)
+
+// ErrLLDBNotFound: no lldb or lldb-N in PATH.
+var ErrLLDBNotFound = errors.New("lldb not found in PATH (install lldb, e.g. Debian lldb-16)")
+
+// FindLLDB returns the path of lldb, or of the newest lldb-N.
+func FindLLDB() (string, error) {
+	if p, err := exec.LookPath("lldb"); err == nil {
+		return p, nil
+	}
+	for v := 30; v >= 10; v-- {
+		if p, err := exec.LookPath("lldb-" + strconv.Itoa(v)); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrLLDBNotFound
+}
+
+const (
+	prompt       = "(triage-lldb) "
+	startTimeout = 30 * time.Second
+	defaultWait  = 20 * time.Second
+	commandWait  = 60 * time.Second
+	rawOutputMax = 256 << 10
+)
+
+// stopReport matches the end of an asynchronous run: a stop, an exit, or an
+// error saying nothing will run.
+var stopReport = regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: `)
+
+// Backend is a debugger.Backend over the lldb command line.
+//
+// op serializes whole operations (several lldb commands, such as selecting a
+// frame and then reading it); the repl session serializes single commands.
+// mu guards the cached state and breakpoint registry and is never held
+// while lldb works.
+type Backend struct {
+	cfg debugger.Config
+	lim debugger.Limits
+
+	op sync.Mutex
+
+	mu       sync.Mutex
+	sess     *repl.Session
+	state    debugger.State
+	launched bool
+	core     bool
+	bps      map[int]debugger.Breakpoint // by lldb's breakpoint id
+	disposed bool
+}
+
+// New returns an unstarted backend.
+func New(cfg debugger.Config) *Backend {
+	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(),
+		state: debugger.State{Status: debugger.StatusNotStarted},
+		bps:   make(map[int]debugger.Breakpoint)}
+}
+
+// Factory makes lldb CLI backends for the Manager.
+func Factory() debugger.Factory {
+	return func(cfg debugger.Config) (debugger.Backend, error) { return New(cfg), nil }
+}
+
+// Name implements debugger.Backend.
+func (b *Backend) Name() string { return "lldb" }
+
+// EnginePid is lldb's process id (0 when not running).
+func (b *Backend) EnginePid() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess == nil {
+		return 0
+	}
+	return b.sess.Pid()
+}
+
+func (b *Backend) start(ctx context.Context) error {
+	lldb, err := FindLLDB()
+	if err != nil {
+		return err
+	}
+	sess, err := repl.Start(ctx, repl.Config{
+		Argv: []string{lldb, "--no-lldbinit",
+			"-O", "settings set prompt " + quote(prompt),
+			"-O", "settings set use-color false",
+			"-O", "settings set auto-confirm true",
+			"-O", "settings set target.disable-stdio true",
+			"-O", "settings set stop-line-count-before 0",
+			"-O", "settings set stop-line-count-after 0"},
+		Dir:            b.cfg.Dir,
+		Prompt:         regexp.MustCompile(regexp.QuoteMeta(strings.TrimSpace(prompt)) + ` ?`),
+		Sentinel:       repl.SumSentinel("script print(%d+%d)"),
+		QuitCommand:    "quit",
+		StartupTimeout: startTimeout,
+		CommandTimeout: commandWait,
+	})
+	if err != nil {
+		return fmt.Errorf("starting lldb: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.disposed {
+		sess.Close()
+		return errors.New("starting lldb: backend disposed")
+	}
+	b.sess = sess
+	return nil
+}
+
+// run sends one command; engine death becomes ErrSessionDead.
+func (b *Backend) run(ctx context.Context, cmd string, until *regexp.Regexp) (string, error) {
+	b.mu.Lock()
+	sess := b.sess
+	b.mu.Unlock()
+	if sess == nil {
+		return "", debugger.ErrNotStarted
+	}
+	out, err := sess.RunUntil(ctx, cmd, until)
+	if errors.Is(err, repl.ErrDead) {
+		b.mu.Lock()
+		b.state.Status = debugger.StatusDead
+		b.state.Error = err.Error()
+		b.mu.Unlock()
+		return out, fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+	}
+	return out, err
+}
+
+// runChecked is run plus: an lldb "error:" line becomes an error.
+func (b *Backend) runChecked(ctx context.Context, cmd string) (string, error) {
+	out, err := b.run(ctx, cmd, nil)
+	if err != nil {
+		return out, err
+	}
+	if runningErr.MatchString(out) {
+		return out, debugger.ErrRunning
+	}
+	if e := lldbError(out); e != "" {
+		return out, fmt.Errorf("%s: %s", cmd, e)
+	}
+	return out, nil
+}
+
+// observe updates the cached state from a command's output.
+func (b *Backend) observe(out string) debugger.State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if st, ok := latestState(out); ok && b.state.Status != debugger.StatusDead {
+		b.state.Status = st.Status
+		if st.Pid != 0 {
+			b.state.Pid = st.Pid
+		}
+		if st.LastStop != nil {
+			b.state.LastStop = st.LastStop
+		}
+	}
+	return b.copyState()
+}
+
+func (b *Backend) copyState() debugger.State {
+	st := b.state
+	if st.LastStop != nil {
+		stop := *st.LastStop
+		st.LastStop = &stop
+	}
+	return st
+}
+
+// State implements debugger.Backend.
+func (b *Backend) State() debugger.State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.copyState()
+}
+
+// refresh asks lldb for the process state.
+func (b *Backend) refresh(ctx context.Context) (debugger.State, error) {
+	out, err := b.run(ctx, "process status", nil)
+	if err != nil {
+		return b.State(), err
+	}
+	return b.observe(out), nil
+}
+
+// usable refreshes the state and says why the target cannot be inspected.
+func (b *Backend) usable(ctx context.Context, needStopped bool) error {
+	st := b.State()
+	switch st.Status {
+	case debugger.StatusDead:
+		return fmt.Errorf("%w: %s", debugger.ErrSessionDead, st.Error)
+	case debugger.StatusNotStarted:
+		return debugger.ErrNotStarted
+	}
+	if !b.isCore() {
+		var err error
+		if st, err = b.refresh(ctx); err != nil {
+			return err
+		}
+	}
+	switch st.Status {
+	case debugger.StatusExited:
+		return fmt.Errorf("%w (%s)", debugger.ErrTargetExited, st.LastStop)
+	case debugger.StatusRunning:
+		if needStopped {
+			return debugger.ErrRunning
+		}
+	}
+	return nil
+}
+
+func (b *Backend) isCore() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.core
+}
+
+// Dispose implements debugger.Backend.
+func (b *Backend) Dispose() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("disposing lldb backend: %v", r)
+		}
+	}()
+	b.mu.Lock()
+	sess := b.sess
+	already := b.disposed
+	b.disposed = true
+	if b.state.Status != debugger.StatusExited {
+		b.state.Status, b.state.Error = debugger.StatusDead, "session disposed"
+	}
+	b.mu.Unlock()
+	if already || sess == nil {
+		return nil
+	}
+	return sess.Close()
+}

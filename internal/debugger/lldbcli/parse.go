@@ -1,0 +1,159 @@
+package lldbcli
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+var (
+	exitedRE   = regexp.MustCompile(`Process (\d+) exited with status = (-?\d+)`)
+	stoppedRE  = regexp.MustCompile(`Process (\d+) stopped`)
+	runningRE  = regexp.MustCompile(`Process (\d+) (?:is running|launched|resuming)`)
+	reasonRE   = regexp.MustCompile(`(?m)^\* thread #(\d+).*?stop reason = (.*)$`)
+	signalRE   = regexp.MustCompile(`\bSIG[A-Z0-9]+\b`)
+	bpHitRE    = regexp.MustCompile(`\b(\d+)\.\d+`)
+	noProcRE   = regexp.MustCompile(`(?i)no process|invalid process|process must be launched`)
+	frameRE    = regexp.MustCompile(`^\s*\*?\s*frame #(\d+): (0x[0-9a-fA-F]+)(?: (\S+?)` + "`" + `([^\s(]+)(?:\(.*?\))?(?: [+] \d+)?(?: at ([^:]+):(\d+)(?::\d+)?)?)?`)
+	varRE      = regexp.MustCompile(`^\((.*?)\) (\S+) = (.*)$`)
+	bpSetRE    = regexp.MustCompile(`^Breakpoint (\d+): (.*)$`)
+	exprRE     = regexp.MustCompile(`(?s)^\((.*?)\) \$\d+ = (.*)$`)
+	whereAtRE  = regexp.MustCompile(` at ([^:]+):(\d+)`)
+	errorRE    = regexp.MustCompile(`(?m)^error: (.*)$`)
+	runningErr = regexp.MustCompile(`Process is running|requires a process which is currently stopped`)
+)
+
+// latestState finds the last process state report in out: exited, stopped
+// (with the stop reason of the selected thread) or running. ok is false when
+// out reports none.
+func latestState(out string) (st debugger.State, ok bool) {
+	type hit struct {
+		at int
+		fn func()
+	}
+	var last hit
+	consider := func(loc []int, fn func()) {
+		if loc != nil && loc[0] >= last.at {
+			last = hit{loc[0], fn}
+		}
+	}
+	last.at = -1
+	if m := exitedRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+		l := m[len(m)-1]
+		consider(l, func() {
+			pid, _ := strconv.Atoi(out[l[2]:l[3]])
+			code, _ := strconv.Atoi(out[l[4]:l[5]])
+			st = debugger.State{Status: debugger.StatusExited, Pid: pid,
+				LastStop: &debugger.Stop{Reason: debugger.StopExited, ExitCode: &code, At: time.Now()}}
+		})
+	}
+	if m := stoppedRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+		l := m[len(m)-1]
+		consider(l, func() {
+			pid, _ := strconv.Atoi(out[l[2]:l[3]])
+			st = debugger.State{Status: debugger.StatusStopped, Pid: pid, LastStop: parseStop(out[l[0]:])}
+		})
+	}
+	if m := runningRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+		l := m[len(m)-1]
+		consider(l, func() {
+			pid, _ := strconv.Atoi(out[l[2]:l[3]])
+			st = debugger.State{Status: debugger.StatusRunning, Pid: pid}
+		})
+	}
+	if last.fn == nil {
+		return debugger.State{}, false
+	}
+	last.fn()
+	return st, true
+}
+
+// parseStop reads "* thread #1, ..., stop reason = X" after a stop report.
+func parseStop(out string) *debugger.Stop {
+	s := &debugger.Stop{Reason: debugger.StopOther, At: time.Now()}
+	m := reasonRE.FindStringSubmatch(out)
+	if m == nil {
+		return s
+	}
+	s.ThreadID, _ = strconv.Atoi(m[1])
+	reason := strings.TrimSpace(m[2])
+	s.Description = reason
+	switch {
+	case strings.HasPrefix(reason, "breakpoint"):
+		s.Reason = debugger.StopBreakpoint
+		for _, id := range bpHitRE.FindAllStringSubmatch(reason, -1) {
+			n, _ := strconv.Atoi(id[1])
+			s.BreakpointIDs = append(s.BreakpointIDs, n)
+		}
+	case strings.HasPrefix(reason, "step") || strings.HasPrefix(reason, "trace") || strings.HasPrefix(reason, "plan"):
+		s.Reason = debugger.StopStep
+	case strings.HasPrefix(reason, "signal"):
+		s.Reason = debugger.StopSignal
+		s.Signal = signalRE.FindString(reason)
+		if s.Signal == "SIGSTOP" || s.Signal == "SIGINT" {
+			s.Reason, s.Signal = debugger.StopPause, ""
+		}
+	case strings.HasPrefix(reason, "exception"):
+		s.Reason = debugger.StopException
+		s.Signal = signalRE.FindString(reason)
+	case strings.HasPrefix(reason, "instruction"):
+		s.Reason = debugger.StopPause
+	}
+	return s
+}
+
+// parseFrames reads `thread backtrace` output. Frame IDs are index+1, so
+// that 0 can mean "the top frame".
+func parseFrames(out string) []debugger.Frame {
+	var frames []debugger.Frame
+	for _, line := range strings.Split(out, "\n") {
+		m := frameRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		idx, _ := strconv.Atoi(m[1])
+		f := debugger.Frame{ID: idx + 1, Index: idx, Address: m[2], Function: m[4], File: m[5]}
+		f.Line, _ = strconv.Atoi(m[6])
+		if f.Function == "" {
+			f.Function = "??"
+		}
+		frames = append(frames, f)
+	}
+	return frames
+}
+
+// parseVariables reads top-level `frame variable` lines: "(type) name = value".
+// Multi-line values (structs printed with children) are folded into Value.
+func parseVariables(out string) []debugger.Variable {
+	var vars []debugger.Variable
+	for _, line := range strings.Split(out, "\n") {
+		if m := varRE.FindStringSubmatch(line); m != nil {
+			vars = append(vars, debugger.Variable{Type: m[1], Name: m[2], Value: m[3]})
+			continue
+		}
+		if len(vars) > 0 && strings.TrimSpace(line) != "" {
+			v := &vars[len(vars)-1]
+			v.Value += " " + strings.TrimSpace(line)
+		}
+	}
+	return vars
+}
+
+// lldbError returns the first "error: ..." line of out, or "".
+func lldbError(out string) string {
+	if m := errorRE.FindStringSubmatch(out); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+// quote makes s one lldb command argument. lldb's parser (not a shell)
+// honours backslash escapes inside double quotes; backticks would be
+// evaluated as expressions, so they are escaped too.
+func quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`")
+	return `"` + r.Replace(s) + `"`
+}

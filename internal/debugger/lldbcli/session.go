@@ -1,0 +1,285 @@
+package lldbcli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+func checkFile(path, what string) error {
+	if path == "" {
+		return fmt.Errorf("no %s given", what)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("%s %s: %v", what, path, err)
+	}
+	return nil
+}
+
+// Launch implements debugger.Backend. With breakpoints or StopOnEntry it
+// waits for the first stop (or exit); otherwise it returns once the target
+// runs.
+func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugger.State, error) {
+	if err := checkFile(spec.Program, "program"); err != nil {
+		return debugger.State{}, err
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.start(ctx); err != nil {
+		return debugger.State{}, err
+	}
+	if _, err := b.runChecked(ctx, "target create "+quote(spec.Program)); err != nil {
+		return b.State(), err
+	}
+	b.mu.Lock()
+	b.launched = true
+	b.state.Status = debugger.StatusStopped // not yet running: breakpoints may be set
+	b.mu.Unlock()
+	for _, bp := range spec.Breakpoints {
+		if _, err := b.addBreakpoint(ctx, bp); err != nil {
+			return b.State(), err
+		}
+	}
+	cmd := "process launch"
+	if spec.Dir != "" {
+		cmd += " -w " + quote(spec.Dir)
+	}
+	for k, v := range spec.Env {
+		cmd += " -E " + quote(k+"="+v)
+	}
+	if spec.StopOnEntry {
+		cmd += " -s"
+	}
+	if len(spec.Args) > 0 {
+		cmd += " --"
+		for _, a := range spec.Args {
+			cmd += " " + quote(a)
+		}
+	}
+	var out string
+	var err error
+	if spec.StopOnEntry || len(spec.Breakpoints) > 0 {
+		out, err = b.run(ctx, cmd, stopReport)
+	} else {
+		out, err = b.run(ctx, cmd, nil)
+	}
+	if err != nil {
+		return b.State(), err
+	}
+	if e := lldbError(out); e != "" {
+		return b.State(), fmt.Errorf("launching %s: %s", spec.Program, e)
+	}
+	return b.observe(out), nil
+}
+
+// Attach implements debugger.Backend.
+func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugger.State, error) {
+	if spec.Pid <= 0 {
+		return debugger.State{}, fmt.Errorf("attaching: invalid pid %d", spec.Pid)
+	}
+	if err := syscall.Kill(spec.Pid, 0); err == syscall.ESRCH {
+		return debugger.State{}, fmt.Errorf("attaching: no process with pid %d", spec.Pid)
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.start(ctx); err != nil {
+		return debugger.State{}, err
+	}
+	if spec.Program != "" {
+		if _, err := b.runChecked(ctx, "target create "+quote(spec.Program)); err != nil {
+			return b.State(), err
+		}
+	}
+	out, err := b.run(ctx, "process attach -p "+strconv.Itoa(spec.Pid), stopReport)
+	if err != nil {
+		return b.State(), err
+	}
+	if e := lldbError(out); e != "" {
+		return b.State(), fmt.Errorf("attaching to pid %d: %s", spec.Pid, e)
+	}
+	return b.observe(out), nil
+}
+
+// LoadCore implements debugger.Backend.
+func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugger.State, error) {
+	if err := checkFile(spec.Program, "program"); err != nil {
+		return debugger.State{}, err
+	}
+	if err := checkFile(spec.Core, "core file"); err != nil {
+		return debugger.State{}, err
+	}
+	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
+	defer cancel()
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.start(ctx); err != nil {
+		return debugger.State{}, err
+	}
+	if _, err := b.runChecked(ctx, "target create --core "+quote(spec.Core)+" "+quote(spec.Program)); err != nil {
+		return b.State(), err
+	}
+	out, err := b.run(ctx, "process status", nil)
+	if err != nil {
+		return b.State(), err
+	}
+	b.mu.Lock()
+	b.core = true
+	b.mu.Unlock()
+	st := b.observe(out)
+	b.mu.Lock()
+	b.state.Status = debugger.StatusStopped
+	if b.state.LastStop == nil {
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopCore, At: time.Now()}
+	} else if b.state.LastStop.Signal != "" {
+		b.state.LastStop.Reason = debugger.StopCore
+	}
+	st = b.copyState()
+	b.mu.Unlock()
+	return st, nil
+}
+
+// Detach implements debugger.Backend: kill a launched target, detach from
+// an attached one.
+func (b *Backend) Detach(ctx context.Context) error {
+	b.mu.Lock()
+	launched, core, dead := b.launched, b.core, b.state.Status == debugger.StatusDead
+	b.mu.Unlock()
+	if dead {
+		return fmt.Errorf("detaching: %w", debugger.ErrSessionDead)
+	}
+	b.op.Lock()
+	defer b.op.Unlock()
+	cmd := "process detach"
+	switch {
+	case core:
+		return nil
+	case launched:
+		cmd = "process kill"
+	}
+	out, err := b.run(ctx, cmd, nil)
+	if err != nil {
+		return err
+	}
+	if e := lldbError(out); e != "" && !strings.Contains(e, "no process") && !noProcRE.MatchString(e) {
+		return fmt.Errorf("%s: %s", cmd, e)
+	}
+	return nil
+}
+
+// Continue implements debugger.Backend. Waiting holds the session: on a
+// wait timeout lldb is interrupted, which stops the target (reason pause).
+func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (debugger.State, error) {
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.usable(ctx, false); err != nil {
+		return b.State(), err
+	}
+	if b.isCore() {
+		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
+	}
+	if b.State().Status == debugger.StatusRunning && opts.Wait <= 0 {
+		return b.State(), nil
+	}
+	if opts.Wait <= 0 {
+		out, err := b.run(ctx, "process continue", nil)
+		if err != nil {
+			return b.State(), err
+		}
+		return b.observe(out), nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, opts.Wait)
+	defer cancel()
+	out, err := b.run(wctx, "process continue", stopReport)
+	st := b.observe(out)
+	if err != nil {
+		return st, fmt.Errorf("%w after %s: %v", debugger.ErrTimeout, opts.Wait, err)
+	}
+	return st, nil
+}
+
+// Step implements debugger.Backend.
+func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, wait time.Duration) (debugger.State, error) {
+	cmd := map[debugger.StepKind]string{debugger.StepOver: "thread step-over", debugger.StepIn: "thread step-in", debugger.StepOut: "thread step-out"}[kind]
+	if cmd == "" {
+		return b.State(), fmt.Errorf("step: unknown kind %q (want over, in or out)", kind)
+	}
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.usable(ctx, true); err != nil {
+		return b.State(), err
+	}
+	if b.isCore() {
+		return b.State(), fmt.Errorf("stepping a core file: %w", debugger.ErrUnsupported)
+	}
+	if thread != 0 {
+		cmd += " -t " + strconv.Itoa(thread)
+	}
+	if wait <= 0 {
+		wait = defaultWait
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	out, err := b.run(wctx, cmd, stopReport)
+	st := b.observe(out)
+	if err != nil {
+		return st, err
+	}
+	if e := lldbError(out); e != "" {
+		return st, fmt.Errorf("%s: %s", cmd, e)
+	}
+	return st, nil
+}
+
+// Pause implements debugger.Backend. It waits behind a Continue that is
+// waiting for a stop.
+func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.usable(ctx, false); err != nil {
+		return b.State(), err
+	}
+	if b.State().Status == debugger.StatusStopped {
+		return b.State(), nil
+	}
+	out, err := b.run(ctx, "process interrupt", stopReport)
+	if err != nil {
+		return b.State(), err
+	}
+	return b.observe(out), nil
+}
+
+// RawCommand implements debugger.Backend.
+func (b *Backend) RawCommand(ctx context.Context, command string) (string, error) {
+	if st := b.State(); st.Status == debugger.StatusDead || st.Status == debugger.StatusNotStarted {
+		return "", b.usable(ctx, false)
+	}
+	b.op.Lock()
+	defer b.op.Unlock()
+	out, err := b.run(ctx, command, nil)
+	if err != nil {
+		return out, err
+	}
+	b.observe(out)
+	capped, cut := debugger.Limits{MaxString: rawOutputMax}.CapValue(out)
+	if cut != "" {
+		capped += "\n[" + cut + "]"
+	}
+	return capped, nil
+}
