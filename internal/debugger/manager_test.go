@@ -66,7 +66,6 @@ type fakes struct {
 	mu    sync.Mutex
 	made  []*fakeBackend
 	fail  bool
-	names []string
 }
 
 func (fs *fakes) factory(name string) Factory {

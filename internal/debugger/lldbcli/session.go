@@ -142,7 +142,7 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 	b.mu.Lock()
 	b.core = true
 	b.mu.Unlock()
-	st := b.observe(out)
+	b.observe(out)
 	b.mu.Lock()
 	b.state.Status = debugger.StatusStopped
 	if b.state.LastStop == nil {
@@ -150,7 +150,7 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 	} else if b.state.LastStop.Signal != "" {
 		b.state.LastStop.Reason = debugger.StopCore
 	}
-	st = b.copyState()
+	st := b.copyState()
 	b.mu.Unlock()
 	return st, nil
 }
