@@ -63,9 +63,9 @@ func (f *fakeBackend) Dispose() error {
 }
 
 type fakes struct {
-	mu    sync.Mutex
-	made  []*fakeBackend
-	fail  bool
+	mu   sync.Mutex
+	made []*fakeBackend
+	fail bool
 }
 
 func (fs *fakes) factory(name string) Factory {
