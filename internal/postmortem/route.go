@@ -48,11 +48,12 @@ type Router struct {
 // dumps, Python-looking code goes to drgn and a crash command to crash;
 // otherwise the default engine. A leading "word:" where word is no engine and
 // no Python keyword is ErrUnknownPrefix, so a mistyped prefix is never sent
-// to an engine as a command (Python such as "x: int = 1" needs explicit drgn).
+// to an engine as a command; with an explicit engine such a command is sent
+// as it is (Python such as "x: int = 1" needs explicit drgn).
 func (r Router) Route(command string, explicit Engine) (Route, error) {
 	cmd := strings.TrimSpace(command)
 	prefixed, rest, err := splitPrefix(cmd)
-	if err != nil {
+	if err != nil && explicit == "" {
 		return Route{}, err
 	}
 	if prefixed != "" {
