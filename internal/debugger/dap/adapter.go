@@ -124,11 +124,39 @@ func CheckGDB(ctx context.Context, gdb string) error {
 	return nil
 }
 
-// started is a running adapter and the stream to it.
+// started is a running adapter and the stream to it. p and log are nil for
+// an in-memory adapter (tests).
 type started struct {
 	p      *proc.Process
 	stream io.ReadWriteCloser
 	log    *os.File
+}
+
+// done is closed when the adapter process has ended; never for an
+// in-memory adapter.
+func (s *started) done() <-chan struct{} {
+	if s.p == nil {
+		return nil
+	}
+	return s.p.Done()
+}
+
+func (s *started) logHint() string {
+	if s.log == nil {
+		return ""
+	}
+	return " (adapter log: " + s.log.Name() + ")"
+}
+
+// stop ends the adapter: its stream, then its process group.
+func (s *started) stop() {
+	s.stream.Close()
+	if s.p != nil {
+		_, _ = s.p.Stop(time.Second)
+	}
+	if s.log != nil {
+		s.log.Close()
+	}
 }
 
 // startAdapter starts a and connects to it. Its stderr (and stdout, when

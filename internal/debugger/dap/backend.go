@@ -33,7 +33,10 @@ const (
 type Backend struct {
 	kind string // adapter kind asked for; "" picks by program
 	cfg  debugger.Config
-	lim  debugger.Limits
+	// launchAdapter finds and starts the adapter; tests replace it to
+	// connect to a scripted one.
+	launchAdapter func(ctx context.Context, program string) (*started, string, error)
+	lim           debugger.Limits
 
 	bpMu sync.Mutex // held across a breakpoint registry change and its request
 
@@ -64,7 +67,7 @@ type breakpoint struct {
 // New returns an unstarted backend using adapter kind (KindLLDB, KindDlv,
 // KindGDB, or "" to choose by program).
 func New(kind string, cfg debugger.Config) *Backend {
-	return &Backend{
+	b := &Backend{
 		kind:        kind,
 		cfg:         cfg,
 		lim:         cfg.Limits.WithDefaults(),
@@ -73,6 +76,8 @@ func New(kind string, cfg debugger.Config) *Backend {
 		initialized: make(chan struct{}),
 		bps:         make(map[int]*breakpoint),
 	}
+	b.launchAdapter = b.findAndStart
+	return b
 }
 
 // Factory returns a debugger.Factory making backends of adapter kind.
@@ -95,41 +100,46 @@ func (b *Backend) Capabilities() godap.Capabilities {
 func (b *Backend) AdapterPid() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ad == nil {
+	if b.ad == nil || b.ad.p == nil {
 		return 0
 	}
 	return b.ad.p.Pid()
 }
 
-// start starts the adapter and initializes the session.
-func (b *Backend) start(ctx context.Context, program string) error {
+func (b *Backend) findAndStart(ctx context.Context, program string) (*started, string, error) {
 	a, err := FindAdapter(b.kind, program)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	if a.Kind == KindGDB {
 		if err := CheckGDB(ctx, a.Argv[0]); err != nil {
-			return err
+			return nil, "", err
 		}
 	}
 	ad, err := startAdapter(ctx, a, b.cfg.Dir)
+	return ad, a.Kind, err
+}
+
+// start starts the adapter and initializes the session.
+func (b *Backend) start(ctx context.Context, program string) error {
+	ad, kind, err := b.launchAdapter(ctx, program)
 	if err != nil {
 		return err
 	}
 	b.mu.Lock()
 	if b.disposed {
 		b.mu.Unlock()
-		_, _ = ad.p.Stop(time.Second)
+		ad.stop()
 		return errors.New("starting adapter: backend disposed")
 	}
-	b.ad, b.fl = ad, flavorFor(a.Kind)
+	b.ad, b.fl = ad, flavorFor(kind)
 	b.conn = NewConn(ad.stream, b.onEvent)
 	b.mu.Unlock()
 	go b.watch(ad, b.conn)
 
 	var caps godap.Capabilities
 	err = b.call(ctx, "initialize", godap.InitializeRequestArguments{
-		ClientID: "triage", ClientName: "triage", AdapterID: a.Kind,
+		ClientID: "triage", ClientName: "triage", AdapterID: kind,
 		LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path",
 		SupportsVariableType: true,
 	}, &caps)
@@ -147,7 +157,7 @@ func (b *Backend) start(ctx context.Context, program string) error {
 // adapter's exit either way, and closing the Conn then retires every call.
 func (b *Backend) watch(ad *started, conn *Conn) {
 	select {
-	case <-ad.p.Done():
+	case <-ad.done():
 		res, _ := ad.p.Wait()
 		conn.Close(fmt.Errorf("adapter exited: %v", res))
 	case <-conn.Done():
@@ -158,23 +168,34 @@ func (b *Backend) watch(ad *started, conn *Conn) {
 		return
 	}
 	b.state.Status = debugger.StatusDead
-	b.state.Error = fmt.Sprintf("%v (adapter log: %s)", conn.Err(), ad.log.Name())
+	b.state.Error = fmt.Sprintf("%v%s", conn.Err(), ad.logHint())
 	b.bump()
 }
 
 // call sends a request; a dead connection becomes ErrSessionDead.
 func (b *Backend) call(ctx context.Context, command string, args, body any) error {
+	return <-b.goCall(ctx, command, args, body)
+}
+
+// goCall is call with the request written before it returns (Conn.Go).
+func (b *Backend) goCall(ctx context.Context, command string, args, body any) <-chan error {
 	b.mu.Lock()
 	conn := b.conn
 	b.mu.Unlock()
+	out := make(chan error, 1)
 	if conn == nil {
-		return debugger.ErrNotStarted
+		out <- debugger.ErrNotStarted
+		return out
 	}
-	err := conn.Call(ctx, command, args, body)
-	if errors.Is(err, ErrConnClosed) {
-		return fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
-	}
-	return err
+	res := conn.Go(ctx, command, args, body) // written before we return
+	go func() {
+		err := <-res
+		if errors.Is(err, ErrConnClosed) {
+			err = fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+		}
+		out <- err
+	}()
+	return out
 }
 
 // bump wakes state waiters. Caller holds mu.
@@ -202,8 +223,10 @@ func (b *Backend) onEvent(e Event) {
 		b.state.Status = debugger.StatusStopped
 		b.state.LastStop = stopFromEvent(body)
 		if b.pausing {
-			// lldb reports the stop a pause causes as signal SIGSTOP.
-			if stop := b.state.LastStop; stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" {
+			// lldb reports the stop a pause causes as signal SIGSTOP, or
+			// as a trace stop; a breakpoint or a real signal stays itself.
+			stop := b.state.LastStop
+			if stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" || stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther {
 				stop.Reason, stop.Signal = debugger.StopPause, ""
 			}
 			b.pausing = false
@@ -330,8 +353,7 @@ func (b *Backend) Dispose() (err error) {
 		conn.Close(errors.New("session disposed"))
 	}
 	if ad != nil {
-		_, _ = ad.p.Stop(time.Second)
-		ad.log.Close()
+		ad.stop()
 	}
 	return nil
 }

@@ -127,18 +127,50 @@ func (c *Conn) Close(cause error) error {
 // forgotten; a late response is dropped). A ctx without a deadline gets
 // DefaultTimeout.
 func (c *Conn) Call(ctx context.Context, command string, args, body any) error {
+	return <-c.Go(ctx, command, args, body)
+}
+
+// Go sends command at once and returns a channel that yields Call's result.
+// The request is on the wire when Go returns, so requests that must follow
+// it in order (configuration after launch) can be sent straight after.
+func (c *Conn) Go(ctx context.Context, command string, args, body any) <-chan error {
+	out := make(chan error, 1)
+	cancel := context.CancelFunc(func() {})
 	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
-		defer cancel()
 	}
+	seq, ch, err := c.send(command, args)
+	if err != nil {
+		cancel()
+		out <- err
+		return out
+	}
+	go func() {
+		defer cancel()
+		select {
+		case r := <-ch:
+			if r.err != nil {
+				out <- fmt.Errorf("%s: %w", command, r.err)
+				return
+			}
+			out <- decodeResponse(command, r.msg, body)
+		case <-ctx.Done():
+			c.forget(seq)
+			out <- fmt.Errorf("%s: %w", command, ctx.Err())
+		}
+	}()
+	return out
+}
+
+// send registers a pending call and writes the request.
+func (c *Conn) send(command string, args any) (int, chan result, error) {
 	seq := int(c.seq.Add(1))
 	ch := make(chan result, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", command, err)
+		return 0, nil, fmt.Errorf("%s: %w", command, err)
 	}
 	c.pending[seq] = ch
 	c.mu.Unlock()
@@ -148,25 +180,16 @@ func (c *Conn) Call(ctx context.Context, command string, args, body any) error {
 		raw, err := json.Marshal(args)
 		if err != nil {
 			c.forget(seq)
-			return fmt.Errorf("encoding %s arguments: %v", command, err)
+			return 0, nil, fmt.Errorf("encoding %s arguments: %v", command, err)
 		}
 		req.Arguments = raw
 	}
 	if err := c.write(req); err != nil {
 		c.forget(seq)
 		c.fail(fmt.Errorf("writing %s: %v", command, err))
-		return fmt.Errorf("%s: %w", command, c.Err())
+		return 0, nil, fmt.Errorf("%s: %w", command, c.Err())
 	}
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return fmt.Errorf("%s: %w", command, r.err)
-		}
-		return decodeResponse(command, r.msg, body)
-	case <-ctx.Done():
-		c.forget(seq)
-		return fmt.Errorf("%s: %w", command, ctx.Err())
-	}
+	return seq, ch, nil
 }
 
 func decodeResponse(command string, m message, body any) error {

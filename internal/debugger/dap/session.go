@@ -91,8 +91,7 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 // before or after the launch/attach response (lldb and dlv differ), so the
 // request runs in the background while we wait for either.
 func (b *Backend) configure(ctx context.Context, command string, args map[string]any, bps []debugger.BreakpointSpec) error {
-	resp := make(chan error, 1)
-	go func() { resp <- b.call(ctx, command, args, nil) }()
+	resp := b.goCall(ctx, command, args, nil)
 	var respErr error
 	gotResp := false
 	select {
