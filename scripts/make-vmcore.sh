@@ -57,6 +57,7 @@ ensure_tools() {
 	local -A need=(
 		[qemu-system-x86_64]=qemu-system-x86 [cpio]=cpio [crash]=crash
 		[drgn]=python3-drgn [dpkg-deb]=dpkg [apt-get]=apt [flock]=util-linux
+		[readelf]=binutils [gzip]=gzip [xz]=xz-utils [python3]=python3
 	)
 	local missing=() tool
 	for tool in "${!need[@]}"; do
@@ -77,6 +78,7 @@ ensure_tools() {
 # busybox_static prints the path of a statically linked busybox.
 busybox_static() {
 	local bb
+	command -v readelf >/dev/null || return 1
 	for bb in /bin/busybox /usr/bin/busybox "$(command -v busybox || true)"; do
 		[[ -x $bb ]] || continue
 		# A static executable has no PT_INTERP program header.
