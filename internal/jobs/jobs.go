@@ -141,16 +141,31 @@ func (m *Manager) List() []*Job {
 }
 
 // Output returns lines [cursor, cursor+limit) of a job's output, as far as it
-// has been written, and the cursor to continue from.
-func (m *Manager) Output(ctx context.Context, id string, cursor, limit int) (store.Page, error) {
+// has been written. When there is nothing past cursor yet and the job runs,
+// it waits up to wait for new output or the job's end.
+func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait time.Duration) (store.Page, error) {
 	j, err := m.Get(id)
 	if err != nil {
 		return store.Page{}, err
 	}
-	j.out.flush()
+	changed := j.out.flush()
 	info, err := m.store.Info(ctx, j.OutputID)
 	if err != nil {
 		return store.Page{}, err
+	}
+	if cursor >= info.Lines && wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-changed:
+		case <-j.done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+		j.out.flush()
+		if info, err = m.store.Info(ctx, j.OutputID); err != nil {
+			return store.Page{}, err
+		}
 	}
 	if cursor >= info.Lines { // nothing new yet: not an error for a live job
 		return store.Page{Entry: info, Offset: cursor, TotalLines: info.Lines}, nil
@@ -195,9 +210,10 @@ func (m *Manager) Close() error {
 // lockedWriter lets the output goroutine write while the flusher and
 // process_output commit.
 type lockedWriter struct {
-	mu   sync.Mutex
-	w    *store.Writer
-	done bool
+	mu      sync.Mutex
+	w       *store.Writer
+	done    bool
+	changed chan struct{} // closed (and replaced) when committed lines grow
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -206,12 +222,23 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func (l *lockedWriter) flush() {
+// flush commits buffered lines and returns a channel closed at the next
+// commit that adds lines.
+func (l *lockedWriter) flush() <-chan struct{} {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.done {
-		l.w.Flush()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
 	}
+	if !l.done {
+		before := l.w.Lines()
+		l.w.Flush()
+		if l.w.Lines() > before {
+			close(l.changed)
+			l.changed = make(chan struct{})
+		}
+	}
+	return l.changed
 }
 
 func (l *lockedWriter) finish(f store.Final) {
@@ -219,6 +246,9 @@ func (l *lockedWriter) finish(f store.Final) {
 	defer l.mu.Unlock()
 	l.done = true
 	l.w.Finish(context.Background(), f)
+	if l.changed != nil {
+		close(l.changed)
+	}
 }
 
 func (l *lockedWriter) flushLoop(done <-chan struct{}) {

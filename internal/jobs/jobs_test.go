@@ -23,22 +23,16 @@ func newManager(t *testing.T) *Manager {
 	return m
 }
 
-// waitLines polls process_output-style until the job has printed n lines.
+// waitLines waits (long-polling Output) until the job has printed n lines.
 func waitLines(t *testing.T, m *Manager, id string, n int) store.Page {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		p, err := m.Output(context.Background(), id, 0, 100)
+	for range 50 {
+		p, err := m.Output(context.Background(), id, 0, 100, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.TotalLines >= n {
 			return p
-		}
-		j, _ := m.Get(id)
-		select {
-		case <-j.Done():
-		case <-time.After(FlushEvery):
 		}
 	}
 	t.Fatalf("job %s never printed %d lines", id, n)
@@ -56,7 +50,7 @@ func TestStartOutputStop(t *testing.T) {
 	if p.Lines[0] != "ready" {
 		t.Fatalf("output = %q", p.Lines)
 	}
-	if p, err := m.Output(context.Background(), j.ID, 1, 10); err != nil || len(p.Lines) != 0 {
+	if p, err := m.Output(context.Background(), j.ID, 1, 10, 0); err != nil || len(p.Lines) != 0 {
 		t.Errorf("reading past the cursor of a live job: %+v %v", p, err)
 	}
 	if j.Outcome() != nil {

@@ -4,6 +4,8 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
+	"github.com/triage-dev/triage/internal/workflow/output"
+	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
 )
 
@@ -11,6 +13,8 @@ import (
 func Catalog(svc *services.Set) *catalog.Catalog {
 	return &catalog.Catalog{Workflows: []*catalog.Workflow{
 		session.Workflow(svc),
+		run.Workflow(svc),
+		output.Workflow(svc),
 		doctor.Workflow(svc),
 	}}
 }

@@ -9,6 +9,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,7 +76,7 @@ func New(svc *services.Set, o Options) (*Server, error) {
 	for _, t := range sel.Tools {
 		t.Register(s)
 	}
-	s.AddReceivingMiddleware(explainAbsent(sel.Absent))
+	s.AddReceivingMiddleware(explainAbsent(sel.Absent), dropNullArguments)
 	addResources(s, svc)
 	return &Server{mcp: s, Selection: sel, Catalog: cat}, nil
 }
@@ -115,6 +116,30 @@ func explainAbsent(absent map[string]string) mcp.Middleware {
 			res.SetError(fmt.Errorf("%s", reason))
 			return res, nil
 		}
+	}
+}
+
+// dropNullArguments removes null-valued arguments before the SDK validates
+// them: a null argument means "not given" (session defaults may fill it), and
+// schemas stay single-typed.
+func dropNullArguments(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && method == "tools/call" && bytes.Contains(p.Arguments, []byte("null")) {
+			var args map[string]json.RawMessage
+			if json.Unmarshal(p.Arguments, &args) == nil {
+				changed := false
+				for k, v := range args {
+					if string(bytes.TrimSpace(v)) == "null" {
+						delete(args, k)
+						changed = true
+					}
+				}
+				if changed {
+					p.Arguments, _ = json.Marshal(args)
+				}
+			}
+		}
+		return next(ctx, method, req)
 	}
 }
 

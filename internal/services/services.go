@@ -9,13 +9,18 @@ package services
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/doctor"
+	"github.com/triage-dev/triage/internal/jobs"
+	"github.com/triage-dev/triage/internal/store"
 )
 
 // Set is the shared state of one triage process.
@@ -29,6 +34,11 @@ type Set struct {
 	EnabledWorkflows []string
 
 	closers []func() error
+
+	storeOnce sync.Once
+	store     *store.Store
+	storeErr  error
+	jobs      *jobs.Manager
 }
 
 // New builds the services for cfg.
@@ -70,7 +80,65 @@ func (s *Set) ConfigPathForWrite() (string, error) {
 	return filepath.Join(wd, config.FileName), nil
 }
 
+// StorePath is the output store's path in effect.
+func (s *Set) StorePath() string {
+	if p := s.Config.Store.Path; p != "" {
+		return p
+	}
+	return store.DefaultPath()
+}
+
+// Store opens the output store on first use (so that starting triage costs no
+// database work) and prunes it to the configured retention.
+func (s *Set) Store(ctx context.Context) (*store.Store, error) {
+	s.storeOnce.Do(func() {
+		c := s.Config.Store
+		maxAge := time.Duration(c.MaxAge)
+		if maxAge == 0 {
+			maxAge = config.DefaultMaxAge
+		}
+		maxMB := c.MaxSizeMB
+		if maxMB == 0 {
+			maxMB = config.DefaultMaxSizeMB
+		}
+		st, err := store.Open(ctx, s.StorePath(), store.Options{MaxAge: maxAge, MaxTotalBytes: maxMB << 20})
+		if err != nil {
+			s.storeErr = fmt.Errorf("output store: %w", err)
+			return
+		}
+		if _, err := st.Prune(ctx, time.Now()); err != nil {
+			s.Log.Warn("pruning the output store", "err", err)
+		}
+		s.store = st
+		s.jobs = jobs.New(st)
+		// Registered here so that Close stops jobs before closing the store.
+		s.OnClose(st.Close)
+		s.OnClose(s.jobs.Close)
+	})
+	return s.store, s.storeErr
+}
+
+// Jobs returns the background process manager.
+func (s *Set) Jobs(ctx context.Context) (*jobs.Manager, error) {
+	if _, err := s.Store(ctx); err != nil {
+		return nil, err
+	}
+	return s.jobs, nil
+}
+
 // StoreHealth reports the output store's path and state.
 func (s *Set) StoreHealth(ctx context.Context) doctor.Store {
-	return doctor.Store{Path: s.Config.Store.Path, Status: "not opened"}
+	h := doctor.Store{Path: s.StorePath()}
+	st, err := s.Store(ctx)
+	if err != nil {
+		h.Status = err.Error()
+		return h
+	}
+	n, size, err := st.Stats(ctx)
+	if err != nil {
+		h.Status = err.Error()
+		return h
+	}
+	h.Status, h.Outputs, h.Bytes = "ok", n, size
+	return h
 }

@@ -168,7 +168,7 @@ func TestClassifyHintArgs(t *testing.T) {
 		tools = append(tools, h.Tool)
 		switch h.Tool {
 		case "dump_open":
-			if h.Args["path"] != "/cores/core.1" {
+			if h.Args["core"] != "/cores/core.1" || h.Args["program"] != "/bin/app" {
 				t.Errorf("dump_open args %v", h.Args)
 			}
 		case "output_search":

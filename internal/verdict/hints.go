@@ -26,8 +26,14 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 	}
 	var hs []Hint
 	if ev := evidenceOf(v.Evidence, "core_dump"); ev != nil {
+		args := map[string]any{"core": ev.Path}
+		if in.Result != nil && in.Result.Path != "" {
+			args["program"] = in.Result.Path
+		} else if in.Result != nil && len(in.Result.Argv) > 0 {
+			args["program"] = in.Result.Argv[0]
+		}
 		hs = append(hs, Hint{Text: "open the core dump to see the crashing thread's stack and variables",
-			Tool: "dump_open", Args: map[string]any{"path": ev.Path}})
+			Tool: "dump_open", Args: args})
 	}
 	if ev := evidenceOf(v.Evidence, "crash_report"); ev != nil {
 		hs = append(hs, Hint{Text: "read the crash report", Tool: "crash_report_show", Args: map[string]any{"path": ev.Path}})

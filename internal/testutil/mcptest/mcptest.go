@@ -1,0 +1,107 @@
+// Package mcptest connects a real go-sdk client to a triage server in the same
+// process, for workflow tests. Import it from _test files only.
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/server"
+	"github.com/triage-dev/triage/internal/services"
+)
+
+// Client is a connected test client.
+type Client struct {
+	t   testing.TB
+	CS  *mcp.ClientSession
+	Svc *services.Set
+}
+
+// Connect starts a server over cfg (nil: defaults, with an in-memory store)
+// and connects a client. Everything is closed when the test ends.
+func Connect(t testing.TB, cfg *config.Config) *Client {
+	t.Helper()
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	if cfg.Store.Path == "" {
+		cfg.Store.Path = ":memory:"
+	}
+	svc, err := services.New(cfg, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(svc, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		svc.Close()
+	})
+	return &Client{t: t, CS: cs, Svc: svc}
+}
+
+// Result is a decoded tool result.
+type Result struct {
+	IsError bool
+	Outcome string
+	Text    string
+	// Out is the structured content, decoded into a generic map.
+	Out map[string]any
+	raw *mcp.CallToolResult
+}
+
+// Call calls a tool and decodes its result; a protocol error fails the test.
+func (c *Client) Call(tool string, args map[string]any) Result {
+	c.t.Helper()
+	res, err := c.CS.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		c.t.Fatalf("%s: %v", tool, err)
+	}
+	r := Result{IsError: res.IsError, raw: res}
+	r.Outcome, _ = res.Meta["triage/outcome"].(string)
+	var b strings.Builder
+	for _, ct := range res.Content {
+		if tc, ok := ct.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	r.Text = b.String()
+	if res.StructuredContent != nil {
+		raw, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(raw, &r.Out)
+	}
+	return r
+}
+
+// Decode decodes the structured content into v.
+func (r Result) Decode(t testing.TB, v any) {
+	t.Helper()
+	raw, _ := json.Marshal(r.raw.StructuredContent)
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
+	}
+}
+
+// FirstLine is the verdict line of the text.
+func (r Result) FirstLine() string {
+	line, _, _ := strings.Cut(r.Text, "\n")
+	return line
+}

@@ -1,0 +1,186 @@
+// Package output is the `output` workflow: page, search and list the outputs
+// triage stored whole. Always on.
+package output
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/store"
+)
+
+// Workflow returns the output workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow {
+	h := &handler{svc: svc}
+	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
+	return &catalog.Workflow{
+		ID:          "output",
+		Title:       "Stored outputs",
+		Description: "Page, search and list the full outputs behind every excerpt.",
+		AlwaysOn:    true,
+		Tools: []*catalog.Tool{
+			catalog.New("output_get", "Read lines of a stored output by offset (0-based) and limit.", ro, h.get),
+			catalog.New("output_search", "Regex (RE2) search of one stored output, or of the recent ones, with context lines.", ro, h.search),
+			catalog.New("output_list", "List recent stored outputs with their tool, command and verdict.", ro, h.list),
+		},
+	}
+}
+
+type handler struct{ svc *services.Set }
+
+type getParams struct {
+	OutputID string `json:"output_id" jsonschema:"id from a previous result"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"first line, 0-based (default 0)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"lines to return (default 200; the response budget may return fewer)"`
+}
+
+// GetOutput is a page of lines.
+type GetOutput struct {
+	OutputID   string   `json:"output_id" jsonschema:"the output"`
+	Offset     int      `json:"offset" jsonschema:"first line returned"`
+	Lines      []string `json:"lines" jsonschema:"the lines"`
+	TotalLines int      `json:"total_lines" jsonschema:"lines in the output"`
+	Complete   bool     `json:"complete" jsonschema:"the producer finished writing it"`
+	Next       string   `json:"next,omitempty" jsonschema:"the call for the following lines"`
+}
+
+func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catalog.Result[GetOutput], error) {
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[GetOutput]{}, err
+	}
+	if in.Offset < 0 || in.Limit < 0 {
+		return catalog.Result[GetOutput]{}, &defaults.UsageError{Msg: "offset and limit must be 0 or more"}
+	}
+	p, err := st.Page(ctx, in.OutputID, in.Offset, in.Limit)
+	if err != nil {
+		return catalog.Result[GetOutput]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	// Keep within the response budget: drop lines from the end.
+	budget, size := h.svc.Config.BudgetBytes(), 0
+	for i, l := range p.Lines {
+		size += len(l) + 8
+		if size > budget && i > 0 {
+			p.Lines = p.Lines[:i]
+			break
+		}
+	}
+	out := GetOutput{OutputID: in.OutputID, Offset: in.Offset, Lines: p.Lines, TotalLines: p.TotalLines, Complete: p.Entry.Complete}
+	end := in.Offset + len(p.Lines)
+	if end < p.TotalLines {
+		out.Next = catalog.NextCall("output_get", map[string]any{"output_id": in.OutputID, "offset": end, "limit": max(in.Limit, 200)})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "OUTPUT %s: lines %d–%d of %d", in.OutputID, in.Offset+1, end, p.TotalLines)
+	if p.Entry.VerdictLine != "" {
+		fmt.Fprintf(&b, " — %s", p.Entry.VerdictLine)
+	}
+	if !p.Entry.Complete {
+		fmt.Fprintf(&b, " (%s)", p.Entry.Status)
+	}
+	b.WriteByte('\n')
+	for _, l := range p.Lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if out.Next != "" {
+		fmt.Fprintf(&b, "more: %s\n", out.Next)
+	}
+	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+}
+
+type searchParams struct {
+	OutputID   string `json:"output_id,omitempty" jsonschema:"output to search; omit to search the recent outputs"`
+	Pattern    string `json:"pattern" jsonschema:"RE2 regular expression, matched line by line"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (max 20)"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"matches to return (default 50); all are counted"`
+}
+
+// SearchOutput holds the matches.
+type SearchOutput struct {
+	Pattern   string        `json:"pattern" jsonschema:"the pattern"`
+	Matches   []store.Match `json:"matches" jsonschema:"matching lines (0-based line numbers)"`
+	Total     int           `json:"total" jsonschema:"all matching lines, including those not returned"`
+	Truncated bool          `json:"truncated" jsonschema:"more lines matched than were returned"`
+	Searched  int           `json:"searched" jsonschema:"outputs searched"`
+}
+
+func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) (catalog.Result[SearchOutput], error) {
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[SearchOutput]{}, err
+	}
+	if in.Pattern == "" {
+		return catalog.Result[SearchOutput]{}, &defaults.UsageError{Msg: "pattern is empty: give an RE2 regular expression, e.g. \"error|panic\""}
+	}
+	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches})
+	if err != nil {
+		return catalog.Result[SearchOutput]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	out := SearchOutput{Pattern: in.Pattern, Matches: res.Matches, Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
+	if out.Matches == nil {
+		out.Matches = []store.Match{}
+	}
+	var b strings.Builder
+	scope := "the recent outputs"
+	if in.OutputID != "" {
+		scope = in.OutputID
+	}
+	fmt.Fprintf(&b, "SEARCH %q in %s: %d matching lines", in.Pattern, scope, res.Total)
+	if res.Truncated {
+		fmt.Fprintf(&b, " (first %d shown; raise max_matches or narrow the pattern)", len(res.Matches))
+	}
+	b.WriteByte('\n')
+	budget := h.svc.Config.BudgetBytes()
+	for i, m := range res.Matches {
+		if b.Len() > budget {
+			fmt.Fprintf(&b, "… %d more matches in the structured output\n", len(res.Matches)-i)
+			break
+		}
+		for j, l := range m.Before {
+			fmt.Fprintf(&b, "%s:%d- %s\n", m.ID, m.Line+1-len(m.Before)+j, l)
+		}
+		fmt.Fprintf(&b, "%s:%d: %s\n", m.ID, m.Line+1, m.Text)
+		for j, l := range m.After {
+			fmt.Fprintf(&b, "%s:%d- %s\n", m.ID, m.Line+2+j, l)
+		}
+	}
+	return catalog.Result[SearchOutput]{Text: b.String(), Output: out}, nil
+}
+
+type listParams struct {
+	Limit int `json:"limit,omitempty" jsonschema:"outputs to list (default 20)"`
+}
+
+// ListOutput lists stored outputs.
+type ListOutput struct {
+	Outputs []store.Entry `json:"outputs" jsonschema:"recent outputs, newest first"`
+}
+
+func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (catalog.Result[ListOutput], error) {
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[ListOutput]{}, err
+	}
+	entries, err := st.List(ctx, in.Limit)
+	if err != nil {
+		return catalog.Result[ListOutput]{}, err
+	}
+	if entries == nil {
+		entries = []store.Entry{}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "OUTPUTS: %d most recent\n", len(entries))
+	for _, e := range entries {
+		verdict := e.VerdictLine
+		if verdict == "" {
+			verdict = e.Status
+		}
+		fmt.Fprintf(&b, "%s  %s  %-14s %6d lines  %s  %s\n", e.ID, e.Created.Format("01-02 15:04:05"), e.Tool, e.Lines, strings.Join(e.Argv, " "), verdict)
+	}
+	return catalog.Result[ListOutput]{Text: b.String(), Output: ListOutput{Outputs: entries}}, nil
+}

@@ -1,0 +1,175 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/jobs"
+)
+
+// ProcessInfo describes a background process.
+type ProcessInfo struct {
+	ID       string   `json:"id" jsonschema:"process id for process_output and process_stop"`
+	Pid      int      `json:"pid" jsonschema:"operating-system pid"`
+	Argv     []string `json:"argv" jsonschema:"what runs"`
+	Cwd      string   `json:"cwd,omitempty" jsonschema:"working directory"`
+	Started  string   `json:"started" jsonschema:"start time (RFC 3339)"`
+	Running  bool     `json:"running" jsonschema:"still running"`
+	Verdict  string   `json:"verdict,omitempty" jsonschema:"verdict line once it ended"`
+	OutputID string   `json:"output_id" jsonschema:"stored output"`
+}
+
+func info(j *jobs.Job) ProcessInfo {
+	p := ProcessInfo{ID: j.ID, Pid: j.Pid, Argv: j.Argv, Cwd: j.Dir, Started: j.Started.Format(time.RFC3339), Running: true, OutputID: j.OutputID}
+	if o := j.Outcome(); o != nil {
+		p.Running, p.Verdict = false, o.Verdict.Line
+	}
+	return p
+}
+
+func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[ProcessInfo], error) {
+	spec, err := in.spec(h.svc, false)
+	if err != nil {
+		return catalog.Result[ProcessInfo]{}, err
+	}
+	m, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return catalog.Result[ProcessInfo]{}, err
+	}
+	j, err := m.Start(ctx, spec, in.Program)
+	if err != nil {
+		return catalog.Result[ProcessInfo]{}, startError(err)
+	}
+	p := info(j)
+	text := fmt.Sprintf("STARTED %s (pid %d): %s\nnext: %s, then %s\n", j.ID, j.Pid, strings.Join(j.Argv, " "),
+		catalog.NextCall("process_output", map[string]any{"id": j.ID, "cursor": 0}),
+		catalog.NextCall("process_stop", map[string]any{"id": j.ID}))
+	return catalog.Result[ProcessInfo]{Text: text, Output: p}, nil
+}
+
+// ProcessList lists background processes.
+type ProcessList struct {
+	Processes []ProcessInfo `json:"processes" jsonschema:"oldest first"`
+}
+
+func (h *handler) list(ctx context.Context, c *catalog.Call, _ struct{}) (catalog.Result[ProcessList], error) {
+	m, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return catalog.Result[ProcessList]{}, err
+	}
+	out := ProcessList{Processes: []ProcessInfo{}}
+	var b strings.Builder
+	running := 0
+	for _, j := range m.List() {
+		p := info(j)
+		out.Processes = append(out.Processes, p)
+		state := "running"
+		if !p.Running {
+			state = p.Verdict
+		} else {
+			running++
+		}
+		fmt.Fprintf(&b, "%s  pid %d  %s  — %s\n", p.ID, p.Pid, strings.Join(p.Argv, " "), state)
+	}
+	head := fmt.Sprintf("PROCESSES: %d, %d running\n", len(out.Processes), running)
+	return catalog.Result[ProcessList]{Text: head + b.String(), Output: out}, nil
+}
+
+type outputParams struct {
+	ID     string  `json:"id" jsonschema:"process id from process_start"`
+	Cursor int     `json:"cursor,omitempty" jsonschema:"first line to return, 0-based: the next_cursor of the previous call"`
+	Limit  int     `json:"limit,omitempty" jsonschema:"lines to return (default 200)"`
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"when nothing is new yet, wait up to this many seconds for output or the end (max 60)"`
+}
+
+// ProcessOutput is a slice of a background process's output.
+type ProcessOutput struct {
+	ID         string   `json:"id" jsonschema:"process id"`
+	Lines      []string `json:"lines" jsonschema:"output lines from cursor"`
+	NextCursor int      `json:"next_cursor" jsonschema:"cursor for the next call"`
+	Running    bool     `json:"running" jsonschema:"still running"`
+	Verdict    string   `json:"verdict,omitempty" jsonschema:"verdict line once it ended"`
+	OutputID   string   `json:"output_id" jsonschema:"stored output (for output_search)"`
+}
+
+func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) (catalog.Result[ProcessOutput], error) {
+	m, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, err
+	}
+	if in.Cursor < 0 {
+		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "cursor must be 0 or more"}
+	}
+	j, err := m.Get(in.ID)
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	if in.WaitS < 0 || in.WaitS > 60 {
+		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "wait_s must be between 0 and 60"}
+	}
+	p, err := m.Output(ctx, in.ID, in.Cursor, in.Limit, time.Duration(in.WaitS*float64(time.Second)))
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, err
+	}
+	pi := info(j)
+	out := ProcessOutput{ID: in.ID, Lines: p.Lines, NextCursor: in.Cursor + len(p.Lines), Running: pi.Running, Verdict: pi.Verdict, OutputID: j.OutputID}
+	if out.Lines == nil {
+		out.Lines = []string{}
+	}
+	var b strings.Builder
+	state := "running"
+	if !pi.Running {
+		state = "ended: " + pi.Verdict
+	}
+	fmt.Fprintf(&b, "PROCESS %s %s — lines %d–%d of %d\n", in.ID, state, in.Cursor+1, out.NextCursor, p.TotalLines)
+	for _, l := range p.Lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("process_output", map[string]any{"id": in.ID, "cursor": out.NextCursor}))
+	return catalog.Result[ProcessOutput]{Text: b.String(), Output: out}, nil
+}
+
+type stopParams struct {
+	ID     string  `json:"id" jsonschema:"process id from process_start"`
+	GraceS float64 `json:"grace_s,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (default 3)"`
+}
+
+func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[RunOutput], error) {
+	m, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
+	if in.GraceS < 0 || in.GraceS > 600 {
+		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: "grace_s must be between 0 and 600"}
+	}
+	j, err := m.Stop(ctx, in.ID, time.Duration(in.GraceS*float64(time.Second)))
+	if err != nil {
+		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
+	// The excerpt of a finished background run is rebuilt from the store.
+	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
+	for off := 0; ; {
+		p, err := st.Page(ctx, j.OutputID, off, 5000)
+		if err != nil || len(p.Lines) == 0 {
+			break
+		}
+		for _, l := range p.Lines {
+			ex.Add([]byte(l))
+		}
+		off += len(p.Lines)
+		if !p.More {
+			break
+		}
+	}
+	return renderOutcome(j.Outcome(), j.OutputID, ex.Excerpt()), nil
+}

@@ -1,0 +1,170 @@
+// Package run is the `run` workflow: run programs crash-aware in the
+// foreground or background, and find and read crash evidence.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/runner"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// Workflow returns the run workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow {
+	h := &handler{svc: svc}
+	world := catalog.Annotations{OpenWorld: true}
+	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
+	return &catalog.Workflow{
+		ID:          "run",
+		Title:       "Run and crash evidence",
+		Description: "Run programs and say truthfully how they ended: exit code, signal, core dump, timeout; find and read crash reports.",
+		Tools: []*catalog.Tool{
+			catalog.New("run", "Run a program to completion and classify how it ended (verdict line first), with its core dump, backtrace and output excerpt.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
+			catalog.New("process_start", "Start a program in the background; returns a process id for process_output and process_stop.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
+			catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
+			catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
+			catalog.New("process_stop", "Stop a background process (SIGTERM to its group, SIGKILL after a grace period) and return its verdict.",
+				catalog.Annotations{Destructive: true, Idempotent: true}, h.stop),
+			catalog.New("crash_report_list", "List crash artifacts (core files, systemd-coredump and apport entries, macOS crash reports) since a time or for a program.", ro, h.crashList),
+			catalog.New("crash_report_show", "Summarise a core file, .ips or .crash report: signal, exception, crashed thread frames; a backtrace for cores.", ro, h.crashShow),
+		},
+	}
+}
+
+type handler struct{ svc *services.Set }
+
+// processParams describe a program to run.
+type processParams struct {
+	Program    string            `json:"program" jsonschema:"program path, or a name looked up in PATH"`
+	Args       []string          `json:"args,omitempty" jsonschema:"arguments (an argv array; no shell)"`
+	Cwd        string            `json:"cwd,omitempty" jsonschema:"working directory (default: project_dir, else triage's)"`
+	ProjectDir string            `json:"project_dir,omitempty" jsonschema:"project directory (session default); used as cwd when cwd is not given"`
+	Env        map[string]string `json:"env,omitempty" jsonschema:"environment overrides (merged with the session's env)"`
+	Unset      []string          `json:"unset,omitempty" jsonschema:"environment variables to remove"`
+	Stdin      string            `json:"stdin,omitempty" jsonschema:"text fed to standard input (default: empty)"`
+	TimeoutS   float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds (default: the configured run timeout)"`
+	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"let the program dump core (default true)"`
+}
+
+func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, error) {
+	if p.Program == "" {
+		return proc.Spec{}, &defaults.UsageError{Msg: "program is required: a path such as ./a.out, or a name in PATH"}
+	}
+	dir := p.Cwd
+	if dir == "" {
+		dir = p.ProjectDir
+	}
+	if p.TimeoutS < 0 || p.TimeoutS > proc.MaxTimeout.Seconds() {
+		return proc.Spec{}, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", p.TimeoutS, proc.MaxTimeout.Seconds())}
+	}
+	timeout := time.Duration(p.TimeoutS * float64(time.Second))
+	if timeout == 0 && foreground {
+		timeout = svc.Config.RunTimeout()
+	}
+	s := proc.Spec{
+		Argv:      append([]string{p.Program}, p.Args...),
+		Dir:       dir,
+		Env:       p.Env,
+		Unset:     p.Unset,
+		Timeout:   timeout,
+		CoreDumps: p.CoreDumps == nil || *p.CoreDumps,
+	}
+	if p.Stdin != "" {
+		s.Stdin = strings.NewReader(p.Stdin)
+	}
+	return s, nil
+}
+
+// RunOutput is the result of run, process_stop and a finished process.
+type RunOutput struct {
+	Verdict      verdict.Verdict     `json:"verdict" jsonschema:"how the program ended: status, crash type, signal, exit code, indicators, evidence, hints"`
+	Argv         []string            `json:"argv" jsonschema:"what ran"`
+	Pid          int                 `json:"pid" jsonschema:"process id"`
+	DurationMS   int64               `json:"duration_ms" jsonschema:"wall time"`
+	PeakRSSBytes int64               `json:"peak_rss_bytes,omitempty" jsonschema:"peak resident memory"`
+	TimedOut     bool                `json:"timed_out,omitempty" jsonschema:"the time limit ended it"`
+	Cancelled    bool                `json:"cancelled,omitempty" jsonschema:"the call was cancelled or the process stopped"`
+	Core         string              `json:"core,omitempty" jsonschema:"core dump path"`
+	Backtrace    []coredump.Frame    `json:"backtrace,omitempty" jsonschema:"crashing thread's frames from the core"`
+	Artifacts    []coredump.Artifact `json:"artifacts,omitempty" jsonschema:"crash artifacts found"`
+	catalog.Captured
+}
+
+func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[RunOutput], error) {
+	spec, err := in.spec(h.svc, true)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
+	w, err := st.Create(ctx, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir})
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
+	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
+	c.Progress(ctx, 0, 0, "running "+filepath.Base(in.Program))
+	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex), OutputID: w.ID(), Program: in.Program})
+	if err != nil {
+		w.Abort()
+		return catalog.Result[RunOutput]{}, startError(err)
+	}
+	ex.Flush()
+	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}); err != nil {
+		h.svc.Log.Warn("storing run output", "err", err)
+	}
+	return renderOutcome(o, w.ID(), ex.Excerpt()), nil
+}
+
+// important picks the lines an excerpt shows first.
+func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }
+
+// startError turns a proc start failure into a usage error (the arguments
+// name something that cannot run), keeping its specific message.
+func startError(err error) error {
+	var se *proc.StartError
+	if errors.As(err, &se) {
+		return &defaults.UsageError{Msg: se.Error()}
+	}
+	return err
+}
+
+func renderOutcome(o *runner.Outcome, outputID string, ex excerpt.Excerpt) catalog.Result[RunOutput] {
+	r := o.Result
+	out := RunOutput{
+		Verdict: o.Verdict, Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
+		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: o.Artifacts,
+		Captured: catalog.NewCaptured(outputID, ex.TotalLines, ex.Truncated),
+	}
+	for _, a := range o.Artifacts {
+		if a.Kind == "core" {
+			out.Core = a.Path
+			break
+		}
+	}
+	if o.Trace != nil {
+		out.Backtrace = o.Trace.Frames
+	}
+	outcome := catalog.OK
+	if !o.Verdict.OK() {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[RunOutput]{Text: renderText(out, o, ex), Output: out, Outcome: outcome}
+}
