@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/proc"
 )
 
 const crasherSrc = `#include <stdio.h>
@@ -15,16 +17,15 @@ int main(void) { printf("%d\n", depth(3)); return 0; }
 
 func buildC(t *testing.T) string {
 	t.Helper()
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("gcc not found (Debian package gcc)")
-	}
+	gcc := need(t, "gcc", "gcc")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "prog.c")
 	writeFile(t, src, crasherSrc)
 	bin := filepath.Join(dir, "prog")
-	if out, err := exec.Command(gcc, "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
+	var out strings.Builder
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{gcc, "-g", "-O0", "-o", bin, src}, Combined: &out})
+	if err != nil || !res.Success() {
+		t.Fatalf("gcc: %v\n%s", err, out.String())
 	}
 	return bin
 }
