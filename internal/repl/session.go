@@ -253,8 +253,10 @@ func (s *Session) exchange(ctx context.Context, eng *engine, command string, unt
 			return -1
 		})
 	}
+	sentinelSent := false
 	if until == nil || ok {
 		send(eng, input)
+		sentinelSent = true
 		text, ok, err = s.await(ctx, eng, sent.Done)
 	}
 	if ok {
@@ -269,6 +271,11 @@ func (s *Session) exchange(ctx context.Context, eng *engine, command string, unt
 		cause = ctx.Err()
 	}
 	_ = eng.p.Signal(s.cfg.Interrupt)
+	if !sentinelSent {
+		// RunUntil gave up before the command finished: the sentinel now
+		// tells us whether the interrupted engine is back.
+		send(eng, sent.Command+"\n")
+	}
 	graceCtx, cancel := context.WithTimeout(context.Background(), s.cfg.InterruptGrace)
 	defer cancel()
 	text, ok, err = s.await(graceCtx, eng, sent.Done)

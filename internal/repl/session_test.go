@@ -215,3 +215,19 @@ func TestSumSentinelEchoProof(t *testing.T) {
 		}
 	}
 }
+
+func TestRunUntilTimeoutInterrupts(t *testing.T) {
+	s := startFake(t, fakeConfig(t, "plain"))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	out, err := s.RunUntil(ctx, "hang", regexpMust(`never printed`))
+	if !errors.Is(err, ErrTimeout) || errors.Is(err, ErrDead) {
+		t.Fatalf("err = %v, want ErrTimeout with the session alive", err)
+	}
+	if out != "Quit" {
+		t.Errorf("output = %q", out)
+	}
+	if got, err := s.RunUntil(context.Background(), "echo done", regexpMust(`done`)); err != nil || got != "done" {
+		t.Fatalf("RunUntil after interrupt: %q, %v", got, err)
+	}
+}

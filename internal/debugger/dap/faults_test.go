@@ -199,6 +199,12 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("remove unknown: %v", err)
 		}
 	})
+	t.Run("wait runs out", func(t *testing.T) {
+		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 300 * time.Millisecond})
+		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+			t.Errorf("continue with a short wait: %+v, %v; want ErrTimeout, still running", st, err)
+		}
+	})
 	t.Run("pause then raw command", func(t *testing.T) {
 		st, err := b.Pause(ctx)
 		if err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopPause {

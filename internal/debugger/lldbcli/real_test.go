@@ -212,3 +212,24 @@ func hasMain(frames []debugger.Frame) bool {
 	}
 	return false
 }
+
+// A wait that runs out interrupts lldb: the target ends up stopped (pause)
+// and the session stays usable.
+func TestContinueWaitTimeout(t *testing.T) {
+	prog := build(t)
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"wait"}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 500 * time.Millisecond})
+	if !errors.Is(err, debugger.ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	if st, err = b.refresh(ctx); err != nil || st.Status == debugger.StatusDead {
+		t.Fatalf("session after the timeout: %+v, %v", st, err)
+	}
+	if frames, err := b.Stack(ctx, 0, 30); err != nil || !hasMain(frames) {
+		t.Fatalf("stack after the timeout: %+v, %v (state %+v)", frames, err, b.State())
+	}
+}
