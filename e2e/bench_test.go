@@ -104,3 +104,50 @@ func BenchmarkColdStart(b *testing.B) {
 	b.ReportMetric(float64(triRSS)/(1<<20), "triage-RSS-MB")
 	b.ReportMetric(float64(baseRSS)/(1<<20), "bare-RSS-MB")
 }
+
+// BenchmarkRunTrueOverhead calls `run /bin/true` through `triage serve` over
+// stdio and runs /bin/true directly, alternately; it reports the median of
+// each and the overhead. Target: overhead <= 3 ms.
+func BenchmarkRunTrueOverhead(b *testing.B) {
+	cmd := exec.Command(triageBin, "serve")
+	cmd.Env = append(os.Environ(), "TRIAGE_STORE="+filepath.Join(b.TempDir(), "t.db"))
+	cmd.Stderr = io.Discard
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	await := func(id int) {
+		want := `"id":` + strconv.Itoa(id) + `,`
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), want) {
+				return
+			}
+		}
+		b.Fatal("server closed stdout")
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
+	await(1)
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	var viaTriage, direct []time.Duration
+	id := 1
+	for b.Loop() {
+		id++
+		start := time.Now()
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"run","arguments":{"program":"/bin/true"}}}`+"\n")
+		await(id)
+		viaTriage = append(viaTriage, time.Since(start))
+		start = time.Now()
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		direct = append(direct, time.Since(start))
+	}
+	mt, md := median(viaTriage), median(direct)
+	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
+	b.ReportMetric(float64(md.Microseconds())/1000, "direct-ms")
+	b.ReportMetric(float64((mt-md).Microseconds())/1000, "overhead-ms")
+}
