@@ -109,9 +109,10 @@ type Session struct {
 
 // engine is one started process and its pipes.
 type engine struct {
-	p     *proc.Process
-	stdin *io.PipeWriter
-	out   *sink
+	p      *proc.Process
+	stdin  *io.PipeWriter
+	out    *sink
+	writes chan string // to writeLoop
 }
 
 // Start starts the engine, runs the init commands and waits for the first
@@ -149,7 +150,8 @@ func (s *Session) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.cfg.Argv[0], err)
 	}
-	eng := &engine{p: p, stdin: stdinW, out: out}
+	eng := &engine{p: p, stdin: stdinW, out: out, writes: make(chan string, 16)}
+	go eng.writeLoop()
 	s.mu.Lock()
 	s.eng, s.dead = eng, nil
 	s.mu.Unlock()
@@ -317,11 +319,26 @@ func (s *Session) await(ctx context.Context, eng *engine, done func(string) int)
 	}
 }
 
-// send writes to the engine without blocking the caller: the write may block
-// on a full pipe if the engine is stuck, and then ends with the engine
-// (closing stdin unblocks it).
+// send queues input for the engine's writer goroutine, which keeps writes in
+// order and never blocks the caller on a stuck engine's full pipe.
 func send(eng *engine, input string) {
-	go func() { _, _ = io.WriteString(eng.stdin, input) }()
+	select {
+	case eng.writes <- input:
+	case <-eng.p.Done():
+	}
+}
+
+// writeLoop is the engine's only stdin writer. It ends with the engine; a
+// write blocked on a stuck engine ends when kill closes stdin.
+func (eng *engine) writeLoop() {
+	for {
+		select {
+		case in := <-eng.writes:
+			_, _ = io.WriteString(eng.stdin, in)
+		case <-eng.p.Done():
+			return
+		}
+	}
 }
 
 func (s *Session) markDead(eng *engine, err error) {
@@ -360,8 +377,8 @@ func (s *Session) Restart(ctx context.Context) error {
 var ErrClosed = fmt.Errorf("%w: session closed", ErrDead)
 
 // Close asks the engine to quit, then stops its process group. It does not
-// wait for a running command, which fails with ErrClosed. Safe to call more
-// than once.
+// wait for a running command, which fails with an error wrapping ErrDead;
+// later calls fail with ErrClosed. Safe to call more than once.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	eng := s.eng
@@ -374,7 +391,10 @@ func (s *Session) Close() error {
 		return nil
 	}
 	if !alreadyDead && s.cfg.QuitCommand != "" {
-		go func() { _, _ = io.WriteString(eng.stdin, s.cfg.QuitCommand+"\n") }()
+		select { // never block Close on a stuck engine
+		case eng.writes <- s.cfg.QuitCommand + "\n":
+		default:
+		}
 		select {
 		case <-eng.p.Done():
 		case <-time.After(time.Second):
