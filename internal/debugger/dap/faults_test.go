@@ -33,11 +33,7 @@ func TestCrashWhileDebuggingIsASignalStop(t *testing.T) {
 
 func TestAttachPauseDetach(t *testing.T) {
 	needTool(t, "lldb-vscode", "")
-	target, err := proc.Start(context.Background(), proc.Spec{Argv: []string{cTarget(t), "wait"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { target.Stop(0) })
+	target := startWaiting(t, cTarget(t))
 	b := newBackend(t, KindLLDB)
 	ctx := context.Background()
 	st, err := b.Attach(ctx, debugger.AttachSpec{Pid: target.Pid()})

@@ -215,3 +215,34 @@ func varValue(vars []debugger.Variable, name string) string {
 	}
 	return "<missing>"
 }
+
+// startWaiting starts the C target in wait mode and returns once it is
+// parked in main (it prints "waiting" first).
+func startWaiting(t testing.TB, prog string) *proc.Process {
+	t.Helper()
+	ready := make(chan struct{})
+	var once sync.Once
+	w := writerFunc(func(p []byte) (int, error) {
+		if strings.Contains(string(p), "waiting") {
+			once.Do(func() { close(ready) })
+		}
+		return len(p), nil
+	})
+	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{prog, "wait"}, Stdout: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(0) })
+	select {
+	case <-ready:
+	case <-p.Done():
+		t.Fatal("target exited before it was ready")
+	case <-time.After(30 * time.Second):
+		t.Fatal("target never said it was waiting")
+	}
+	return p
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -1,8 +1,10 @@
 package lldbcli
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,11 +167,17 @@ func TestCrashAndRunningAndDeath(t *testing.T) {
 func TestAttachAndCore(t *testing.T) {
 	prog := build(t)
 	ctx := context.Background()
-	target, err := proc.Start(ctx, proc.Spec{Argv: []string{prog, "wait"}})
+	// The target prints "waiting" once it is parked in main.
+	pr, pw := io.Pipe()
+	target, err := proc.Start(ctx, proc.Spec{Argv: []string{prog, "wait"}, Stdout: pw})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer target.Stop(0)
+	if line, err := bufio.NewReader(pr).ReadString('\n'); err != nil || line != "waiting\n" {
+		t.Fatalf("target readiness line: %q, %v", line, err)
+	}
+	go io.Copy(io.Discard, pr)
 	b := newBackend(t)
 	st, err := b.Attach(ctx, debugger.AttachSpec{Pid: target.Pid(), Program: prog})
 	if err != nil || st.Status != debugger.StatusStopped {
@@ -219,7 +227,13 @@ func TestContinueWaitTimeout(t *testing.T) {
 	prog := build(t)
 	ctx := context.Background()
 	b := newBackend(t)
-	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"wait"}, StopOnEntry: true}); err != nil {
+	// Stop inside main first, so wherever the interrupt lands, main is on
+	// the stack however slow the machine.
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"wait"},
+		Breakpoints: []debugger.BreakpointSpec{{Function: "add"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RemoveBreakpoint(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 500 * time.Millisecond})

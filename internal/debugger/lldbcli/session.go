@@ -262,7 +262,15 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	if err != nil {
 		return b.State(), err
 	}
-	return b.observe(out), nil
+	b.observe(out)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	// The stop an interrupt causes reads as a trace or SIGSTOP stop; a
+	// breakpoint or a real signal that won the race stays itself.
+	if stop := b.state.LastStop; stop != nil && (stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther) {
+		stop.Reason = debugger.StopPause
+	}
+	return b.copyState(), nil
 }
 
 // RawCommand implements debugger.Backend.

@@ -25,8 +25,11 @@ int main(int argc, char **argv) {
 	}
 	if (argc > 1 && strcmp(argv[1], "crash") == 0)
 		return crash(NULL);
-	if (argc > 1 && strcmp(argv[1], "wait") == 0)
+	if (argc > 1 && strcmp(argv[1], "wait") == 0) {
+		printf("waiting\n"); /* readiness line for attach tests */
+		fflush(stdout);
 		for (;;) { pause(); }
+	}
 	printf("%d %d %zu\n", total, pt.x, strlen(big));
 	return 3;
 }
