@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
 var (
@@ -150,4 +153,23 @@ func BenchmarkRunTrueOverhead(b *testing.B) {
 	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 	b.ReportMetric(float64(md.Microseconds())/1000, "direct-ms")
 	b.ReportMetric(float64((mt-md).Microseconds())/1000, "overhead-ms")
+}
+
+// BenchmarkRunCapture runs a program printing 1 GiB through `triage call run`
+// and reports the throughput of the whole path (process, indicator scan,
+// store, excerpt) and triage's peak RSS. Targets: >= 300 MB/s, <= 64 MiB.
+func BenchmarkRunCapture(b *testing.B) {
+	big := crashers.Build(b, "bigoutput")
+	const size = 1<<30 - (1<<30)%100
+	var peak int64
+	b.SetBytes(size)
+	for b.Loop() {
+		cmd := exec.Command(triageBin, "call", "run", "--program", big, "--args", strconv.Itoa(size))
+		cmd.Env = append(os.Environ(), "TRIAGE_STORE="+filepath.Join(b.TempDir(), "t.db"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+		peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss<<10)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 }

@@ -23,10 +23,15 @@ type Excerpt struct {
 	Important  int    `json:"important"` // important lines seen, shown or not
 }
 
+// line is a kept line. Its bytes are owned by the Builder (cut to MaxLine;
+// made valid UTF-8 only when rendered).
 type line struct {
 	n    int // 0-based line number
-	text string
+	b    []byte
+	full int // length before cutting
 }
+
+func (l line) size() int { return len(l.b) + 8 }
 
 // Builder accumulates lines. It is not safe for concurrent use.
 type Builder struct {
@@ -39,8 +44,9 @@ type Builder struct {
 
 	head      []line
 	headBytes int
-	tail      []line // ring of the most recent lines
+	tail      []line // ring of the most recent lines, from tailStart
 	tailStart int
+	free      [][]byte // buffers of evicted tail lines, for reuse
 	tailBytes int
 	imp       []line
 	impBytes  int
@@ -62,19 +68,18 @@ func (b *Builder) shares() (imp, head, tail int) {
 	return b.budget / 2, b.budget / 5, b.budget - b.budget/2 - b.budget/5
 }
 
-// Add records the next line (without its newline).
+// Add records the next line (without its newline). It does not keep raw.
 func (b *Builder) Add(raw []byte) {
 	n := b.total
 	b.total++
 	isImp := b.important != nil && b.important(raw)
-	text := cut(raw)
-	l := line{n, text}
 	if isImp {
 		b.nImp++
 	}
 	if !b.overflow {
+		l := line{n: n, b: append([]byte(nil), raw[:min(len(raw), MaxLine)]...), full: len(raw)}
 		b.all = append(b.all, l)
-		b.allBytes += len(text) + 1
+		b.allBytes += len(l.b) + 1
 		if b.allBytes <= b.budget {
 			return
 		}
@@ -82,35 +87,48 @@ func (b *Builder) Add(raw []byte) {
 		lines := b.all
 		b.all = nil
 		for _, x := range lines {
-			b.sample(x, b.important != nil && b.important([]byte(x.text)))
+			b.sample(x.n, x.b, x.full, b.important != nil && b.important(x.b))
 		}
 		return
 	}
-	b.sample(l, isImp)
+	b.sample(n, raw, len(raw), isImp)
 }
 
-func (b *Builder) sample(l line, isImp bool) {
+// sample files a line under head, important and tail. Head and important
+// lines are few (bounded by their share of the budget) and copied; the tail
+// is a ring whose buffers are reused, so streaming costs no allocation.
+func (b *Builder) sample(n int, raw []byte, full int, isImp bool) {
 	impShare, headShare, tailShare := b.shares()
-	size := len(l.text) + 8
+	raw = raw[:min(len(raw), MaxLine)]
+	size := len(raw) + 8
 	if b.headBytes+size <= headShare && b.tailBytes == 0 {
-		b.head = append(b.head, l)
+		b.head = append(b.head, line{n, append([]byte(nil), raw...), full})
 		b.headBytes += size
 		return
 	}
 	if isImp && b.impBytes+size <= impShare {
-		b.imp = append(b.imp, l)
+		b.imp = append(b.imp, line{n, append([]byte(nil), raw...), full})
 		b.impBytes += size
 	}
-	b.tail = append(b.tail, l)
-	b.tailBytes += size
-	for b.tailBytes > tailShare && len(b.tail)-b.tailStart > 1 {
-		b.tailBytes -= len(b.tail[b.tailStart].text) + 8
+	// Evict from the front of the ring until the new line fits, keeping the
+	// evicted buffers for reuse.
+	for len(b.tail) > b.tailStart && b.tailBytes+size > tailShare {
+		old := b.tail[b.tailStart]
+		b.tailBytes -= old.size()
+		b.free = append(b.free, old.b[:0])
 		b.tailStart++
 	}
-	if b.tailStart > 1024 && b.tailStart > len(b.tail)/2 { // compact the ring
-		b.tail = append([]line(nil), b.tail[b.tailStart:]...)
+	if b.tailStart > 64 && b.tailStart > len(b.tail)/2 { // compact the ring
+		k := copy(b.tail, b.tail[b.tailStart:])
+		b.tail = b.tail[:k]
 		b.tailStart = 0
 	}
+	var buf []byte
+	if k := len(b.free); k > 0 {
+		buf, b.free = b.free[k-1], b.free[:k-1]
+	}
+	b.tail = append(b.tail, line{n, append(buf, raw...), full})
+	b.tailBytes += size
 }
 
 // Write splits p into lines and adds them, so a Builder can be an output sink.
@@ -150,7 +168,7 @@ func (b *Builder) Excerpt() Excerpt {
 	if !b.overflow {
 		var s strings.Builder
 		for _, l := range b.all {
-			s.WriteString(l.text)
+			s.WriteString(l.text())
 			s.WriteByte('\n')
 		}
 		e.Text = s.String()
@@ -173,35 +191,41 @@ func (b *Builder) Excerpt() Excerpt {
 		fmt.Fprintf(&s, "── %d of %d error/crash lines ──\n", shown, b.nImp)
 		for _, l := range b.imp {
 			if l.n >= len(b.head) && l.n < firstTail {
-				fmt.Fprintf(&s, "%d: %s\n", l.n+1, l.text)
+				fmt.Fprintf(&s, "%d: %s\n", l.n+1, l.text())
 			}
 		}
 		s.WriteString("── output ──\n")
 	}
 	for _, l := range b.head {
-		s.WriteString(l.text)
+		s.WriteString(l.text())
 		s.WriteByte('\n')
 	}
 	if gap := firstTail - len(b.head); gap > 0 {
 		fmt.Fprintf(&s, "… %d lines omitted (lines %d–%d) …\n", gap, len(b.head)+1, firstTail)
 	}
 	for _, l := range tail {
-		s.WriteString(l.text)
+		s.WriteString(l.text())
 		s.WriteByte('\n')
 	}
 	e.Text = s.String()
 	return e
 }
 
-// cut shortens a line to MaxLine bytes on a UTF-8 boundary, marking the cut,
-// and replaces invalid UTF-8.
-func cut(raw []byte) string {
-	if len(raw) <= MaxLine {
-		return strings.ToValidUTF8(string(raw), "\uFFFD")
+// text renders a kept line: valid UTF-8, cut on a rune boundary with a marker
+// when it was longer than MaxLine.
+func (l line) text() string {
+	if l.full <= len(l.b) {
+		return strings.ToValidUTF8(string(l.b), "\uFFFD")
 	}
-	k := MaxLine
-	for k > 0 && !utf8.RuneStart(raw[k]) {
-		k--
+	k := len(l.b)
+	// Drop a rune that the cut at MaxLine split.
+	for i := k - 1; i >= 0 && i >= k-utf8.UTFMax; i-- {
+		if utf8.RuneStart(l.b[i]) {
+			if !utf8.FullRune(l.b[i:k]) {
+				k = i
+			}
+			break
+		}
 	}
-	return strings.ToValidUTF8(string(raw[:k]), "\uFFFD") + fmt.Sprintf("…[+%d bytes]", len(raw)-k)
+	return strings.ToValidUTF8(string(l.b[:k]), "\uFFFD") + fmt.Sprintf("…[+%d bytes]", l.full-k)
 }

@@ -69,3 +69,33 @@ func TestHostileInput(t *testing.T) {
 		})
 	}
 }
+
+func TestLongLineCutOnRuneBoundary(t *testing.T) {
+	b := New(1<<20, nil)
+	line := strings.Repeat("x", MaxLine-1) + "日本" // the cut falls inside 日
+	b.Add([]byte(line))
+	got := b.Excerpt().Text
+	want := strings.Repeat("x", MaxLine-1) + fmt.Sprintf("…[+%d bytes]", len(line)-(MaxLine-1)) + "\n"
+	if got != want {
+		t.Errorf("got %q…, want %q…", got[MaxLine-5:], want[MaxLine-5:])
+	}
+}
+
+func BenchmarkStream(b *testing.B) {
+	lines := make([][]byte, 1000)
+	for i := range lines {
+		lines[i] = []byte(fmt.Sprintf("[%d/1000] Compiling src/file_%d.c -o obj/file_%d.o", i, i, i))
+	}
+	b.ReportAllocs()
+	var n int64
+	for _, l := range lines {
+		n += int64(len(l) + 1)
+	}
+	b.SetBytes(n)
+	bl := New(8192, isErr)
+	for b.Loop() {
+		for _, l := range lines {
+			bl.Add(l)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program string) (*J
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
-	go lw.flushLoop(j.done)
+	go lw.flushLoop(j.done, run.Flush)
 	go func() {
 		j.finish(run.Wait(m.base))
 	}()
@@ -148,6 +148,7 @@ func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait
 	if err != nil {
 		return store.Page{}, err
 	}
+	j.run.Flush()
 	changed := j.out.flush()
 	info, err := m.store.Info(ctx, j.OutputID)
 	if err != nil {
@@ -251,7 +252,9 @@ func (l *lockedWriter) finish(f store.Final) {
 	}
 }
 
-func (l *lockedWriter) flushLoop(done <-chan struct{}) {
+// flushLoop passes buffered output on (upstream, the runner's blocks) and
+// commits it, every FlushEvery until done.
+func (l *lockedWriter) flushLoop(done <-chan struct{}, upstream func()) {
 	t := time.NewTicker(FlushEvery)
 	defer t.Stop()
 	for {
@@ -259,6 +262,7 @@ func (l *lockedWriter) flushLoop(done <-chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
+			upstream()
 			l.flush()
 		}
 	}

@@ -69,6 +69,7 @@ type Running struct {
 	req  Request
 	proc *proc.Process
 	scan *verdict.Scanner
+	out  *fanout
 }
 
 // Start starts the request's process. ctx bounds the process's life as in
@@ -76,17 +77,23 @@ type Running struct {
 func Start(ctx context.Context, req Request) (*Running, error) {
 	scan := verdict.NewScanner()
 	spec := req.Spec
+	sinks := []io.Writer{scan}
 	if req.Output != nil {
-		spec.Combined = io.MultiWriter(scan, req.Output)
-	} else {
-		spec.Combined = scan
+		sinks = append(sinks, req.Output)
 	}
+	out := newFanout(sinks...)
+	spec.Combined = out
 	p, err := proc.Start(ctx, spec)
 	if err != nil {
+		out.Close()
 		return nil, err
 	}
-	return &Running{req: req, proc: p, scan: scan}, nil
+	return &Running{req: req, proc: p, scan: scan, out: out}, nil
 }
+
+// Flush passes the output read so far on to Request.Output (which otherwise
+// receives it in blocks of 256 KiB).
+func (r *Running) Flush() { r.out.Flush() }
 
 // Process is the started process.
 func (r *Running) Process() *proc.Process { return r.proc }
@@ -107,6 +114,7 @@ func (r *Running) Stop(ctx context.Context, grace time.Duration) *Outcome {
 
 func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
 	req, scan := r.req, r.scan
+	r.out.Close() // proc delivered everything before Wait returned
 	scan.Flush()
 	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
 	var evidence []verdict.Evidence
