@@ -34,7 +34,7 @@ func renderText(out RunOutput, o *runner.Outcome, ex excerpt.Excerpt) string {
 			fmt.Fprintf(&b, " (%s)", v.Meaning)
 		}
 	}
-	fmt.Fprintf(&b, "; pid %d; %s; peak RSS %s\n", r.Pid, r.Duration.Round(time.Millisecond), humanBytes(r.PeakRSS))
+	fmt.Fprintf(&b, "; pid %d; %s\n", r.Pid, r.Duration.Round(time.Millisecond))
 	if len(v.Indicators) > 0 {
 		b.WriteString("indicators:\n")
 		for i, ind := range v.Indicators {
@@ -92,16 +92,4 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

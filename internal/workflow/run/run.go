@@ -3,12 +3,14 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -120,8 +122,12 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		return catalog.Result[RunOutput]{}, err
 	}
 	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
-	c.Progress(ctx, 0, 0, "running "+filepath.Base(in.Program))
-	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex), OutputID: w.ID(), Program: in.Program})
+	var lines lineCounter
+	name := filepath.Base(in.Program)
+	c.Progress(ctx, 0, 0, "running "+name)
+	stopProgress := reportProgress(ctx, c, name, &lines)
+	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.Program})
+	stopProgress()
 	if err != nil {
 		w.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
@@ -131,6 +137,34 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		h.svc.Log.Warn("storing run output", "err", err)
 	}
 	return renderOutcome(o, w.ID(), ex.Excerpt()), nil
+}
+
+// lineCounter counts output lines for progress reports.
+type lineCounter struct{ n atomic.Int64 }
+
+func (l *lineCounter) Write(p []byte) (int, error) {
+	l.n.Add(int64(bytes.Count(p, []byte{'\n'})))
+	return len(p), nil
+}
+
+// reportProgress sends a progress notification every second while a program
+// runs (the client sees it only if it asked, with a progress token).
+func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) (stop func()) {
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				c.Progress(ctx, float64(lines.n.Load()), 0, fmt.Sprintf("running %s: %d lines, %s", name, lines.n.Load(), time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // important picks the lines an excerpt shows first.
