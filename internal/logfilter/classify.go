@@ -497,8 +497,3 @@ func stripNSLogPrefix(b []byte) []byte {
 	}
 	return b[20+end+2:]
 }
-
-// Classify returns the Kind of one line (no trailing newline; ANSI colour is
-// not removed). Callers outside a Filter use it to pick the lines worth showing
-// first, e.g. Classify(l).MustKeep().
-func Classify(line []byte) Kind { return classify(line).kind }

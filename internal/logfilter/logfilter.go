@@ -104,6 +104,12 @@ func (k Kind) String() string {
 // MustKeep reports whether lines of this kind are kept at every level.
 func (k Kind) MustKeep() bool { return k >= KindError }
 
+// Classify returns the Kind of one line (no trailing newline; ANSI colour is
+// not removed). Callers outside a Filter use it to pick the lines worth showing
+// first, e.g. Classify(l).MustKeep().
+func Classify(line []byte) Kind { return classify(line).kind }
+
+
 // Diagnostic is one classified line worth reporting, with its location when
 // the line carries one.
 type Diagnostic struct {
