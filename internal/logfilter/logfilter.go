@@ -109,7 +109,6 @@ func (k Kind) MustKeep() bool { return k >= KindError }
 // first, e.g. Classify(l).MustKeep().
 func Classify(line []byte) Kind { return classify(line).kind }
 
-
 // Diagnostic is one classified line worth reporting, with its location when
 // the line carries one.
 type Diagnostic struct {
