@@ -13,10 +13,13 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,47 +73,97 @@ type Tool struct {
 	Annotations Annotations
 	In, Out     reflect.Type
 
-	register func(*mcp.Server) // binds the typed handler; built by New
+	inSchema, outSchema *jsonschema.Schema
+	handler             func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error)
+
+	resolveOnce sync.Once
+	resolved    *jsonschema.Resolved // the input schema, compiled on first call
+	resolveErr  error
 }
 
 // New defines a tool from a typed handler. Input and output schemas are derived
 // from In and Out; every field should carry a jsonschema description.
+//
+// The tool is bound to the SDK's untyped AddTool: arguments are validated
+// against the input schema compiled on the tool's first call, not when the
+// server starts, so that start-up costs no schema compilation for the dozens
+// of tools a session may never call.
 func New[In, Out any](name, description string, ann Annotations, h Handler[In, Out]) *Tool {
 	t := &Tool{Name: name, Description: description, Annotations: ann, In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
-	typed := func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		c := &Call{req: req, Tool: name}
-		res, err := h(ctx, c, in)
+	var err error
+	if t.inSchema, err = jsonschema.ForType(t.In, &jsonschema.ForOptions{}); err != nil {
+		panic(fmt.Sprintf("catalog: tool %s: input schema: %v", name, err))
+	}
+	dropNull(t.inSchema)
+	if t.outSchema, err = jsonschema.ForType(t.Out, &jsonschema.ForOptions{}); err != nil {
+		panic(fmt.Sprintf("catalog: tool %s: output schema: %v", name, err))
+	}
+	t.handler = func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error) {
+		var in In
+		if err := t.decode(args, &in); err != nil {
+			return toolError(err, UsageError), nil
+		}
+		res, err := h(ctx, &Call{req: req, Tool: name}, in)
 		if err != nil {
-			var zero Out
 			outcome := Error
 			var ue *defaults.UsageError
 			if errors.As(err, &ue) {
 				outcome = UsageError
 			}
-			r := &mcp.CallToolResult{Meta: mcp.Meta{OutcomeKey: string(outcome)}}
-			r.SetError(err)
-			return r, zero, nil
+			return toolError(err, outcome), nil
 		}
 		if res.Outcome == "" {
 			res.Outcome = OK
 		}
-		r := &mcp.CallToolResult{
-			Meta:    mcp.Meta{OutcomeKey: string(res.Outcome)},
-			Content: []mcp.Content{&mcp.TextContent{Text: res.Text}},
+		out, err := structured(res.Output)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: encoding output: %w", name, err)
 		}
-		return r, res.Output, nil
-	}
-	in, err := jsonschema.ForType(t.In, &jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("catalog: tool %s: input schema: %v", name, err))
-	}
-	dropNull(in)
-	t.register = func(s *mcp.Server) {
-		mt := t.mcpTool()
-		mt.InputSchema = in
-		mcp.AddTool(s, mt, typed)
+		return &mcp.CallToolResult{
+			Meta:              mcp.Meta{OutcomeKey: string(res.Outcome)},
+			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+			StructuredContent: out,
+		}, nil
 	}
 	return t
+}
+
+// decode validates raw arguments against the input schema and decodes them.
+func (t *Tool) decode(args json.RawMessage, dst any) error {
+	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.inSchema.Resolve(nil) })
+	if t.resolveErr != nil {
+		return fmt.Errorf("tool %s: input schema: %v", t.Name, t.resolveErr)
+	}
+	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+		args = json.RawMessage("{}")
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if err := t.resolved.Validate(v); err != nil {
+		return fmt.Errorf("invalid arguments: %v", err)
+	}
+	if err := json.Unmarshal(args, dst); err != nil {
+		return fmt.Errorf("invalid arguments: %v", err)
+	}
+	return nil
+}
+
+// structured encodes a handler's output for structuredContent; a nil pointer
+// becomes its type's zero object, never JSON null.
+func structured(out any) (json.RawMessage, error) {
+	v := reflect.ValueOf(out)
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		out = reflect.New(v.Type().Elem()).Interface()
+	}
+	return json.Marshal(out)
+}
+
+func toolError(err error, outcome Outcome) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{Meta: mcp.Meta{OutcomeKey: string(outcome)}}
+	r.SetError(err)
+	return r
 }
 
 func (t *Tool) mcpTool() *mcp.Tool {
@@ -123,7 +176,13 @@ func (t *Tool) mcpTool() *mcp.Tool {
 }
 
 // Register adds the tool to an MCP server.
-func (t *Tool) Register(s *mcp.Server) { t.register(s) }
+func (t *Tool) Register(s *mcp.Server) {
+	mt := t.mcpTool()
+	mt.InputSchema, mt.OutputSchema = t.inSchema, t.outSchema
+	s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return t.handler(ctx, req, req.Params.Arguments)
+	})
+}
 
 // dropNull rewrites ["null", T] types as T throughout an input schema. Arguments
 // that are null count as absent anyway, and single types are the portable form
