@@ -95,7 +95,13 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 		panic(fmt.Sprintf("catalog: tool %s: input schema: %v", name, err))
 	}
 	dropNull(t.inSchema)
-	if t.outSchema, err = jsonschema.ForType(t.Out, &jsonschema.ForOptions{}); err != nil {
+	// Pointer outputs are described by their element: structuredContent is
+	// always an object (structured turns a nil pointer into a zero object).
+	outType := t.Out
+	for outType.Kind() == reflect.Pointer {
+		outType = outType.Elem()
+	}
+	if t.outSchema, err = jsonschema.ForType(outType, &jsonschema.ForOptions{}); err != nil {
 		panic(fmt.Sprintf("catalog: tool %s: output schema: %v", name, err))
 	}
 	t.handler = func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error) {

@@ -103,6 +103,16 @@ func TestEveryToolHasDescribedSchemas(t *testing.T) {
 		if tool.Description == "" || tool.OutputSchema == nil || tool.Annotations == nil {
 			t.Errorf("%s: description, output schema and annotations are required", tool.Name)
 		}
+		for what, schema := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			raw, _ := json.Marshal(schema)
+			var top struct {
+				Type any `json:"type"`
+			}
+			json.Unmarshal(raw, &top)
+			if top.Type != "object" {
+				t.Errorf("%s: %s schema type is %v; clients require \"object\"", tool.Name, what, top.Type)
+			}
+		}
 		b, _ := json.Marshal(tool.InputSchema)
 		var s struct {
 			Properties map[string]struct{ Description string } `json:"properties"`
