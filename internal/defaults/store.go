@@ -2,7 +2,6 @@ package defaults
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"sync"
 )
@@ -10,11 +9,16 @@ import (
 // DefaultProfile is the profile used until another is chosen.
 const DefaultProfile = "default"
 
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// ValidProfile returns an error unless name can name a profile.
+// ValidProfile returns an error unless name can name a profile: 1 to 64
+// letters, digits, '.', '_' or '-', starting with a letter or digit.
 func ValidProfile(name string) error {
-	if !profileName.MatchString(name) {
+	ok := len(name) > 0 && len(name) <= 64
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		ok = alnum || (i > 0 && (c == '.' || c == '_' || c == '-'))
+	}
+	if !ok {
 		return fmt.Errorf("invalid profile name %q: use letters, digits, '.', '_' or '-' (at most 64)", name)
 	}
 	return nil

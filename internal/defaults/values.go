@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Values are the session-managed fields. Every field is optional; an empty value
@@ -41,16 +42,16 @@ type Values struct {
 }
 
 // Keys lists the JSON names of every session-managed field, in declaration order.
-func Keys() []string { return keys }
+func Keys() []string { return keys() }
 
-var keys = func() []string {
+var keys = sync.OnceValue(func() []string {
 	t := reflect.TypeFor[Values]()
 	out := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
 		out = append(out, jsonName(t.Field(i)))
 	}
 	return out
-}()
+})
 
 func jsonName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -59,7 +60,7 @@ func jsonName(f reflect.StructField) string {
 
 // IsKey reports whether name is a session-managed field.
 func IsKey(name string) bool {
-	for _, k := range keys {
+	for _, k := range keys() {
 		if k == name {
 			return true
 		}
@@ -79,7 +80,7 @@ func CheckKeys(names []string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fmt.Errorf("unknown default %s; valid keys: %s", quoteList(bad), strings.Join(keys, ", "))
+	return fmt.Errorf("unknown default %s; valid keys: %s", quoteList(bad), strings.Join(keys(), ", "))
 }
 
 // Map returns the set fields as a map keyed by JSON name.

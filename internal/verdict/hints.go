@@ -81,7 +81,7 @@ func argsOf(r *proc.Result) []string {
 
 // primaryKey is the literal that identifies an indicator's lines.
 func primaryKey(in *Indicator) string {
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		if p.name == in.Name && p.pack == in.Pack {
 			return strings.TrimSpace(p.key)
 		}

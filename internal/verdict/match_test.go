@@ -40,8 +40,8 @@ func TestMatcher(t *testing.T) {
 func TestMatcherAgreesWithContains(t *testing.T) {
 	// Every pack key, against every other key used as a line: the DFA must
 	// find exactly what strings.Contains finds.
-	keys := make([]string, len(patterns))
-	for i, p := range patterns {
+	keys := make([]string, len(patterns()))
+	for i, p := range patterns() {
 		keys[i] = p.key
 	}
 	m := newMatcher(keys)

@@ -25,8 +25,8 @@ var (
 
 func compiledPatterns() *matcher {
 	packOnce.Do(func() {
-		keys := make([]string, len(patterns))
-		for i, p := range patterns {
+		keys := make([]string, len(patterns()))
+		for i, p := range patterns() {
 			keys[i] = p.key
 		}
 		packMatcher = newMatcher(keys)
@@ -142,7 +142,7 @@ func (s *Scanner) scan(line []byte) {
 	s.hits = s.m.scan(line, s.hits[:0])
 	slices.Sort(s.hits) // pattern order decides ties on one line
 	for _, k := range s.hits {
-		p := &patterns[k]
+		p := &patterns()[k]
 		if p.re != nil && !p.re.Match(line) {
 			continue
 		}
@@ -166,7 +166,7 @@ func (s *Scanner) record(k int, p *pattern, line []byte) {
 		s.appendNext = s.found[k]
 	}
 	if p.name == "JVM crash log" {
-		if m := jvmCrashLog.FindSubmatch(line); m != nil {
+		if m := jvmCrashLog().FindSubmatch(line); m != nil {
 			s.evidence = append(s.evidence, Evidence{Kind: "crash_report", Path: string(m[1]), Summary: "JVM fatal error log"})
 		}
 	}
