@@ -104,6 +104,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 	if t.outSchema, err = jsonschema.ForType(outType, &jsonschema.ForOptions{}); err != nil {
 		panic(fmt.Sprintf("catalog: tool %s: output schema: %v", name, err))
 	}
+	shallow(t.outSchema, outputSchemaDepth)
 	t.handler = func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error) {
 		var in In
 		if err := t.decode(args, &in); err != nil {
@@ -210,4 +211,35 @@ func dropNull(s *jsonschema.Schema) {
 	}
 	dropNull(s.Items)
 	dropNull(s.AdditionalProperties)
+}
+
+// outputSchemaDepth is how deep output schemas describe their properties.
+// Every tool's schemas are sent in tools/list, which a model reads in full
+// before its first call. An output schema names the top-level fields and
+// their types; the field descriptions stay in the Go types (and docs), the
+// result's text explains itself, and the shapes of nested records (a
+// verdict's indicators, a crash report's threads) would multiply the cost of
+// tools/list for little use.
+const outputSchemaDepth = 1
+
+// shallow removes the structure of s below depth levels and every
+// description, keeping each node's type.
+func shallow(s *jsonschema.Schema, depth int) {
+	if s == nil {
+		return
+	}
+	s.Description = ""
+	if depth <= 0 {
+		s.Properties, s.Required, s.Items, s.AdditionalProperties = nil, nil, nil, nil
+		return
+	}
+	for _, p := range s.Properties {
+		shallow(p, depth-1)
+	}
+	if s.Items != nil {
+		shallow(s.Items, depth-1)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Type != "" {
+		shallow(s.AdditionalProperties, depth-1)
+	}
 }
