@@ -24,6 +24,9 @@ type HTTPOptions struct {
 	Token string
 	// MaxBodyBytes bounds a request body (default 8 MiB).
 	MaxBodyBytes int64
+	// HeaderTimeout bounds how long a client may take to send its request
+	// headers (default 10 s): slow-loris clients are cut off.
+	HeaderTimeout time.Duration
 }
 
 // CheckAddr validates a listen address under the token rule.
@@ -104,9 +107,12 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions, ready func(addr s
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", o.Addr, err)
 	}
+	if o.HeaderTimeout == 0 {
+		o.HeaderTimeout = 10 * time.Second
+	}
 	srv := &http.Server{
 		Handler:           s.HTTPHandler(o),
-		ReadHeaderTimeout: 10 * time.Second, // slow-loris headers are cut off
+		ReadHeaderTimeout: o.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 	}
 	if ready != nil {

@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -91,4 +94,45 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return b.next.RoundTrip(r)
+}
+
+func TestHTTPLimits(t *testing.T) {
+	srv, _ := New(newServices(t, nil), Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.ServeHTTP(ctx, HTTPOptions{Addr: "127.0.0.1:0", MaxBodyBytes: 1 << 16, HeaderTimeout: 300 * time.Millisecond}, func(a string) { addrc <- a })
+	}()
+	addr := <-addrc
+	defer func() { cancel(); <-done }()
+
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 1<<17) + `"}}`
+	req, _ := http.NewRequest("POST", "http://"+addr+"/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized body: %d, want 413", resp.StatusCode)
+	}
+
+	// A client that never finishes its headers is disconnected.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nX-Slow: ", addr)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 512)
+	n, err := conn.Read(buf)
+	if err == nil && !strings.Contains(string(buf[:n]), "408") {
+		t.Errorf("slow headers: read %q, want the connection closed or a 408", buf[:n])
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Error("slow-header connection still open after 10 s")
+	}
 }
