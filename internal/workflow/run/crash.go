@@ -96,6 +96,9 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 	if in.Path == "" {
 		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: "path is required: a core file, .ips or .crash report (crash_report_list finds them)"}
 	}
+	if st, err := os.Stat(in.Path); err == nil && st.IsDir() {
+		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s is a directory: name a core file, .ips or .crash report in it (crash_report_list finds them)", in.Path)}
+	}
 	kind, err := coredump.Identify(in.Path)
 	if err != nil && !errors.Is(err, coredump.ErrUnrecognizedFormat) {
 		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s: %v", in.Path, err)}

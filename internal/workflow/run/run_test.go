@@ -180,3 +180,44 @@ func TestOutputTools(t *testing.T) {
 		t.Errorf("output_list:\n%s", l.Text)
 	}
 }
+
+func TestCrashReportShowBadInput(t *testing.T) {
+	c := mcptest.Connect(t, nil)
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("just text\n"), 0o644)
+	empty := filepath.Join(dir, "empty.ips")
+	os.WriteFile(empty, nil, 0o644)
+	truncated := filepath.Join(dir, "cut.ips")
+	os.WriteFile(truncated, []byte(`{"app_name":"App","bug_type":"309"}`+"\n"+`{"pid":1,"exception":{"type":"EXC_`), 0o644)
+	tests := []struct{ path, want string }{
+		{"", "path is required"},
+		{filepath.Join(dir, "missing"), "no such file"},
+		{dir, "directory"},
+		{text, "not a core dump or crash report"},
+		{empty, "empty"},
+		{truncated, "truncated"},
+		{crashers.Build(t, "segv"), "executable"},
+	}
+	for _, tt := range tests {
+		r := c.Call("crash_report_show", map[string]any{"path": tt.path})
+		if !r.IsError || !strings.Contains(strings.ToLower(r.Text), tt.want) {
+			t.Errorf("crash_report_show %q: isError %v %q, want %q", tt.path, r.IsError, r.Text, tt.want)
+		}
+	}
+}
+
+func TestCrashReportShowFixtures(t *testing.T) {
+	dir := "../../../../shared/fixtures/crash-reports"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("fixtures not present (%v): run with ../shared beside the repository", err)
+	}
+	c := mcptest.Connect(t, nil)
+	for _, e := range entries {
+		r := c.Call("crash_report_show", map[string]any{"path": filepath.Join(dir, e.Name())})
+		if r.IsError || !strings.HasPrefix(r.Text, "CRASH REPORT") {
+			t.Errorf("%s: %.300s", e.Name(), r.Text)
+		}
+	}
+}
