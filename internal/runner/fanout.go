@@ -22,11 +22,12 @@ const depth = 4
 // Write and Flush may be called from different goroutines (mu); Close must be
 // called once, after the last Write.
 type fanout struct {
-	mu    sync.Mutex
-	buf   *block // being filled; guarded by mu
-	free  chan *block
-	chans []chan *block
-	wg    sync.WaitGroup
+	mu     sync.Mutex
+	buf    *block // being filled; guarded by mu
+	blocks int    // allocated so far; guarded by mu
+	free   chan *block
+	chans  []chan *block
+	wg     sync.WaitGroup
 }
 
 type block struct {
@@ -35,11 +36,9 @@ type block struct {
 }
 
 func newFanout(ws ...io.Writer) *fanout {
-	f := &fanout{free: make(chan *block, depth+1)}
-	for range depth + 1 {
-		f.free <- &block{b: make([]byte, 0, blockSize)}
-	}
-	f.buf = <-f.free
+	// Blocks are allocated as output arrives (and grow to blockSize as they
+	// fill), so a run that prints a line costs a line, not 1 MiB.
+	f := &fanout{free: make(chan *block, depth+1), buf: &block{}, blocks: 1}
 	for _, w := range ws {
 		ch := make(chan *block, depth)
 		f.chans = append(f.chans, ch)
@@ -89,7 +88,16 @@ func (f *fanout) sendLocked() {
 	for _, ch := range f.chans {
 		ch <- blk
 	}
-	f.buf = <-f.free
+	select {
+	case f.buf = <-f.free:
+	default:
+		if f.blocks <= depth {
+			f.blocks++
+			f.buf = &block{}
+		} else {
+			f.buf = <-f.free // every block is in flight: wait for one
+		}
+	}
 }
 
 // Flush hands what is buffered to the consumers (for outputs read while the

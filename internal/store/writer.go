@@ -35,12 +35,9 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?)`,
 			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), os.Getpid())
 		if err == nil {
-			f, err := os.OpenFile(s.bodyPath(id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-			if err != nil {
-				s.db.ExecContext(ctx, `DELETE FROM outputs WHERE id=?`, id)
-				return nil, fmt.Errorf("creating output body: %w", describe(err))
-			}
-			return &Writer{s: s, id: id, body: f, buf: make([]byte, 0, ChunkSize+64<<10)}, nil
+			// The body file and a full-size buffer come with the first bytes:
+			// most outputs are small, many are empty.
+			return &Writer{s: s, id: id}, nil
 		}
 		if attempt == 3 {
 			return nil, fmt.Errorf("creating output: %w", describe(err))
@@ -143,6 +140,13 @@ func (w *Writer) commit(all bool) error {
 // writeBody appends data at the output's current end. After a failed write the
 // file may hold bytes past the committed length; readers never look there.
 func (w *Writer) writeBody(data []byte) error {
+	if w.body == nil {
+		f, err := os.OpenFile(w.s.bodyPath(w.id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		w.body = f
+	}
 	if lim := w.s.opts.diskLimit; lim > 0 && w.bytes+int64(len(data)) > lim {
 		return &os.PathError{Op: "write", Path: w.body.Name(), Err: syscall.ENOSPC}
 	}
@@ -159,7 +163,7 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		w.commit(true)
 	}
 	w.done = true
-	w.body.Close()
+	w.closeBody()
 	complete := 1
 	status := f.Status
 	if w.err != nil {
@@ -183,6 +187,12 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
-	w.body.Close()
+	w.closeBody()
 	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0 WHERE id=?`, time.Now().UnixNano(), w.id)
+}
+
+func (w *Writer) closeBody() {
+	if w.body != nil {
+		w.body.Close()
+	}
 }
