@@ -434,3 +434,19 @@ func TestChildStdinIsBlocking(t *testing.T) {
 		check(t, p, &out)
 	})
 }
+
+func TestMergeStderrKeepsOrder(t *testing.T) {
+	var out, errOut strings.Builder
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv:        []string{"sh", "-c", `for i in 1 2 3; do echo out$i; echo err$i >&2; done`},
+		MergeStderr: true,
+		Stdout:      &out,
+		Stderr:      &errOut,
+	})
+	if err != nil || !res.Success() {
+		t.Fatalf("%v %v", err, res)
+	}
+	if out.String() != "out1\nerr1\nout2\nerr2\nout3\nerr3\n" || errOut.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}

@@ -217,6 +217,12 @@ func (p *Process) openPipes(s Spec) (child []*os.File, parent []*os.File, err er
 	if err != nil {
 		return nil, nil, err
 	}
+	if s.MergeStderr {
+		// The child's fd 2 is its stdout pipe, so both streams keep the
+		// child's own order; our stderr stream reads EOF at once.
+		errW.Close()
+		return []*os.File{stdin, outW, outW}, []*os.File{outR, errR}, nil
+	}
 	return []*os.File{stdin, outW, errW}, []*os.File{outR, errR}, nil
 }
 

@@ -55,6 +55,11 @@ type Spec struct {
 	WaitDelay time.Duration
 	// CoreDumps raises the child's RLIMIT_CORE soft limit to the hard limit.
 	CoreDumps bool
+	// MergeStderr gives the child one pipe for both stdout and stderr (as
+	// 2>&1 would), so their order is the child's own; everything goes to the
+	// Stdout sink. Interactive engines need it: an error message must not
+	// overtake the output printed before it.
+	MergeStderr bool
 	// Stdout and Stderr receive each stream as it arrives. Sinks are
 	// written from reader goroutines and must not block forever: a slow
 	// sink slows the child down (its pipe fills), a stuck one stalls Wait.

@@ -121,8 +121,6 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	if len(cfg.Argv) == 0 {
 		return nil, errors.New("starting engine: empty argv")
 	}
-	// The engine runs behind /bin/sh (see mergeStderr), so a missing engine
-	// must be caught here to get a clear error rather than sh's exit 127.
 	if _, err := exec.LookPath(cfg.Argv[0]); err != nil {
 		return nil, fmt.Errorf("starting engine: %w", err)
 	}
@@ -140,12 +138,15 @@ func (s *Session) start(ctx context.Context) error {
 	out := newSink(s.cfg.MaxOutput)
 	stdinR, stdinW := io.Pipe()
 	p, err := proc.Start(context.WithoutCancel(ctx), proc.Spec{
-		Argv:   mergeStderr(s.cfg.Argv),
-		Dir:    s.cfg.Dir,
-		Env:    s.cfg.Env,
-		Stdin:  stdinR,
-		Stdout: out,
-		Stderr: out,
+		Argv:  s.cfg.Argv,
+		Dir:   s.cfg.Dir,
+		Env:   s.cfg.Env,
+		Stdin: stdinR,
+		// One pipe for stdout and stderr: with two, an error message written
+		// before the sentinel's result could be read after it and leak into
+		// the next command's output.
+		MergeStderr: true,
+		Stdout:      out,
 	})
 	if err != nil {
 		return fmt.Errorf("starting %s: %w", s.cfg.Argv[0], err)
@@ -443,14 +444,4 @@ func exitStatus(p *proc.Process) string {
 		return fmt.Sprintf("pid %d ended: %v", p.Pid(), err)
 	}
 	return res.String()
-}
-
-// mergeStderr wraps argv so the engine's stderr is its stdout pipe (2>&1).
-// With two pipes an error message written to stderr before the sentinel's
-// result could be read after it and leak into the next command's output;
-// one pipe keeps the engine's own order. The arguments travel as "$@", never
-// through the shell's parser, and exec leaves the engine as the process
-// group leader.
-func mergeStderr(argv []string) []string {
-	return append([]string{"/bin/sh", "-c", `exec "$@" 2>&1`, "sh"}, argv...)
 }
