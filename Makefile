@@ -1,7 +1,7 @@
 # Common tasks. `make test` is what CI runs (scripts/test.sh).
 GO ?= go
 
-.PHONY: build test demo docs lint bench bench-quick deps
+.PHONY: build test demo docs lint bench bench-quick deps fuzz
 
 build:
 	$(GO) build -o bin/triage ./cmd/triage
@@ -28,3 +28,6 @@ bench:
 
 bench-quick:
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+fuzz:
+	scripts/fuzz.sh

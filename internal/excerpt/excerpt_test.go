@@ -99,3 +99,32 @@ func BenchmarkStream(b *testing.B) {
 		}
 	}
 }
+
+// FuzzBuilder: whatever the input, the excerpt is valid UTF-8, within the
+// budget (plus one line's cut marker), and counts every line.
+func FuzzBuilder(f *testing.F) {
+	f.Add([]byte("a\nb\nerror: x\n"), 300)
+	f.Add(bytes.Repeat([]byte("日本\xff\n"), 500), 256)
+	f.Fuzz(func(t *testing.T, in []byte, budget int) {
+		if budget < 0 || budget > 1<<16 {
+			return
+		}
+		b := New(budget, isErr)
+		b.Write(in)
+		b.Flush()
+		e := b.Excerpt()
+		if !utf8.ValidString(e.Text) {
+			t.Fatal("invalid UTF-8")
+		}
+		want := bytes.Count(in, []byte{'\n'})
+		if len(in) > 0 && in[len(in)-1] != '\n' {
+			want++
+		}
+		if e.TotalLines != want {
+			t.Fatalf("TotalLines %d, want %d", e.TotalLines, want)
+		}
+		if max(budget, 256)*2+2*MaxLine < len(e.Text) {
+			t.Fatalf("excerpt %d bytes for budget %d", len(e.Text), budget)
+		}
+	})
+}

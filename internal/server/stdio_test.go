@@ -2,11 +2,14 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // TestLineConnFraming feeds hostile lines to the line transport and checks that
@@ -76,4 +79,30 @@ func TestLineConnEOFAndClose(t *testing.T) {
 	if err := <-done; err != io.EOF {
 		t.Errorf("Read after Close = %v, want io.EOF", err)
 	}
+}
+
+// FuzzLineConn: any input line is either a message or answered with an error;
+// the connection never stops reading before EOF.
+func FuzzLineConn(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":3}`))
+	f.Add([]byte(`[1,2]`))
+	f.Add([]byte("\xff\xfe"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		in := bytes.NewReader(append(append(bytes.ReplaceAll(line, []byte("\n"), nil), '\n'), []byte(`{"jsonrpc":"2.0","id":99,"method":"last/ping"}`+"\n")...))
+		conn, _ := (&lineTransport{r: in, w: io.Discard}).Connect(context.Background())
+		defer conn.Close()
+		for {
+			msg, err := conn.Read(context.Background())
+			if err == io.EOF {
+				t.Fatal("EOF before the last message")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "last/ping" {
+				return
+			}
+		}
+	})
 }
