@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
+)
+
+// TestClientDisconnectKillsChildren: a client that goes away mid-call (stdin
+// closed) must leave no process behind — neither the foreground run nor a
+// background process — and the server must exit.
+func TestClientDisconnectKillsChildren(t *testing.T) {
+	c := startStdio(t)
+	c.initialize()
+	sleeper := crashers.Build(t, "sleeper")
+	dir := t.TempDir()
+	// The foreground child announces its pid through a FIFO: opening it for
+	// reading blocks until the child opens it for writing.
+	pidFile := filepath.Join(dir, "fg.pid")
+	if err := syscall.Mkfifo(pidFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A background process...
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"process_start","arguments":{"program":"` + sleeper + `","args":["600"]}}}`)
+	m := c.recv()
+	bgPid := int(m["result"].(map[string]any)["structuredContent"].(map[string]any)["pid"].(float64))
+	// ...and a foreground run that records its pid and then sleeps.
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"program":"sh","args":["-c","echo $$ > %s; exec %s 600"]}}}`, pidFile, sleeper))
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fgPid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if fgPid == 0 || !testutil.ProcessAlive(fgPid) || !testutil.ProcessAlive(bgPid) {
+		t.Fatalf("children not running: fg %d bg %d", fgPid, bgPid)
+	}
+	c.in.Close() // the client goes away
+	for _, pid := range []int{fgPid, bgPid} {
+		if !testutil.WaitGone(pid, 15*time.Second) {
+			t.Errorf("pid %d survived the client's disconnect", pid)
+		}
+	}
+}
