@@ -1,7 +1,7 @@
 # Common tasks. `make test` is what CI runs (scripts/test.sh).
 GO ?= go
 
-.PHONY: build test demo docs lint bench bench-quick deps fuzz
+.PHONY: build test demo docs lint bench bench-quick deps fuzz soak
 
 build:
 	$(GO) build -o bin/triage ./cmd/triage
@@ -31,3 +31,6 @@ bench-quick:
 
 fuzz:
 	scripts/fuzz.sh
+
+soak:
+	TRIAGE_LOAD_CALLS=$${TRIAGE_LOAD_CALLS:-1000} $(GO) test -count=1 -run 'TestLoad|TestGigabyteOutput|TestClientDisconnect' -v ./e2e
