@@ -19,7 +19,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,10 +103,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 	for outType.Kind() == reflect.Pointer {
 		outType = outType.Elem()
 	}
-	if t.outSchema, err = jsonschema.ForType(outType, &jsonschema.ForOptions{}); err != nil {
-		panic(fmt.Sprintf("catalog: tool %s: output schema: %v", name, err))
-	}
-	shallow(t.outSchema, outputSchemaDepth)
+	t.outSchema = outputSchema(outType)
 	t.handler = func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error) {
 		var in In
 		if err := t.decode(args, &in); err != nil {
@@ -122,7 +121,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 		if res.Outcome == "" {
 			res.Outcome = OK
 		}
-		out, err := structured(res.Output)
+		out, err := structured(res.Output, t.outSchema)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: encoding output: %w", name, err)
 		}
@@ -157,14 +156,34 @@ func (t *Tool) decode(args json.RawMessage, dst any) error {
 	return nil
 }
 
-// structured encodes a handler's output for structuredContent; a nil pointer
-// becomes its type's zero object, never JSON null.
-func structured(out any) (json.RawMessage, error) {
+// structured encodes a handler's output for structuredContent so that it
+// matches the output schema: a nil pointer becomes its type's zero object,
+// and a top-level null (a nil slice or map) becomes [] or {}.
+func structured(out any, schema *jsonschema.Schema) (json.RawMessage, error) {
 	v := reflect.ValueOf(out)
 	if v.Kind() == reflect.Pointer && v.IsNil() {
 		out = reflect.New(v.Type().Elem()).Interface()
 	}
-	return json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil || !bytes.Contains(b, []byte("null")) {
+		return b, err
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return b, nil
+	}
+	for name, raw := range fields {
+		if string(raw) != "null" || schema.Properties[name] == nil {
+			continue
+		}
+		switch schema.Properties[name].Type {
+		case "array":
+			fields[name] = json.RawMessage("[]")
+		case "object":
+			fields[name] = json.RawMessage("{}")
+		}
+	}
+	return json.Marshal(fields)
 }
 
 func toolError(err error, outcome Outcome) *mcp.CallToolResult {
@@ -213,33 +232,63 @@ func dropNull(s *jsonschema.Schema) {
 	dropNull(s.AdditionalProperties)
 }
 
-// outputSchemaDepth is how deep output schemas describe their properties.
-// Every tool's schemas are sent in tools/list, which a model reads in full
-// before its first call. An output schema names the top-level fields and
-// their types; the field descriptions stay in the Go types (and docs), the
-// result's text explains itself, and the shapes of nested records (a
-// verdict's indicators, a crash report's threads) would multiply the cost of
-// tools/list for little use.
-const outputSchemaDepth = 1
+// outputSchema describes a result type by its top-level fields and their
+// JSON types. Every tool's schemas are sent in tools/list, which a model reads
+// in full before its first call: the field names and types tell it what a
+// result holds, while the shapes of nested records (a verdict's indicators, a
+// crash report's threads, a debugger's recursive variables) and the field
+// descriptions (which stay on the Go types and in docs) multiplied the cost of
+// tools/list for little use; the result's text explains itself.
+func outputSchema(t reflect.Type) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
+	addFields(s, t)
+	return s
+}
 
-// shallow removes the structure of s below depth levels and every
-// description, keeping each node's type.
-func shallow(s *jsonschema.Schema, depth int) {
-	if s == nil {
-		return
+func addFields(s *jsonschema.Schema, t reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			addFields(s, ft) // embedded: its fields are the outer object's
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s.Properties[name] = &jsonschema.Schema{Type: jsonType(ft)}
+		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
+			s.Required = append(s.Required, name)
+		}
 	}
-	s.Description = ""
-	if depth <= 0 {
-		s.Properties, s.Required, s.Items, s.AdditionalProperties = nil, nil, nil, nil
-		return
+}
+
+func jsonType(t reflect.Type) string {
+	if t == reflect.TypeFor[time.Time]() {
+		return "string" // RFC 3339
 	}
-	for _, p := range s.Properties {
-		shallow(p, depth-1)
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string"
+		}
+		return "array"
 	}
-	if s.Items != nil {
-		shallow(s.Items, depth-1)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Type != "" {
-		shallow(s.AdditionalProperties, depth-1)
-	}
+	return "object"
 }

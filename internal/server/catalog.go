@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/debug"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
@@ -14,6 +15,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 	return &catalog.Catalog{Workflows: []*catalog.Workflow{
 		session.Workflow(svc),
 		run.Workflow(svc),
+		debug.Workflow(svc),
 		output.Workflow(svc),
 		doctor.Workflow(svc),
 	}}

@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/debugger/dap"
+	"github.com/triage-dev/triage/internal/debugger/lldbcli"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/doctor"
 	"github.com/triage-dev/triage/internal/jobs"
@@ -39,6 +42,9 @@ type Set struct {
 	store     *store.Store
 	storeErr  error
 	jobs      *jobs.Manager
+
+	debugOnce sync.Once
+	debug     *debugger.Manager
 }
 
 // New builds the services for cfg.
@@ -141,4 +147,18 @@ func (s *Set) StoreHealth(ctx context.Context) doctor.Store {
 	}
 	h.Status, h.Outputs, h.Bytes = "ok", n, size
 	return h
+}
+
+// Debugger returns the debug session manager, created on first use with the
+// DAP and LLDB command-line backends; Close disposes of every session, so no
+// debugger or debuggee outlives triage.
+func (s *Set) Debugger() *debugger.Manager {
+	s.debugOnce.Do(func() {
+		s.debug = debugger.NewManager(debugger.Options{
+			Backends: map[string]debugger.Factory{"dap": dap.Factory(""), "lldb": lldbcli.Factory()},
+			Default:  s.Config.Debugger.Backend,
+		})
+		s.OnClose(func() error { s.debug.Close(); return nil })
+	})
+	return s.debug
 }

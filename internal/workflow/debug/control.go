@@ -1,0 +1,137 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/defaults"
+)
+
+type breakpointParams struct {
+	sessionParam
+	Location  string `json:"location" jsonschema:"file:line or a function name"`
+	Condition string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
+	HitCount  int    `json:"hit_count,omitempty" jsonschema:"stop on this hit"`
+}
+
+// BreakpointOutput is the breakpoint as the debugger resolved it.
+type BreakpointOutput struct {
+	SessionID  string              `json:"session_id" jsonschema:"the session"`
+	Breakpoint debugger.Breakpoint `json:"breakpoint" jsonschema:"id, verified, resolved location"`
+}
+
+func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpointParams) (catalog.Result[BreakpointOutput], error) {
+	spec, err := parseLocation(in.Location)
+	if err != nil {
+		return catalog.Result[BreakpointOutput]{}, err
+	}
+	spec.Condition = in.Condition
+	if in.HitCount > 0 {
+		spec.HitCondition = fmt.Sprint(in.HitCount)
+	}
+	if err := spec.Validate(); err != nil {
+		return catalog.Result[BreakpointOutput]{}, &defaults.UsageError{Msg: err.Error()}
+	}
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[BreakpointOutput]{}, err
+	}
+	bp, err := b.AddBreakpoint(ctx, spec)
+	if err != nil {
+		return catalog.Result[BreakpointOutput]{}, describe(err)
+	}
+	text := fmt.Sprintf("BREAKPOINT %d at %s", bp.ID, spec)
+	if bp.Verified {
+		if bp.File != "" {
+			text += fmt.Sprintf(" (resolved to %s:%d)", bp.File, bp.Line)
+		}
+	} else {
+		text += " — unverified"
+		if bp.Message != "" {
+			text += ": " + bp.Message
+		}
+	}
+	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: bp}}, nil
+}
+
+type breakpointRemoveParams struct {
+	sessionParam
+	ID int `json:"id" jsonschema:"breakpoint id from debug_breakpoint_add"`
+}
+
+func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in breakpointRemoveParams) (catalog.Result[StopOutput], error) {
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
+	if err := b.RemoveBreakpoint(ctx, in.ID); err != nil {
+		return catalog.Result[StopOutput]{}, describe(err)
+	}
+	out := StopOutput{SessionID: id, Backend: b.Name(), State: b.State(), Breakpoints: b.Breakpoints()}
+	return catalog.Result[StopOutput]{Text: fmt.Sprintf("BREAKPOINT %d REMOVED (%d left)\n", in.ID, len(out.Breakpoints)), Output: out}, nil
+}
+
+type continueParams struct {
+	sessionParam
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"wait up to this many seconds for the next stop (0: return at once)"`
+	Thread int     `json:"thread,omitempty" jsonschema:"thread to resume (default: all)"`
+}
+
+func (h *handler) continue_(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: seconds(in.WaitS, 0)})
+	note := ""
+	switch {
+	case err == nil:
+	case errorsIs(err, debugger.ErrTimeout):
+		note = fmt.Sprintf("no stop within %gs; the target is still running (debug_pause stops it)", in.WaitS)
+	default:
+		return catalog.Result[StopOutput]{}, describe(err)
+	}
+	return h.stopResult(ctx, b, id, st, note)
+}
+
+type stepParams struct {
+	sessionParam
+	Kind   string  `json:"kind,omitempty" jsonschema:"over (default), in or out"`
+	Thread int     `json:"thread,omitempty" jsonschema:"thread to step (default: the stopped one)"`
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"how long the step may take (default 10)"`
+}
+
+func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {
+	kind := debugger.StepKind(in.Kind)
+	switch kind {
+	case "":
+		kind = debugger.StepOver
+	case debugger.StepOver, debugger.StepIn, debugger.StepOut:
+	default:
+		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("kind %q: use over, in or out", in.Kind)}
+	}
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
+	st, err := b.Step(ctx, kind, in.Thread, seconds(in.WaitS, 10*time.Second))
+	if err != nil {
+		return catalog.Result[StopOutput]{}, describe(err)
+	}
+	return h.stopResult(ctx, b, id, st, "")
+}
+
+func (h *handler) pause(ctx context.Context, c *catalog.Call, in sessionParam) (catalog.Result[StopOutput], error) {
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
+	st, err := b.Pause(ctx)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, describe(err)
+	}
+	return h.stopResult(ctx, b, id, st, "")
+}

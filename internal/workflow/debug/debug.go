@@ -1,0 +1,211 @@
+// Package debug is the `debug` workflow: launch, attach to or open a core
+// under a debugger (DAP adapters or the LLDB command line), set breakpoints,
+// control execution, and read stacks, variables and expressions. Sessions live
+// in the services' debugger.Manager and survive between calls; every tool
+// takes an optional session_id and defaults to the current session.
+package debug
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/services"
+)
+
+// Workflow returns the debug workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow {
+	h := &handler{svc: svc}
+	ro := catalog.Annotations{ReadOnly: true}
+	ctl := catalog.Annotations{OpenWorld: true}
+	return &catalog.Workflow{
+		ID:          "debug",
+		Title:       "Debugging",
+		Description: "Launch, attach to or open a core under lldb-dap/lldb-vscode, dlv, gdb or the lldb command line; breakpoints, stepping, stack, variables.",
+		Tools: []*catalog.Tool{
+			catalog.New("debug_attach", "Start a debug session: attach to pid, launch program (+args), or open core + program. Returns the session and the first stop.",
+				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)),
+			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, with an optional condition or hit count.", ctl, h.breakpointAdd),
+			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
+			catalog.New("debug_continue", "Resume the target; with wait_s, wait for the next stop.", ctl, h.continue_),
+			catalog.New("debug_step", "Step over, into or out of the current line and report the new stop.", ctl, h.step),
+			catalog.New("debug_pause", "Pause a running target.", ctl, h.pause),
+			catalog.New("debug_stack", "Backtrace of a thread (default: the stopped one).", ro, h.stack),
+			catalog.New("debug_variables", "Variables of a frame: locals and arguments, or another scope.", ro, h.variables),
+			catalog.New("debug_evaluate", "Evaluate an expression in a frame.", ctl, h.evaluate),
+			catalog.New("debug_command", "Run a raw debugger command (lldb or gdb syntax, per backend).", ctl, h.command),
+			catalog.New("debug_detach", "End a session: detach from an attached process, kill a launched one.",
+				catalog.Annotations{Destructive: true, Idempotent: true}, h.detach),
+		},
+	}
+}
+
+type handler struct{ svc *services.Set }
+
+// sessionParam is embedded by every tool that works on a session.
+type sessionParam struct {
+	SessionID string `json:"session_id,omitempty" jsonschema:"debug session (default: the current one)"`
+}
+
+func (h *handler) backend(id string) (debugger.Backend, string, error) {
+	m := h.svc.Debugger()
+	b, err := m.Backend(id)
+	if err != nil {
+		return nil, "", describe(err)
+	}
+	info, _ := m.Info(id)
+	return b, info.ID, nil
+}
+
+// describe turns the debugger's sentinel errors into what the caller should do.
+func describe(err error) error {
+	switch {
+	case errors.Is(err, debugger.ErrNoSession):
+		return &defaults.UsageError{Msg: "no debug session: start one with debug_attach"}
+	case errors.Is(err, debugger.ErrUnknownSession):
+		return &defaults.UsageError{Msg: err.Error() + "; debug_attach starts one"}
+	case errors.Is(err, debugger.ErrRunning):
+		return &defaults.UsageError{Msg: "the target is running: debug_pause it, or debug_continue with wait_s"}
+	case errors.Is(err, debugger.ErrUnknownBreakpoint), errors.Is(err, debugger.ErrUnknownBackend),
+		errors.Is(err, debugger.ErrNotStarted), errors.Is(err, debugger.ErrTargetExited):
+		return &defaults.UsageError{Msg: err.Error()}
+	}
+	return err
+}
+
+// StopOutput describes a session's state after a call.
+type StopOutput struct {
+	SessionID   string                `json:"session_id" jsonschema:"the session"`
+	Backend     string                `json:"backend,omitempty" jsonschema:"dap or lldb"`
+	State       debugger.State        `json:"state" jsonschema:"status and last stop"`
+	Frames      []debugger.Frame      `json:"frames,omitempty" jsonschema:"top frames of the stopped thread"`
+	Breakpoints []debugger.Breakpoint `json:"breakpoints,omitempty" jsonschema:"breakpoints of the session"`
+}
+
+type attachParams struct {
+	Pid             int               `json:"pid,omitempty" jsonschema:"attach to this running process"`
+	Program         string            `json:"program,omitempty" jsonschema:"program to launch, or the executable of core"`
+	Args            []string          `json:"args,omitempty" jsonschema:"arguments of the launched program"`
+	Core            string            `json:"core,omitempty" jsonschema:"core file to open (with program)"`
+	StopOnEntry     bool              `json:"stop_on_entry,omitempty" jsonschema:"stop at the program's entry"`
+	Breakpoints     []string          `json:"breakpoints,omitempty" jsonschema:"set before the program runs: function names or file:line"`
+	Backend         string            `json:"backend,omitempty" jsonschema:"dap or lldb (default: debugger_backend, then config, then dap)"`
+	DebuggerBackend string            `json:"debugger_backend,omitempty" jsonschema:"session default backend; backend wins"`
+	Cwd             string            `json:"cwd,omitempty" jsonschema:"working directory of a launched program (default: project_dir)"`
+	ProjectDir      string            `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
+	Env             map[string]string `json:"env,omitempty" jsonschema:"environment of a launched program"`
+	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"with breakpoints, how long to wait for the first stop (default 30)"`
+}
+
+func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
+	if (in.Pid != 0 && in.Core != "") || (in.Pid == 0 && in.Core == "" && in.Program == "") {
+		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: "give exactly one of: pid; program (+ args) to launch; core + program"}
+	}
+	if in.Core != "" && in.Program == "" {
+		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: "core needs program: the executable that produced it"}
+	}
+	if in.Pid < 0 {
+		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("pid %d: must be positive", in.Pid)}
+	}
+	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
+	m := h.svc.Debugger()
+	var info debugger.SessionInfo
+	var err error
+	switch {
+	case in.Pid != 0:
+		info, err = m.Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
+	case in.Core != "":
+		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
+	default:
+		var bps []debugger.BreakpointSpec
+		for _, s := range in.Breakpoints {
+			bp, perr := parseLocation(s)
+			if perr != nil {
+				return catalog.Result[StopOutput]{}, perr
+			}
+			bps = append(bps, bp)
+		}
+		dir := in.Cwd
+		if dir == "" {
+			dir = in.ProjectDir
+		}
+		info, err = m.Launch(ctx, backend, debugger.LaunchSpec{Program: in.Program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps})
+		if err == nil && len(bps) > 0 && info.State.Status == debugger.StatusRunning {
+			// Run to the first breakpoint (or the end).
+			if b, berr := m.Backend(info.ID); berr == nil {
+				if st, werr := b.Continue(ctx, debugger.ContinueOptions{Wait: seconds(in.WaitS, 30*time.Second)}); werr == nil {
+					info.State = st
+				}
+			}
+		}
+	}
+	if err != nil {
+		return catalog.Result[StopOutput]{}, attachError(err)
+	}
+	b, err := m.Backend(info.ID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, describe(err)
+	}
+	return h.stopResult(ctx, b, info.ID, b.State(), "")
+}
+
+// attachError keeps the backend's own words and marks what the caller must fix.
+func attachError(err error) error {
+	if errors.Is(err, debugger.ErrUnknownBackend) {
+		return &defaults.UsageError{Msg: err.Error()}
+	}
+	msg := err.Error()
+	for _, s := range []string{"no such file", "not found", "does not exist", "no such process", "invalid pid", "not a core", "does not match"} {
+		if strings.Contains(strings.ToLower(msg), s) {
+			return &defaults.UsageError{Msg: msg}
+		}
+	}
+	return err
+}
+
+// parseLocation reads "file:line" or a function name.
+func parseLocation(s string) (debugger.BreakpointSpec, error) {
+	if i := strings.LastIndexByte(s, ':'); i > 0 {
+		if n, err := strconv.Atoi(s[i+1:]); err == nil {
+			return debugger.BreakpointSpec{File: s[:i], Line: n}, nil
+		}
+	}
+	if s == "" {
+		return debugger.BreakpointSpec{}, &defaults.UsageError{Msg: "empty breakpoint: give a function name or file:line"}
+	}
+	return debugger.BreakpointSpec{Function: s}, nil
+}
+
+func seconds(s float64, def time.Duration) time.Duration {
+	if s <= 0 {
+		return def
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+type detachParams struct {
+	sessionParam
+}
+
+// DetachOutput reports an ended session.
+type DetachOutput struct {
+	SessionID string `json:"session_id" jsonschema:"the ended session"`
+}
+
+func (h *handler) detach(ctx context.Context, c *catalog.Call, in detachParams) (catalog.Result[DetachOutput], error) {
+	m := h.svc.Debugger()
+	info, err := m.Info(in.SessionID)
+	if err != nil {
+		return catalog.Result[DetachOutput]{}, describe(err)
+	}
+	if err := m.Detach(ctx, info.ID); err != nil && !errors.Is(err, debugger.ErrSessionDead) {
+		return catalog.Result[DetachOutput]{}, err
+	}
+	return catalog.Result[DetachOutput]{Text: fmt.Sprintf("DETACHED %s (%s)\n", info.ID, info.Target), Output: DetachOutput{SessionID: info.ID}}, nil
+}

@@ -1,0 +1,162 @@
+package debug_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+)
+
+var (
+	buildOnce sync.Once
+	progPath  string
+	buildErr  error
+)
+
+// prog builds testdata/prog.c once per test binary.
+func prog(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not found: apt-get install gcc")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "triage-debug-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		src, _ := filepath.Abs("testdata/prog.c")
+		progPath = filepath.Join(dir, "prog")
+		out, err := exec.Command("gcc", "-g", "-O0", "-o", progPath, src).CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return progPath
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// needTool fails in CI (where everything is installed) and skips elsewhere.
+func needTool(t *testing.T, name, pkg string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s not found: install %s", name, pkg)
+		}
+		t.Skipf("%s not found: install %s", name, pkg)
+	}
+}
+
+func TestLaunchBreakInspectExit(t *testing.T) {
+	for _, backend := range []struct{ name, tool, pkg string }{
+		{"dap", "lldb-vscode-16", "lldb-16"},
+		{"lldb", "lldb-16", "lldb-16"},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			r := c.Call("debug_attach", map[string]any{"program": prog(t), "breakpoints": []string{"add"}, "backend": backend.name})
+			if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint") || !strings.HasSuffix(r.FirstLine(), "in add at prog.c:5") {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			v := c.Call("debug_variables", nil)
+			if !strings.Contains(v.Text, "a") || !strings.Contains(v.Text, "b") {
+				t.Errorf("variables:\n%s", v.Text)
+			}
+			e := c.Call("debug_evaluate", map[string]any{"expression": "a + b + 100"})
+			if e.IsError || !strings.Contains(e.Text, "= 100") {
+				t.Errorf("evaluate:\n%s", e.Text)
+			}
+			if bad := c.Call("debug_evaluate", map[string]any{"expression": "a +* )"}); !bad.IsError {
+				t.Errorf("syntax error accepted:\n%s", bad.Text)
+			}
+			st := c.Call("debug_stack", nil)
+			if !strings.Contains(st.Text, "add at prog.c:5") || !strings.Contains(st.Text, "main at prog.c:12") {
+				t.Errorf("stack:\n%s", st.Text)
+			}
+			if s := c.Call("debug_step", nil); s.IsError || !strings.Contains(s.FirstLine(), "prog.c:6") {
+				t.Errorf("step over:\n%s", s.Text)
+			}
+			if rm := c.Call("debug_breakpoint_remove", map[string]any{"id": 1}); rm.IsError {
+				t.Errorf("remove:\n%s", rm.Text)
+			}
+			end := c.Call("debug_continue", map[string]any{"wait_s": 30})
+			if !strings.HasPrefix(end.FirstLine(), "EXITED (code 3)") {
+				t.Errorf("continue after removing the breakpoint:\n%s", end.Text)
+			}
+			if d := c.Call("debug_detach", nil); d.IsError {
+				t.Errorf("detach:\n%s", d.Text)
+			}
+		})
+	}
+}
+
+func TestCrashWhileDebugging(t *testing.T) {
+	needTool(t, "lldb-vscode-16", "lldb-16")
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"program": prog(t), "args": []string{"crash"}, "breakpoints": []string{"prog.c:13"}})
+	if !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint") || !strings.HasSuffix(r.FirstLine(), "in main at prog.c:13") {
+		t.Fatalf("attach:\n%s", r.Text)
+	}
+	crash := c.Call("debug_continue", map[string]any{"wait_s": 30})
+	if !strings.HasPrefix(crash.FirstLine(), "CRASHED (SIGSEGV) in main at prog.c:17") || crash.Outcome != "failed" {
+		t.Errorf("crash stop (outcome %s):\n%s", crash.Outcome, crash.Text)
+	}
+}
+
+func TestOpenCore(t *testing.T) {
+	needTool(t, "lldb-vscode-16", "lldb-16")
+	dir := t.TempDir()
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{prog(t), "crash"}, Dir: dir, CoreDumps: true})
+	if err != nil || !res.CoreDumped {
+		t.Skipf("no core dumped here (core_pattern): %v %+v", err, res)
+	}
+	core := filepath.Join(dir, "core")
+	if _, err := os.Stat(core); err != nil {
+		t.Skipf("core not in the cwd (core_pattern is not \"core\"): %v", err)
+	}
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"core": core, "program": prog(t)})
+	if r.IsError || !strings.Contains(r.Text, "main at prog.c:17") {
+		t.Errorf("core:\n%s", r.Text)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	c := mcptest.Connect(t, nil)
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"debug_stack", nil, "no debug session"},
+		{"debug_stack", map[string]any{"session_id": "dbg-99"}, "unknown debug session"},
+		{"debug_attach", map[string]any{}, "exactly one of"},
+		{"debug_attach", map[string]any{"pid": 123, "core": "/x"}, "exactly one of"},
+		{"debug_attach", map[string]any{"core": "/x"}, "core needs program"},
+		{"debug_attach", map[string]any{"program": "/no/such/program"}, "/no/such/program"},
+		{"debug_attach", map[string]any{"program": prog(t), "backend": "gdbx"}, "gdbx"},
+		{"debug_step", map[string]any{"kind": "sideways"}, "over, in or out"},
+	}
+	for _, tt := range tests {
+		r := c.Call(tt.tool, tt.args)
+		if !r.IsError || !strings.Contains(r.Text, tt.want) {
+			t.Errorf("%s %v: isError %v %q, want %q", tt.tool, tt.args, r.IsError, r.Text, tt.want)
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package debug
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/store"
+)
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+type stackParams struct {
+	sessionParam
+	Thread    int `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`
+	MaxFrames int `json:"max_frames,omitempty" jsonschema:"frames to return (default 20)"`
+}
+
+// StackOutput is a backtrace.
+type StackOutput struct {
+	SessionID string           `json:"session_id" jsonschema:"the session"`
+	Frames    []debugger.Frame `json:"frames" jsonschema:"innermost first; ids for debug_variables and debug_evaluate"`
+}
+
+func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (catalog.Result[StackOutput], error) {
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[StackOutput]{}, err
+	}
+	n := in.MaxFrames
+	if n <= 0 {
+		n = 20
+	}
+	frames, err := b.Stack(ctx, in.Thread, n)
+	if err != nil {
+		return catalog.Result[StackOutput]{}, describe(err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "STACK of %s (%d frames)\n", id, len(frames))
+	for _, f := range frames {
+		fmt.Fprintf(&sb, "  %s\n", frameString(f))
+	}
+	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: frames}}, nil
+}
+
+type variablesParams struct {
+	sessionParam
+	Frame  int    `json:"frame,omitempty" jsonschema:"frame id from debug_stack (default: the top frame)"`
+	Thread int    `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`
+	Scope  string `json:"scope,omitempty" jsonschema:"locals, arguments, registers or globals (default: locals and arguments)"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels of struct members and elements to expand (default 2)"`
+}
+
+// VariablesOutput lists variables.
+type VariablesOutput struct {
+	SessionID string              `json:"session_id" jsonschema:"the session"`
+	Variables []debugger.Variable `json:"variables" jsonschema:"values, with what the limits cut"`
+}
+
+func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesParams) (catalog.Result[VariablesOutput], error) {
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[VariablesOutput]{}, err
+	}
+	vars, err := b.Variables(ctx, debugger.VariablesRequest{Thread: in.Thread, Frame: in.Frame, Scope: in.Scope, Depth: in.Depth})
+	if err != nil {
+		return catalog.Result[VariablesOutput]{}, describe(err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "VARIABLES (%d)\n", len(vars))
+	writeVars(&sb, vars, "  ", h.svc.Config.BudgetBytes())
+	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: vars}}, nil
+}
+
+func writeVars(sb *strings.Builder, vars []debugger.Variable, indent string, budget int) {
+	for i, v := range vars {
+		if sb.Len() > budget {
+			fmt.Fprintf(sb, "%s… %d more in the structured output\n", indent, len(vars)-i)
+			return
+		}
+		fmt.Fprintf(sb, "%s%s", indent, v.Name)
+		if v.Type != "" {
+			fmt.Fprintf(sb, " (%s)", v.Type)
+		}
+		fmt.Fprintf(sb, " = %s", v.Value)
+		if v.Cut != "" {
+			fmt.Fprintf(sb, "  [%s]", v.Cut)
+		}
+		sb.WriteByte('\n')
+		writeVars(sb, v.Children, indent+"  ", budget)
+	}
+}
+
+type evaluateParams struct {
+	sessionParam
+	Expression string `json:"expression" jsonschema:"expression in the program's language"`
+	Frame      int    `json:"frame,omitempty" jsonschema:"frame id from debug_stack (default: the top frame)"`
+}
+
+// EvaluateOutput is an expression's value.
+type EvaluateOutput struct {
+	SessionID string            `json:"session_id" jsonschema:"the session"`
+	Result    debugger.Variable `json:"result" jsonschema:"the value"`
+}
+
+func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluateParams) (catalog.Result[EvaluateOutput], error) {
+	if strings.TrimSpace(in.Expression) == "" {
+		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: "expression is empty"}
+	}
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[EvaluateOutput]{}, err
+	}
+	v, err := b.Evaluate(ctx, in.Expression, in.Frame)
+	if err != nil {
+		if errors.Is(err, debugger.ErrRunning) || errors.Is(err, debugger.ErrSessionDead) {
+			return catalog.Result[EvaluateOutput]{}, describe(err)
+		}
+		// The debugger's own words about the expression (syntax errors,
+		// unknown names) are what the caller needs.
+		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("evaluating %q: %v", in.Expression, err)}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s = %s", in.Expression, v.Value)
+	if v.Type != "" {
+		fmt.Fprintf(&sb, " (%s)", v.Type)
+	}
+	sb.WriteByte('\n')
+	writeVars(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
+	return catalog.Result[EvaluateOutput]{Text: sb.String(), Output: EvaluateOutput{SessionID: id, Result: v}}, nil
+}
+
+type commandParams struct {
+	sessionParam
+	Command  string  `json:"command" jsonschema:"raw debugger command, e.g. 'register read' (lldb) or 'info registers' (gdb)"`
+	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"time limit (default: the configured command timeout)"`
+}
+
+// CommandOutput is a raw command's output.
+type CommandOutput struct {
+	SessionID string `json:"session_id" jsonschema:"the session"`
+	catalog.Captured
+}
+
+func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[CommandOutput], error) {
+	if strings.TrimSpace(in.Command) == "" {
+		return catalog.Result[CommandOutput]{}, &defaults.UsageError{Msg: "command is empty"}
+	}
+	b, id, err := h.backend(in.SessionID)
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, seconds(in.TimeoutS, h.svc.Config.CommandTimeout()))
+	defer cancel()
+	out, err := b.RawCommand(ctx, in.Command)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return catalog.Result[CommandOutput]{}, fmt.Errorf("%q did not finish within %v: %w", in.Command, seconds(in.TimeoutS, h.svc.Config.CommandTimeout()).Round(time.Millisecond), err)
+		}
+		return catalog.Result[CommandOutput]{}, describe(err)
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, err
+	}
+	oid, err := st.Put(ctx, store.Meta{Tool: "debug_command", Argv: []string{in.Command}, Engine: b.Name()}, out, store.Final{Status: "success"})
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, err
+	}
+	ex := excerpt.New(h.svc.Config.BudgetBytes(), nil)
+	ex.Write([]byte(out))
+	ex.Flush()
+	e := ex.Excerpt()
+	res := CommandOutput{SessionID: id, Captured: catalog.NewCaptured(oid, e.TotalLines, e.Truncated)}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "COMMAND %q (%s)\n", in.Command, b.Name())
+	catalog.WriteExcerpt(&sb, res.Captured, e.Text)
+	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res}, nil
+}

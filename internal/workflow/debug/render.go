@@ -1,0 +1,98 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// topFrames is how many frames a stop result shows.
+const topFrames = 5
+
+// stopResult renders a session's state: the verdict line (STOPPED, CRASHED,
+// EXITED, RUNNING, DEAD), the top frames when stopped, and the next calls.
+func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string, st debugger.State, note string) (catalog.Result[StopOutput], error) {
+	out := StopOutput{SessionID: id, Backend: b.Name(), State: st, Breakpoints: b.Breakpoints()}
+	if st.Status == debugger.StatusStopped {
+		if frames, err := b.Stack(ctx, 0, topFrames); err == nil {
+			out.Frames = frames
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString(verdictLine(st, out.Frames))
+	fmt.Fprintf(&sb, "\nsession %s (%s)", id, b.Name())
+	if st.Pid != 0 {
+		fmt.Fprintf(&sb, ", pid %d", st.Pid)
+	}
+	sb.WriteByte('\n')
+	if note != "" {
+		sb.WriteString(note + "\n")
+	}
+	for _, f := range out.Frames {
+		fmt.Fprintf(&sb, "  %s\n", frameString(f))
+	}
+	outcome := catalog.OK
+	if st.LastStop != nil && st.LastStop.Crashed() {
+		outcome = catalog.Failed
+	}
+	switch st.Status {
+	case debugger.StatusStopped:
+		fmt.Fprintf(&sb, "next: %s, %s, %s\n",
+			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
+			catalog.NextCall("debug_step", map[string]any{"session_id": id}),
+			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}))
+	case debugger.StatusRunning:
+		fmt.Fprintf(&sb, "next: %s or %s\n",
+			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}),
+			catalog.NextCall("debug_pause", map[string]any{"session_id": id}))
+	case debugger.StatusDead:
+		outcome = catalog.Failed
+	}
+	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
+}
+
+func verdictLine(st debugger.State, frames []debugger.Frame) string {
+	where := ""
+	if len(frames) > 0 {
+		where = " in " + frameString(frames[0])
+	}
+	stop := st.LastStop
+	switch {
+	case st.Status == debugger.StatusDead:
+		return "DEBUGGER DEAD: " + st.Error
+	case st.Status == debugger.StatusExited && stop != nil && stop.ExitCode != nil:
+		return fmt.Sprintf("EXITED (code %d)", *stop.ExitCode)
+	case st.Status == debugger.StatusExited:
+		return "EXITED"
+	case st.Status == debugger.StatusRunning:
+		return "RUNNING"
+	case stop == nil:
+		return "STOPPED" + where
+	case stop.Crashed():
+		sig := stop.Signal
+		if sig == "" {
+			sig = string(stop.Reason)
+		}
+		return fmt.Sprintf("CRASHED (%s)%s", sig, where)
+	case stop.Reason == debugger.StopBreakpoint && len(stop.BreakpointIDs) > 0:
+		return fmt.Sprintf("STOPPED at breakpoint %d%s", stop.BreakpointIDs[0], where)
+	case stop.Reason == debugger.StopBreakpoint:
+		return "STOPPED at breakpoint" + where
+	}
+	return fmt.Sprintf("STOPPED (%s)%s", stop.Reason, where)
+}
+
+func frameString(f debugger.Frame) string {
+	s := f.Function
+	if s == "" {
+		s = f.Address
+	}
+	if f.File != "" {
+		s += fmt.Sprintf(" at %s:%d", filepath.Base(f.File), f.Line)
+	}
+	return s
+}
