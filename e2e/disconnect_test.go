@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -48,4 +49,52 @@ func TestClientDisconnectKillsChildren(t *testing.T) {
 			t.Errorf("pid %d survived the client's disconnect", pid)
 		}
 	}
+}
+
+// TestShutdownDisposesDebugSessions: when the client goes away, triage ends
+// its debug sessions, so neither the debuggee nor the adapter survives.
+func TestShutdownDisposesDebugSessions(t *testing.T) {
+	if _, err := exec.LookPath("lldb-vscode-16"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("lldb-vscode-16 not found: apt-get install lldb-16")
+		}
+		t.Skip("lldb-vscode-16 not found: apt-get install lldb-16")
+	}
+	c := startStdio(t)
+	c.initialize()
+	target := crashers.Build(t, "sleeper")
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"debug_attach","arguments":{"program":"` + target + `","args":["600"],"breakpoints":["main"]}}}`)
+	m := c.recv()
+	res, _ := m["result"].(map[string]any)
+	sc, _ := res["structuredContent"].(map[string]any)
+	state, _ := sc["state"].(map[string]any)
+	pid, _ := state["pid"].(float64)
+	if pid == 0 {
+		t.Fatalf("debug_attach: %v", m)
+	}
+	adapters := pgrep(t, c.pid, "lldb-vscode-16")
+	c.in.Close()
+	if !testutil.WaitGone(int(pid), 15*time.Second) {
+		t.Errorf("debuggee %d survived the server's shutdown", int(pid))
+	}
+	if len(adapters) == 0 {
+		t.Error("no lldb-vscode-16 adapter found under the server")
+	}
+	for _, a := range adapters {
+		if !testutil.WaitGone(a, 15*time.Second) {
+			t.Errorf("adapter %d survived the server's shutdown", a)
+		}
+	}
+}
+
+// pgrep lists the children of parent named name.
+func pgrep(t *testing.T, parent int, name string) []int {
+	out, _ := exec.Command("pgrep", "-P", strconv.Itoa(parent), "-x", name).Output()
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
 }

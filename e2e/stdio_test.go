@@ -17,6 +17,7 @@ type rpcConn struct {
 	t     *testing.T
 	in    io.WriteCloser
 	lines chan string
+	pid   int // of the server
 }
 
 func startStdio(t *testing.T) *rpcConn {
@@ -30,7 +31,7 @@ func startStdio(t *testing.T) *rpcConn {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &rpcConn{t: t, in: in, lines: make(chan string, 64)}
+	c := &rpcConn{t: t, in: in, lines: make(chan string, 64), pid: cmd.Process.Pid}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)

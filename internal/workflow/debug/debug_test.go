@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 )
 
@@ -159,4 +162,79 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s %v: isError %v %q, want %q", tt.tool, tt.args, r.IsError, r.Text, tt.want)
 		}
 	}
+}
+
+func TestAttachToRunningProcess(t *testing.T) {
+	needTool(t, "lldb-vscode-16", "lldb-16")
+	c := mcptest.Connect(t, nil)
+	start := c.Call("process_start", map[string]any{"program": "sleep", "args": []string{"600"}})
+	pid := int(start.Out["pid"].(float64))
+	r := c.Call("debug_attach", map[string]any{"pid": pid})
+	if r.IsError || !(strings.HasPrefix(r.FirstLine(), "STOPPED") || strings.HasPrefix(r.FirstLine(), "RUNNING")) {
+		t.Fatalf("attach to %d:\n%s", pid, r.Text)
+	}
+	if p := c.Call("debug_pause", nil); !strings.HasPrefix(p.FirstLine(), "STOPPED") {
+		t.Fatalf("pause:\n%s", p.Text)
+	}
+	if st := c.Call("debug_stack", nil); st.IsError || len(st.Out["frames"].([]any)) == 0 {
+		t.Errorf("stack of the attached process:\n%s", st.Text)
+	}
+	if d := c.Call("debug_detach", nil); d.IsError {
+		t.Fatalf("detach:\n%s", d.Text)
+	}
+	if !testutil.ProcessAlive(pid) {
+		t.Error("detaching killed the attached process")
+	}
+	if r := c.Call("debug_attach", map[string]any{"pid": 999999999}); !r.IsError {
+		t.Errorf("attach to a pid that does not exist:\n%s", r.Text)
+	}
+}
+
+// BenchmarkStack compares debug_stack through MCP with the same stackTrace
+// request sent by the backend straight to the adapter. Target: <= +2 ms.
+func BenchmarkStack(b *testing.B) {
+	if _, err := exec.LookPath("lldb-vscode-16"); err != nil {
+		b.Skip("lldb-vscode-16 not found")
+	}
+	c := mcptest.Connect(b, nil)
+	r := c.Call("debug_attach", map[string]any{"program": benchProg(b), "breakpoints": []string{"add"}})
+	if r.IsError {
+		b.Fatal(r.Text)
+	}
+	backend, err := c.Svc.Debugger().Backend("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var viaMCP, direct []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if r := c.Call("debug_stack", nil); r.IsError {
+			b.Fatal(r.Text)
+		}
+		viaMCP = append(viaMCP, time.Since(start))
+		start = time.Now()
+		if _, err := backend.Stack(context.Background(), 0, 20); err != nil {
+			b.Fatal(err)
+		}
+		direct = append(direct, time.Since(start))
+	}
+	m, d := median(viaMCP), median(direct)
+	b.ReportMetric(float64(m.Microseconds())/1000, "mcp-ms")
+	b.ReportMetric(float64(d.Microseconds())/1000, "direct-ms")
+	b.ReportMetric(float64((m-d).Microseconds())/1000, "overhead-ms")
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func benchProg(b *testing.B) string {
+	dir := b.TempDir()
+	src, _ := filepath.Abs("testdata/prog.c")
+	p := filepath.Join(dir, "prog")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", p, src).CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	return p
 }
