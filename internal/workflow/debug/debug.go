@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
@@ -121,6 +122,13 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	case in.Pid != 0:
 		info, err = m.Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
 	case in.Core != "":
+		// A core opened with the wrong executable gives nonsense frames, not
+		// an error: check what the core's notes say first.
+		if ci, cerr := coredump.OpenCore(in.Core); cerr != nil {
+			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("core %s: %v", in.Core, cerr)}
+		} else if merr := ci.MatchExe(in.Program); merr != nil {
+			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("%v (the core's program: %s)", merr, ci.ExePath)}
+		}
 		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
 	default:
 		var bps []debugger.BreakpointSpec

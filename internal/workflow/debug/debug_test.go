@@ -138,6 +138,14 @@ func TestOpenCore(t *testing.T) {
 	if r.IsError || !strings.Contains(r.Text, "main at prog.c:17") {
 		t.Errorf("core:\n%s", r.Text)
 	}
+	wrong := c.Call("debug_attach", map[string]any{"core": core, "program": "/bin/sleep"})
+	if !wrong.IsError || !strings.Contains(wrong.Text, "does not match") {
+		t.Errorf("core with the wrong program:\n%s", wrong.Text)
+	}
+	notCore := c.Call("debug_attach", map[string]any{"core": prog(t), "program": prog(t)})
+	if !notCore.IsError {
+		t.Errorf("an executable passed as core:\n%s", notCore.Text)
+	}
 }
 
 func TestBadInput(t *testing.T) {
