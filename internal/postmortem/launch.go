@@ -1,0 +1,201 @@
+package postmortem
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/repl"
+)
+
+// Target is what a session analyses: a kernel dump and its vmlinux, or a
+// process core and its executable, possibly on another host.
+type Target struct {
+	Kernel  bool
+	Vmcore  string // kernel dump
+	Vmlinux string // with debug info, matching the dump
+	Core    string // process core
+	Program string // the executable that dumped Core
+	// SSHHost runs every engine on that host through the system ssh client;
+	// the paths are the remote host's.
+	SSHHost string
+	// ExtraArgs are appended to an engine's argv (before the dump operands
+	// for gdb and lldb, whose operands must come last).
+	ExtraArgs map[Engine][]string
+}
+
+// ErrEngineMissing: the engine's binary is not installed (locally, or ssh
+// for a remote session).
+var ErrEngineMissing = errors.New("engine not installed")
+
+// binaries lists, per engine, the names tried in PATH and the Debian package
+// that provides the first.
+var binaries = map[Engine]struct {
+	names []string
+	pkg   string
+}{
+	EngineCrash: {[]string{"crash"}, "crash"},
+	EngineDrgn:  {[]string{"drgn"}, "python3-drgn"},
+	EngineGDB:   {[]string{"gdb"}, "gdb"},
+	EngineLLDB:  {[]string{"lldb-16", "lldb"}, "lldb-16"},
+}
+
+// lookEngine finds e's binary in PATH.
+func lookEngine(e Engine) (string, error) {
+	b := binaries[e]
+	for _, n := range b.names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %s not found in PATH (Debian package %s)", ErrEngineMissing, b.names[0], b.pkg)
+}
+
+// Prompts set through each engine's argv, stripped from output.
+var (
+	gdbPrompt  = regexp.MustCompile(`\(triage-gdb\) `)
+	lldbPrompt = regexp.MustCompile(`\(triage-lldb\) ?`)
+)
+
+// engineConfig builds the repl configuration of engine e on t. The engine
+// binary is resolved locally, or named bare and run through ssh.
+func engineConfig(e Engine, t Target) (repl.Config, error) {
+	if t.Kernel != e.Kernel() && e != EngineDrgn {
+		return repl.Config{}, fmt.Errorf("%w: %s", ErrWrongEngine, e)
+	}
+	bin := binaries[e].names[0]
+	if t.SSHHost == "" {
+		p, err := lookEngine(e)
+		if err != nil {
+			return repl.Config{}, err
+		}
+		bin = p
+	}
+	extra := t.ExtraArgs[e]
+	var cfg repl.Config
+	switch e {
+	case EngineCrash:
+		// Piped stdin: crash prints no prompt and echoes nothing.
+		cfg = repl.Config{
+			Argv:        append(append([]string{bin, "-s", "--no_scroll"}, extra...), t.Vmlinux, t.Vmcore),
+			Sentinel:    crashSentinel(),
+			QuitCommand: "quit",
+		}
+	case EngineDrgn:
+		argv := []string{bin, "-q"}
+		if t.Kernel {
+			argv = append(argv, "-c", t.Vmcore, "-s", t.Vmlinux)
+		} else {
+			argv = append(argv, "-c", t.Core)
+			if t.Program != "" {
+				argv = append(argv, "-s", t.Program)
+			}
+		}
+		// Piped stdin runs Python's console: no prompts; commands go
+		// through drgnRunner so multi-line code is one line.
+		cfg = repl.Config{
+			Argv:         append(argv, extra...),
+			Sentinel:     repl.SumSentinel("%d+%d"),
+			InitCommands: []string{"import sys; sys.ps1 = sys.ps2 = ''", drgnInit},
+			QuitCommand:  "exit()",
+		}
+	case EngineGDB:
+		argv := []string{bin, "-nx", "-q",
+			"-iex", "set prompt (triage-gdb) ", "-iex", "set pagination off",
+			"-iex", "set confirm off", "-iex", "set width 0", "-iex", "set height 0"}
+		argv = append(argv, extra...)
+		argv = append(argv, "-c", t.Core, t.Program)
+		cfg = repl.Config{Argv: argv, Prompt: gdbPrompt, QuitCommand: "quit"}
+	case EngineLLDB:
+		argv := []string{bin, "--no-lldbinit",
+			"-O", `settings set prompt "(triage-lldb) "`, "-O", "settings set use-color false",
+			"-O", "settings set auto-confirm true"}
+		argv = append(argv, extra...)
+		argv = append(argv, "--core", t.Core, "--", t.Program)
+		cfg = repl.Config{Argv: argv, Prompt: lldbPrompt,
+			// `p` needs a usable frame; embedded Python does not.
+			Sentinel: repl.SumSentinel("script print(%d+%d)"), QuitCommand: "quit"}
+	default:
+		return repl.Config{}, fmt.Errorf("%w %q", ErrUnknownEngine, e)
+	}
+	if t.SSHHost != "" {
+		ssh, err := exec.LookPath("ssh")
+		if err != nil {
+			return repl.Config{}, fmt.Errorf("%w: ssh not found in PATH (Debian package openssh-client)", ErrEngineMissing)
+		}
+		cfg.Argv = SSHArgv(ssh, t.SSHHost, cfg.Argv)
+	}
+	return cfg, nil
+}
+
+// SSHArgv wraps an engine argv to run on host through the ssh client at
+// sshPath: ["ssh", "-T", "-o", "BatchMode=yes", host, "--", quoted argv...].
+// ssh joins the remote words with spaces and hands them to the remote
+// user's shell, so each word is single-quoted there: a path with spaces or
+// shell metacharacters reaches the engine as one argument, never as shell
+// syntax. BatchMode makes a host that wants a password fail instead of
+// prompting on a pipe nobody reads.
+func SSHArgv(sshPath, host string, argv []string) []string {
+	out := []string{sshPath, "-T", "-o", "BatchMode=yes", host, "--"}
+	for _, a := range argv {
+		out = append(out, shellQuote(a))
+	}
+	return out
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// crashSentinel asks crash to `eval A+B`. crash prints four lines
+// (hexadecimal, decimal, octal, binary) whatever the output radix; the
+// output ends where the hexadecimal line of the sum starts, and the matching
+// decimal line proves it is ours.
+func crashSentinel() repl.SentinelFunc {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	base := 300_000_000 + int64(binary.LittleEndian.Uint64(b[:])%600_000_000)
+	return func(n int64) repl.Sentinel {
+		sum := base + n + 1
+		re := regexp.MustCompile(fmt.Sprintf(`(?m)^\s*hexadecimal: %x\b.*\n\s*decimal: %d\b`, sum, sum))
+		return repl.Sentinel{
+			Command: fmt.Sprintf("eval %d+%d", base, n+1),
+			Done: func(text string) int {
+				loc := re.FindStringIndex(text)
+				if loc == nil {
+					return -1
+				}
+				return loc[0]
+			},
+		}
+	}
+}
+
+// drgnInit defines the function every drgn command runs through: the code
+// arrives base64-encoded on one line, compiles as one interactive statement
+// when it can (so an expression's value prints, as at the console) and as a
+// module otherwise, and runs in the console's namespace, which persists.
+var drgnInit = "import base64 as __triage_b64; exec(__triage_b64.b64decode('" +
+	base64.StdEncoding.EncodeToString([]byte(`def __triage_run(src):
+    src = __triage_b64.b64decode(src).decode()
+    try:
+        code = compile(src, '<dump_command>', 'single')
+    except SyntaxError:
+        code = compile(src, '<dump_command>', 'exec')
+    exec(code, globals())
+`)) + "').decode())"
+
+// drgnLine turns Python code (one or more lines) into the one line sent to
+// drgn.
+func drgnLine(code string) string {
+	return "__triage_run('" + base64.StdEncoding.EncodeToString([]byte(code)) + "')"
+}

@@ -1,0 +1,248 @@
+package postmortem
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Errors of the Manager callers branch on.
+var (
+	// ErrNoSession: no dump is open and no session id was given.
+	ErrNoSession = errors.New("no dump session")
+	// ErrUnknownSession: the session id names no open session.
+	ErrUnknownSession = errors.New("unknown dump session")
+	// ErrBadTarget: the files given do not make a dump session (missing,
+	// a process core given as vmcore or the reverse, a mismatched vmlinux,
+	// a truncated dump). The message says what to pass instead.
+	ErrBadTarget = errors.New("cannot open dump")
+)
+
+// Options configure a Manager.
+type Options struct {
+	// WorkRoot is where session work directories are made (default: the
+	// system temporary directory).
+	WorkRoot string
+	// StartupTimeout bounds an engine's start (default 120s: crash on a big
+	// dump takes a while).
+	StartupTimeout time.Duration
+	// CommandTimeout bounds one command when the call gives none (default 60s).
+	CommandTimeout time.Duration
+}
+
+// Manager owns the open dump sessions. Opening a dump that is already open
+// (same ContentHash, whatever its path) returns the same session and counts
+// a reference; Close releases one, and the last one kills the engines.
+// A Manager is safe for concurrent use.
+type Manager struct {
+	opts Options
+
+	mu       sync.Mutex
+	sessions map[string]*Session // by ID
+	order    []string            // open order; the last is the current session
+	closed   bool
+}
+
+// NewManager returns a Manager with no sessions.
+func NewManager(opts Options) *Manager {
+	if opts.StartupTimeout <= 0 {
+		opts.StartupTimeout = 120 * time.Second
+	}
+	if opts.CommandTimeout <= 0 {
+		opts.CommandTimeout = 60 * time.Second
+	}
+	return &Manager{opts: opts, sessions: map[string]*Session{}}
+}
+
+// Open validates t and returns its session, new or shared. reused reports
+// that the dump was already open. Engines start on their first command.
+// Local dumps are inspected first: a process core given as vmcore (or the
+// reverse), a vmlinux whose build ID differs from the dump's, or an ELF
+// dump shorter than its segments is an error wrapping ErrBadTarget.
+func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, err error) {
+	var info *DumpInfo
+	var hash string
+	if t.SSHHost == "" {
+		if info, hash, err = inspectTarget(t); err != nil {
+			return nil, false, err
+		}
+	} else {
+		if err := t.validateRemote(); err != nil {
+			return nil, false, err
+		}
+		sum := sha256.Sum256([]byte(t.SSHHost + "\x00" + t.Vmcore + t.Core + "\x00" + t.Vmlinux + t.Program))
+		hash = hex.EncodeToString(sum[:])
+	}
+	id := "dump-" + hash[:12]
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, false, errors.New("opening dump: manager closed")
+	}
+	if s := m.sessions[id]; s != nil {
+		s.mu.Lock()
+		s.refs++
+		s.mu.Unlock()
+		m.touch(id)
+		return s, true, nil
+	}
+	dir, err := os.MkdirTemp(m.opts.WorkRoot, "triage-"+id+"-")
+	if err != nil {
+		return nil, false, fmt.Errorf("opening dump: work directory: %w", err)
+	}
+	router := Router{Kernel: t.Kernel}
+	if info != nil {
+		router.Default = info.DefaultEngine()
+	}
+	s = &Session{
+		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: dir,
+		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout,
+		refs: 1, engines: map[Engine]*engineState{},
+	}
+	m.sessions[id] = s
+	m.touch(id)
+	return s, false, nil
+}
+
+// touch makes id the current session; m.mu is held.
+func (m *Manager) touch(id string) {
+	m.order = slices.DeleteFunc(m.order, func(x string) bool { return x == id })
+	m.order = append(m.order, id)
+}
+
+// Get returns the session id, or the current (most recently opened) one
+// when id is empty.
+func (m *Manager) Get(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id == "" {
+		if len(m.order) == 0 {
+			return nil, ErrNoSession
+		}
+		id = m.order[len(m.order)-1]
+	}
+	s := m.sessions[id]
+	if s == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownSession, id)
+	}
+	return s, nil
+}
+
+// List returns the open sessions, oldest first.
+func (m *Manager) List() []*Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Session, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.sessions[id])
+	}
+	return out
+}
+
+// Close releases one reference to session id (the current one when empty).
+// The last release kills the session's engines (their whole process groups)
+// and removes its work directory; remaining is the count left.
+func (m *Manager) Close(id string) (s *Session, remaining int, err error) {
+	s, err = m.Get(id)
+	if err != nil {
+		return nil, 0, err
+	}
+	m.mu.Lock()
+	s.mu.Lock()
+	s.refs--
+	remaining = s.refs
+	s.mu.Unlock()
+	if remaining > 0 {
+		m.mu.Unlock()
+		return s, remaining, nil
+	}
+	delete(m.sessions, s.ID)
+	m.order = slices.DeleteFunc(m.order, func(x string) bool { return x == s.ID })
+	m.mu.Unlock()
+	return s, 0, s.shutdown()
+}
+
+// CloseAll disposes of every session whatever its references, and refuses
+// later opens. For shutdown.
+func (m *Manager) CloseAll() error {
+	m.mu.Lock()
+	m.closed = true
+	sessions := m.sessions
+	m.sessions, m.order = map[string]*Session{}, nil
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	errs := make([]error, 0, len(sessions))
+	var emu sync.Mutex
+	for _, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.shutdown(); err != nil {
+				emu.Lock()
+				errs = append(errs, err)
+				emu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// inspectTarget checks a local target and returns what the dump is and its
+// content hash.
+func inspectTarget(t Target) (*DumpInfo, string, error) {
+	dump, other := t.Vmcore, t.Vmlinux
+	if !t.Kernel {
+		dump, other = t.Core, t.Program
+	}
+	if err := t.validateRemote(); err != nil {
+		return nil, "", err
+	}
+	for _, p := range []string{dump, other} {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: %v", ErrBadTarget, err)
+		}
+		f.Close()
+	}
+	info, err := Inspect(dump)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrBadTarget, err)
+	}
+	switch {
+	case t.Kernel && !info.Kernel:
+		return nil, "", fmt.Errorf("%w: %s is a process core, not a kernel dump: pass it as core, with program", ErrBadTarget, dump)
+	case !t.Kernel && info.Kernel:
+		return nil, "", fmt.Errorf("%w: %s is a kernel dump (%s), not a process core: pass it as vmcore, with vmlinux", ErrBadTarget, dump, info.Kind)
+	}
+	if err := CheckTruncated(dump); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrBadTarget, err)
+	}
+	if t.Kernel {
+		if err := CheckVmlinux(info, t.Vmlinux); err != nil {
+			return nil, "", fmt.Errorf("%w: %v", ErrBadTarget, err)
+		}
+	}
+	hash, err := ContentHash(dump)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrBadTarget, err)
+	}
+	return info, hash, nil
+}
+
+// validateRemote checks what can be checked without the files.
+func (t Target) validateRemote() error {
+	switch {
+	case t.Kernel && (t.Vmcore == "" || t.Vmlinux == ""):
+		return fmt.Errorf("%w: a kernel dump needs vmcore and vmlinux", ErrBadTarget)
+	case !t.Kernel && (t.Core == "" || t.Program == ""):
+		return fmt.Errorf("%w: a process core needs core and program (the executable that dumped it)", ErrBadTarget)
+	}
+	return nil
+}
