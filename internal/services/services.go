@@ -23,6 +23,7 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/doctor"
 	"github.com/triage-dev/triage/internal/jobs"
+	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -45,6 +46,9 @@ type Set struct {
 
 	debugOnce sync.Once
 	debug     *debugger.Manager
+
+	dumpsOnce sync.Once
+	dumps     *postmortem.Manager
 }
 
 // New builds the services for cfg.
@@ -161,4 +165,14 @@ func (s *Set) Debugger() *debugger.Manager {
 		s.OnClose(func() error { s.debug.Close(); return nil })
 	})
 	return s.debug
+}
+
+// Dumps returns the post-mortem dump session manager, created on first use;
+// Close disposes of every session, killing the engines' process groups.
+func (s *Set) Dumps() *postmortem.Manager {
+	s.dumpsOnce.Do(func() {
+		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout()})
+		s.OnClose(s.dumps.CloseAll)
+	})
+	return s.dumps
 }
