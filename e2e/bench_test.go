@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -166,10 +165,14 @@ func BenchmarkRunCapture(b *testing.B) {
 	for b.Loop() {
 		cmd := exec.Command(triageBin, "call", "run", "--program", big, "--args", strconv.Itoa(size))
 		cmd.Env = append(os.Environ(), "TRIAGE_STORE="+filepath.Join(b.TempDir(), "t.db"))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("%v\n%s", err, out)
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
 		}
-		peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss<<10)
+		stop := watchPeakRSS(cmd.Process.Pid)
+		if err := cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, stop())
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 }

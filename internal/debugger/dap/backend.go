@@ -19,7 +19,7 @@ import (
 const (
 	startTimeout  = 30 * time.Second
 	detachTimeout = 5 * time.Second
-	pauseWait     = 5 * time.Second
+	pauseWait     = 15 * time.Second
 	stepWait      = 10 * time.Second
 )
 
