@@ -246,3 +246,23 @@ func benchProg(b *testing.B) string {
 	}
 	return p
 }
+
+func TestGoProgramUnderDlv(t *testing.T) {
+	needTool(t, "dlv", "go install github.com/go-delve/delve/cmd/dlv")
+	bin := filepath.Join(t.TempDir(), "goprog")
+	if out, err := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", bin, "./testdata/goprog").CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"main.add"}})
+	if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint") || !strings.Contains(r.FirstLine(), "main.add at main.go:10") {
+		t.Fatalf("attach:\n%s", r.Text)
+	}
+	if e := c.Call("debug_evaluate", map[string]any{"expression": "a + b"}); e.IsError || !strings.Contains(e.Text, "= 0") {
+		t.Errorf("evaluate:\n%s", e.Text)
+	}
+	c.Call("debug_breakpoint_remove", map[string]any{"id": 1})
+	if end := c.Call("debug_continue", map[string]any{"wait_s": 30}); !strings.HasPrefix(end.FirstLine(), "EXITED (code 3)") {
+		t.Errorf("continue:\n%s", end.Text)
+	}
+}
