@@ -1,0 +1,207 @@
+package dump
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Parsers of engine output for dump_report. Each takes whatever the engine
+// printed, including errors and garbage, and returns what it could read.
+
+// crashFields reads crash's "KEY: value" lines (sys, sys -t).
+func crashFields(out string) map[string]string {
+	f := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(l, ": ")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ToUpper(k) != k || strings.ContainsAny(k, "[]#") {
+			continue
+		}
+		if _, dup := f[k]; !dup {
+			f[k] = strings.TrimSpace(v)
+		}
+	}
+	return f
+}
+
+// PanicTask is the task a kernel backtrace belongs to.
+type PanicTask struct {
+	PID     int    `json:"pid"`
+	Command string `json:"command"`
+	Task    string `json:"task"`
+	CPU     int    `json:"cpu"`
+}
+
+var crashBTHeaderRE = regexp.MustCompile(`(?m)^PID:\s+(\d+)\s+TASK:\s+([0-9a-f]+)\s+CPU:\s+(\d+)\s+COMMAND:\s+"([^"]*)"`)
+var crashFrameRE = regexp.MustCompile(`(?m)^\s*#\d+\s+\[[0-9a-f]+\]\s+\S+ at [0-9a-f]+.*$`)
+
+// crashBacktrace reads crash's bt: the task header and the frame lines.
+func crashBacktrace(out string) (*PanicTask, []string) {
+	m := crashBTHeaderRE.FindStringSubmatch(out)
+	if m == nil {
+		return nil, nil
+	}
+	t := &PanicTask{Task: m[2], Command: m[4]}
+	t.PID, _ = strconv.Atoi(m[1])
+	t.CPU, _ = strconv.Atoi(m[3])
+	var frames []string
+	for _, f := range crashFrameRE.FindAllString(out, -1) {
+		frames = append(frames, strings.TrimSpace(f))
+	}
+	return t, frames
+}
+
+// frameFunction is the function of a crash or gdb frame line.
+var frameFunctionRE = regexp.MustCompile(`^#\d+\s+(?:\[[0-9a-f]+\]\s+(\S+) at |(?:0x[0-9a-f]+ in )?(\S+) \()`)
+
+func frameFunction(frame string) string {
+	m := frameFunctionRE.FindStringSubmatch(frame)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+var panicRE = regexp.MustCompile(`Kernel panic - not syncing: (.*?)(?: \]---)?\s*$`)
+
+// panicMessage finds the panic reason in crash's PANIC field or log lines.
+func panicMessage(sysPanic string, log []string) string {
+	if p := strings.Trim(sysPanic, `"`); p != "" {
+		if m := panicRE.FindStringSubmatch(p); m != nil {
+			return m[1]
+		}
+		return p
+	}
+	for i := len(log) - 1; i >= 0; i-- {
+		if m := panicRE.FindStringSubmatch(log[i]); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// lastLines returns the last n non-blank lines of out.
+func lastLines(out string, n int) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// gdbValue reads "$1 = value" (gdb's print).
+var gdbValueRE = regexp.MustCompile(`(?m)^\$\d+ = (.*)$`)
+
+func gdbValue(out string) string {
+	if m := gdbValueRE.FindStringSubmatch(out); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+// gdbAddress reads the address out of "(void *) 0x0".
+var hexRE = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+
+func gdbAddress(v string) string { return hexRE.FindString(v) }
+
+var gdbFrameRE = regexp.MustCompile(`(?m)^#\d+\s+.*$`)
+
+// gdbFrames returns gdb's backtrace lines.
+func gdbFrames(out string) []string {
+	var frames []string
+	for _, f := range gdbFrameRE.FindAllString(out, -1) {
+		frames = append(frames, strings.TrimSpace(f))
+	}
+	return frames
+}
+
+var gdbLocationRE = regexp.MustCompile(` at (\S+:\d+)\s*$`)
+
+// crashSite picks the frame to name: the innermost one with source outside
+// the C library's abort and assert machinery (the program's own code), else
+// the innermost with source, else frame 0.
+func crashSite(frames []string) (function, location string) {
+	var firstWithSource [2]string
+	for _, f := range frames {
+		m := gdbLocationRE.FindStringSubmatch(f)
+		if m == nil {
+			continue
+		}
+		fn := frameFunction(f)
+		if firstWithSource[0] == "" {
+			firstWithSource = [2]string{fn, m[1]}
+		}
+		if !libcInternal(fn, m[1]) {
+			return fn, m[1]
+		}
+	}
+	if firstWithSource[0] != "" {
+		return firstWithSource[0], firstWithSource[1]
+	}
+	if len(frames) > 0 {
+		return frameFunction(frames[0]), ""
+	}
+	return "", ""
+}
+
+// libcInternal recognises glibc's frames when its debug info is installed:
+// its sources are build-relative ("./nptl/pthread_kill.c",
+// "../sysdeps/posix/raise.c") and its abort path has well-known names.
+func libcInternal(fn, loc string) bool {
+	for _, p := range []string{"__pthread_kill", "__GI_", "__libc_", "__assert", "__stack_chk_fail", "__fortify_fail", "__chk_fail", "malloc_printerr", "_IO_"} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	switch fn {
+	case "raise", "abort", "gsignal", "pthread_kill":
+		return true
+	}
+	dir, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(loc, "../"), "./"), "/")
+	switch dir {
+	case "nptl", "sysdeps", "stdlib", "assert", "malloc", "debug", "libio", "signal", "string":
+		return strings.HasPrefix(loc, "./") || strings.HasPrefix(loc, "../")
+	}
+	return false
+}
+
+// gdbMissingSymbols lists the libraries "info sharedlibrary" marks as
+// having no debugging information ("(*)") or whose symbols were not read.
+func gdbMissingSymbols(out string) []string {
+	var libs []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[0], "0x") {
+			continue
+		}
+		lib := f[len(f)-1]
+		switch {
+		case strings.Contains(l, "(*)"):
+			libs = append(libs, lib+" (no debugging info)")
+		case f[len(f)-2] == "No":
+			libs = append(libs, lib+" (symbols not read)")
+		}
+	}
+	return libs
+}
+
+// registerLines keeps the general registers of "info registers".
+func registerLines(out string, max int) []string {
+	var regs []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && strings.HasPrefix(f[1], "0x") {
+			regs = append(regs, strings.Join(f[:2], " "))
+		}
+		if len(regs) == max {
+			break
+		}
+	}
+	return regs
+}
