@@ -5,6 +5,7 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/debug"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
+	"github.com/triage-dev/triage/internal/workflow/dump"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -16,6 +17,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		session.Workflow(svc),
 		run.Workflow(svc),
 		debug.Workflow(svc),
+		dump.Workflow(svc),
 		output.Workflow(svc),
 		doctor.Workflow(svc),
 	}}
