@@ -18,7 +18,7 @@ import (
 )
 
 // makeCore runs a crasher with core dumps on and returns it and its core.
-func makeCore(t *testing.T, name string) (exe, core string) {
+func makeCore(t testing.TB, name string) (exe, core string) {
 	t.Helper()
 	exe = crashers.Build(t, name)
 	dir := t.TempDir()
@@ -33,7 +33,7 @@ func makeCore(t *testing.T, name string) (exe, core string) {
 	return exe, cores[0]
 }
 
-func need(t *testing.T, bin, pkg string) {
+func need(t testing.TB, bin, pkg string) {
 	t.Helper()
 	if _, err := exec.LookPath(bin); err != nil {
 		t.Skipf("%s not installed (Debian package %s)", bin, pkg)
@@ -207,5 +207,28 @@ func TestScripts(t *testing.T) {
 	}
 	if r := c.Call("dump_scripts", map[string]any{"name": "../etc/passwd"}); r.Outcome != "usage_error" {
 		t.Errorf("path as name:\n%s", r.Text)
+	}
+}
+
+// TestServicesCloseDisposesSessions: shutting triage down stops every
+// engine of every open session.
+func TestServicesCloseDisposesSessions(t *testing.T) {
+	need(t, "gdb", "gdb")
+	exe, core := makeCore(t, "segv")
+	c := mcptest.Connect(t, nil)
+	c.Call("dump_open", map[string]any{"core": core, "program": exe})
+	c.Call("dump_open", map[string]any{"core": core, "program": exe}) // two references
+	if r := c.Call("dump_command", map[string]any{"command": "bt"}); r.IsError {
+		t.Fatal(r.Text)
+	}
+	var lo dump.ListOutput
+	c.Call("dump_list", nil).Decode(t, &lo)
+	pid := lo.Sessions[0].Engines[0].Pid
+	if pid == 0 {
+		t.Fatalf("gdb not running: %+v", lo)
+	}
+	c.Svc.Close()
+	if testutil.ProcessAlive(pid) {
+		t.Errorf("gdb %d outlived services Close", pid)
 	}
 }
