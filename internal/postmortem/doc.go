@@ -1,8 +1,9 @@
-// Package postmortem holds the engine-independent half of dump analysis
-// sessions: what a dump file is (Inspect), its identity for dedupe
-// (ContentHash), which engine a command goes to (Router), the engine context
-// a command runs under (Context) and the cache key of a command's output
-// (CommandKey).
+// Package postmortem holds dump analysis sessions: what a dump file is
+// (Inspect), its identity for dedupe (ContentHash), which engine a command
+// goes to (Router), the engine context a command runs under (Context), the
+// cache key of a command's output (CommandKey), and the Manager of open
+// sessions, each a Session that starts its engines lazily and recovers from
+// their timeouts and deaths.
 //
 // # Terms
 //
@@ -23,5 +24,7 @@
 //     (gdb/lldb) that context-dependent commands such as bt read. Output of
 //     such commands is cached per context.
 //
-// Nothing here starts a process; the engines run through internal/repl.
+// Engines run through internal/repl (one process group each, killed as a
+// group on close); nothing here starts a process itself. Caching outputs is
+// the caller's business: Session.Exec always runs the command.
 package postmortem

@@ -198,3 +198,27 @@ func TestEngineDeathAndTimeout(t *testing.T) {
 		t.Fatalf("state after interrupt: %v %q", err, res.Output)
 	}
 }
+
+func TestEngineMissing(t *testing.T) {
+	exe, core := makeCore(t, "segv")
+	t.Setenv("PATH", t.TempDir())
+	m := NewManager(Options{WorkRoot: t.TempDir()})
+	t.Cleanup(func() { m.CloseAll() })
+	s, _, err := m.Open(context.Background(), Target{Core: core, Program: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		e   Engine
+		pkg string
+	}{{EngineGDB, "Debian package gdb"}, {EngineLLDB, "Debian package lldb-16"}, {EngineDrgn, "Debian package python3-drgn"}} {
+		_, err := s.Exec(context.Background(), tt.e, "bt", 0, false)
+		if !errors.Is(err, ErrEngineMissing) || !strings.Contains(err.Error(), tt.pkg) {
+			t.Errorf("%s: %v, want ErrEngineMissing naming %q", tt.e, err, tt.pkg)
+		}
+	}
+	// The failure is recorded, not retried on every call.
+	if infos := s.EngineInfos(); infos[0].State != "failed" {
+		t.Errorf("gdb state = %+v", infos[0])
+	}
+}

@@ -115,6 +115,17 @@ func TestProcessCore(t *testing.T) {
 			t.Errorf("drgn stack trace:\n%s", r.Text)
 		}
 	})
+	t.Run("timeout kills and restarts", func(t *testing.T) {
+		need(t, "drgn", "python3-drgn")
+		r := c.Call("dump_command", map[string]any{"engine": "drgn", "timeout_s": 0.5,
+			"command": "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(60)"})
+		if !r.IsError || !strings.Contains(r.Text, "timed out after 500ms") || !strings.Contains(r.Text, "restarted it") {
+			t.Fatalf("spinning command:\n%s", r.Text)
+		}
+		if r := c.Call("dump_command", map[string]any{"command": "drgn: 6*7"}); r.IsError || !strings.Contains(r.Text, "42") {
+			t.Errorf("after restart:\n%s", r.Text)
+		}
+	})
 	t.Run("bad commands", func(t *testing.T) {
 		for _, tt := range []struct{ cmd, want string }{
 			{"crash: bt", "does not read a process core"},
