@@ -328,7 +328,7 @@ func (s *Session) canStart(e Engine) error {
 // explainStart adds what we know to an engine's start failure.
 func (s *Session) explainStart(e Engine, err error) error {
 	if e == EngineDrgn && s.Dump != nil && s.Dump.Kind == coredump.KindKdumpCompact {
-		return fmt.Errorf("%w (drgn 0.0.22 cannot read kdump-compressed dumps written by QEMU 7.2's dump-guest-memory; use crash or an ELF dump)", err)
+		return fmt.Errorf("drgn could not open this kdump-compressed dump (drgn 0.0.22 fails on those written by QEMU 7.2's dump-guest-memory -z; use crash, or an ELF dump): %w", err)
 	}
 	return err
 }

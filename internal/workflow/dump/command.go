@@ -18,10 +18,10 @@ import (
 
 type commandParams struct {
 	sessionParam
-	Command  string  `json:"command" jsonschema:"engine command or drgn Python (may be multi-line); an engine prefix such as \"crash:\" or \"drgn:\" picks the engine"`
+	Command  string  `json:"command" jsonschema:"command, or drgn Python (multi-line ok); a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
 	Engine   string  `json:"engine,omitempty" jsonschema:"crash, drgn, gdb or lldb; wins over routing"`
-	Force    bool    `json:"force,omitempty" jsonschema:"run again even if cached; also retries an engine that failed to start"`
-	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"time limit in seconds (default: the configured command timeout); on expiry the engine is interrupted, or killed and restarted"`
+	Force    bool    `json:"force,omitempty" jsonschema:"re-run instead of using the cache; retries a failed engine start"`
+	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"seconds (default: timeouts.command); a stuck engine is killed and restarted"`
 }
 
 // CommandOutput is one command's result.

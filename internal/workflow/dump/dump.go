@@ -30,7 +30,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			catalog.New("dump_open", "Open a kernel dump (vmcore + vmlinux) or a process core (core + program); reopening the same dump reuses its session.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)),
 			catalog.New("dump_report", "First-look triage of an open dump: panic or signal, crashing task/thread backtrace, kernel log tail or registers and libraries.", world, h.report),
-			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump (prefix \"crash:\", \"drgn:\", \"gdb:\", \"lldb:\" or engine picks one); outputs are cached.", world, h.command),
+			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump; outputs are cached per engine context.", world, h.command),
 			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one with arguments on an open dump.", world, h.scripts),
 			catalog.New("dump_list", "List open dump sessions and the state of their engines.", ro, h.list),
 			catalog.New("dump_close", "Release a dump session; the last release stops its engines.", catalog.Annotations{Destructive: true, Idempotent: true}, h.close),
@@ -218,7 +218,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in struct{}) (catal
 				fmt.Fprintf(&b, ", context %s", k)
 			}
 			if e.Error != "" {
-				fmt.Fprintf(&b, ": %s", firstLine(e.Error))
+				fmt.Fprintf(&b, ": %s", summary(e.Error))
 			}
 			b.WriteByte('\n')
 		}
@@ -250,6 +250,17 @@ func (h *handler) close(ctx context.Context, c *catalog.Call, in closeParams) (c
 		text = fmt.Sprintf("RELEASED %s: %d reference(s) left, engines still running\n", s.ID, left)
 	}
 	return catalog.Result[CloseOutput]{Text: text, Output: out}, nil
+}
+
+// summary shortens a multi-line error to its first and last lines (an
+// engine's start failure ends with its own message).
+func summary(s string) string {
+	s = strings.TrimSpace(s)
+	first := firstLine(s)
+	if first == s {
+		return s
+	}
+	return first + " … " + s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 func firstLine(s string) string {
