@@ -105,13 +105,13 @@ func TestInspectorOverStdio(t *testing.T) {
 
 func TestInspectorOverHTTP(t *testing.T) {
 	dir := t.TempDir()
-	url := startHTTP(t, dir, "e2e-token")
+	url, _ := startHTTP(t, dir, "e2e-token")
 	checkSession(t, dir, []string{url, "--transport", "http", "--header", "Authorization: Bearer e2e-token"})
 }
 
-// startHTTP runs `triage serve --http 127.0.0.1:0` and returns its URL once the
-// server says it is listening.
-func startHTTP(t *testing.T, dir, token string) string {
+// startHTTP runs `triage serve --http 127.0.0.1:0` and returns its URL and
+// pid once the server says it is listening.
+func startHTTP(t *testing.T, dir, token string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, triageBin, "serve", "--http", "127.0.0.1:0", "--token", token)
@@ -133,11 +133,11 @@ func startHTTP(t *testing.T, dir, token string) string {
 				for sc.Scan() {
 				}
 			}()
-			return m[1]
+			return m[1], cmd.Process.Pid
 		}
 	}
 	t.Fatalf("triage serve --http exited before listening: %v", sc.Err())
-	return ""
+	return "", 0
 }
 
 func contains(list []string, s string) bool {

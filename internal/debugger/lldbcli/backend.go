@@ -59,6 +59,11 @@ const (
 // error saying nothing will run.
 var stopReport = regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: `)
 
+// resumedStopReport is stopReport after "Process N resuming": lldb prints a
+// stop report asynchronously, so the report of the previous stop can arrive
+// at the start of the next command's output and must not end a continue.
+var resumedStopReport = regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|(?m)^error: `)
+
 // Backend is a debugger.Backend over the lldb command line.
 //
 // op serializes whole operations (several lldb commands, such as selecting a

@@ -206,7 +206,7 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	}
 	wctx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
-	out, err := b.run(wctx, "process continue", stopReport)
+	out, err := b.run(wctx, "process continue", resumedStopReport)
 	st := b.observe(out)
 	if err != nil {
 		return st, fmt.Errorf("%w after %s: %v", debugger.ErrTimeout, opts.Wait, err)
