@@ -1,0 +1,340 @@
+package buildrun
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// Status is how a build or test run went.
+type Status string
+
+const (
+	Succeeded   Status = "succeeded"   // built, or every selected test passed
+	Failed      Status = "failed"      // compile/link errors, failed tests, a failed step
+	Crashed     Status = "crashed"     // a test process or a tool died
+	TimedOut    Status = "timed_out"   // the time limit ended it
+	Interrupted Status = "interrupted" // cancelled
+	NoTests     Status = "no_tests"    // the test run ran no test
+	// SilentFailure: the exit status says failure, and the output names none.
+	SilentFailure Status = "silent_failure"
+)
+
+// OK reports whether the run is a success.
+func (s Status) OK() bool { return s == Succeeded }
+
+// Result is what a build or test run (or an analysed log) came to.
+type Result struct {
+	Kind   string `json:"kind"` // KindBuild or KindTest
+	Status Status `json:"status"`
+	// Line is the verdict line.
+	Line  string       `json:"verdict"`
+	Steps []StepResult `json:"steps,omitempty"`
+	// Log is what the filter saw: counts and every diagnostic (bounded).
+	Log logfilter.Summary `json:"log"`
+	// Report is the parsed test run; nil for builds, and for test runs whose
+	// test step did not run or printed no format testreport knows.
+	Report *testreport.Report `json:"report,omitempty"`
+	Format string             `json:"format,omitempty"` // the Report's input format
+	// Crash describes a test process that crashed under the test runner.
+	Crash *TestCrash `json:"crash,omitempty"`
+	// Failed is the step that failed and ended the run, nil when none did.
+	Failed   *StepResult   `json:"-"`
+	RawID    string        `json:"raw_id,omitempty"`
+	Duration time.Duration `json:"duration_ns,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+}
+
+// conclude sets Status and Line from everything gathered.
+func (r *Result) conclude() {
+	r.Failed = nil
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		if s.Ran && !s.Outcome.Result.Success() {
+			r.Failed = s
+			break
+		}
+	}
+	switch {
+	case r.stoppedByUs():
+		return
+	case r.Failed != nil && r.Failed.Step.Name != toolchain.StepTest:
+		r.concludeBuild()
+		if r.Kind == KindTest && r.Status != Crashed {
+			r.Line += fmt.Sprintf(" (%s step; the tests did not run)", r.Failed.Step.Name)
+		}
+	case r.Kind == KindTest:
+		r.concludeTests()
+	default:
+		r.concludeBuild()
+	}
+}
+
+// stoppedByUs concludes a run that a timeout or cancellation ended.
+func (r *Result) stoppedByUs() bool {
+	f := r.Failed
+	if f == nil || (!f.Outcome.Result.TimedOut && !f.Outcome.Result.Cancelled) {
+		return false
+	}
+	res := f.Outcome.Result
+	running := ""
+	if r.Report != nil {
+		for _, c := range r.Report.Failures() {
+			if c.Status == testreport.Errored || c.Status == testreport.Crashed {
+				running = " while running " + qualifiedName(c, r.Report.Format)
+			}
+		}
+	}
+	if res.TimedOut {
+		r.Status = TimedOut
+		r.Line = fmt.Sprintf("TIMED OUT after %s in the %s step%s", res.Duration.Round(time.Second), f.Step.Name, running)
+	} else {
+		r.Status = Interrupted
+		r.Line = fmt.Sprintf("INTERRUPTED in the %s step%s", f.Step.Name, running)
+	}
+	return true
+}
+
+// concludeBuild concludes a build, or the build part of a test run, from
+// the failed step (if any) and the diagnostics.
+func (r *Result) concludeBuild() {
+	errs := r.Log.Errors + r.Log.LinkerErrors
+	warn := plural(r.Log.Warnings, "warning")
+	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
+		r.Status = Crashed
+		r.Line = "CRASHED: " + f.Outcome.Verdict.Line
+		return
+	}
+	exit := 0
+	if r.Failed != nil {
+		exit = r.Failed.Outcome.Result.ExitCode
+	}
+	switch {
+	case errs > 0:
+		r.Status = Failed
+		r.Line = fmt.Sprintf("BUILD FAILED: %s", plural(errs, "error"))
+		if r.Failed == nil && len(r.Steps) > 0 {
+			// The tools exited 0 yet printed errors: say both.
+			r.Line += " (yet every step exited 0)"
+		}
+	case r.Failed != nil:
+		r.Status = SilentFailure
+		r.Line = fmt.Sprintf("BUILD FAILED (exit %d in the %s step) but no error was recognised — see output", exit, r.Failed.Step.Name)
+	case r.Log.Crashes > 0:
+		r.Status = Crashed
+		r.Line = fmt.Sprintf("CRASHED: %s in the log", plural(r.Log.Crashes, "crash indicator"))
+	case r.Log.Failures > 0 && len(r.Steps) == 0:
+		// An analysed log that reports failures but no compiler error.
+		r.Status = Failed
+		r.Line = fmt.Sprintf("FAILED: %s in the log", plural(r.Log.Failures, "failure line"))
+	default:
+		r.Status = Succeeded
+		r.Line = fmt.Sprintf("BUILD SUCCEEDED (%s)", warn)
+	}
+}
+
+// concludeTests concludes a test run from its report.
+func (r *Result) concludeTests() {
+	rep := r.Report
+	var res *testStepOutcome
+	if len(r.Steps) > 0 {
+		res = newTestStepOutcome(r.Steps[len(r.Steps)-1], rep != nil)
+	}
+	if rep == nil {
+		r.concludeUnparsed(res)
+		return
+	}
+	t := rep.Totals
+	bad := t.Failed + t.Errored + t.Crashed
+	switch {
+	case rep.Status == testreport.Crashed || r.Crash != nil || (res != nil && res.crashed):
+		r.Status = Crashed
+		r.Line = r.crashLine(res)
+	case t.Total == 0 && len(rep.BuildErrors) > 0:
+		r.Status = Failed
+		r.Line = fmt.Sprintf("BUILD FAILED: %s (the tests did not run)", plural(len(rep.BuildErrors), "error"))
+	case bad > 0:
+		r.Status = Failed
+		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total)
+		if len(rep.BuildErrors) > 0 {
+			r.Line += fmt.Sprintf(", and %s", plural(len(rep.BuildErrors), "build error"))
+		}
+	case rep.SilentFailure || (res != nil && res.exit != 0):
+		r.Status = SilentFailure
+		r.Line = fmt.Sprintf("FAILED (exit %d) but no failing test was reported — see output", res.exitOr(1))
+	case len(rep.RunnerErrors) > 0 || rep.Status == testreport.Failed || rep.Status == testreport.Errored:
+		r.Status = Failed
+		r.Line = fmt.Sprintf("TESTS FAILED: the test runner failed (%s)", firstOf(rep.RunnerErrors, rep.Notes))
+	case t.Total == 0 || t.Passed == 0 && t.Skipped == t.Total:
+		r.Status = NoTests
+		r.Line = r.noTestsLine()
+	default:
+		r.Status = Succeeded
+		r.Line = fmt.Sprintf("TESTS PASSED: %d passed", t.Passed)
+		if t.Skipped > 0 {
+			r.Line += fmt.Sprintf(", %d skipped", t.Skipped)
+		}
+		if rep.CountMismatch {
+			r.Line += " (count mismatch with the tool's summary — see notes)"
+		}
+	}
+}
+
+// concludeUnparsed concludes a test run whose output held no test format
+// testreport knows (a make check, an explicit command).
+func (r *Result) concludeUnparsed(res *testStepOutcome) {
+	switch {
+	case res == nil:
+		r.concludeBuild()
+	case res.crashed:
+		r.Status = Crashed
+		r.Line = r.crashLine(res)
+	case res.exit != 0:
+		if r.Log.Errors+r.Log.LinkerErrors > 0 {
+			r.Status = Failed
+			r.Line = fmt.Sprintf("TESTS FAILED (exit %d): %s in the output; no test results recognised", res.exit, plural(r.Log.Errors+r.Log.LinkerErrors, "error"))
+			return
+		}
+		r.Status = SilentFailure
+		r.Line = fmt.Sprintf("FAILED (exit %d) but no failing test was reported — see output", res.exit)
+	default:
+		// Exit 0 with nothing to count is not "tests passed".
+		r.Status = Succeeded
+		r.Line = "TEST COMMAND SUCCEEDED (exit 0) but no test results were recognised in its output"
+	}
+}
+
+func (r *Result) noTestsLine() string {
+	filter := ""
+	if n := len(r.Steps); n > 0 {
+		filter = r.Steps[n-1].Step.Filter
+	}
+	if filter != "" {
+		return fmt.Sprintf("NO TESTS RAN: filter %s matched nothing", filter)
+	}
+	return "NO TESTS RAN: the run found no tests"
+}
+
+// crashLine is "CRASHED: test binary SIGSEGV in f at a.c:5 while running T".
+func (r *Result) crashLine(res *testStepOutcome) string {
+	c := r.Crash
+	if c == nil {
+		c = &TestCrash{}
+	}
+	var b strings.Builder
+	b.WriteString("CRASHED: test binary ")
+	switch {
+	case c.Signal != "":
+		b.WriteString(c.Signal)
+	case strings.Contains(c.Message, "panic"):
+		b.WriteString("panicked")
+	case res != nil && res.verdictLine != "":
+		// The runner itself crashed: its verdict says how.
+		return "CRASHED: " + res.verdictLine
+	default:
+		b.WriteString("crashed")
+	}
+	if f := c.Frame; f != nil && f.Function != "" {
+		fmt.Fprintf(&b, " in %s", f.Function)
+		if f.File != "" {
+			fmt.Fprintf(&b, " at %s:%d", baseName(f.File), f.Line)
+		}
+	}
+	if c.Test != "" {
+		fmt.Fprintf(&b, " while running %s", c.Test)
+	}
+	if strings.Contains(c.Message, "panic: ") && c.Signal == "" {
+		fmt.Fprintf(&b, ": %s", clip(afterPanic(c.Message), 120))
+	}
+	if r.Report != nil {
+		t := r.Report.Totals
+		if others := t.Failed + t.Errored + t.Crashed - 1; others > 0 {
+			fmt.Fprintf(&b, " (and %d more failed, of %d)", others, t.Total)
+		}
+	}
+	return b.String()
+}
+
+// testStepOutcome is what the verdict needs of the test step's process.
+type testStepOutcome struct {
+	exit        int
+	crashed     bool   // the test runner itself crashed
+	verdictLine string // the runner's verdict line
+}
+
+// newTestStepOutcome reads the test step's process. With a parsed report,
+// only a signal makes the runner itself crashed: crash indicators in its
+// output (a Rust test's panic, caught by libtest) are the report's to
+// judge. Without one, the crash indicators are all there is.
+func newTestStepOutcome(s StepResult, parsed bool) *testStepOutcome {
+	if !s.Ran || s.Outcome == nil {
+		return nil
+	}
+	v, res := s.Outcome.Verdict, s.Outcome.Result
+	crashed := res.Signaled
+	if !parsed {
+		crashed = crashed || v.Status == verdict.StatusCrash
+	}
+	return &testStepOutcome{exit: res.ExitCode, crashed: crashed, verdictLine: v.Line}
+}
+
+func (o *testStepOutcome) exitOr(def int) int {
+	if o == nil {
+		return def
+	}
+	return o.exit
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func firstOf(lists ...[]string) string {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0]
+		}
+	}
+	return "see output"
+}
+
+// afterPanic is the panic value of a Go panic message, without the
+// testing package's "[recovered, repanicked]" suffixes.
+func afterPanic(msg string) string {
+	i := strings.Index(msg, "panic: ")
+	s := msg[i+len("panic: "):]
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	for _, suffix := range []string{" [recovered, repanicked]", " [recovered]"} {
+		s = strings.TrimSuffix(s, suffix)
+	}
+	return strings.TrimSpace(s)
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}

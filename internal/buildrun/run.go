@@ -1,0 +1,246 @@
+// Package buildrun runs a build or test plan (internal/toolchain) and says
+// truthfully how it went.
+//
+// Each step of the plan runs crash-aware through internal/runner. Its
+// combined output streams, in one pass, into the raw log (the output store),
+// the log filter (internal/logfilter, whose kept lines go to the filtered
+// log) and, for a test step, the test-output parser (internal/testreport,
+// fed through a pipe so that a log of any size is parsed as it arrives).
+// Steps run in order; the first non-test step that fails ends the run (a
+// test step's failure is the result itself).
+//
+// A Result carries one verdict line, first thing a reader sees:
+//
+//	BUILD SUCCEEDED (0 warnings)        BUILD FAILED: 2 errors
+//	TESTS PASSED: 412 passed, 3 skipped TESTS FAILED: 3 of 412 failed
+//	CRASHED: test binary SIGSEGV in f at a.c:5 while running crash_test
+//	NO TESTS RAN: filter -run=TestX matched nothing
+//	FAILED (exit 2) but no failing test was reported — see output
+//
+// Only the first two of the second column, and the first of the first, are
+// successes: a test run in which nothing ran, or whose exit status says
+// failure while no failure was parsed, is never reported as passing.
+//
+// When a test process crashed under the runner (ctest, cargo and go test
+// survive their children), the core it left is looked for where cores land
+// and backtraced; the test that was running is named from the report.
+//
+// The same pipeline reads a finished log (Analyze), for `triage filter`.
+package buildrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/runner"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+// Kind of run.
+const (
+	KindBuild = "build"
+	KindTest  = "test"
+)
+
+// Request describes a build or test run.
+type Request struct {
+	Kind  string           // KindBuild or KindTest
+	Steps []toolchain.Step // run in order; for a test run the test step is last
+	Level logfilter.Level
+	// Timeout bounds the whole run (every step); 0 means none.
+	Timeout time.Duration
+	// Raw receives the raw output of every step, each preceded by a
+	// "$ command" line; nil discards it. RawID names where it is stored,
+	// for hints.
+	Raw   io.Writer
+	RawID string
+	// Filtered receives the filtered log as it streams; nil discards it.
+	Filtered io.Writer
+	// Progress, when set, is called as each step starts and about once a
+	// second while one runs, from another goroutine.
+	Progress func(Progress)
+	// ProgressInterval overrides the one-second interval (tests).
+	ProgressInterval time.Duration
+	// CoreDirs are further directories where a crashed test's core may
+	// land (the project directory); each step's directory is looked in too.
+	CoreDirs []string
+}
+
+// StepResult is how one step went.
+type StepResult struct {
+	Step    toolchain.Step  `json:"step"`
+	Outcome *runner.Outcome `json:"-"`
+	// Ran is false for steps not run because an earlier one failed.
+	Ran bool `json:"ran"`
+}
+
+// ErrNoSteps is returned by Run for a request without steps.
+var ErrNoSteps = errors.New("running a plan: no steps")
+
+// Run runs the plan. The error is non-nil only when a step could not be
+// started (a *proc.StartError, for the caller to explain) or the request is
+// malformed; everything that happens once steps run is in the Result.
+func Run(ctx context.Context, req Request) (*Result, error) {
+	if len(req.Steps) == 0 {
+		return nil, ErrNoSteps
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	filtered := req.Filtered
+	if filtered == nil {
+		filtered = io.Discard
+	}
+	res := &Result{Kind: req.Kind, RawID: req.RawID}
+	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
+	start := time.Now()
+	for i, step := range req.Steps {
+		sr, err := runStep(ctx, req, p, i, start)
+		if err != nil {
+			p.filter.Close()
+			return nil, err
+		}
+		res.Steps = append(res.Steps, sr)
+		if step.Name == toolchain.StepTest {
+			res.testStepDone(ctx, p, sr, req.CoreDirs)
+		}
+		if !sr.Outcome.Result.Success() && step.Name != toolchain.StepTest {
+			for _, rest := range req.Steps[i+1:] {
+				res.Steps = append(res.Steps, StepResult{Step: rest})
+			}
+			break
+		}
+	}
+	if err := p.filter.Close(); err != nil {
+		res.Notes = append(res.Notes, err.Error())
+	}
+	if p.rawErr != nil {
+		res.Notes = append(res.Notes, p.rawErr.Error())
+	}
+	res.Log = p.filter.Summary()
+	res.Duration = time.Since(start)
+	res.conclude()
+	return res, nil
+}
+
+// runStep runs one step, its output streaming through p.
+func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Time) (StepResult, error) {
+	step := req.Steps[i]
+	header := fmt.Sprintf("$ %s\n", step.CommandLine())
+	if i > 0 {
+		header = "\n" + header
+	}
+	if req.Raw != nil && p.rawErr == nil {
+		if _, err := io.WriteString(req.Raw, header); err != nil {
+			p.rawErr = fmt.Errorf("storing the raw log: %w", err)
+		}
+	}
+	if step.ReportFile != "" {
+		// A report left by an earlier run must not pass for this one's.
+		_ = os.Remove(step.ReportFile)
+	}
+	p.tests = nil
+	if step.Name == toolchain.StepTest {
+		p.tests = newTestParser(step.Format)
+	}
+	spec := proc.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true}
+	if dl, ok := ctx.Deadline(); ok {
+		spec.Timeout = max(time.Until(dl), time.Millisecond)
+	}
+	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0]})
+	if err != nil {
+		if p.tests != nil {
+			p.tests.finish()
+		}
+		return StepResult{}, err
+	}
+	stop := reportProgress(req, p, r, i, start)
+	o := r.Wait(ctx)
+	stop()
+	return StepResult{Step: step, Outcome: o, Ran: true}, nil
+}
+
+// reportProgress reports the step's start, then its progress every interval
+// until stop is called. It also flushes the runner's output, which otherwise
+// reaches the pipeline in large blocks.
+func reportProgress(req Request, p *pipeline, r *runner.Running, i int, start time.Time) (stop func()) {
+	step := req.Steps[i]
+	snapshot := func() Progress {
+		return Progress{
+			Step: i + 1, Steps: len(req.Steps), StepName: step.Name, Command: step.CommandLine(),
+			Lines: p.count.lines.Load(), Passed: p.count.passed.Load(), Failed: p.count.failed.Load(),
+			Elapsed: time.Since(start),
+		}
+	}
+	if req.Progress != nil {
+		req.Progress(snapshot())
+	}
+	interval := req.ProgressInterval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				r.Flush()
+				if req.Progress != nil {
+					req.Progress(snapshot())
+				}
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// testStepDone collects the test report of the test step just run, and the
+// core of a test process that crashed under the runner.
+func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, coreDirs []string) {
+	rep, format, err := p.tests.finish()
+	p.tests = nil
+	if err != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("parsing test output: %v", err))
+	}
+	if sr.Step.ReportFile != "" && (rep == nil || rep.Totals.Total == 0) {
+		if jr, err := parseReportFile(sr.Step.ReportFile, sr.Step.ReportFormat); err == nil {
+			rep, format = jr, sr.Step.ReportFormat
+		}
+	}
+	res.Report, res.Format = rep, format
+	if rep == nil {
+		return
+	}
+	if sr.Outcome.Result.Exited {
+		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
+	}
+	if rep.Status == testreport.Crashed || sr.Outcome.Result.Signaled {
+		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, coreDirs...))
+	}
+}
+
+func parseReportFile(path, format string) (*testreport.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return testreport.Parse(format, f)
+}

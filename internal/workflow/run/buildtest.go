@@ -1,0 +1,231 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+// planRequest is what build and test have in common once decoded.
+type planRequest struct {
+	kind                       string // toolchain.StepBuild or StepTest
+	projectDir, toolchain      string
+	command, sessionCommand    any // argv arrays, as decoded JSON
+	commandField, sessionField string
+	options                    toolchain.Options
+	level                      string
+	timeoutS                   float64
+}
+
+// plan turns the request into steps, explaining every mistake as a usage
+// error.
+func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
+	if r.projectDir == "" {
+		return nil, "", &defaults.UsageError{Msg: "project_dir is required: pass it, or set it once with " +
+			catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"})}
+	}
+	argv, err := argvOf(r.command, r.commandField)
+	if err != nil {
+		return nil, "", err
+	}
+	if argv == nil {
+		if argv, err = argvOf(r.sessionCommand, r.sessionField); err != nil {
+			return nil, "", err
+		}
+	}
+	if argv != nil {
+		steps, err = toolchain.CommandPlan(r.kind, argv, r.projectDir, r.options)
+		return steps, "command", usage(err)
+	}
+	var t toolchain.Toolchain
+	if r.toolchain != "" {
+		t, err = toolchain.Parse(r.toolchain)
+	} else {
+		t, err = toolchain.Detect(r.projectDir)
+	}
+	if err != nil {
+		return nil, "", usage(err)
+	}
+	if r.kind == toolchain.StepBuild {
+		steps, err = toolchain.BuildPlan(t, r.projectDir, r.options)
+	} else {
+		steps, err = toolchain.TestPlan(t, r.projectDir, r.options)
+	}
+	return steps, string(t), usage(err)
+}
+
+// usage marks a planning error as the caller's to fix: an unknown
+// toolchain, a directory that holds no project (the error lists what was
+// looked for), an option the toolchain cannot honour, a missing directory.
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &defaults.UsageError{Msg: err.Error()}
+}
+
+// argvOf reads an argv array argument. A string is refused with an
+// explanation: triage runs no shell, so "make -j4 check" cannot be split
+// safely on the caller's behalf.
+func argvOf(v any, field string) ([]string, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return nil, nil
+		}
+		msg := fmt.Sprintf("%s must be an argv array, not a string: triage runs commands without a shell", field)
+		if !strings.ContainsAny(x, "\"'\\$`|&;<>()*?{}~") {
+			suggestion, _ := json.Marshal(strings.Fields(x))
+			msg += fmt.Sprintf(", so pass %s", suggestion)
+		} else {
+			msg += `; split it into its arguments yourself, e.g. ["sh","-c","..."] if you do need a shell`
+		}
+		return nil, &defaults.UsageError{Msg: msg}
+	case []string:
+		return x, nil
+	case []any:
+		argv := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, &defaults.UsageError{Msg: fmt.Sprintf("%s[%d] is %v: every argument must be a string", field, i, e)}
+			}
+			argv[i] = s
+		}
+		if len(argv) == 0 {
+			return nil, nil
+		}
+		return argv, nil
+	}
+	return nil, &defaults.UsageError{Msg: fmt.Sprintf("%s must be an argv array of strings, such as [\"make\",\"check\"]", field)}
+}
+
+// BuildTestOutput is the result of build and test.
+type BuildTestOutput struct {
+	Verdict     string                 `json:"verdict" jsonschema:"the verdict line"`
+	Status      buildrun.Status        `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
+	Toolchain   string                 `json:"toolchain" jsonschema:"the toolchain used, or command"`
+	Steps       []StepOutput           `json:"steps" jsonschema:"the commands run, in order"`
+	Errors      int                    `json:"errors" jsonschema:"compiler and linker errors"`
+	Warnings    int                    `json:"warnings" jsonschema:"warnings"`
+	Diagnostics []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
+	Tests       *testreport.Report     `json:"tests,omitempty" jsonschema:"the parsed test run: every case, totals, the tool's own summary"`
+	Crash       *buildrun.TestCrash    `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
+	Notes       []string               `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
+	DurationMS  int64                  `json:"duration_ms" jsonschema:"wall time"`
+	catalog.Captured
+}
+
+// StepOutput is one command of a build or test.
+type StepOutput struct {
+	Name       string `json:"name" jsonschema:"configure, build or test"`
+	Command    string `json:"command" jsonschema:"the command line (run as an argv, without a shell)"`
+	Dir        string `json:"dir" jsonschema:"working directory"`
+	Ran        bool   `json:"ran" jsonschema:"false when an earlier step failed"`
+	ExitCode   int    `json:"exit_code" jsonschema:"exit status, -1 when killed by a signal"`
+	Signal     string `json:"signal,omitempty" jsonschema:"the signal that ended it"`
+	DurationMS int64  `json:"duration_ms" jsonschema:"wall time"`
+	Verdict    string `json:"verdict,omitempty" jsonschema:"how the process ended"`
+}
+
+func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
+	var zero catalog.Result[BuildTestOutput]
+	steps, tc, err := r.plan()
+	if err != nil {
+		return zero, err
+	}
+	level, err := logfilter.ParseLevel(r.level)
+	if err != nil {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("level %q: use minimal, standard or verbose", r.level)}
+	}
+	if r.timeoutS < 0 || r.timeoutS > proc.MaxTimeout.Seconds() {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", r.timeoutS, proc.MaxTimeout.Seconds())}
+	}
+	timeout := time.Duration(r.timeoutS * float64(time.Second))
+	if timeout == 0 {
+		timeout = h.svc.Config.RunTimeout()
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return zero, err
+	}
+	last := steps[len(steps)-1]
+	w, err := st.Create(ctx, store.Meta{Tool: c.Tool, Argv: last.Argv, Cwd: r.projectDir})
+	if err != nil {
+		return zero, err
+	}
+	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
+	res, err := buildrun.Run(ctx, buildrun.Request{
+		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
+		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir},
+		Progress: func(p buildrun.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
+	})
+	if err != nil {
+		w.Abort()
+		return zero, startError(err)
+	}
+	ex.Flush()
+	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)}); err != nil {
+		h.svc.Log.Warn("storing "+c.Tool+" output", "err", err)
+	}
+	out := newBuildTestOutput(res, tc)
+	filtered := ex.Excerpt()
+	out.Captured = catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < res.Log.Lines)
+	outcome := catalog.OK
+	if !res.Status.OK() {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, filtered), Output: out, Outcome: outcome}, nil
+}
+
+func progressMessage(p buildrun.Progress) string {
+	msg := fmt.Sprintf("step %d/%d %s: %s", p.Step, p.Steps, p.StepName, p.Command)
+	if p.StepName == toolchain.StepTest && p.Passed+p.Failed > 0 {
+		msg = fmt.Sprintf("step %d/%d test: %d passed, %d failed so far", p.Step, p.Steps, p.Passed, p.Failed)
+	}
+	return fmt.Sprintf("%s (%d lines, %s)", msg, p.Lines, p.Elapsed.Round(time.Second))
+}
+
+// exitCodeOf is the exit code of the step that decided the run.
+func exitCodeOf(res *buildrun.Result) int {
+	if res.Failed != nil {
+		return res.Failed.Outcome.Result.ExitCode
+	}
+	return 0
+}
+
+func newBuildTestOutput(res *buildrun.Result, tc string) BuildTestOutput {
+	out := BuildTestOutput{
+		Verdict: res.Line, Status: res.Status, Toolchain: tc,
+		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
+		Diagnostics: res.Log.Diagnostics, Crash: res.Crash, Notes: res.Notes,
+		DurationMS: res.Duration.Milliseconds(),
+	}
+	for _, s := range res.Steps {
+		so := StepOutput{Name: s.Step.Name, Command: s.Step.CommandLine(), Dir: s.Step.Dir, Ran: s.Ran}
+		if s.Ran {
+			r := s.Outcome.Result
+			so.ExitCode, so.Signal, so.DurationMS, so.Verdict = r.ExitCode, r.SignalName, r.Duration.Milliseconds(), s.Outcome.Verdict.Line
+		}
+		out.Steps = append(out.Steps, so)
+	}
+	if res.Report != nil {
+		out.Tests = res.Report
+		out.Notes = append(out.Notes, res.Report.Notes...)
+	}
+	return out
+}
