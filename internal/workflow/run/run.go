@@ -35,6 +35,10 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Title:       "Run and crash evidence",
 		Description: "Run programs and say truthfully how they ended: exit code, signal, core dump, timeout; find and read crash reports.",
 		Tools: []*catalog.Tool{
+			catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected) and report errors with file:line (verdict line first), with the filtered log.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)),
+			catalog.New("test", "Build and run a project's tests; report failed and crashed tests with messages and file:line (verdict line first), counts, the filtered log.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)),
 			catalog.New("run", "Run a program to completion and classify how it ended (verdict line first), with its core dump, backtrace and output excerpt.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
 			catalog.New("process_start", "Start a program in the background; returns a process id for process_output and process_stop.",
