@@ -47,9 +47,9 @@ type testParser struct {
 	once sync.Once
 
 	// Set by the goroutine before done is closed.
-	rep     *testreport.Report
-	format  string // the format parsed, "" when none was recognised
-	err     error
+	rep    *testreport.Report
+	format string // the format parsed, "" when none was recognised
+	err    error
 }
 
 // newTestParser starts parsing in format; "" detects the format from the
