@@ -34,13 +34,7 @@ type TestCrash struct {
 // process in dirs (relative core_pattern cores land in the process's working
 // directory), or wherever core_pattern sends cores, since the step started.
 func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string) *TestCrash {
-	c := &TestCrash{}
-	for _, tc := range rep.Cases {
-		if tc.Status == testreport.Crashed {
-			c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
-			break
-		}
-	}
+	c := crashedTest(rep)
 	res := sr.Outcome.Result
 	if res.Signaled {
 		// The runner itself died; runner looked for its core already.
@@ -60,7 +54,6 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		c.NoCore = sr.Outcome.NoCore
 		return c
 	}
-	c.Signal = signalWord(c.Message)
 	arts, err := coredump.List(ctx, coredump.ListQuery{Since: res.Started, Dirs: slices.Compact(dirs), Limit: 5})
 	if err != nil {
 		c.NoCore = "looking for the test's core: " + err.Error()
@@ -91,6 +84,20 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 	}
 	if c.Signal != "" {
 		c.NoCore = "no core dump of the test process found since the tests started (check `ulimit -c` and core_pattern)"
+	}
+	return c
+}
+
+// crashedTest describes the first crashed case of a report, from the
+// report alone.
+func crashedTest(rep *testreport.Report) *TestCrash {
+	c := &TestCrash{}
+	for _, tc := range rep.Cases {
+		if tc.Status == testreport.Crashed {
+			c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
+			c.Signal = signalWord(c.Message)
+			break
+		}
 	}
 	return c
 }

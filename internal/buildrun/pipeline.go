@@ -47,14 +47,16 @@ type testParser struct {
 	once sync.Once
 
 	// Set by the goroutine before done is closed.
-	rep    *testreport.Report
-	format string // the format parsed, "" when none was recognised
-	err    error
+	rep     *testreport.Report
+	format  string // the format parsed
+	err     error
+	guessed bool // the format was not recognised; read as xctest text
 }
 
 // newTestParser starts parsing in format; "" detects the format from the
-// first 64 KiB, as testreport.ParseAuto does, but tells an unrecognised
-// format apart instead of guessing.
+// first 64 KiB, as testreport.ParseAuto does, except that output in which
+// the fallback reader finds no test is reported as unparsed (finish returns
+// no report) rather than as a run of zero tests.
 func newTestParser(format string) *testParser {
 	pr, pw := io.Pipe()
 	t := &testParser{pw: pw, done: make(chan struct{})}
@@ -69,7 +71,13 @@ func newTestParser(format string) *testParser {
 			}
 			t.format = testreport.DetectFormat(sample)
 		}
-		if t.format != "" && t.err == nil {
+		if t.format == "" {
+			// Test lines after a long build: the xcodebuild/swift reader
+			// also knows compiler errors and runner failures. Its report
+			// counts only if it found tests (finish).
+			t.format, t.guessed = testreport.FormatXCTest, true
+		}
+		if t.err == nil {
 			t.rep, t.err = testreport.Parse(t.format, br)
 		}
 		// Whatever is left is drained, so that writers never block on a
@@ -91,6 +99,12 @@ func (t *testParser) Write(b []byte) {
 func (t *testParser) finish() (*testreport.Report, string, error) {
 	t.once.Do(func() { t.pw.Close() })
 	<-t.done
+	if t.guessed {
+		if t.rep == nil || (t.rep.Totals.Total == 0 && t.rep.ToolSummary == nil) {
+			return nil, "", t.err
+		}
+		t.rep.Notes = append(t.rep.Notes, "test output format not recognised in the first 64 KiB; read as xcodebuild/swift text")
+	}
 	return t.rep, t.format, t.err
 }
 
@@ -127,6 +141,9 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 	res := &Result{Kind: KindBuild, Log: p.filter.Summary()}
 	if perr == nil && rep != nil && (rep.Totals.Total > 0 || rep.ToolSummary != nil) {
 		res.Kind, res.Report, res.Format = KindTest, rep, format
+		if rep.Status == testreport.Crashed {
+			res.Crash = crashedTest(rep)
+		}
 	}
 	res.conclude()
 	return res, nil
