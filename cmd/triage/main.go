@@ -6,6 +6,7 @@
 //	triage tools [--json|--markdown] [--all] list the enabled tools
 //	triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
 //	triage doctor [--json]                   what triage can use on this machine
+//	triage filter [--toolchain T] [--level L] [--output text|json] [FILE]
 //	triage version
 //
 // Exit status: 0 success, 1 when a tool reports a failure or crash, 2 on usage
@@ -83,6 +84,7 @@ commands:
   tools     list the enabled tools (--json, --markdown, --all)
   call      run one tool: triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
   doctor    report what triage can use on this machine (--json)
+  filter    filter a build or test log from stdin or FILE: verdict, kept lines, test summary
   version   print the version
 
 global flags (any command): --config FILE, --workflows a,b, --store PATH, --profile NAME,
@@ -110,6 +112,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "doctor":
 		var code int
 		code, err = cmdDoctor(ctx, rest, stdout, stderr)
+		if err == nil {
+			return code
+		}
+	case "filter":
+		var code int
+		code, err = cmdFilter(rest, stdin, stdout, stderr)
 		if err == nil {
 			return code
 		}

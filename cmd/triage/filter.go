@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/testreport"
+)
+
+// filterFormats maps --toolchain names to the test output format of their
+// logs; "" marks a toolchain whose logs are build logs only.
+var filterFormats = map[string]string{
+	"go": testreport.FormatGoJSON, "go-json": testreport.FormatGoJSON,
+	"cargo": testreport.FormatCargo, "rust": testreport.FormatCargo,
+	"cmake": testreport.FormatCTest, "ctest": testreport.FormatCTest,
+	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
+	"swift": testreport.FormatXCTest, "xctest": testreport.FormatXCTest,
+	"junit": testreport.FormatJUnit,
+	"make":  "", "gcc": "", "clang": "",
+}
+
+// filterOutput is `triage filter --output json`.
+type filterOutput struct {
+	Verdict string             `json:"verdict"`
+	Status  buildrun.Status    `json:"status"`
+	Log     logfilter.Summary  `json:"log"`
+	Tests   *testreport.Report `json:"tests,omitempty"`
+	// Filtered is the filtered log.
+	Filtered string `json:"filtered"`
+}
+
+// cmdFilter reads a build or test log (stdin or a file) and prints the
+// verdict line, the filtered log and the test summary: the test tool's
+// pipeline, for CI logs (`go test -json ./... | triage filter`). It needs no
+// server. Exit status 0 on success, 1 on failure or crash.
+func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
+	tc := fs.String("toolchain", "", "what wrote the log: go, cargo, cmake, make, xcodebuild, swift, junit (default: detected)")
+	levelName := fs.String("level", "standard", "lines kept: minimal, standard or verbose")
+	output := fs.String("output", "text", "text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: triage filter [--toolchain T] [--level L] [--output text|json] [FILE]\nReads a build or test log from FILE or standard input.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return 0, err
+	}
+	if fs.NArg() > 1 {
+		return 0, usagef("filter reads one log: got %d files", fs.NArg())
+	}
+	level, err := logfilter.ParseLevel(*levelName)
+	if err != nil {
+		return 0, usagef("--level %q: use minimal, standard or verbose", *levelName)
+	}
+	var format string
+	if *tc != "" {
+		var ok bool
+		format, ok = filterFormats[strings.ToLower(*tc)]
+		if !ok {
+			return 0, usagef("--toolchain %q: use go, cargo, cmake, make, xcodebuild, swift or junit", *tc)
+		}
+	}
+	if *output != "text" && *output != "json" {
+		return 0, usagef("--output %q: use text or json", *output)
+	}
+	in := stdin
+	if fs.NArg() == 1 {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			return 0, usagef("%v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	// The filtered log is held until the end: the verdict line comes first.
+	var filtered strings.Builder
+	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered})
+	if err != nil {
+		return 0, err
+	}
+	code := exitOK
+	if !res.Status.OK() {
+		code = exitFailure
+	}
+	if *output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return code, enc.Encode(filterOutput{Verdict: res.Line, Status: res.Status, Log: res.Log, Tests: res.Report, Filtered: filtered.String()})
+	}
+	fmt.Fprintln(stdout, res.Line)
+	io.WriteString(stdout, filtered.String())
+	writeFilterSummary(stdout, res)
+	return code, nil
+}
+
+// writeFilterSummary prints the parsed test tally and the log's counts.
+func writeFilterSummary(w io.Writer, res *buildrun.Result) {
+	fmt.Fprintln(w, "---")
+	if rep := res.Report; rep != nil {
+		t := rep.Totals
+		fmt.Fprintf(w, "tests (%s): %d total, %d passed, %d failed, %d errored, %d crashed, %d skipped\n",
+			rep.Format, t.Total, t.Passed, t.Failed, t.Errored, t.Crashed, t.Skipped)
+		for _, c := range rep.Failures() {
+			fmt.Fprintf(w, "  %s %s [%s]", c.Suite, c.Name, c.Status)
+			if c.File != "" {
+				fmt.Fprintf(w, " at %s:%d", c.File, c.Line)
+			}
+			fmt.Fprintln(w)
+		}
+		for _, n := range rep.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+	}
+	s := res.Log
+	fmt.Fprintf(w, "log (%s): %d lines, %d kept; %d errors, %d warnings, %d failures, %d crash lines\n",
+		s.Toolchain, s.Lines, s.KeptLines, s.Errors+s.LinkerErrors, s.Warnings, s.Failures, s.Crashes)
+}
