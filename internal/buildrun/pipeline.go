@@ -146,5 +146,9 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 		}
 	}
 	res.conclude()
+	if res.Log.Lines == 0 {
+		// An empty log (a CI step whose output went elsewhere) proves nothing.
+		res.Status, res.Line = SilentFailure, "EMPTY LOG: nothing was read, so nothing can be said to have succeeded"
+	}
 	return res, nil
 }
