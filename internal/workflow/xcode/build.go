@@ -1,0 +1,156 @@
+package xcode
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+type testParams struct {
+	actionParams
+	OnlyTesting []string          `json:"only_testing,omitempty" jsonschema:"run only these tests: Target[/Class[/method]]"`
+	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"skip these tests: Target[/Class[/method]]"`
+	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
+	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the test runner and app (passed as TEST_RUNNER_*)"`
+}
+
+// BuildOutput is the result of xcode_build, xcode_test and xcode_clean.
+type BuildOutput struct {
+	Verdict      string                 `json:"verdict" jsonschema:"the verdict line"`
+	Status       buildrun.Status        `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
+	Command      string                 `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
+	ExitCode     int                    `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
+	Signal       string                 `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
+	Errors       int                    `json:"errors" jsonschema:"compiler and linker errors"`
+	Warnings     int                    `json:"warnings" jsonschema:"warnings"`
+	Diagnostics  []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
+	Tests        *testreport.Report     `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
+	XCResult     *xcode.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
+	ResultBundle string                 `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
+	CrashReports []devtools.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
+	Notes        []string               `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
+	DurationMS   int64                  `json:"duration_ms" jsonschema:"wall time"`
+	catalog.Captured
+}
+
+func (h *handler) build(ctx context.Context, c *catalog.Call, in actionParams) (catalog.Result[BuildOutput], error) {
+	req, err := in.request(ctx)
+	if err != nil {
+		return catalog.Result[BuildOutput]{}, err
+	}
+	req.Args, req.Env = in.Args, in.Env
+	return h.xcodebuild(ctx, c, xcode.ActionBuild, req, in)
+}
+
+func (h *handler) clean(ctx context.Context, c *catalog.Call, in actionParams) (catalog.Result[BuildOutput], error) {
+	req, err := in.request(ctx)
+	if err != nil {
+		return catalog.Result[BuildOutput]{}, err
+	}
+	req.Args, req.Env = in.Args, in.Env
+	return h.xcodebuild(ctx, c, xcode.ActionClean, req, in)
+}
+
+func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {
+	req, err := in.request(ctx)
+	if err != nil {
+		return catalog.Result[BuildOutput]{}, err
+	}
+	req.Args, req.Env = in.Args, in.Env
+	req.OnlyTesting, req.SkipTesting, req.TestPlan, req.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
+	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.actionParams)
+}
+
+// xcodebuild runs one action, its log streaming into the store and the
+// filtered excerpt, and renders the verdict.
+func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in actionParams) (catalog.Result[BuildOutput], error) {
+	var zero catalog.Result[BuildOutput]
+	level, err := logfilter.ParseLevel(in.Level)
+	if err != nil {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("level %q: use minimal, standard or verbose", in.Level)}
+	}
+	limit, err := timeout(in.TimeoutS, h.svc.Config.RunTimeout())
+	if err != nil {
+		return zero, err
+	}
+	// Validate the request before spending an xcodebuild -list on it.
+	if _, err := xcode.BuildCommand(action, withBundle(action, req)); err != nil {
+		return zero, usageOf(err)
+	}
+	if err := usageOf(checkScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+		return zero, err
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return zero, err
+	}
+	w, err := st.Create(ctx, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project})
+	if err != nil {
+		return zero, err
+	}
+	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
+	o, err := devtools.Build(ctx, devtools.BuildRequest{
+		Action: action, Request: req, Level: level, Timeout: limit,
+		Raw: w, RawID: w.ID(), Filtered: ex, ReportDirs: h.opts.ReportDirs,
+		Progress: func(p buildrun.Progress) {
+			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second)))
+		},
+	})
+	if err != nil {
+		w.Abort()
+		return zero, usageOf(err)
+	}
+	ex.Flush()
+	out := newBuildOutput(o)
+	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}); err != nil {
+		h.svc.Log.Warn("storing "+c.Tool+" output", "err", err)
+	}
+	filtered := ex.Excerpt()
+	out.Captured = catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < o.Run.Log.Lines)
+	outcome := catalog.OK
+	if !o.Status.OK() {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[BuildOutput]{Text: render(out, o, filtered), Output: out, Outcome: outcome}, nil
+}
+
+// withBundle gives a test request the result bundle path Build will set,
+// so that validation sees what will run.
+func withBundle(action xcode.Action, r xcode.Request) xcode.Request {
+	if action == xcode.ActionTest {
+		r.ResultBundlePath = "validate.xcresult"
+	}
+	return r
+}
+
+func newBuildOutput(o *devtools.BuildOutcome) BuildOutput {
+	res := o.Run
+	out := BuildOutput{
+		Verdict: o.Line, Status: o.Status, Command: o.Command.CommandLine(),
+		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
+		Diagnostics: res.Log.Diagnostics, Tests: res.Report, XCResult: o.Summary,
+		ResultBundle: o.ResultBundle, CrashReports: o.CrashReports,
+		Notes: append(append([]string(nil), res.Notes...), o.Notes...), DurationMS: res.Duration.Milliseconds(),
+	}
+	if len(res.Steps) > 0 && res.Steps[0].Ran {
+		r := res.Steps[0].Outcome.Result
+		out.ExitCode, out.Signal = r.ExitCode, r.SignalName
+	}
+	if res.Report != nil {
+		out.Notes = append(out.Notes, res.Report.Notes...)
+	}
+	return out
+}
+
+// important picks the lines an excerpt shows first.
+func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }

@@ -1,0 +1,109 @@
+package xcode
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in containerParams) (catalog.Result[*xcode.List], error) {
+	var zero catalog.Result[*xcode.List]
+	cmd, err := xcode.ListCommand(in.WorkspacePath, in.ProjectPath)
+	if err != nil {
+		return zero, usageOf(err)
+	}
+	out, err := devtools.Run(ctx, cmd, 0)
+	if err != nil {
+		return zero, usageOf(err)
+	}
+	l, err := xcode.ParseList(out)
+	if err != nil {
+		return zero, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d SCHEMES in %s %s: %s\n", len(l.Schemes), l.Kind, l.Name, strings.Join(l.Schemes, ", "))
+	if len(l.Targets) > 0 {
+		fmt.Fprintf(&b, "targets: %s\n", strings.Join(l.Targets, ", "))
+	}
+	if len(l.Configurations) > 0 {
+		fmt.Fprintf(&b, "configurations: %s\n", strings.Join(l.Configurations, ", "))
+	}
+	if len(l.Schemes) == 0 {
+		b.WriteString("no shared schemes: share one in Xcode (Manage Schemes > Shared)\n")
+	} else {
+		args := map[string]any{"scheme": l.Schemes[0]}
+		if in.WorkspacePath != "" {
+			args["workspace_path"] = in.WorkspacePath
+		} else {
+			args["project_path"] = in.ProjectPath
+		}
+		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("session_set_defaults", args))
+	}
+	return catalog.Result[*xcode.List]{Text: b.String(), Output: l}, nil
+}
+
+type settingsParams struct {
+	schemeParams
+	Keys []string `json:"keys,omitempty" jsonschema:"build settings to show per target (default: a few that locate the product)"`
+}
+
+// SettingsOutput is what xcode_show_build_settings returns.
+type SettingsOutput struct {
+	Products []xcode.Product              `json:"products" jsonschema:"each target's product: path, executable, bundle id, type"`
+	Settings map[string]map[string]string `json:"settings" jsonschema:"target → the requested settings"`
+}
+
+// defaultKeys locate and identify the product.
+var defaultKeys = []string{"PRODUCT_BUNDLE_IDENTIFIER", "TARGET_BUILD_DIR", "FULL_PRODUCT_NAME", "EXECUTABLE_PATH", "PLATFORM_NAME", "SDKROOT", "CONFIGURATION"}
+
+func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in settingsParams) (catalog.Result[SettingsOutput], error) {
+	var zero catalog.Result[SettingsOutput]
+	req, err := in.request(ctx)
+	if err != nil {
+		return zero, err
+	}
+	if err := usageOf(checkScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+		return zero, err
+	}
+	ts, err := devtools.BuildSettings(ctx, req)
+	if err != nil {
+		return zero, usageOf(err)
+	}
+	keys := in.Keys
+	if len(keys) == 0 {
+		keys = defaultKeys
+	}
+	out := SettingsOutput{Products: xcode.Products(ts), Settings: map[string]map[string]string{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "BUILD SETTINGS of scheme %s: %d targets\n", req.Scheme, len(ts))
+	for _, t := range ts {
+		chosen := map[string]string{}
+		var missing []string
+		fmt.Fprintf(&b, "%s:\n", t.Target)
+		for _, k := range keys {
+			v, ok := t.BuildSettings[k]
+			if !ok {
+				missing = append(missing, k)
+				continue
+			}
+			chosen[k] = v
+			fmt.Fprintf(&b, "  %s = %s\n", k, v)
+		}
+		if len(missing) > 0 && len(in.Keys) > 0 {
+			slices.Sort(missing)
+			fmt.Fprintf(&b, "  (not set: %s)\n", strings.Join(missing, ", "))
+		}
+		out.Settings[t.Target] = chosen
+	}
+	for _, p := range out.Products {
+		if p.IsApp() {
+			fmt.Fprintf(&b, "app: %s (bundle id %s)\n", p.Path, p.BundleID)
+		}
+	}
+	return catalog.Result[SettingsOutput]{Text: b.String(), Output: out}, nil
+}

@@ -1,0 +1,70 @@
+package xcode
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// containerParams name a workspace or project; both are session-managed.
+type containerParams struct {
+	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default; exclusive with project_path)"`
+	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default; exclusive with workspace_path)"`
+}
+
+// schemeParams add what xcodebuild builds, for where; all session-managed.
+type schemeParams struct {
+	containerParams
+	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
+	Configuration string `json:"configuration,omitempty" jsonschema:"configuration, e.g. Debug (session default; default: the scheme's)"`
+	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default; exclusive with simulator_name)"`
+	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name, resolved among available simulators (session default)"`
+	Platform      string `json:"platform,omitempty" jsonschema:"destination platform, e.g. iOS Simulator or macOS (session default)"`
+}
+
+// actionParams are common to build, test and clean.
+type actionParams struct {
+	schemeParams
+	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments, e.g. [\"CODE_SIGNING_ALLOWED=NO\"]"`
+	Level    string            `json:"level,omitempty" jsonschema:"log detail: minimal, standard (default) or verbose"`
+	Env      map[string]string `json:"env,omitempty" jsonschema:"environment overrides for xcodebuild (merged with the session's env)"`
+	TimeoutS float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds (default: the configured run timeout)"`
+}
+
+// request resolves the destination (a simulator name becomes its UDID, so
+// that a name matching none or several is explained before xcodebuild
+// runs) and returns the xcodebuild request.
+func (p schemeParams) request(ctx context.Context) (xcode.Request, error) {
+	r := xcode.Request{
+		Workspace: p.WorkspacePath, Project: p.ProjectPath,
+		Scheme: p.Scheme, Configuration: p.Configuration,
+		Destination: xcode.Destination{Platform: p.Platform, SimulatorID: p.SimulatorID},
+	}
+	if p.SimulatorName != "" {
+		d, err := devtools.ResolveSimulator(ctx, "", p.SimulatorName, "")
+		if err != nil {
+			return r, usageOf(err)
+		}
+		r.Destination.SimulatorID = d.UDID
+	}
+	if _, err := r.Destination.Spec(); err != nil {
+		return r, usageOf(err)
+	}
+	return r, nil
+}
+
+// timeout validates timeout_s; 0 means the configured run timeout.
+func timeout(s float64, def time.Duration) (time.Duration, error) {
+	if s < 0 || s > proc.MaxTimeout.Seconds() {
+		return 0, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", s, proc.MaxTimeout.Seconds())}
+	}
+	if s == 0 {
+		return def, nil
+	}
+	return time.Duration(s * float64(time.Second)), nil
+}

@@ -1,0 +1,98 @@
+// Package xcode is the `xcode` workflow: find Xcode projects, list their
+// schemes and build settings, and build, test and clean them with
+// xcodebuild, with verdicts that never take a crashed test runner for a
+// success. It is available on macOS with Xcode only; Options lets tests
+// run it elsewhere against a fake xcodebuild.
+package xcode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// Workflow returns the xcode workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, devtools.Options{}) }
+
+// WorkflowWith is Workflow with injected availability and report
+// directories (tests).
+func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
+	h := &handler{svc: svc, opts: o}
+	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
+	world := catalog.Annotations{OpenWorld: true}
+	container := defaults.Requirements{OneOf: [][]string{{"workspace_path", "project_path"}}}
+	scheme := defaults.Requirements{AllOf: []string{"scheme"}, OneOf: container.OneOf}
+	return &catalog.Workflow{
+		ID:          "xcode",
+		Title:       "Xcode projects",
+		Description: "Build, test and clean Xcode workspaces and projects with xcodebuild (macOS).",
+		Available:   o.AvailableFunc(),
+		Tools: []*catalog.Tool{
+			catalog.New("xcode_discover_projects", "Find .xcworkspace and .xcodeproj bundles under a directory (skips DerivedData, Pods, .build).",
+				ro, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.discover)),
+			catalog.New("xcode_list_schemes", "List the schemes (and, for a project, targets and configurations) of a workspace or project.",
+				ro, catalog.WithDefaults(svc.Defaults, container, h.listSchemes)),
+			catalog.New("xcode_show_build_settings", "Show a scheme's products (app path, bundle id) and chosen build settings.",
+				ro, catalog.WithDefaults(svc.Defaults, scheme, h.showBuildSettings)),
+			catalog.New("xcode_build", "Build a scheme with xcodebuild; errors with file:line (verdict line first), filtered log.",
+				world, catalog.WithDefaults(svc.Defaults, scheme, h.build)),
+			catalog.New("xcode_test", "Run a scheme's tests; failed and crashed tests from the result bundle and log, correlated crash reports (verdict line first).",
+				world, catalog.WithDefaults(svc.Defaults, scheme, h.test)),
+			catalog.New("xcode_clean", "Clean a scheme's build products (xcodebuild clean).",
+				catalog.Annotations{Destructive: true, Idempotent: true}, catalog.WithDefaults(svc.Defaults, scheme, h.clean)),
+		},
+	}
+}
+
+type handler struct {
+	svc  *services.Set
+	opts devtools.Options
+}
+
+// usageOf turns the errors a caller fixes by changing arguments into usage
+// errors, keeping their messages: a malformed request, a bad destination,
+// an unknown or ambiguous simulator, an unknown scheme, a missing tool.
+func usageOf(err error) error {
+	var (
+		re *xcode.RequestError
+		nf *xcode.SimulatorNotFoundError
+		am *xcode.AmbiguousSimulatorError
+		se *xcode.SchemeError
+		st *proc.StartError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re), errors.As(err, &nf), errors.As(err, &am), errors.As(err, &se),
+		errors.Is(err, xcode.ErrDestination):
+		return &defaults.UsageError{Msg: err.Error()}
+	case errors.As(err, &st):
+		return &defaults.UsageError{Msg: st.Error()}
+	}
+	return err
+}
+
+// checkScheme lists the container's schemes and refuses one it lacks,
+// naming those it has.
+func checkScheme(ctx context.Context, workspace, project, scheme string) error {
+	cmd, err := xcode.ListCommand(workspace, project)
+	if err != nil {
+		return err
+	}
+	out, err := devtools.Run(ctx, cmd, 0)
+	if err != nil {
+		return fmt.Errorf("listing schemes: %w", err)
+	}
+	l, err := xcode.ParseList(out)
+	if err != nil {
+		return err
+	}
+	return l.CheckScheme(scheme)
+}
