@@ -17,7 +17,7 @@ import (
 )
 
 type testParams struct {
-	actionParams
+	ActionArgs
 	OnlyTesting []string          `json:"only_testing,omitempty" jsonschema:"run only these tests: Target[/Class[/method]]"`
 	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"skip these tests: Target[/Class[/method]]"`
 	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
@@ -43,7 +43,7 @@ type BuildOutput struct {
 	catalog.Captured
 }
 
-func (h *handler) build(ctx context.Context, c *catalog.Call, in actionParams) (catalog.Result[BuildOutput], error) {
+func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
 	req, err := in.request(ctx)
 	if err != nil {
 		return catalog.Result[BuildOutput]{}, err
@@ -52,7 +52,7 @@ func (h *handler) build(ctx context.Context, c *catalog.Call, in actionParams) (
 	return h.xcodebuild(ctx, c, xcode.ActionBuild, req, in)
 }
 
-func (h *handler) clean(ctx context.Context, c *catalog.Call, in actionParams) (catalog.Result[BuildOutput], error) {
+func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
 	req, err := in.request(ctx)
 	if err != nil {
 		return catalog.Result[BuildOutput]{}, err
@@ -68,12 +68,12 @@ func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (cat
 	}
 	req.Args, req.Env = in.Args, in.Env
 	req.OnlyTesting, req.SkipTesting, req.TestPlan, req.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
-	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.actionParams)
+	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.ActionArgs)
 }
 
 // xcodebuild runs one action, its log streaming into the store and the
 // filtered excerpt, and renders the verdict.
-func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in actionParams) (catalog.Result[BuildOutput], error) {
+func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in ActionArgs) (catalog.Result[BuildOutput], error) {
 	var zero catalog.Result[BuildOutput]
 	level, err := logfilter.ParseLevel(in.Level)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
@@ -16,6 +17,18 @@ import (
 
 // fixtures is the shared corpus, read in place.
 const fixtures = "../../../../shared/fixtures"
+
+// xcodeTestdata holds internal/xcode's recorded tool outputs.
+const xcodeTestdata = "../../xcode/testdata"
+
+func testdata(t *testing.T, name string) string {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join(xcodeTestdata, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
 
 func fixture(t *testing.T, parts ...string) string {
 	t.Helper()
@@ -40,7 +53,9 @@ type env struct {
 }
 
 // listJSON is what the fake `xcodebuild -list -json` says of App.xcodeproj.
-const listJSON = `{"project":{"name":"App","schemes":["App","AppUITests"],"targets":["App","AppTests","AppUITests"],"configurations":["Debug","Release"]}}`
+// Its schemes include the processes of the crash report fixtures, so that
+// their reports count as the app's.
+const listJSON = `{"project":{"name":"App","schemes":["App","AppUITests","MemoryLeakingApp","TableSearch","asi"],"targets":["App","AppTests","AppUITests"],"configurations":["Debug","Release"]}}`
 
 // newEnv installs the fake with rules after the standard -list rule and
 // connects a client to session, xcode and output forced available.
@@ -66,4 +81,13 @@ func (e *env) args(extra map[string]any) map[string]any {
 		a[k] = v
 	}
 	return a
+}
+
+func mustParseTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
 }

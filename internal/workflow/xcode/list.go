@@ -11,7 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in containerParams) (catalog.Result[*xcode.List], error) {
+func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in ContainerArgs) (catalog.Result[*xcode.List], error) {
 	var zero catalog.Result[*xcode.List]
 	cmd, err := xcode.ListCommand(in.WorkspacePath, in.ProjectPath)
 	if err != nil {
@@ -48,7 +48,7 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in container
 }
 
 type settingsParams struct {
-	schemeParams
+	SchemeArgs
 	Keys []string `json:"keys,omitempty" jsonschema:"build settings to show per target (default: a few that locate the product)"`
 }
 

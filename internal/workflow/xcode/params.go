@@ -11,15 +11,19 @@ import (
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-// containerParams name a workspace or project; both are session-managed.
-type containerParams struct {
+// ContainerArgs name a workspace or project; both are session-managed.
+//
+// The argument structs are exported because they are embedded:
+// internal/defaults finds session-managed fields through exported embedded
+// structs only.
+type ContainerArgs struct {
 	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default; exclusive with project_path)"`
 	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default; exclusive with workspace_path)"`
 }
 
-// schemeParams add what xcodebuild builds, for where; all session-managed.
-type schemeParams struct {
-	containerParams
+// SchemeArgs add what xcodebuild builds, for where; all session-managed.
+type SchemeArgs struct {
+	ContainerArgs
 	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
 	Configuration string `json:"configuration,omitempty" jsonschema:"configuration, e.g. Debug (session default; default: the scheme's)"`
 	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default; exclusive with simulator_name)"`
@@ -27,9 +31,9 @@ type schemeParams struct {
 	Platform      string `json:"platform,omitempty" jsonschema:"destination platform, e.g. iOS Simulator or macOS (session default)"`
 }
 
-// actionParams are common to build, test and clean.
-type actionParams struct {
-	schemeParams
+// ActionArgs are common to build, test and clean.
+type ActionArgs struct {
+	SchemeArgs
 	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments, e.g. [\"CODE_SIGNING_ALLOWED=NO\"]"`
 	Level    string            `json:"level,omitempty" jsonschema:"log detail: minimal, standard (default) or verbose"`
 	Env      map[string]string `json:"env,omitempty" jsonschema:"environment overrides for xcodebuild (merged with the session's env)"`
@@ -39,7 +43,7 @@ type actionParams struct {
 // request resolves the destination (a simulator name becomes its UDID, so
 // that a name matching none or several is explained before xcodebuild
 // runs) and returns the xcodebuild request.
-func (p schemeParams) request(ctx context.Context) (xcode.Request, error) {
+func (p SchemeArgs) request(ctx context.Context) (xcode.Request, error) {
 	r := xcode.Request{
 		Workspace: p.WorkspacePath, Project: p.ProjectPath,
 		Scheme: p.Scheme, Configuration: p.Configuration,

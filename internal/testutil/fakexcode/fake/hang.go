@@ -3,11 +3,14 @@ package main
 import (
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func hangForever(ignoreTerm bool) {
 	if ignoreTerm {
 		signal.Ignore(syscall.SIGTERM)
 	}
-	select {}
+	for {
+		time.Sleep(time.Hour) // a sleeping goroutine: select{} would be a reported deadlock
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -83,6 +84,13 @@ func (o *BuildOutcome) merge() {
 		return
 	}
 	switch st := s.Status(); {
+	case crashFailure(s) != nil:
+		f := crashFailure(s)
+		o.Status = buildrun.Crashed
+		o.Line = fmt.Sprintf("CRASHED: %s — %s", f.TestName, clip(firstLine(f.Text), 160))
+		if s.Failed > 1 {
+			o.Line += fmt.Sprintf(" (%d of %d failed)", s.Failed, s.Total)
+		}
 	case s.Failed > 0:
 		o.Status = buildrun.Failed
 		o.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", s.Failed, s.Total)
@@ -110,4 +118,15 @@ func (o *BuildOutcome) merge() {
 	if rep := o.Run.Report; rep != nil && rep.Totals.Total > 0 && rep.Totals.Total != s.Total {
 		o.Notes = append(o.Notes, fmt.Sprintf("the log showed %d tests, the result bundle %d; counts are the bundle's", rep.Totals.Total, s.Total))
 	}
+}
+
+// crashFailure returns the first failure the bundle records as a crash
+// ("Crash: App (4242) at f + 120"): the test process died in that test.
+func crashFailure(s *xcode.TestSummary) *xcode.TestFailure {
+	for i, f := range s.Failures {
+		if strings.HasPrefix(f.Text, "Crash: ") {
+			return &s.Failures[i]
+		}
+	}
+	return nil
 }
