@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
+	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
 // Catalog lists every workflow triage knows, in tools/list order.
@@ -16,6 +17,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 	return &catalog.Catalog{Workflows: []*catalog.Workflow{
 		session.Workflow(svc),
 		run.Workflow(svc),
+		xcode.Workflow(svc),
 		debug.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),
