@@ -87,7 +87,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if _, err := xcode.BuildCommand(action, withBundle(action, req)); err != nil {
 		return zero, usageOf(err)
 	}
-	if err := usageOf(checkScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := usageOf(devtools.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	st, err := h.svc.Store(ctx)

@@ -67,7 +67,7 @@ func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in set
 	if err != nil {
 		return zero, err
 	}
-	if err := usageOf(checkScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := usageOf(devtools.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	ts, err := devtools.BuildSettings(ctx, req)

@@ -6,9 +6,7 @@
 package xcode
 
 import (
-	"context"
 	"errors"
-	"fmt"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -77,22 +75,4 @@ func usageOf(err error) error {
 		return &defaults.UsageError{Msg: st.Error()}
 	}
 	return err
-}
-
-// checkScheme lists the container's schemes and refuses one it lacks,
-// naming those it has.
-func checkScheme(ctx context.Context, workspace, project, scheme string) error {
-	cmd, err := xcode.ListCommand(workspace, project)
-	if err != nil {
-		return err
-	}
-	out, err := devtools.Run(ctx, cmd, 0)
-	if err != nil {
-		return fmt.Errorf("listing schemes: %w", err)
-	}
-	l, err := xcode.ParseList(out)
-	if err != nil {
-		return err
-	}
-	return l.CheckScheme(scheme)
 }

@@ -22,6 +22,9 @@ func Devices(ctx context.Context) ([]xcode.Device, error) {
 // or *xcode.AmbiguousSimulatorError listing the candidates.
 func ResolveSimulator(ctx context.Context, id, name, osVersion string) (xcode.Device, error) {
 	if id != "" {
+		if err := CheckUDID(id); err != nil {
+			return xcode.Device{}, err
+		}
 		return xcode.Device{UDID: id}, nil
 	}
 	devs, err := Devices(ctx)

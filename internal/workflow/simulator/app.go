@@ -1,0 +1,193 @@
+package simulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+type installParams struct {
+	SimulatorArgs
+	AppPath string `json:"app_path" jsonschema:"path of the .app bundle (xcode_show_build_settings shows it)"`
+}
+
+func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[SimOutput], error) {
+	var zero catalog.Result[SimOutput]
+	if err := checkApp(in.AppPath); err != nil {
+		return zero, err
+	}
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	return h.installOn(ctx, d, in.AppPath)
+}
+
+func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (catalog.Result[SimOutput], error) {
+	abs, err := filepath.Abs(app)
+	if err != nil {
+		return catalog.Result[SimOutput]{}, err
+	}
+	if _, err := devtools.Run(ctx, devtools.InstallCommand(d.UDID, abs), installTimeout); err != nil {
+		return failedOrError("INSTALL FAILED", d, err)
+	}
+	line := fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d))
+	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+}
+
+// checkApp refuses an app path that is not an existing .app directory.
+func checkApp(p string) error {
+	if p == "" {
+		return &defaults.UsageError{Msg: "app_path is required: the .app bundle to install"}
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)}
+	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
+		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q is not an .app bundle", p)}
+	}
+	return nil
+}
+
+// failedOrError makes a simctl command that ran and failed a failed
+// outcome with its message; anything else stays an error.
+func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
+	var ce *devtools.CommandError
+	if !errors.As(err, &ce) {
+		return catalog.Result[SimOutput]{}, usageOf(err)
+	}
+	line := fmt.Sprintf("%s on %s: %s", what, name(d), ce.Error())
+	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
+}
+
+type launchParams struct {
+	SimulatorArgs
+	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
+	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app (not merged with the session's env)"`
+	ProcessName string            `json:"process_name,omitempty" jsonschema:"the app's executable name, to match crash reports (default: the bundle id's last component)"`
+	WatchS      float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash after launch (default 3, at most 60; 0 uses the default)"`
+}
+
+// LaunchOutput is the result of sim_launch_app.
+type LaunchOutput struct {
+	Verdict      string                 `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                 `json:"status" jsonschema:"launched, crashed or failed"`
+	Simulator    string                 `json:"simulator" jsonschema:"the simulator's UDID"`
+	BundleID     string                 `json:"bundle_id" jsonschema:"the app launched"`
+	Pid          int                    `json:"pid,omitempty" jsonschema:"the app's process id"`
+	CrashReports []devtools.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app or simulator wrote after launch"`
+}
+
+func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
+	var zero catalog.Result[LaunchOutput]
+	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+		return zero, err
+	}
+	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())}
+	}
+	for k := range in.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return zero, &defaults.UsageError{Msg: fmt.Sprintf("env: invalid variable name %q", k)}
+		}
+	}
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	watch := time.Duration(in.WatchS * float64(time.Second))
+	if watch == 0 {
+		watch = launchWatch
+	}
+	process := in.ProcessName
+	if process == "" {
+		process = devtools.ProcessName(in.BundleID)
+	}
+	out := h.launchOn(ctx, c, d, in.BundleID, in.Args, in.Env, process, watch)
+	return launchResult(out), nil
+}
+
+func (h *handler) launchOn(ctx context.Context, c *catalog.Call, d xcode.Device, bundleID string, args []string, env map[string]string, process string, watch time.Duration) LaunchOutput {
+	out := LaunchOutput{Simulator: d.UDID, BundleID: bundleID}
+	start := time.Now()
+	stdout, err := devtools.Run(ctx, devtools.LaunchCommand(d.UDID, bundleID, args, env), 0)
+	if err != nil {
+		out.Status = "failed"
+		out.Verdict = fmt.Sprintf("LAUNCH FAILED: %s on %s: %v", bundleID, name(d), err)
+		out.CrashReports = devtools.Correlate(ctx, h.opts.ReportDirs, start, []string{process})
+		return out
+	}
+	out.Pid, _ = devtools.ParseLaunch(stdout)
+	c.Progress(ctx, 0, 0, fmt.Sprintf("launched %s (pid %d); watching for %s", bundleID, out.Pid, watch))
+	out.CrashReports = h.observe(ctx, watch, start, []string{process})
+	for _, r := range out.CrashReports {
+		if r.Role == "app" {
+			out.Status = "crashed"
+			out.Verdict = fmt.Sprintf("CRASHED: %s %s within %s of launch (crash report)", r.Process, r.Exception, watch)
+			return out
+		}
+	}
+	out.Status = "launched"
+	out.Verdict = fmt.Sprintf("LAUNCHED %s (pid %d) on %s; no crash within %s", bundleID, out.Pid, name(d), watch)
+	return out
+}
+
+func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
+	var b strings.Builder
+	b.WriteString(out.Verdict)
+	b.WriteByte('\n')
+	writeReports(&b, out.CrashReports)
+	if out.Status == "launched" {
+		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("sim_log_capture", map[string]any{"action": "start", "bundle_id": out.BundleID}))
+	}
+	outcome := catalog.OK
+	if out.Status != "launched" {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
+}
+
+func writeReports(b *strings.Builder, reports []devtools.CrashReport) {
+	for _, r := range reports {
+		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
+		for i, l := range strings.Split(r.Summary, "\n") {
+			if i == 12 {
+				b.WriteString("    …\n")
+				break
+			}
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
+	}
+}
+
+type stopParams struct {
+	SimulatorArgs
+	BundleID string `json:"bundle_id" jsonschema:"the app's bundle identifier"`
+}
+
+func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[SimOutput], error) {
+	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+		return catalog.Result[SimOutput]{}, err
+	}
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return catalog.Result[SimOutput]{}, err
+	}
+	if _, err := devtools.Run(ctx, devtools.TerminateCommand(d.UDID, in.BundleID), 0); err != nil {
+		return failedOrError("STOP FAILED: "+in.BundleID, d, err)
+	}
+	line := fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d))
+	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+}

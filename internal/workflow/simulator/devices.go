@@ -1,0 +1,104 @@
+package simulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+type listParams struct {
+	Name       string `json:"name,omitempty" jsonschema:"keep simulators whose name contains this (case-insensitive)"`
+	BootedOnly bool   `json:"booted_only,omitempty" jsonschema:"keep booted simulators only"`
+	All        bool   `json:"all,omitempty" jsonschema:"include unavailable simulators"`
+}
+
+// ListOutput lists simulators.
+type ListOutput struct {
+	Devices []xcode.Device `json:"devices" jsonschema:"simulators, newest runtime first"`
+}
+
+// maxListed bounds the devices shown in the text.
+const maxListed = 60
+
+func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (catalog.Result[ListOutput], error) {
+	devs, err := devtools.Devices(ctx)
+	if err != nil {
+		return catalog.Result[ListOutput]{}, usageOf(err)
+	}
+	out := ListOutput{Devices: []xcode.Device{}}
+	for _, d := range devs {
+		if (!d.Available && !in.All) || (in.BootedOnly && !d.Booted()) ||
+			(in.Name != "" && !strings.Contains(strings.ToLower(d.Name), strings.ToLower(in.Name))) {
+			continue
+		}
+		out.Devices = append(out.Devices, d)
+	}
+	var b strings.Builder
+	booted := 0
+	for _, d := range out.Devices {
+		if d.Booted() {
+			booted++
+		}
+	}
+	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(out.Devices), booted)
+	for i, d := range out.Devices {
+		if i == maxListed {
+			fmt.Fprintf(&b, "  … %d more in devices\n", len(out.Devices)-i)
+			break
+		}
+		fmt.Fprintf(&b, "  %s\n", d)
+	}
+	return catalog.Result[ListOutput]{Text: b.String(), Output: out}, nil
+}
+
+type bootParams struct {
+	SimulatorArgs
+	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"time limit in seconds for booting (default 180)"`
+}
+
+// SimOutput is the result of the tools acting on one simulator.
+type SimOutput struct {
+	Verdict   string `json:"verdict" jsonschema:"the verdict line"`
+	Simulator string `json:"simulator" jsonschema:"the simulator's UDID"`
+}
+
+func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (catalog.Result[SimOutput], error) {
+	var zero catalog.Result[SimOutput]
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	if d.Booted() {
+		line := fmt.Sprintf("ALREADY BOOTED: %s", d)
+		return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	}
+	limit, err := timeout(in.TimeoutS, bootTimeout)
+	if err != nil {
+		return zero, err
+	}
+	c.Progress(ctx, 0, 0, "booting "+d.UDID)
+	// bootstatus -b boots the simulator if needed and returns once it is
+	// ready, so it replaces boot-then-poll.
+	if _, err := devtools.Run(ctx, devtools.BootStatusCommand(d.UDID), limit); err != nil {
+		var ce *devtools.CommandError
+		if errors.As(err, &ce) {
+			line := "BOOT FAILED: " + ce.Error()
+			return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
+		}
+		return zero, usageOf(err)
+	}
+	line := "BOOTED: " + name(d)
+	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+}
+
+func name(d xcode.Device) string {
+	if d.Name == "" {
+		return d.UDID
+	}
+	return fmt.Sprintf("%s (%s, %s)", d.Name, d.RuntimeName(), d.UDID)
+}

@@ -1,0 +1,117 @@
+package simulator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+)
+
+type logCaptureParams struct {
+	SimulatorArgs
+	Action      string  `json:"action" jsonschema:"start or stop"`
+	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture (its subsystem and process)"`
+	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: the app's executable name (default: the bundle id's last component)"`
+	MaxS        float64 `json:"max_s,omitempty" jsonschema:"start: stop capturing after this many seconds (default 600, at most 3600)"`
+	CaptureID   string  `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
+}
+
+// LogCaptureOutput describes a capture.
+type LogCaptureOutput struct {
+	CaptureID string   `json:"capture_id" jsonschema:"the capture (a background process id)"`
+	Running   bool     `json:"running" jsonschema:"still capturing"`
+	Tail      []string `json:"tail,omitempty" jsonschema:"stop: the last lines captured"`
+	catalog.Captured
+}
+
+const (
+	defaultCapture = 10 * time.Minute
+	maxCapture     = time.Hour
+	tailLines      = 40
+)
+
+func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
+	switch in.Action {
+	case "start":
+		return h.startCapture(ctx, in)
+	case "stop":
+		return h.stopCapture(ctx, in)
+	}
+	return catalog.Result[LogCaptureOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("action %q: use start or stop", in.Action)}
+}
+
+func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
+	var zero catalog.Result[LogCaptureOutput]
+	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+		return zero, err
+	}
+	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("max_s %v: use 0 to %v seconds", in.MaxS, maxCapture.Seconds())}
+	}
+	process := in.ProcessName
+	if process == "" {
+		process = devtools.ProcessName(in.BundleID)
+	}
+	if strings.ContainsAny(process, "\"\\\n\x00") {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("process_name %q: quotes, backslashes and newlines are not allowed", process)}
+	}
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	limit := time.Duration(in.MaxS * float64(time.Second))
+	if limit == 0 {
+		limit = defaultCapture
+	}
+	jm, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return zero, err
+	}
+	cmd := devtools.LogStreamCommand(d.UDID, in.BundleID, process)
+	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream")
+	if err != nil {
+		return zero, usageOf(err)
+	}
+	out := LogCaptureOutput{CaptureID: j.ID, Running: true, Captured: catalog.Captured{OutputID: j.OutputID}}
+	text := fmt.Sprintf("CAPTURING the log of %s on %s for at most %s (capture %s, output %s)\nnext: %s\n",
+		in.BundleID, name(d), limit, j.ID, j.OutputID,
+		catalog.NextCall("sim_log_capture", map[string]any{"action": "stop", "capture_id": j.ID}))
+	return catalog.Result[LogCaptureOutput]{Text: text, Output: out}, nil
+}
+
+func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
+	var zero catalog.Result[LogCaptureOutput]
+	if in.CaptureID == "" {
+		return zero, &defaults.UsageError{Msg: "capture_id is required to stop: the id sim_log_capture start returned"}
+	}
+	jm, err := h.svc.Jobs(ctx)
+	if err != nil {
+		return zero, err
+	}
+	j, err := jm.Stop(ctx, in.CaptureID, 0)
+	if err != nil {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("capture_id %q: %v", in.CaptureID, err)}
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return zero, err
+	}
+	info, err := st.Info(ctx, j.OutputID)
+	if err != nil {
+		return zero, err
+	}
+	page, err := st.Page(ctx, j.OutputID, max(0, info.Lines-tailLines), tailLines)
+	if err != nil {
+		return zero, err
+	}
+	out := LogCaptureOutput{CaptureID: j.ID, Tail: page.Lines, Captured: catalog.NewCaptured(j.OutputID, info.Lines, info.Lines > len(page.Lines))}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CAPTURE STOPPED: %d log lines (%s)\n", info.Lines, j.OutputID)
+	catalog.WriteExcerpt(&b, out.Captured, strings.Join(page.Lines, "\n"))
+	return catalog.Result[LogCaptureOutput]{Text: b.String(), Output: out}, nil
+}

@@ -1,0 +1,70 @@
+package simulator
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+)
+
+type screenshotParams struct {
+	SimulatorArgs
+	Path string `json:"path,omitempty" jsonschema:"where to save the PNG (default: a new file under the temporary directory)"`
+}
+
+// ScreenshotOutput locates the screenshot.
+type ScreenshotOutput struct {
+	Path   string `json:"path" jsonschema:"the PNG file"`
+	Bytes  int64  `json:"bytes" jsonschema:"its size"`
+	Width  int    `json:"width" jsonschema:"pixels"`
+	Height int    `json:"height" jsonschema:"pixels"`
+}
+
+func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshotParams) (catalog.Result[ScreenshotOutput], error) {
+	var zero catalog.Result[ScreenshotOutput]
+	d, err := in.resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	path := in.Path
+	if path == "" {
+		dir := filepath.Join(os.TempDir(), "triage-screenshots")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return zero, fmt.Errorf("creating the screenshot directory: %w", err)
+		}
+		path = filepath.Join(dir, fmt.Sprintf("%s-%s.png", d.UDID, time.Now().Format("20060102-150405.000")))
+	} else if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("path %q: its directory does not exist", path)}
+	}
+	if _, err := devtools.Run(ctx, devtools.ScreenshotCommand(d.UDID, path), 0); err != nil {
+		return zero, usageOf(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return zero, fmt.Errorf("reading the screenshot: %w", err)
+	}
+	w, hgt, err := pngSize(data)
+	if err != nil {
+		return zero, fmt.Errorf("screenshot %s: %w", path, err)
+	}
+	out := ScreenshotOutput{Path: path, Bytes: int64(len(data)), Width: w, Height: hgt}
+	text := fmt.Sprintf("SCREENSHOT of %s: %s (%dx%d, %d bytes)\n", name(d), path, w, hgt, len(data))
+	return catalog.Result[ScreenshotOutput]{Text: text, Output: out}, nil
+}
+
+var pngSignature = []byte("\x89PNG\r\n\x1a\n")
+
+// pngSize reads a PNG's dimensions from its IHDR chunk.
+func pngSize(b []byte) (w, h int, err error) {
+	if len(b) < 24 || !bytes.HasPrefix(b, pngSignature) || string(b[12:16]) != "IHDR" {
+		return 0, 0, fmt.Errorf("not a PNG image")
+	}
+	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), nil
+}

@@ -1,0 +1,110 @@
+// Package simulator is the `simulator` workflow: list and boot iOS
+// simulators, install, launch and stop apps, build and run a scheme in one
+// call, take screenshots and capture an app's log. A launch is watched for a
+// few seconds, and a crash report the app writes in that time makes the
+// verdict a crash. Available on macOS with Xcode only; devtools.Options
+// lets tests run it elsewhere against a fake xcrun.
+package simulator
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// Workflow returns the simulator workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, devtools.Options{}) }
+
+// WorkflowWith is Workflow with injected availability and report
+// directories (tests).
+func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
+	h := &handler{svc: svc, opts: o}
+	sim := defaults.Requirements{OneOf: [][]string{{"simulator_id", "simulator_name"}}}
+	buildRun := defaults.Requirements{AllOf: []string{"scheme"}, OneOf: [][]string{{"workspace_path", "project_path"}, {"simulator_id", "simulator_name"}}}
+	world := catalog.Annotations{OpenWorld: true}
+	return &catalog.Workflow{
+		ID:          "simulator",
+		Title:       "iOS simulators",
+		Description: "Boot simulators, install, launch and stop apps, screenshots and logs (macOS).",
+		Available:   o.AvailableFunc(),
+		Tools: []*catalog.Tool{
+			catalog.New("sim_list", "List simulators: name, runtime, UDID, state.",
+				catalog.Annotations{ReadOnly: true, Idempotent: true}, h.list),
+			catalog.New("sim_boot", "Boot a simulator and wait until it is ready.",
+				catalog.Annotations{Idempotent: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.boot)),
+			catalog.New("sim_install_app", "Install an .app bundle on a simulator.",
+				catalog.Annotations{Idempotent: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.install)),
+			catalog.New("sim_launch_app", "Launch an installed app (args, env) and watch it briefly; a crash report makes the verdict a crash.",
+				world, catalog.WithDefaults(svc.Defaults, sim, h.launch)),
+			catalog.New("sim_stop_app", "Terminate a running app.",
+				catalog.Annotations{Destructive: true, Idempotent: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.stop)),
+			catalog.New("sim_build_run", "Build a scheme for a simulator, install and launch its app; verdict line first.",
+				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
+			catalog.New("sim_screenshot", "Save a PNG screenshot of a simulator's screen.",
+				catalog.Annotations{ReadOnly: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.screenshot)),
+			catalog.New("sim_log_capture", "Start or stop capturing an app's unified log (bounded) into the output store.",
+				world, catalog.WithDefaults(svc.Defaults, sim, h.logCapture)),
+		},
+	}
+}
+
+type handler struct {
+	svc  *services.Set
+	opts devtools.Options
+}
+
+// SimulatorArgs designate a simulator; both are session-managed.
+// (Exported because embedded: internal/defaults follows exported embedded
+// structs only.)
+type SimulatorArgs struct {
+	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default; exclusive with simulator_name)"`
+	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name, resolved among available simulators (session default)"`
+}
+
+func (a SimulatorArgs) resolve(ctx context.Context) (xcode.Device, error) {
+	d, err := devtools.ResolveSimulator(ctx, a.SimulatorID, a.SimulatorName, "")
+	return d, usageOf(err)
+}
+
+// usageOf turns the errors a caller fixes by changing arguments into usage
+// errors, keeping their messages.
+func usageOf(err error) error {
+	var (
+		re *xcode.RequestError
+		nf *xcode.SimulatorNotFoundError
+		am *xcode.AmbiguousSimulatorError
+		se *xcode.SchemeError
+		st *proc.StartError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re), errors.As(err, &nf), errors.As(err, &am), errors.As(err, &se), errors.As(err, &st),
+		errors.Is(err, xcode.ErrDestination):
+		return &defaults.UsageError{Msg: err.Error()}
+	}
+	return err
+}
+
+// observe waits up to d (or until ctx ends) for the app to settle, then
+// returns the crash reports written since start by the app (or the
+// simulator). Watching a launch for a few seconds is the tool's contract,
+// not a synchronisation guess: a crash at start-up is reported as such.
+func (h *handler) observe(ctx context.Context, d time.Duration, start time.Time, apps []string) []devtools.CrashReport {
+	if d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	return devtools.Correlate(ctx, h.opts.ReportDirs, start, apps)
+}
