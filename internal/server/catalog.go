@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
+	"github.com/triage-dev/triage/internal/workflow/simulator"
 	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
@@ -18,6 +19,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		session.Workflow(svc),
 		run.Workflow(svc),
 		xcode.Workflow(svc),
+		simulator.Workflow(svc),
 		debug.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),
