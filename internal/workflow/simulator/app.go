@@ -17,7 +17,7 @@ import (
 
 type installParams struct {
 	SimulatorArgs
-	AppPath string `json:"app_path" jsonschema:"path of the .app bundle (xcode_show_build_settings shows it)"`
+	AppPath string `json:"app_path" jsonschema:".app bundle path"`
 }
 
 func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[SimOutput], error) {
@@ -74,9 +74,9 @@ type launchParams struct {
 	SimulatorArgs
 	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
 	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app (not merged with the session's env)"`
-	ProcessName string            `json:"process_name,omitempty" jsonschema:"the app's executable name, to match crash reports (default: the bundle id's last component)"`
-	WatchS      float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash after launch (default 3, at most 60; 0 uses the default)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
+	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
+	WatchS      float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // LaunchOutput is the result of sim_launch_app.

@@ -19,18 +19,18 @@ import (
 
 type buildRunParams struct {
 	SimulatorArgs
-	WorkspacePath string            `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default; exclusive with project_path)"`
-	ProjectPath   string            `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default; exclusive with workspace_path)"`
+	WorkspacePath string            `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
+	ProjectPath   string            `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
 	Scheme        string            `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
-	Configuration string            `json:"configuration,omitempty" jsonschema:"configuration (session default; default: the scheme's)"`
+	Configuration string            `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
 	Target        string            `json:"target,omitempty" jsonschema:"the application target, when the scheme builds several"`
 	BuildArgs     []string          `json:"build_args,omitempty" jsonschema:"extra xcodebuild arguments"`
-	Env           map[string]string `json:"env,omitempty" jsonschema:"environment overrides for xcodebuild (merged with the session's env)"`
+	Env           map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
 	LaunchArgs    []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
 	LaunchEnv     map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
-	WatchS        float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash after launch (default 3, at most 60)"`
-	Level         string            `json:"level,omitempty" jsonschema:"build log detail: minimal, standard (default) or verbose"`
-	TimeoutS      float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds for the build (default: the configured run timeout)"`
+	WatchS        float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
+	TimeoutS      float64           `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
 }
 
 // BuildRunOutput is the result of sim_build_run.

@@ -12,7 +12,7 @@ import (
 )
 
 type listParams struct {
-	Name       string `json:"name,omitempty" jsonschema:"keep simulators whose name contains this (case-insensitive)"`
+	Name       string `json:"name,omitempty" jsonschema:"name substring"`
 	BootedOnly bool   `json:"booted_only,omitempty" jsonschema:"keep booted simulators only"`
 	All        bool   `json:"all,omitempty" jsonschema:"include unavailable simulators"`
 }
@@ -58,7 +58,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 
 type bootParams struct {
 	SimulatorArgs
-	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"time limit in seconds for booting (default 180)"`
+	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"seconds (default 180)"`
 }
 
 // SimOutput is the result of the tools acting on one simulator.

@@ -15,9 +15,9 @@ import (
 type logCaptureParams struct {
 	SimulatorArgs
 	Action      string  `json:"action" jsonschema:"start or stop"`
-	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture (its subsystem and process)"`
-	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: the app's executable name (default: the bundle id's last component)"`
-	MaxS        float64 `json:"max_s,omitempty" jsonschema:"start: stop capturing after this many seconds (default 600, at most 3600)"`
+	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
+	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
+	MaxS        float64 `json:"max_s,omitempty" jsonschema:"start: capture limit, seconds (default 600, max 3600)"`
 	CaptureID   string  `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
 }
 

@@ -16,7 +16,7 @@ import (
 
 type screenshotParams struct {
 	SimulatorArgs
-	Path string `json:"path,omitempty" jsonschema:"where to save the PNG (default: a new file under the temporary directory)"`
+	Path string `json:"path,omitempty" jsonschema:"PNG path (default: a temporary file)"`
 }
 
 // ScreenshotOutput locates the screenshot.

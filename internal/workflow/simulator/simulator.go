@@ -64,8 +64,8 @@ type handler struct {
 // (Exported because embedded: internal/defaults follows exported embedded
 // structs only.)
 type SimulatorArgs struct {
-	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default; exclusive with simulator_name)"`
-	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name, resolved among available simulators (session default)"`
+	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
+	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
 }
 
 func (a SimulatorArgs) resolve(ctx context.Context) (xcode.Device, error) {

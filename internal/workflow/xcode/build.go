@@ -18,10 +18,10 @@ import (
 
 type testParams struct {
 	ActionArgs
-	OnlyTesting []string          `json:"only_testing,omitempty" jsonschema:"run only these tests: Target[/Class[/method]]"`
-	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"skip these tests: Target[/Class[/method]]"`
+	OnlyTesting []string          `json:"only_testing,omitempty" jsonschema:"Target[/Class[/method]] to run"`
+	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"Target[/Class[/method]] to skip"`
 	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
-	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the test runner and app (passed as TEST_RUNNER_*)"`
+	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the tests (as TEST_RUNNER_*)"`
 }
 
 // BuildOutput is the result of xcode_build, xcode_test and xcode_clean.

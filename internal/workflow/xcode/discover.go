@@ -15,7 +15,7 @@ import (
 type discoverParams struct {
 	Dir        string `json:"dir,omitempty" jsonschema:"directory to search (default: project_dir)"`
 	ProjectDir string `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
-	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels to descend (default 4, at most 10)"`
+	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"levels to descend (default 4, max 10)"`
 }
 
 // DiscoverOutput lists what was found.

@@ -49,7 +49,7 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in Container
 
 type settingsParams struct {
 	SchemeArgs
-	Keys []string `json:"keys,omitempty" jsonschema:"build settings to show per target (default: a few that locate the product)"`
+	Keys []string `json:"keys,omitempty" jsonschema:"settings to show (default: product location)"`
 }
 
 // SettingsOutput is what xcode_show_build_settings returns.

@@ -17,27 +17,27 @@ import (
 // internal/defaults finds session-managed fields through exported embedded
 // structs only.
 type ContainerArgs struct {
-	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default; exclusive with project_path)"`
-	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default; exclusive with workspace_path)"`
+	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
+	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
 }
 
 // SchemeArgs add what xcodebuild builds, for where; all session-managed.
 type SchemeArgs struct {
 	ContainerArgs
 	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
-	Configuration string `json:"configuration,omitempty" jsonschema:"configuration, e.g. Debug (session default; default: the scheme's)"`
-	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default; exclusive with simulator_name)"`
-	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name, resolved among available simulators (session default)"`
-	Platform      string `json:"platform,omitempty" jsonschema:"destination platform, e.g. iOS Simulator or macOS (session default)"`
+	Configuration string `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
+	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
+	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
+	Platform      string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS (session default)"`
 }
 
 // ActionArgs are common to build, test and clean.
 type ActionArgs struct {
 	SchemeArgs
-	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments, e.g. [\"CODE_SIGNING_ALLOWED=NO\"]"`
-	Level    string            `json:"level,omitempty" jsonschema:"log detail: minimal, standard (default) or verbose"`
-	Env      map[string]string `json:"env,omitempty" jsonschema:"environment overrides for xcodebuild (merged with the session's env)"`
-	TimeoutS float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds (default: the configured run timeout)"`
+	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments"`
+	Level    string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
+	Env      map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
+	TimeoutS float64           `json:"timeout_s,omitempty" jsonschema:"seconds (default: run timeout)"`
 }
 
 // request resolves the destination (a simulator name becomes its UDID, so
