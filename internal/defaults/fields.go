@@ -22,7 +22,9 @@ func fieldsOfType(t reflect.Type) []string {
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
+		// encoding/json promotes the fields of embedded structs, exported
+		// or not; other unexported fields are invisible to it.
+		if !f.IsExported() && !f.Anonymous {
 			continue
 		}
 		tag := f.Tag.Get("json")

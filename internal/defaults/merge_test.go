@@ -194,3 +194,18 @@ func TestMergeRefusesDefaultsWithBothSides(t *testing.T) {
 		t.Errorf("an explicit side should settle it: %v", err)
 	}
 }
+
+type embeddedArgs struct {
+	Scheme string `json:"scheme,omitempty"`
+}
+
+type withEmbedded struct {
+	embeddedArgs
+	Verbose bool `json:"verbose,omitempty"`
+}
+
+func TestFieldsOfFollowsUnexportedEmbedded(t *testing.T) {
+	if got := strings.Join(FieldsOf[withEmbedded](), ","); got != "scheme,verbose" {
+		t.Errorf("FieldsOf = %s, want scheme,verbose", got)
+	}
+}
