@@ -3,6 +3,9 @@ package debug
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -14,7 +17,7 @@ type breakpointParams struct {
 	sessionParam
 	Location  string `json:"location" jsonschema:"file:line or a function name"`
 	Condition string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
-	HitCount  int    `json:"hit_count,omitempty" jsonschema:"stop on this hit"`
+	HitCount  int    `json:"hit_count,omitempty" jsonschema:"ignore the first hit_count-1 hits: stop from this hit on"`
 }
 
 // BreakpointOutput is the breakpoint as the debugger resolved it.
@@ -49,12 +52,29 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 			text += fmt.Sprintf(" (resolved to %s:%d)", bp.File, bp.Line)
 		}
 	} else {
-		text += " — unverified"
-		if bp.Message != "" {
-			text += ": " + bp.Message
-		}
+		text += " — unverified: " + unverifiedReason(spec, bp.Message)
 	}
 	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: bp}}, nil
+}
+
+// unverifiedReason says why a breakpoint is pending in the caller's terms:
+// the debugger's own words, and the file missing on disk when it is.
+func unverifiedReason(spec debugger.BreakpointSpec, msg string) string {
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unverified:"))
+	if msg == "" {
+		msg = "the debugger found no code there"
+	}
+	switch {
+	case spec.File != "" && filepath.IsAbs(spec.File):
+		if _, err := os.Stat(spec.File); err != nil {
+			msg = fmt.Sprintf("no such file %s; %s", spec.File, msg)
+		}
+	case spec.File != "":
+		msg += fmt.Sprintf(" (no source named %s in the loaded code, or in a library not loaded yet)", filepath.Base(spec.File))
+	default:
+		msg += fmt.Sprintf(" (no function %s in the loaded code, or in a library not loaded yet)", spec.Function)
+	}
+	return msg + "; it stays pending and binds if such code loads"
 }
 
 type breakpointRemoveParams struct {

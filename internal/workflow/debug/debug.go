@@ -6,9 +6,13 @@
 package debug
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +61,15 @@ type sessionParam struct {
 func (h *handler) backend(id string) (debugger.Backend, string, error) {
 	m := h.svc.Debugger()
 	b, err := m.Backend(id)
+	if errors.Is(err, debugger.ErrUnknownSession) {
+		var ids []string
+		for _, s := range m.List() {
+			ids = append(ids, s.ID)
+		}
+		if len(ids) > 0 {
+			err = fmt.Errorf("%w (open: %s)", err, strings.Join(ids, ", "))
+		}
+	}
 	if err != nil {
 		return nil, "", describe(err)
 	}
@@ -71,6 +84,8 @@ func describe(err error) error {
 		return &defaults.UsageError{Msg: "no debug session: start one with debug_attach"}
 	case errors.Is(err, debugger.ErrUnknownSession):
 		return &defaults.UsageError{Msg: err.Error() + "; debug_attach starts one"}
+	case errors.Is(err, debugger.ErrSessionDead):
+		return fmt.Errorf("%w; debug_detach this session and debug_attach again", err)
 	case errors.Is(err, debugger.ErrRunning):
 		return &defaults.UsageError{Msg: "the target is running: debug_pause it, or debug_continue with wait_s"}
 	case errors.Is(err, debugger.ErrUnknownBreakpoint), errors.Is(err, debugger.ErrUnknownBackend),
@@ -101,7 +116,7 @@ type attachParams struct {
 	Cwd             string            `json:"cwd,omitempty" jsonschema:"working directory of a launched program (default: project_dir)"`
 	ProjectDir      string            `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
 	Env             map[string]string `json:"env,omitempty" jsonschema:"environment of a launched program"`
-	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"with breakpoints, how long to wait for the first stop (default 30)"`
+	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"with breakpoints or stop_on_entry, how long to wait for the first stop (default 30)"`
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
@@ -131,6 +146,11 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 		}
 		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
 	default:
+		program, perr := findProgram(in.Program, in.Cwd, in.ProjectDir)
+		if perr != nil {
+			return catalog.Result[StopOutput]{}, perr
+		}
+		in.Program = program
 		var bps []debugger.BreakpointSpec
 		for _, s := range in.Breakpoints {
 			bp, perr := parseLocation(s)
@@ -144,12 +164,11 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 			dir = in.ProjectDir
 		}
 		info, err = m.Launch(ctx, backend, debugger.LaunchSpec{Program: in.Program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps})
-		if err == nil && len(bps) > 0 && info.State.Status == debugger.StatusRunning {
-			// Run to the first breakpoint (or the end).
+		if err == nil && (len(bps) > 0 || in.StopOnEntry) {
+			// The target runs to the entry or the first breakpoint (or the
+			// end); an adapter may report that stop after the launch returns.
 			if b, berr := m.Backend(info.ID); berr == nil {
-				if st, werr := b.Continue(ctx, debugger.ContinueOptions{Wait: seconds(in.WaitS, 30*time.Second)}); werr == nil {
-					info.State = st
-				}
+				waitWhileRunning(ctx, b, seconds(in.WaitS, 30*time.Second))
 			}
 		}
 	}
@@ -163,12 +182,66 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	return h.stopResult(ctx, b, info.ID, b.State(), "")
 }
 
+// waitWhileRunning waits up to d for b's target to leave the running state,
+// without resuming it. Backends have no wait-only call (Continue resumes a
+// stopped target, which would run past a stop that just arrived), so the
+// state is polled.
+func waitWhileRunning(ctx context.Context, b debugger.Backend, d time.Duration) {
+	if b.State().Status != debugger.StatusRunning {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for b.State().Status == debugger.StatusRunning {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// findProgram resolves a program to launch: a path as given (relative to
+// the launch directory), or a bare name found on PATH like a shell would.
+func findProgram(program, cwd, projectDir string) (string, error) {
+	dir := cmp.Or(cwd, projectDir)
+	if strings.ContainsRune(program, filepath.Separator) {
+		if !filepath.IsAbs(program) && dir != "" {
+			program = filepath.Join(dir, program)
+		}
+		if _, err := os.Stat(program); err != nil {
+			return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s not found: %v", program, errors.Unwrap(err))}
+		}
+		return program, nil
+	}
+	if dir != "" {
+		if p := filepath.Join(dir, program); isFile(p) {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(program)
+	if err != nil {
+		return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s not found in the launch directory or on PATH", program)}
+	}
+	return p, nil
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // attachError keeps the backend's own words and marks what the caller must fix.
 func attachError(err error) error {
 	if errors.Is(err, debugger.ErrUnknownBackend) {
 		return &defaults.UsageError{Msg: err.Error()}
 	}
 	msg := err.Error()
+	if strings.Contains(strings.ToLower(msg), "not permitted") {
+		return &defaults.UsageError{Msg: msg + " (another debugger may be tracing it, or ptrace is restricted: see doctor)"}
+	}
 	for _, s := range []string{"no such file", "not found", "does not exist", "no such process", "invalid pid", "not a core", "does not match"} {
 		if strings.Contains(strings.ToLower(msg), s) {
 			return &defaults.UsageError{Msg: msg}

@@ -44,7 +44,14 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "STACK of %s (%d frames)\n", id, len(frames))
 	for _, f := range frames {
-		fmt.Fprintf(&sb, "  %s\n", frameString(f))
+		fmt.Fprintf(&sb, "  #%d %s\n", f.Index, frameString(f))
+	}
+	if len(frames) == n {
+		args := map[string]any{"session_id": id, "max_frames": 4 * n}
+		if in.Thread != 0 {
+			args["thread"] = in.Thread
+		}
+		fmt.Fprintf(&sb, "cut at max_frames %d; more: %s\n", n, catalog.NextCall("debug_stack", args))
 	}
 	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: frames}}, nil
 }
@@ -54,7 +61,7 @@ type variablesParams struct {
 	Frame  int    `json:"frame,omitempty" jsonschema:"frame id from debug_stack (default: the top frame)"`
 	Thread int    `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`
 	Scope  string `json:"scope,omitempty" jsonschema:"locals, arguments, registers or globals (default: locals and arguments)"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels of struct members and elements to expand (default 2)"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels of struct members and elements to expand (default 1; 2 for registers)"`
 }
 
 // VariablesOutput lists variables.
@@ -68,14 +75,41 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 	if err != nil {
 		return catalog.Result[VariablesOutput]{}, err
 	}
-	vars, err := b.Variables(ctx, debugger.VariablesRequest{Thread: in.Thread, Frame: in.Frame, Scope: in.Scope, Depth: in.Depth})
+	depth := in.Depth
+	if depth <= 0 && in.Scope == "registers" {
+		depth = 2 // DAP adapters group registers: the values are one level down
+	}
+	vars, err := b.Variables(ctx, debugger.VariablesRequest{Thread: in.Thread, Frame: in.Frame, Scope: in.Scope, Depth: depth})
 	if err != nil {
 		return catalog.Result[VariablesOutput]{}, describe(err)
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "VARIABLES (%d)\n", len(vars))
 	writeVars(&sb, vars, "  ", h.svc.Config.BudgetBytes())
+	if depthCut(vars) {
+		if depth <= 0 {
+			depth = debugger.DefaultLimits().Depth
+		}
+		args := map[string]any{"session_id": id, "depth": depth + 1}
+		if in.Frame != 0 {
+			args["frame"] = in.Frame
+		}
+		if in.Scope != "" {
+			args["scope"] = in.Scope
+		}
+		fmt.Fprintf(&sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
+	}
 	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: vars}}, nil
+}
+
+// depthCut reports whether the depth limit left children unfetched.
+func depthCut(vars []debugger.Variable) bool {
+	for _, v := range vars {
+		if strings.Contains(v.Cut, "depth") || depthCut(v.Children) {
+			return true
+		}
+	}
+	return false
 }
 
 func writeVars(sb *strings.Builder, vars []debugger.Variable, indent string, budget int) {
@@ -156,12 +190,15 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, seconds(in.TimeoutS, h.svc.Config.CommandTimeout()))
+	limit := seconds(in.TimeoutS, h.svc.Config.CommandTimeout())
+	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	out, err := b.RawCommand(ctx, in.Command)
+	out, err := b.RawCommand(cctx, in.Command)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return catalog.Result[CommandOutput]{}, fmt.Errorf("%q did not finish within %v: %w", in.Command, seconds(in.TimeoutS, h.svc.Config.CommandTimeout()).Round(time.Millisecond), err)
+		// A backend that cannot interrupt the command gives up the session:
+		// say the timeout first, then what became of the session.
+		if errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil && ctx.Err() == nil {
+			return catalog.Result[CommandOutput]{}, fmt.Errorf("%q did not finish within %v: %w", in.Command, limit.Round(time.Millisecond), describe(err))
 		}
 		return catalog.Result[CommandOutput]{}, describe(err)
 	}

@@ -23,7 +23,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 		}
 	}
 	var sb strings.Builder
-	sb.WriteString(verdictLine(st, out.Frames))
+	sb.WriteString(verdictLine(st, out.Frames, out.Breakpoints))
 	fmt.Fprintf(&sb, "\nsession %s (%s)", id, b.Name())
 	if st.Pid != 0 {
 		fmt.Fprintf(&sb, ", pid %d", st.Pid)
@@ -36,7 +36,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 		fmt.Fprintf(&sb, "  %s\n", frameString(f))
 	}
 	outcome := catalog.OK
-	if st.LastStop != nil && st.LastStop.Crashed() {
+	if crashed(st.LastStop) {
 		outcome = catalog.Failed
 	}
 	switch st.Status {
@@ -55,7 +55,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
 }
 
-func verdictLine(st debugger.State, frames []debugger.Frame) string {
+func verdictLine(st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint) string {
 	where := ""
 	if len(frames) > 0 {
 		where = " in " + frameString(frames[0])
@@ -72,18 +72,50 @@ func verdictLine(st debugger.State, frames []debugger.Frame) string {
 		return "RUNNING"
 	case stop == nil:
 		return "STOPPED" + where
-	case stop.Crashed():
+	case crashed(stop):
 		sig := stop.Signal
 		if sig == "" {
 			sig = string(stop.Reason)
 		}
 		return fmt.Sprintf("CRASHED (%s)%s", sig, where)
-	case stop.Reason == debugger.StopBreakpoint && len(stop.BreakpointIDs) > 0:
-		return fmt.Sprintf("STOPPED at breakpoint %d%s", stop.BreakpointIDs[0], where)
+	case stop.Signal != "":
+		return fmt.Sprintf("STOPPED (%s)%s", stop.Signal, where)
 	case stop.Reason == debugger.StopBreakpoint:
+		ids := stop.BreakpointIDs
+		if len(ids) == 0 && len(frames) > 0 {
+			ids = breakpointsAt(bps, frames[0])
+		}
+		if len(ids) == 1 {
+			return fmt.Sprintf("STOPPED at breakpoint %d%s", ids[0], where)
+		}
 		return "STOPPED at breakpoint" + where
 	}
 	return fmt.Sprintf("STOPPED (%s)%s", stop.Reason, where)
+}
+
+// stopSignals are signals a debugger reports as stops but that do not kill
+// the target: the SIGSTOP of a launch or attach, job control, a pause's
+// SIGINT. Stopping on one is no crash.
+var stopSignals = map[string]bool{
+	"SIGSTOP": true, "SIGTSTP": true, "SIGTTIN": true, "SIGTTOU": true,
+	"SIGCONT": true, "SIGCHLD": true, "SIGWINCH": true, "SIGURG": true, "SIGINT": true,
+}
+
+// crashed reports a stop on a fatal signal or exception.
+func crashed(stop *debugger.Stop) bool {
+	return stop.Crashed() && !stopSignals[stop.Signal]
+}
+
+// breakpointsAt names the breakpoints resolved to frame's line, for adapters
+// whose stopped event does not say which breakpoint was hit (lldb-vscode).
+func breakpointsAt(bps []debugger.Breakpoint, frame debugger.Frame) []int {
+	var ids []int
+	for _, bp := range bps {
+		if bp.Line == frame.Line && bp.File != "" && frame.File != "" && filepath.Base(bp.File) == filepath.Base(frame.File) {
+			ids = append(ids, bp.ID)
+		}
+	}
+	return ids
 }
 
 func frameString(f debugger.Frame) string {
