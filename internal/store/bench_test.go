@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -86,20 +87,37 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	w.Finish(ctx, Final{})
 	f.Close()
-	const pattern = `error: use of undeclared identifier 'boom_[0-9]+'`
+	for _, bc := range []struct{ name, pattern string }{
+		{"prefix", `error: use of undeclared identifier 'boom_[0-9]+'`},
+		{"inner", `[0-9]+:5: error: use of`},
+		{"alternation", `undeclared identifier|segmentation fault`},
+		{"fold", `(?i)UNDECLARED identifier`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			benchSearch(b, s, w.ID(), filepath.Join(dir, "raw.log"), bc.pattern, size)
+		})
+	}
+}
+
+func benchSearch(b *testing.B, s *Store, id, raw, pattern string, size int64) {
+	ctx := context.Background()
+	grepPattern, grepFlags := pattern, "-cE"
+	if p, ok := strings.CutPrefix(pattern, "(?i)"); ok {
+		grepPattern, grepFlags = p, "-icE"
+	}
 	var ours, grep time.Duration
 	var total int
 	b.SetBytes(size)
 	for b.Loop() {
 		start := time.Now()
-		res, err := s.Search(ctx, Query{ID: w.ID(), Pattern: pattern})
+		res, err := s.Search(ctx, Query{ID: id, Pattern: pattern})
 		if err != nil {
 			b.Fatal(err)
 		}
 		ours += time.Since(start)
 		total = res.Total
 		start = time.Now()
-		out, err := exec.Command("grep", "-E", "-c", pattern, filepath.Join(dir, "raw.log")).Output()
+		out, err := exec.Command("grep", grepFlags, grepPattern, raw).Output()
 		if err != nil {
 			b.Fatal(err)
 		}

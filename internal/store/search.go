@@ -36,15 +36,18 @@ type SearchResult struct {
 // maxLineKept bounds the text of a returned line.
 const maxLineKept = 2000
 
-// Search finds the lines matching q.Pattern. Each chunk is searched as one
-// buffer: the regexp engine's literal-prefix scan does the heavy lifting, and
-// line numbers are only computed for matches.
+// Search finds the lines matching q.Pattern, counting each line once (like
+// grep -c). Each chunk is searched as one buffer: when the pattern holds
+// literals that every match must contain, bytes.Index finds the candidate
+// lines and only those run the regexp; otherwise the regexp scans the chunk.
+// Line numbers are computed only for the matches kept.
 func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 	// (?m): ^ and $ match at line boundaries, as they would line by line.
 	re, err := regexp.Compile("(?m)" + q.Pattern)
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("pattern %q does not compile (RE2 syntax): %v", q.Pattern, err)
 	}
+	pf := newPrefilter("(?m)" + q.Pattern)
 	if q.MaxMatches <= 0 {
 		q.MaxMatches = 50
 	}
@@ -70,7 +73,7 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 	var res SearchResult
 	for _, id := range ids {
 		res.Searched++
-		if err := s.searchOne(ctx, id, re, q.MaxMatches, &res); err != nil {
+		if err := s.searchOne(ctx, id, re, pf, q.MaxMatches, &res); err != nil {
 			return SearchResult{}, err
 		}
 	}
@@ -85,44 +88,79 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 	return res, nil
 }
 
-func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, keep int, res *SearchResult) error {
+func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, pf *prefilter, keep int, res *SearchResult) error {
 	return s.eachChunkFrom(ctx, id, 0, func(first int, data []byte) bool {
 		line, lineStart := first, 0 // line number of data[lineStart:]
-		pos := 0
-		for pos < len(data) {
-			loc := re.FindIndex(data[pos:])
-			if loc == nil {
-				break
+		matchLines(data, re, pf, func(start, end int) {
+			res.Total++
+			if len(res.Matches) >= keep {
+				return
 			}
-			at := pos + loc[0]
-			// Find the matching line's bounds and number.
-			start := bytes.LastIndexByte(data[:at], '\n') + 1
 			line += bytes.Count(data[lineStart:start], []byte{'\n'})
 			lineStart = start
-			end := bytes.IndexByte(data[at:], '\n')
-			if end < 0 {
-				end = len(data)
-			} else {
-				end += at
+			text := data[start:end]
+			if len(text) > maxLineKept {
+				text = text[:maxLineKept]
 			}
-			if pos+loc[1] > end && !re.Match(data[start:end]) {
-				// The match ran across a newline (\s, [^x]); lines are matched
-				// one at a time, so this line only counts if it matches alone.
-				pos = end + 1
-				continue
-			}
-			res.Total++
-			if len(res.Matches) < keep {
-				text := data[start:end]
-				if len(text) > maxLineKept {
-					text = text[:maxLineKept]
-				}
-				res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: string(text)})
-			}
-			pos = end + 1 // one count per line, like grep -c
-		}
+			res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: string(text)})
+		})
 		return true
 	})
+}
+
+// matchLines calls f, in order, with the bounds of each line of data that re
+// matches on its own.
+func matchLines(data []byte, re *regexp.Regexp, pf *prefilter, f func(start, end int)) {
+	if pf != nil && pf.usable(data) {
+		pf.candidates(data, func(start, end int) bool {
+			if re.Match(data[start:end]) {
+				f(start, end)
+			}
+			return true
+		})
+		return
+	}
+	for pos := 0; pos < len(data); {
+		loc := re.FindIndex(data[pos:])
+		if loc == nil {
+			return
+		}
+		at := pos + loc[0]
+		if at == len(data) && data[at-1] == '\n' {
+			return // an empty match after the last newline is no line
+		}
+		start := bytes.LastIndexByte(data[pos:at], '\n') + 1 + pos
+		end := lineEnd(data, at)
+		if pos+loc[1] > end {
+			// The match ran across a newline (\s, [^x]). Lines match one at
+			// a time, and scanning on from each line could rescan the rest
+			// of the chunk for every line: match the rest line by line.
+			eachLine(data, start, re, f)
+			return
+		}
+		f(start, end)
+		pos = end + 1 // one count per line, like grep -c
+	}
+}
+
+// eachLine matches re against each line of data from start on.
+func eachLine(data []byte, start int, re *regexp.Regexp, f func(start, end int)) {
+	for start < len(data) {
+		end := lineEnd(data, start)
+		if re.Match(data[start:end]) {
+			f(start, end)
+		}
+		start = end + 1
+	}
+}
+
+// lineEnd is the index of the newline ending the line holding data[at], or
+// len(data).
+func lineEnd(data []byte, at int) int {
+	if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+		return at + i
+	}
+	return len(data)
 }
 
 func (s *Store) addContext(ctx context.Context, m *Match, n int) error {
