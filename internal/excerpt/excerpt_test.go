@@ -21,28 +21,32 @@ func TestShortOutputIsWhole(t *testing.T) {
 }
 
 func TestErrorsFirstThenHeadAndTail(t *testing.T) {
-	const budget = 2048
-	b := New(budget, isErr)
-	for i := 0; i < 100000; i++ {
-		if i == 50000 || i == 70000 {
-			fmt.Fprintf(b, "src/x.c:%d: error: boom %d\n", i, i)
-			continue
+	for _, budget := range []int{MinBudget, 2048, 8192} {
+		b := New(budget, isErr)
+		for i := 0; i < 100000; i++ {
+			if i == 50000 || i == 70000 {
+				fmt.Fprintf(b, "src/x.c:%d: error: boom %d\n", i, i)
+				continue
+			}
+			fmt.Fprintf(b, "progress line %d\n", i)
 		}
-		fmt.Fprintf(b, "progress line %d\n", i)
-	}
-	e := b.Excerpt()
-	if !e.Truncated || e.TotalLines != 100000 || e.Important != 2 {
-		t.Fatalf("excerpt meta = %+v", e)
-	}
-	if len(e.Text) > budget+200 {
-		t.Errorf("excerpt is %d bytes, budget %d", len(e.Text), budget)
-	}
-	iErr := strings.Index(e.Text, "50001: src/x.c:50000: error: boom 50000")
-	iHead := strings.Index(e.Text, "progress line 0\n")
-	iGap := strings.Index(e.Text, "lines omitted")
-	iTail := strings.Index(e.Text, "progress line 99999\n")
-	if iErr < 0 || iHead < 0 || iGap < 0 || iTail < 0 || !(iErr < iHead && iHead < iGap && iGap < iTail) {
-		t.Errorf("order wrong (err %d head %d gap %d tail %d):\n%s", iErr, iHead, iGap, iTail, e.Text)
+		e := b.Excerpt()
+		if !e.Truncated || e.TotalLines != 100000 || e.Important != 2 {
+			t.Fatalf("budget %d: excerpt meta = %+v", budget, e)
+		}
+		if len(e.Text) > budget {
+			t.Errorf("budget %d: excerpt is %d bytes", budget, len(e.Text))
+		}
+		iErr := strings.Index(e.Text, "50001: src/x.c:50000: e") // cut short under small budgets
+		iHead := strings.Index(e.Text, "progress line 0\n")
+		iGap := strings.Index(e.Text, "lines omitted")
+		iTail := strings.LastIndex(e.Text, "progress line 99")
+		if iErr < 0 || iHead < 0 || iGap < 0 || iTail < 0 || !(iErr < iHead && iHead < iGap && iGap < iTail) {
+			t.Errorf("budget %d: order wrong (err %d head %d gap %d tail %d):\n%s", budget, iErr, iHead, iGap, iTail, e.Text)
+		}
+		if budget >= 2048 && !strings.Contains(e.Text, "70001: src/x.c:70000: error: boom 70000\n") {
+			t.Errorf("budget %d: second error line missing:\n%s", budget, e.Text)
+		}
 	}
 }
 
@@ -56,11 +60,11 @@ func TestHostileInput(t *testing.T) {
 	}
 	for name, in := range tests {
 		t.Run(name, func(t *testing.T) {
-			b := New(1024, isErr)
+			b := New(MinBudget, isErr)
 			b.Write(in)
 			b.Flush()
 			e := b.Excerpt()
-			if len(e.Text) > 1024+400 {
+			if len(e.Text) > MinBudget {
 				t.Errorf("excerpt %d bytes", len(e.Text))
 			}
 			if !utf8.ValidString(e.Text) {
@@ -101,7 +105,7 @@ func BenchmarkStream(b *testing.B) {
 }
 
 // FuzzBuilder: whatever the input, the excerpt is valid UTF-8, within the
-// budget (plus one line's cut marker), and counts every line.
+// budget, and counts every line.
 func FuzzBuilder(f *testing.F) {
 	f.Add([]byte("a\nb\nerror: x\n"), 300)
 	f.Add(bytes.Repeat([]byte("日本\xff\n"), 500), 256)
@@ -123,8 +127,70 @@ func FuzzBuilder(f *testing.F) {
 		if e.TotalLines != want {
 			t.Fatalf("TotalLines %d, want %d", e.TotalLines, want)
 		}
-		if max(budget, 256)*2+2*MaxLine < len(e.Text) {
+		if len(e.Text) > max(budget, MinBudget) {
 			t.Fatalf("excerpt %d bytes for budget %d", len(e.Text), budget)
 		}
 	})
+}
+
+// TestBudgetIsHard feeds outputs built to defeat the accounting: invalid
+// bytes between ASCII ones (each becomes a 3-byte U+FFFD), long lines cut
+// with markers, important lines with long line numbers, lines split across
+// writes, and checks the size for budgets from the minimum up.
+func TestBudgetIsHard(t *testing.T) {
+	hostile := map[string]func(w *Builder){
+		"alternating invalid bytes": func(w *Builder) {
+			for range 3000 {
+				w.Write(bytes.Repeat([]byte("a\xff"), 300))
+				w.Write([]byte("\n"))
+			}
+		},
+		"long important lines": func(w *Builder) {
+			for i := range 200000 {
+				if i%3 == 0 {
+					fmt.Fprintf(w, "error: %s\n", strings.Repeat("é", 1000))
+				} else {
+					fmt.Fprintf(w, "%d\n", i)
+				}
+			}
+		},
+		"one line in tiny writes": func(w *Builder) {
+			for range 100000 {
+				w.Write([]byte("日本"))
+			}
+		},
+		"many empty lines": func(w *Builder) {
+			w.Write(bytes.Repeat([]byte("\n"), 1<<20))
+		},
+	}
+	for name, feed := range hostile {
+		for _, budget := range []int{0, MinBudget, 300, 1500, 8192, 100000} {
+			b := New(budget, isErr)
+			feed(b)
+			b.Flush()
+			e := b.Excerpt()
+			if len(e.Text) > max(budget, MinBudget) || !utf8.ValidString(e.Text) {
+				t.Errorf("%s, budget %d: %d bytes, valid UTF-8 %v", name, budget, len(e.Text), utf8.ValidString(e.Text))
+			}
+			if !e.Truncated || e.TotalLines == 0 {
+				t.Errorf("%s, budget %d: %+v", name, budget, e)
+			}
+		}
+	}
+}
+
+// TestLongLineThroughWrite: a 10 MB line written in pieces is cut with a
+// marker that counts every byte left out.
+func TestLongLineThroughWrite(t *testing.T) {
+	b := New(8192, nil)
+	piece := bytes.Repeat([]byte("x"), 1<<16)
+	for range 160 {
+		b.Write(piece)
+	}
+	b.Write([]byte("\nshort\n"))
+	e := b.Excerpt()
+	want := strings.Repeat("x", MaxLine) + fmt.Sprintf("…[+%d bytes]\nshort\n", 160<<16-MaxLine)
+	if e.Text != want || e.TotalLines != 2 || !e.Truncated {
+		t.Errorf("excerpt = %q…, %d lines, truncated %v", e.Text[max(0, len(e.Text)-40):], e.TotalLines, e.Truncated)
+	}
 }
