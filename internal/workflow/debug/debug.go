@@ -139,12 +139,21 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	case in.Core != "":
 		// A core opened with the wrong executable gives nonsense frames, not
 		// an error: check what the core's notes say first.
-		if ci, cerr := coredump.OpenCore(in.Core); cerr != nil {
+		ci, cerr := coredump.OpenCore(in.Core)
+		if cerr != nil {
 			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("core %s: %v", in.Core, cerr)}
-		} else if merr := ci.MatchExe(in.Program); merr != nil {
+		}
+		if merr := ci.MatchExe(in.Program); merr != nil {
 			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("%v (the core's program: %s)", merr, ci.ExePath)}
 		}
 		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
+		if err == nil {
+			b, berr := m.Backend(info.ID)
+			if berr != nil {
+				return catalog.Result[StopOutput]{}, describe(berr)
+			}
+			return h.stopResult(ctx, b, info.ID, withCoreSignal(b.State(), ci.SignalName), "")
+		}
 	default:
 		program, perr := findProgram(in.Program, in.Cwd, in.ProjectDir)
 		if perr != nil {
@@ -182,19 +191,33 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	return h.stopResult(ctx, b, info.ID, b.State(), "")
 }
 
+// withCoreSignal fills in the signal a core's notes record when the
+// debugger's stop does not say it (lldb-vscode reports a core without one).
+func withCoreSignal(st debugger.State, signal string) debugger.State {
+	if st.LastStop == nil || st.LastStop.Signal != "" || signal == "" {
+		return st
+	}
+	stop := *st.LastStop
+	stop.Signal = signal
+	st.LastStop = &stop
+	return st
+}
+
 // waitWhileRunning waits up to d for b's target to leave the running state,
 // without resuming it. Backends have no wait-only call (Continue resumes a
 // stopped target, which would run past a stop that just arrived), so the
-// state is polled.
+// state is polled through a one-frame Stack: it answers ErrRunning at once
+// while the target runs, and makes a backend whose State is passive (the
+// lldb command line) look again.
 func waitWhileRunning(ctx context.Context, b debugger.Backend, d time.Duration) {
-	if b.State().Status != debugger.StatusRunning {
-		return
-	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	tick := time.NewTicker(5 * time.Millisecond)
+	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for b.State().Status == debugger.StatusRunning {
+		if _, err := b.Stack(ctx, 0, 1); !errors.Is(err, debugger.ErrRunning) {
+			return
+		}
 		select {
 		case <-ctx.Done():
 			return

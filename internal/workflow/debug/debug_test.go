@@ -123,7 +123,6 @@ func TestCrashWhileDebugging(t *testing.T) {
 }
 
 func TestOpenCore(t *testing.T) {
-	needTool(t, "lldb-vscode-16", "lldb-16")
 	dir := t.TempDir()
 	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{prog(t), "crash"}, Dir: dir, CoreDumps: true})
 	if err != nil || !res.CoreDumped {
@@ -134,9 +133,20 @@ func TestOpenCore(t *testing.T) {
 		t.Skipf("core not in the cwd (core_pattern is not \"core\"): %v", err)
 	}
 	c := mcptest.Connect(t, nil)
-	r := c.Call("debug_attach", map[string]any{"core": core, "program": prog(t)})
-	if r.IsError || !strings.Contains(r.Text, "main at prog.c:17") {
-		t.Errorf("core:\n%s", r.Text)
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			r := c.Call("debug_attach", map[string]any{"core": core, "program": prog(t), "backend": backend.name})
+			if r.IsError || r.FirstLine() != "CRASHED (SIGSEGV) in main at prog.c:17" || r.Outcome != "failed" {
+				t.Errorf("core (outcome %s):\n%s", r.Outcome, r.Text)
+			}
+			if v := c.Call("debug_evaluate", map[string]any{"expression": "total"}); v.IsError || !strings.Contains(v.FirstLine(), "= 10") {
+				t.Errorf("a local from the core:\n%s", v.Text)
+			}
+			if s := c.Call("debug_step", nil); !s.IsError {
+				t.Errorf("stepping a core:\n%s", s.Text)
+			}
+		})
 	}
 	wrong := c.Call("debug_attach", map[string]any{"core": core, "program": "/bin/sleep"})
 	if !wrong.IsError || !strings.Contains(wrong.Text, "does not match") {
@@ -173,11 +183,19 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestAttachToRunningProcess(t *testing.T) {
-	needTool(t, "lldb-vscode-16", "lldb-16")
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			testAttachToRunningProcess(t, backend.name)
+		})
+	}
+}
+
+func testAttachToRunningProcess(t *testing.T, backend string) {
 	c := mcptest.Connect(t, nil)
 	start := c.Call("process_start", map[string]any{"program": "sleep", "args": []string{"600"}})
 	pid := int(start.Out["pid"].(float64))
-	r := c.Call("debug_attach", map[string]any{"pid": pid})
+	r := c.Call("debug_attach", map[string]any{"pid": pid, "backend": backend})
 	if r.IsError || !(strings.HasPrefix(r.FirstLine(), "STOPPED") || strings.HasPrefix(r.FirstLine(), "RUNNING")) {
 		t.Fatalf("attach to %d:\n%s", pid, r.Text)
 	}
@@ -193,7 +211,7 @@ func TestAttachToRunningProcess(t *testing.T) {
 	if !testutil.ProcessAlive(pid) {
 		t.Error("detaching killed the attached process")
 	}
-	if r := c.Call("debug_attach", map[string]any{"pid": 999999999}); !r.IsError {
+	if r := c.Call("debug_attach", map[string]any{"pid": 999999999, "backend": backend}); !r.IsError || !strings.Contains(r.Text, "999999999") {
 		t.Errorf("attach to a pid that does not exist:\n%s", r.Text)
 	}
 }
@@ -261,7 +279,28 @@ func TestGoProgramUnderDlv(t *testing.T) {
 	if e := c.Call("debug_evaluate", map[string]any{"expression": "a + b"}); e.IsError || !strings.Contains(e.Text, "= 0") {
 		t.Errorf("evaluate:\n%s", e.Text)
 	}
+	if st := c.Call("debug_stack", nil); !strings.Contains(st.Text, "#0 main.add at main.go:10") || !strings.Contains(st.Text, "main.main at main.go:18") {
+		t.Errorf("stack:\n%s", st.Text)
+	}
 	c.Call("debug_breakpoint_remove", map[string]any{"id": 1})
+	// The fourth call is add(3, 3).
+	src, _ := filepath.Abs("testdata/goprog/main.go")
+	if bp := c.Call("debug_breakpoint_add", map[string]any{"location": src + ":10", "condition": "a == 3"}); bp.IsError || strings.Contains(bp.Text, "unverified") {
+		t.Fatalf("conditional breakpoint:\n%s", bp.Text)
+	}
+	if s := c.Call("debug_continue", map[string]any{"wait_s": 30}); s.FirstLine() != "STOPPED at breakpoint 2 in main.add at main.go:10" {
+		t.Errorf("conditional stop:\n%s", s.Text)
+	}
+	if v := c.Call("debug_variables", nil); !strings.Contains(v.Text, "a (int) = 3") || !strings.Contains(v.Text, "b (int) = 3") {
+		t.Errorf("locals:\n%s", v.Text)
+	}
+	if s := c.Call("debug_step", nil); s.IsError || s.FirstLine() != "STOPPED (step) in main.add at main.go:11" {
+		t.Errorf("step over:\n%s", s.Text)
+	}
+	if s := c.Call("debug_step", map[string]any{"kind": "out"}); s.IsError || !strings.Contains(s.FirstLine(), "main.main at main.go:18") {
+		t.Errorf("step out:\n%s", s.Text)
+	}
+	c.Call("debug_breakpoint_remove", map[string]any{"id": 2})
 	if end := c.Call("debug_continue", map[string]any{"wait_s": 30}); !strings.HasPrefix(end.FirstLine(), "EXITED (code 3)") {
 		t.Errorf("continue:\n%s", end.Text)
 	}

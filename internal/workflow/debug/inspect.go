@@ -158,7 +158,11 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 		}
 		// The debugger's own words about the expression (syntax errors,
 		// unknown names) are what the caller needs.
-		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("evaluating %q: %v", in.Expression, err)}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "evaluating") {
+			msg = fmt.Sprintf("evaluating %q: %s", in.Expression, msg)
+		}
+		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: msg}
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s = %s", in.Expression, v.Value)

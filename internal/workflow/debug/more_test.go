@@ -2,6 +2,7 @@ package debug_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -185,5 +186,29 @@ func TestRawCommand(t *testing.T) {
 	slow := c.Call("debug_command", map[string]any{"command": "script import time; time.sleep(30)", "timeout_s": 0.5})
 	if took := time.Since(start); !slow.IsError || !strings.Contains(slow.Text, "did not finish within 500ms") || took > 5*time.Second {
 		t.Errorf("a command past its timeout (%v):\n%s", took, slow.Text)
+	}
+}
+
+// TestSessionDefaults: debugger_backend, project_dir (where a relative
+// program is found) and env come from session defaults;
+// an explicit backend wins.
+func TestSessionDefaults(t *testing.T) {
+	needTool(t, "lldb-16", "lldb-16")
+	needTool(t, "lldb-vscode-16", "lldb-16")
+	c := mcptest.Connect(t, nil)
+	dir := filepath.Dir(prog(t))
+	if r := c.Call("session_set_defaults", map[string]any{"debugger_backend": "lldb", "project_dir": dir, "env": map[string]any{"TRIAGE_DEBUG_PROBE": "42"}}); r.IsError {
+		t.Fatal(r.Text)
+	}
+	r := c.Call("debug_attach", map[string]any{"program": "./prog", "breakpoints": []string{"prog.c:5"}})
+	if r.IsError || r.Out["backend"] != "lldb" || !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint 1") {
+		t.Fatalf("attach with session defaults:\n%s", r.Text)
+	}
+	env := c.Call("debug_evaluate", map[string]any{"expression": `(char *)getenv("TRIAGE_DEBUG_PROBE")`})
+	if !strings.Contains(env.Text, `"42"`) {
+		t.Errorf("env from the session defaults:\n%s", env.Text)
+	}
+	if r := c.Call("debug_attach", map[string]any{"program": "prog", "breakpoints": []string{"add"}, "backend": "dap"}); r.IsError || r.Out["backend"] != "dap" {
+		t.Errorf("explicit backend over the session default:\n%s", r.Text)
 	}
 }

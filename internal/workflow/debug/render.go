@@ -39,17 +39,23 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	if crashed(st.LastStop) {
 		outcome = catalog.Failed
 	}
-	switch st.Status {
-	case debugger.StatusStopped:
+	info, _ := h.svc.Debugger().Info(id)
+	switch {
+	case info.Core != "":
+		fmt.Fprintf(&sb, "next: %s, %s\n",
+			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
+			catalog.NextCall("debug_stack", map[string]any{"session_id": id}))
+	case st.Status == debugger.StatusStopped:
 		fmt.Fprintf(&sb, "next: %s, %s, %s\n",
 			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
 			catalog.NextCall("debug_step", map[string]any{"session_id": id}),
 			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}))
-	case debugger.StatusRunning:
+	case st.Status == debugger.StatusRunning:
 		fmt.Fprintf(&sb, "next: %s or %s\n",
 			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}),
 			catalog.NextCall("debug_pause", map[string]any{"session_id": id}))
-	case debugger.StatusDead:
+	}
+	if st.Status == debugger.StatusDead {
 		outcome = catalog.Failed
 	}
 	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
