@@ -155,14 +155,26 @@ func (s *Set) StoreHealth(ctx context.Context) doctor.Store {
 
 // Debugger returns the debug session manager, created on first use with the
 // DAP and LLDB command-line backends; Close disposes of every session, so no
-// debugger or debuggee outlives triage.
+// debugger or debuggee outlives triage, and removes the sessions' directory
+// (adapter logs), private to this Set so that two Sets never share one.
 func (s *Set) Debugger() *debugger.Manager {
 	s.debugOnce.Do(func() {
+		dir, err := os.MkdirTemp("", fmt.Sprintf("triage-debug-%d-", os.Getpid()))
+		if err != nil {
+			dir = "" // the Manager falls back to its own temporary directory
+		}
 		s.debug = debugger.NewManager(debugger.Options{
 			Backends: map[string]debugger.Factory{"dap": dap.Factory(""), "lldb": lldbcli.Factory()},
 			Default:  s.Config.Debugger.Backend,
+			Dir:      dir,
 		})
-		s.OnClose(func() error { s.debug.Close(); return nil })
+		s.OnClose(func() error {
+			s.debug.Close()
+			if dir == "" {
+				return nil
+			}
+			return os.RemoveAll(dir)
+		})
 	})
 	return s.debug
 }
