@@ -2,6 +2,7 @@ package debug_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -210,5 +211,30 @@ func TestSessionDefaults(t *testing.T) {
 	}
 	if r := c.Call("debug_attach", map[string]any{"program": "prog", "breakpoints": []string{"add"}, "backend": "dap"}); r.IsError || r.Out["backend"] != "dap" {
 		t.Errorf("explicit backend over the session default:\n%s", r.Text)
+	}
+}
+
+// TestShutdownRemovesSessionFiles: closing the services removes the session
+// directories (adapter logs) and kills a launched target.
+func TestShutdownRemovesSessionFiles(t *testing.T) {
+	needTool(t, "lldb-vscode-16", "lldb-16")
+	pattern := filepath.Join(os.TempDir(), fmt.Sprintf("triage-debug-%d-*", os.Getpid()))
+	var pid int
+	t.Run("session", func(t *testing.T) {
+		c := mcptest.Connect(t, nil)
+		r := c.Call("debug_attach", map[string]any{"program": "sleep", "args": []string{"600"}})
+		if r.IsError {
+			t.Fatal(r.Text)
+		}
+		pid = int(r.Out["state"].(map[string]any)["pid"].(float64))
+		if dirs, _ := filepath.Glob(pattern); len(dirs) == 0 {
+			t.Errorf("no session directory matches %s", pattern)
+		}
+	})
+	if dirs, _ := filepath.Glob(pattern); len(dirs) != 0 {
+		t.Errorf("session directories left after shutdown: %v", dirs)
+	}
+	if pid != 0 && !testutil.WaitGone(pid, 10*time.Second) {
+		t.Errorf("launched target %d outlived the shutdown", pid)
 	}
 }
