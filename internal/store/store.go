@@ -20,8 +20,9 @@
 // Crash safety. The database runs in WAL mode; each chunk's row is committed
 // with the running totals of its output, after its bytes are in the file. If
 // the writing process dies (kill -9), everything committed stays readable and
-// the entry is left incomplete; Open marks entries whose writer is gone as
-// "incomplete".
+// the entry is left unfinished; Open marks entries whose writer is gone as
+// "incomplete" (complete=0), knowing a writer is alive by the flock its Store
+// holds (see owner.go).
 //
 // Retention. Prune removes outputs older than Options.MaxAge, then the oldest
 // until the total is under Options.MaxTotalBytes.
@@ -67,6 +68,7 @@ type Store struct {
 	bodies string // directory of body files
 	tmp    bool   // bodies is a temporary directory, removed by Close
 	opts   Options
+	owner  ownerLock
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.
@@ -101,7 +103,7 @@ CREATE TABLE IF NOT EXISTS outputs (
 	created     INTEGER NOT NULL,
 	finished    INTEGER,
 	complete    INTEGER NOT NULL,
-	owner_pid   INTEGER NOT NULL
+	owner       TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS outputs_created ON outputs(created);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -159,7 +161,16 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("opening store %s: %w", path, describe(err))
 	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("upgrading store %s: %w", path, err)
+	}
+	if s.owner, err = lockOwner(path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.recover(ctx); err != nil {
+		s.owner.release()
 		db.Close()
 		return nil, err
 	}
@@ -172,6 +183,7 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database (and, for ":memory:", removes its bodies).
 func (s *Store) Close() error {
 	err := s.db.Close()
+	s.owner.release()
 	if s.tmp {
 		os.RemoveAll(s.bodies)
 	}
@@ -179,41 +191,6 @@ func (s *Store) Close() error {
 }
 
 func (s *Store) bodyPath(id string) string { return filepath.Join(s.bodies, id+".log") }
-
-// recover marks outputs whose writing process is gone as incomplete.
-func (s *Store) recover(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, owner_pid FROM outputs WHERE finished IS NULL`)
-	if err != nil {
-		return fmt.Errorf("reading store: %w", describe(err))
-	}
-	var dead []string
-	for rows.Next() {
-		var id string
-		var pid int
-		if err := rows.Scan(&id, &pid); err != nil {
-			rows.Close()
-			return err
-		}
-		if pid != os.Getpid() && !alive(pid) {
-			dead = append(dead, id)
-		}
-	}
-	rows.Close()
-	for _, id := range dead {
-		if _, err := s.db.ExecContext(ctx, `UPDATE outputs SET status='incomplete', finished=?, complete=0 WHERE id=?`, time.Now().UnixNano(), id); err != nil {
-			return fmt.Errorf("marking %s incomplete: %w", id, describe(err))
-		}
-	}
-	return nil
-}
-
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // Meta says what produced an output.
 type Meta struct {

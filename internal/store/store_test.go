@@ -179,6 +179,9 @@ func TestKillMidWrite(t *testing.T) {
 	if err != nil || !strings.HasPrefix(p.Lines[0], "line 19999 ") {
 		t.Fatalf("last committed line: %+v %v", p, err)
 	}
+	if owners, _ := os.ReadDir(ownersDir(path)); len(owners) != 1 || owners[0].Name() != s.owner.token {
+		t.Errorf("owner files after recovery: %v, want only %s", owners, s.owner.token)
+	}
 }
 
 // TestStoreChild is the child of TestKillMidWrite.
@@ -255,5 +258,64 @@ func TestPruneAndCache(t *testing.T) {
 	}
 	if _, err := s.Info(ctx, recent); !errors.Is(err, ErrNotFound) {
 		t.Errorf("recent output survived age prune: %v", err)
+	}
+}
+
+// TestLiveWriterNotRecovered: opening a second Store on the same file while
+// the first still writes must not mark the first's output incomplete.
+func TestLiveWriterNotRecovered(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	s1 := open(t, path, Options{})
+	w, err := s1.Create(ctx, Meta{Tool: "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbered(t, w, 0, 10)
+	w.Flush()
+	s2 := open(t, path, Options{})
+	if e, _ := s2.Info(ctx, w.ID()); e.Status != "running" || !e.Finished.IsZero() {
+		t.Fatalf("live output after a second Open: %+v", e)
+	}
+	if err := w.Finish(ctx, Final{Status: "success"}); err != nil {
+		t.Fatal(err)
+	}
+	// A Store closed without finishing leaves its output to the next Open.
+	w2, _ := s2.Create(ctx, Meta{Tool: "run"})
+	w2.Write([]byte("partial\n"))
+	w2.Flush()
+	s2.Close()
+	s3 := open(t, path, Options{})
+	if e, _ := s3.Info(ctx, w2.ID()); e.Status != "incomplete" || e.Complete || e.Lines != 1 {
+		t.Fatalf("output of a closed store: %+v", e)
+	}
+	if e, _ := s3.Info(ctx, w.ID()); e.Status != "success" || !e.Complete {
+		t.Fatalf("finished output: %+v", e)
+	}
+}
+
+// TestMigrateOwnerPid opens a database with the first schema (owner_pid) and
+// an output left unfinished in it.
+func TestMigrateOwnerPid(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	s := open(t, path, Options{})
+	id, _ := s.Put(ctx, Meta{Tool: "run"}, "a\n", Final{Status: "success"})
+	for _, q := range []string{
+		`ALTER TABLE outputs DROP COLUMN owner`,
+		`ALTER TABLE outputs ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE outputs SET finished=NULL, status='running'`,
+	} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s = open(t, path, Options{})
+	if e, err := s.Info(ctx, id); err != nil || e.Status != "incomplete" {
+		t.Fatalf("old unfinished output: %+v %v", e, err)
+	}
+	if _, err := s.Put(ctx, Meta{Tool: "run"}, "b\n", Final{}); err != nil {
+		t.Fatalf("insert after migration: %v", err)
 	}
 }

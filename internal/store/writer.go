@@ -31,9 +31,9 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 	argv, _ := json.Marshal(m.Argv)
 	for attempt := 0; ; attempt++ {
 		id := newID()
-		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner_pid)
+		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner)
 			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?)`,
-			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), os.Getpid())
+			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), s.owner.token)
 		if err == nil {
 			// The body file and a full-size buffer come with the first bytes:
 			// most outputs are small, many are empty.
