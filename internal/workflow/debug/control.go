@@ -2,6 +2,7 @@ package debug
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,7 +101,7 @@ type continueParams struct {
 	Thread int     `json:"thread,omitempty" jsonschema:"thread to resume (default: all)"`
 }
 
-func (h *handler) continue_(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
+func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
@@ -109,7 +110,7 @@ func (h *handler) continue_(ctx context.Context, c *catalog.Call, in continuePar
 	note := ""
 	switch {
 	case err == nil:
-	case errorsIs(err, debugger.ErrTimeout):
+	case errors.Is(err, debugger.ErrTimeout):
 		note = fmt.Sprintf("no stop within %gs; the target is still running (debug_pause stops it)", in.WaitS)
 	default:
 		return catalog.Result[StopOutput]{}, describe(err)

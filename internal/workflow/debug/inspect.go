@@ -14,8 +14,6 @@ import (
 	"github.com/triage-dev/triage/internal/store"
 )
 
-func errorsIs(err, target error) bool { return errors.Is(err, target) }
-
 type stackParams struct {
 	sessionParam
 	Thread    int `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`

@@ -128,13 +128,25 @@ func TestDeadAdapterAndTwoSessions(t *testing.T) {
 	if r := c.Call("debug_step", map[string]any{"session_id": idb}); r.IsError || r.FirstLine() != "STOPPED (step) in add at prog.c:6" {
 		t.Errorf("the other session after one died:\n%s", r.Text)
 	}
+	// The lldb command line dying is the same story.
+	backendB, err := c.Svc.Debugger().Backend(idb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(backendB.(interface{ EnginePid() int }).EnginePid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if r := c.Call("debug_stack", map[string]any{"session_id": idb}); !r.IsError || !strings.Contains(r.Text, "debugger is gone") || time.Since(start) > time.Second {
+		t.Errorf("debug_stack after lldb died (%v):\n%s", time.Since(start), r.Text)
+	}
 	if r := c.Call("debug_detach", map[string]any{"session_id": ida}); r.IsError {
 		t.Errorf("detaching a dead session:\n%s", r.Text)
 	}
 	if !testutil.WaitGone(targetA, 10*time.Second) {
 		t.Errorf("the dead session's debuggee %d outlived it", targetA)
 	}
-	if r := c.Call("debug_stack", map[string]any{"session_id": ida}); !r.IsError || !strings.Contains(r.Text, "open: "+idb) {
+	if r := c.Call("debug_stack", map[string]any{"session_id": ida}); !r.IsError || !strings.Contains(r.Text, "unknown debug session") || !strings.Contains(r.Text, "open: "+idb) {
 		t.Errorf("a detached session:\n%s", r.Text)
 	}
 }

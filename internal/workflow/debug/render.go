@@ -129,7 +129,9 @@ func frameString(f debugger.Frame) string {
 	if s == "" {
 		s = f.Address
 	}
-	if f.File != "" {
+	// lldb-vscode names a frame without line info after its function, as
+	// a disassembly "source": that is no file:line.
+	if f.File != "" && filepath.Base(f.File) != f.Function {
 		s += fmt.Sprintf(" at %s:%d", filepath.Base(f.File), f.Line)
 	}
 	return s
