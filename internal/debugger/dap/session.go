@@ -2,6 +2,7 @@ package dap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -281,7 +282,28 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
 		return b.State(), err
 	}
-	return b.waitStop(ctx, gen, pauseWait)
+	st, err := b.waitStop(ctx, gen, pauseWait)
+	if errors.Is(err, debugger.ErrTimeout) && b.readableStack(ctx, thread) {
+		// No stopped event, yet the thread's stack can be read: the target
+		// was stopped already (an attach can stop it without an event), so
+		// the pause found it stopped.
+		b.mu.Lock()
+		b.pausing = false
+		b.state.Status = debugger.StatusStopped
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopPause, ThreadID: thread, At: time.Now()}
+		b.bump()
+		b.mu.Unlock()
+		return b.State(), nil
+	}
+	return st, err
+}
+
+// readableStack reports whether the adapter can give thread's top frame,
+// which it can only for a stopped target.
+func (b *Backend) readableStack(ctx context.Context, thread int) bool {
+	var body godap.StackTraceResponseBody
+	err := b.call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: thread, Levels: 1}, &body)
+	return err == nil && len(body.StackFrames) > 0
 }
 
 // anyThread returns the first thread's id, or 1.
