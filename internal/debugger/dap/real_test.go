@@ -194,12 +194,22 @@ func TestLaunchBreakInspectStepExit(t *testing.T) {
 // mustStop waits (if needed) for the target to stop with reason.
 func mustStop(t *testing.T, b *Backend, st debugger.State, reason debugger.StopReason) debugger.State {
 	t.Helper()
-	if st.Status != debugger.StatusStopped {
-		var err error
-		st, err = b.Continue(context.Background(), debugger.ContinueOptions{Wait: 20 * time.Second})
-		if err != nil {
-			t.Fatalf("waiting for a stop: %v", err)
+	// Wait for the stop without resuming: Continue would race a stop event
+	// that arrives just after Launch returned "running".
+	deadline := time.After(20 * time.Second)
+	for st.Status == debugger.StatusRunning || st.Status == debugger.StatusNotStarted {
+		b.mu.Lock()
+		ch := b.changed
+		b.mu.Unlock()
+		if st = b.State(); st.Status != debugger.StatusRunning && st.Status != debugger.StatusNotStarted {
+			break
 		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("no stop within 20s: %+v", b.State())
+		}
+		st = b.State()
 	}
 	if st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != reason {
 		t.Fatalf("state = %+v stop %v, want stopped by %s", st, st.LastStop, reason)
