@@ -218,14 +218,29 @@ func convertArg(typ, raw string) (any, error) {
 	return raw, nil
 }
 
+// imageInfo describes an image of a result without its data: a terminal
+// or a script reading --output json has no use for megabytes of base64,
+// and the tool's text names the file it came from.
+type imageInfo struct {
+	MIMEType string `json:"mime_type"`
+	Bytes    int    `json:"bytes"`
+}
+
 func printResult(w io.Writer, res *mcp.CallToolResult, format string) error {
+	var images []imageInfo
+	for _, c := range res.Content {
+		if img, ok := c.(*mcp.ImageContent); ok {
+			images = append(images, imageInfo{img.MIMEType, len(img.Data)})
+		}
+	}
 	if format == "json" {
 		b, err := json.MarshalIndent(struct {
-			IsError bool   `json:"isError"`
-			Outcome string `json:"outcome"`
-			Text    string `json:"text"`
-			Output  any    `json:"output,omitempty"`
-		}{res.IsError, outcomeOf(res), resultText(res), res.StructuredContent}, "", "  ")
+			IsError bool        `json:"isError"`
+			Outcome string      `json:"outcome"`
+			Text    string      `json:"text"`
+			Images  []imageInfo `json:"images,omitempty"`
+			Output  any         `json:"output,omitempty"`
+		}{res.IsError, outcomeOf(res), resultText(res), images, res.StructuredContent}, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -235,6 +250,9 @@ func printResult(w io.Writer, res *mcp.CallToolResult, format string) error {
 	text := resultText(res)
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
+	}
+	for _, img := range images {
+		text += fmt.Sprintf("[image: %s, %d bytes, not printed]\n", img.MIMEType, img.Bytes)
 	}
 	_, err := io.WriteString(w, text)
 	return err

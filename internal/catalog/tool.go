@@ -8,8 +8,8 @@
 // remembered so that calling one explains why it is absent.
 //
 // Handlers return a Result: a short text whose first line is the verdict, the
-// typed output (structuredContent), and the outcome the CLI turns into its exit
-// status.
+// typed output (structuredContent), images sent after the text (a simulator
+// screenshot), and the outcome the CLI turns into its exit status.
 package catalog
 
 import (
@@ -55,6 +55,9 @@ type Result[Out any] struct {
 	Output Out
 	// Outcome defaults to OK.
 	Outcome Outcome
+	// Images are sent as image content after the text; each is bounded by
+	// MaxImageBytes.
+	Images []Image
 }
 
 // Handler implements a tool.
@@ -127,7 +130,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 		}
 		return &mcp.CallToolResult{
 			Meta:              mcp.Meta{OutcomeKey: string(res.Outcome)},
-			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+			Content:           content(res.Text, res.Images),
 			StructuredContent: out,
 		}, nil
 	}

@@ -3,8 +3,11 @@ package catalog
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type inner struct {
@@ -54,5 +57,27 @@ func TestOutputSchema(t *testing.T) {
 	}
 	if _, ok := got["map"].(map[string]any); !ok {
 		t.Errorf("nil map encoded as %v, want {}", got["map"])
+	}
+}
+
+func TestContentImages(t *testing.T) {
+	png := Image{Data: []byte("\x89PNG\r\n\x1a\nrest"), MIMEType: "image/png"}
+	huge := Image{Data: make([]byte, MaxImageBytes+1), MIMEType: "image/png"}
+	got := content("SCREENSHOT ok", []Image{png, huge, {Data: []byte("x"), MIMEType: "text/plain"}})
+	if len(got) != 2 {
+		t.Fatalf("content = %d parts, want text and one image", len(got))
+	}
+	text := got[0].(*mcp.TextContent).Text
+	for _, want := range []string{"SCREENSHOT ok\n", "image 2 not attached: 4194305 bytes is over the 4194304-byte limit", `image 3 not attached: "text/plain" is not an image type`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text %q lacks %q", text, want)
+		}
+	}
+	img, ok := got[1].(*mcp.ImageContent)
+	if !ok || string(img.Data) != string(png.Data) || img.MIMEType != "image/png" {
+		t.Errorf("image part = %#v", got[1])
+	}
+	if got := content("plain", nil); len(got) != 1 || got[0].(*mcp.TextContent).Text != "plain" {
+		t.Errorf("no images: %#v", got)
 	}
 }

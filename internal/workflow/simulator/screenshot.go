@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -46,7 +47,7 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 	if _, err := devtools.Run(ctx, devtools.ScreenshotCommand(d.UDID, path), 0); err != nil {
 		return zero, usageOf(err)
 	}
-	data, err := os.ReadFile(path)
+	data, size, err := readScreenshot(path)
 	if err != nil {
 		return zero, fmt.Errorf("reading the screenshot: %w", err)
 	}
@@ -54,9 +55,38 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 	if err != nil {
 		return zero, fmt.Errorf("screenshot %s: %w", path, err)
 	}
-	out := ScreenshotOutput{Path: path, Bytes: int64(len(data)), Width: w, Height: hgt}
-	text := fmt.Sprintf("SCREENSHOT of %s: %s (%dx%d, %d bytes)\n", name(d), path, w, hgt, len(data))
-	return catalog.Result[ScreenshotOutput]{Text: text, Output: out}, nil
+	out := ScreenshotOutput{Path: path, Bytes: size, Width: w, Height: hgt}
+	text := fmt.Sprintf("SCREENSHOT of %s: %s (%dx%d, %d bytes)\n", name(d), path, w, hgt, size)
+	img := catalog.Image{Data: data, MIMEType: "image/png"}
+	if size > catalog.MaxImageBytes {
+		text += fmt.Sprintf("image not attached: %d bytes is over the %d-byte limit; open the file instead\n", size, catalog.MaxImageBytes)
+		return catalog.Result[ScreenshotOutput]{Text: text, Output: out}, nil
+	}
+	return catalog.Result[ScreenshotOutput]{Text: text, Output: out, Images: []catalog.Image{img}}, nil
+}
+
+// readScreenshot reads a PNG whole when it can be attached to the result,
+// and only its header (enough for pngSize) when it is too large to be.
+func readScreenshot(path string) (data []byte, size int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	n := fi.Size()
+	if n > catalog.MaxImageBytes {
+		n = 24
+	}
+	data = make([]byte, n)
+	m, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, 0, err
+	}
+	return data[:m], fi.Size(), nil
 }
 
 var pngSignature = []byte("\x89PNG\r\n\x1a\n")

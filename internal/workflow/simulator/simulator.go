@@ -47,7 +47,7 @@ func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
 				catalog.Annotations{Destructive: true, Idempotent: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.stop)),
 			catalog.New("sim_build_run", "Build a scheme for a simulator, install and launch its app; verdict line first.",
 				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
-			catalog.New("sim_screenshot", "Save a PNG screenshot of a simulator's screen.",
+			catalog.New("sim_screenshot", "Take a PNG screenshot of a simulator's screen; returns the image and its path.",
 				catalog.Annotations{ReadOnly: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.screenshot)),
 			catalog.New("sim_log_capture", "Start or stop capturing an app's unified log (bounded) into the output store.",
 				world, catalog.WithDefaults(svc.Defaults, sim, h.logCapture)),

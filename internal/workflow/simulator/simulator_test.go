@@ -186,6 +186,35 @@ func TestScreenshot(t *testing.T) {
 	if r.Outcome != "ok" || out.Width != 12 || out.Height != 34 || out.Bytes != int64(buf.Len()) {
 		t.Fatalf("%s: %+v\n%s", r.Outcome, out, r.Text)
 	}
+	if len(r.Images) != 1 || r.Images[0].MIMEType != "image/png" || !bytes.Equal(r.Images[0].Data, buf.Bytes()) {
+		t.Fatalf("images = %d, want the PNG itself", len(r.Images))
+	}
+	if !strings.Contains(r.Text, out.Path) {
+		t.Errorf("the text does not name the file %s: %s", out.Path, r.Text)
+	}
+}
+
+// A screenshot too large to send is described, not attached.
+func TestScreenshotTooLarge(t *testing.T) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 2868, 1320))); err != nil {
+		t.Fatal(err)
+	}
+	big := append(buf.Bytes()[:33:33], make([]byte, catalog.MaxImageBytes)...) // header, then padding
+	src := filepath.Join(t.TempDir(), "big.png")
+	if err := os.WriteFile(src, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "io", booted, "screenshot"}, WriteArg: 1, WriteFile: src})
+	r := e.c.Call("sim_screenshot", map[string]any{"simulator_id": booted})
+	var out simulator.ScreenshotOutput
+	r.Decode(t, &out)
+	if r.Outcome != "ok" || len(r.Images) != 0 || out.Width != 2868 || out.Height != 1320 || out.Bytes != int64(len(big)) {
+		t.Fatalf("%s, %d images: %+v\n%s", r.Outcome, len(r.Images), out, r.Text)
+	}
+	if !strings.Contains(r.Text, "image not attached") || !strings.Contains(r.Text, out.Path) {
+		t.Errorf("the text does not explain the missing image: %s", r.Text)
+	}
 }
 
 func TestLogCapture(t *testing.T) {
