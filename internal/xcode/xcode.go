@@ -1,9 +1,11 @@
 // Package xcode builds the command lines of Apple's developer tools and
 // parses what they print: xcodebuild (build, test, clean, -list,
-// -showBuildSettings), `xcrun simctl list` and `xcrun xcresulttool`. Like
-// toolchain, it never starts a process: workflows run each Command through
-// internal/proc, on macOS only (see Available), and hand the output to the
-// parsers here, which are tested everywhere on recorded samples.
+// -showBuildSettings), `xcrun simctl` and `xcrun xcresulttool`, and runs
+// them (through internal/proc, on macOS only: see Available): short
+// commands with Run, xcodebuild actions with Build (through buildrun, the
+// result bundle merged into the verdict), and the crash reports written
+// during a run with Correlate. The builders and parsers are tested
+// everywhere on recorded samples, the runners against a fake xcrun.
 //
 // Quirks of the tools this package accounts for:
 //   - xcodebuild takes -workspace or -project, never both, and a scheme's

@@ -11,7 +11,6 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -37,7 +36,7 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
-	if _, err := devtools.Run(ctx, devtools.InstallCommand(d.UDID, abs), installTimeout); err != nil {
+	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), installTimeout); err != nil {
 		return failedOrError("INSTALL FAILED", d, err)
 	}
 	line := fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d))
@@ -62,7 +61,7 @@ func checkApp(p string) error {
 // failedOrError makes a simctl command that ran and failed a failed
 // outcome with its message; anything else stays an error.
 func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
-	var ce *devtools.CommandError
+	var ce *xcode.CommandError
 	if !errors.As(err, &ce) {
 		return catalog.Result[SimOutput]{}, usageOf(err)
 	}
@@ -81,17 +80,17 @@ type launchParams struct {
 
 // LaunchOutput is the result of sim_launch_app.
 type LaunchOutput struct {
-	Verdict      string                 `json:"verdict" jsonschema:"the verdict line"`
-	Status       string                 `json:"status" jsonschema:"launched, crashed or failed"`
-	Simulator    string                 `json:"simulator" jsonschema:"the simulator's UDID"`
-	BundleID     string                 `json:"bundle_id" jsonschema:"the app launched"`
-	Pid          int                    `json:"pid,omitempty" jsonschema:"the app's process id"`
-	CrashReports []devtools.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app or simulator wrote after launch"`
+	Verdict      string              `json:"verdict" jsonschema:"the verdict line"`
+	Status       string              `json:"status" jsonschema:"launched, crashed or failed"`
+	Simulator    string              `json:"simulator" jsonschema:"the simulator's UDID"`
+	BundleID     string              `json:"bundle_id" jsonschema:"the app launched"`
+	Pid          int                 `json:"pid,omitempty" jsonschema:"the app's process id"`
+	CrashReports []xcode.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app or simulator wrote after launch"`
 }
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
 	var zero catalog.Result[LaunchOutput]
-	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
 	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
@@ -112,7 +111,7 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	}
 	process := in.ProcessName
 	if process == "" {
-		process = devtools.ProcessName(in.BundleID)
+		process = xcode.ProcessName(in.BundleID)
 	}
 	out := h.launchOn(ctx, c, d, in.BundleID, in.Args, in.Env, process, watch)
 	return launchResult(out), nil
@@ -121,14 +120,14 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 func (h *handler) launchOn(ctx context.Context, c *catalog.Call, d xcode.Device, bundleID string, args []string, env map[string]string, process string, watch time.Duration) LaunchOutput {
 	out := LaunchOutput{Simulator: d.UDID, BundleID: bundleID}
 	start := time.Now()
-	stdout, err := devtools.Run(ctx, devtools.LaunchCommand(d.UDID, bundleID, args, env), 0)
+	stdout, err := xcode.Run(ctx, xcode.LaunchCommand(d.UDID, bundleID, args, env), 0)
 	if err != nil {
 		out.Status = "failed"
 		out.Verdict = fmt.Sprintf("LAUNCH FAILED: %s on %s: %v", bundleID, name(d), err)
-		out.CrashReports = devtools.Correlate(ctx, h.opts.ReportDirs, start, []string{process})
+		out.CrashReports = xcode.Correlate(ctx, h.opts.ReportDirs, start, []string{process})
 		return out
 	}
-	out.Pid, _ = devtools.ParseLaunch(stdout)
+	out.Pid, _ = xcode.ParseLaunch(stdout)
 	c.Progress(ctx, 0, 0, fmt.Sprintf("launched %s (pid %d); watching for %s", bundleID, out.Pid, watch))
 	out.CrashReports = h.observe(ctx, watch, start, []string{process})
 	for _, r := range out.CrashReports {
@@ -158,7 +157,7 @@ func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
 	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
 }
 
-func writeReports(b *strings.Builder, reports []devtools.CrashReport) {
+func writeReports(b *strings.Builder, reports []xcode.CrashReport) {
 	for _, r := range reports {
 		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
 		for i, l := range strings.Split(r.Summary, "\n") {
@@ -178,14 +177,14 @@ type stopParams struct {
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[SimOutput], error) {
-	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
 	d, err := in.resolve(ctx)
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
-	if _, err := devtools.Run(ctx, devtools.TerminateCommand(d.UDID, in.BundleID), 0); err != nil {
+	if _, err := xcode.Run(ctx, xcode.TerminateCommand(d.UDID, in.BundleID), 0); err != nil {
 		return failedOrError("STOP FAILED: "+in.BundleID, d, err)
 	}
 	line := fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d))

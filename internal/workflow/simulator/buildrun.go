@@ -13,7 +13,6 @@ import (
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -70,7 +69,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	if _, err := xcode.BuildCommand(xcode.ActionBuild, req); err != nil {
 		return zero, usageOf(err)
 	}
-	if err := usageOf(devtools.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	out, o, ex, err := h.build(ctx, c, req, level, limit)
@@ -81,7 +80,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		return finish(out, ex), nil
 	}
 	out.Stage = "locate"
-	ts, err := devtools.BuildSettings(ctx, req)
+	ts, err := xcode.BuildSettings(ctx, req)
 	if err == nil {
 		var app xcode.Product
 		if app, err = xcode.App(ts, in.Target); err == nil {
@@ -94,12 +93,12 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	}
 	out.Stage = "boot"
 	c.Progress(ctx, 0, 0, "booting "+d.UDID)
-	if _, err := devtools.Run(ctx, devtools.BootStatusCommand(d.UDID), bootTimeout); err != nil {
+	if _, err := xcode.Run(ctx, xcode.BootStatusCommand(d.UDID), bootTimeout); err != nil {
 		out.Status, out.Verdict = "failed", "BUILT, but the simulator did not boot: "+err.Error()
 		return finish(out, ex), nil
 	}
 	out.Stage = "install"
-	if _, err := devtools.Run(ctx, devtools.InstallCommand(d.UDID, out.App.Path), installTimeout); err != nil {
+	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, out.App.Path), installTimeout); err != nil {
 		out.Status, out.Verdict = "failed", "BUILT, but installing failed: "+err.Error()
 		return finish(out, ex), nil
 	}
@@ -108,7 +107,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	if watch == 0 {
 		watch = launchWatch
 	}
-	process := devtools.ProcessName(out.App.BundleID)
+	process := xcode.ProcessName(out.App.BundleID)
 	if out.App.Executable != "" {
 		process = filepath.Base(out.App.Executable)
 	}
@@ -123,7 +122,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 }
 
 // build runs xcodebuild build, its log going to the store.
-func (h *handler) build(ctx context.Context, c *catalog.Call, req xcode.Request, level logfilter.Level, limit time.Duration) (BuildRunOutput, *devtools.BuildOutcome, excerpt.Excerpt, error) {
+func (h *handler) build(ctx context.Context, c *catalog.Call, req xcode.Request, level logfilter.Level, limit time.Duration) (BuildRunOutput, *xcode.BuildOutcome, excerpt.Excerpt, error) {
 	var out BuildRunOutput
 	st, err := h.svc.Store(ctx)
 	if err != nil {
@@ -134,7 +133,7 @@ func (h *handler) build(ctx context.Context, c *catalog.Call, req xcode.Request,
 		return out, nil, excerpt.Excerpt{}, err
 	}
 	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, func(line []byte) bool { return logfilter.Classify(line).MustKeep() })
-	o, err := devtools.Build(ctx, devtools.BuildRequest{
+	o, err := xcode.Build(ctx, xcode.BuildRequest{
 		Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit,
 		Raw: w, RawID: w.ID(), Filtered: ex, ReportDirs: h.opts.ReportDirs,
 		Progress: func(p buildrun.Progress) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -26,7 +25,7 @@ type ListOutput struct {
 const maxListed = 60
 
 func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (catalog.Result[ListOutput], error) {
-	devs, err := devtools.Devices(ctx)
+	devs, err := xcode.Devices(ctx)
 	if err != nil {
 		return catalog.Result[ListOutput]{}, usageOf(err)
 	}
@@ -84,8 +83,8 @@ func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (cat
 	c.Progress(ctx, 0, 0, "booting "+d.UDID)
 	// bootstatus -b boots the simulator if needed and returns once it is
 	// ready, so it replaces boot-then-poll.
-	if _, err := devtools.Run(ctx, devtools.BootStatusCommand(d.UDID), limit); err != nil {
-		var ce *devtools.CommandError
+	if _, err := xcode.Run(ctx, xcode.BootStatusCommand(d.UDID), limit); err != nil {
+		var ce *xcode.CommandError
 		if errors.As(err, &ce) {
 			line := "BOOT FAILED: " + ce.Error()
 			return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil

@@ -9,7 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type logCaptureParams struct {
@@ -47,7 +47,7 @@ func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCapture
 
 func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
 	var zero catalog.Result[LogCaptureOutput]
-	if err := usageOf(devtools.CheckBundleID(in.BundleID)); err != nil {
+	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
 	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
@@ -55,7 +55,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	}
 	process := in.ProcessName
 	if process == "" {
-		process = devtools.ProcessName(in.BundleID)
+		process = xcode.ProcessName(in.BundleID)
 	}
 	if strings.ContainsAny(process, "\"\\\n\x00") {
 		return zero, &defaults.UsageError{Msg: fmt.Sprintf("process_name %q: quotes, backslashes and newlines are not allowed", process)}
@@ -72,7 +72,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	if err != nil {
 		return zero, err
 	}
-	cmd := devtools.LogStreamCommand(d.UDID, in.BundleID, process)
+	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
 	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream")
 	if err != nil {
 		return zero, usageOf(err)

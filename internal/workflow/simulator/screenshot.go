@@ -12,7 +12,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type screenshotParams struct {
@@ -44,7 +44,7 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 	} else if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 		return zero, &defaults.UsageError{Msg: fmt.Sprintf("path %q: its directory does not exist", path)}
 	}
-	if _, err := devtools.Run(ctx, devtools.ScreenshotCommand(d.UDID, path), 0); err != nil {
+	if _, err := xcode.Run(ctx, xcode.ScreenshotCommand(d.UDID, path), 0); err != nil {
 		return zero, usageOf(err)
 	}
 	data, size, err := readScreenshot(path)

@@ -2,7 +2,7 @@
 // simulators, install, launch and stop apps, build and run a scheme in one
 // call, take screenshots and capture an app's log. A launch is watched for a
 // few seconds, and a crash report the app writes in that time makes the
-// verdict a crash. Available on macOS with Xcode only; devtools.Options
+// verdict a crash. Available on macOS with Xcode only; xcode.Options
 // lets tests run it elsewhere against a fake xcrun.
 package simulator
 
@@ -15,16 +15,15 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Workflow returns the simulator workflow bound to svc.
-func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, devtools.Options{}) }
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, xcode.Options{}) }
 
 // WorkflowWith is Workflow with injected availability and report
 // directories (tests).
-func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
+func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
 	h := &handler{svc: svc, opts: o}
 	sim := defaults.Requirements{OneOf: [][]string{{"simulator_id", "simulator_name"}}}
 	buildRun := defaults.Requirements{AllOf: []string{"scheme"}, OneOf: [][]string{{"workspace_path", "project_path"}, {"simulator_id", "simulator_name"}}}
@@ -57,7 +56,7 @@ func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
 
 type handler struct {
 	svc  *services.Set
-	opts devtools.Options
+	opts xcode.Options
 }
 
 // SimulatorArgs designate a simulator; both are session-managed.
@@ -69,7 +68,7 @@ type SimulatorArgs struct {
 }
 
 func (a SimulatorArgs) resolve(ctx context.Context) (xcode.Device, error) {
-	d, err := devtools.ResolveSimulator(ctx, a.SimulatorID, a.SimulatorName, "")
+	d, err := xcode.FindSimulator(ctx, a.SimulatorID, a.SimulatorName, "")
 	return d, usageOf(err)
 }
 
@@ -97,7 +96,7 @@ func usageOf(err error) error {
 // returns the crash reports written since start by the app (or the
 // simulator). Watching a launch for a few seconds is the tool's contract,
 // not a synchronisation guess: a crash at start-up is reported as such.
-func (h *handler) observe(ctx context.Context, d time.Duration, start time.Time, apps []string) []devtools.CrashReport {
+func (h *handler) observe(ctx context.Context, d time.Duration, start time.Time, apps []string) []xcode.CrashReport {
 	if d > 0 {
 		t := time.NewTimer(d)
 		select {
@@ -106,5 +105,5 @@ func (h *handler) observe(ctx context.Context, d time.Duration, start time.Time,
 		}
 		t.Stop()
 	}
-	return devtools.Correlate(ctx, h.opts.ReportDirs, start, apps)
+	return xcode.Correlate(ctx, h.opts.ReportDirs, start, apps)
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	"github.com/triage-dev/triage/internal/workflow/simulator"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -63,7 +62,7 @@ func newEnv(t *testing.T, rules ...fakexcode.Rule) *env {
 		{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: listJSON},
 	}, rules...)
 	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: all})
-	opts := devtools.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
+	opts := xcode.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
 	e.c = fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), run.Workflow(svc), simulator.WorkflowWith(svc, opts), output.Workflow(svc)}
 	})

@@ -12,7 +12,6 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -37,7 +36,7 @@ type BuildOutput struct {
 	Tests        *testreport.Report     `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
 	XCResult     *xcode.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
 	ResultBundle string                 `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
-	CrashReports []devtools.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
+	CrashReports []xcode.CrashReport    `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
 	Notes        []string               `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
 	DurationMS   int64                  `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
@@ -87,7 +86,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if _, err := xcode.BuildCommand(action, withBundle(action, req)); err != nil {
 		return zero, usageOf(err)
 	}
-	if err := usageOf(devtools.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	st, err := h.svc.Store(ctx)
@@ -99,7 +98,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 		return zero, err
 	}
 	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
-	o, err := devtools.Build(ctx, devtools.BuildRequest{
+	o, err := xcode.Build(ctx, xcode.BuildRequest{
 		Action: action, Request: req, Level: level, Timeout: limit,
 		Raw: w, RawID: w.ID(), Filtered: ex, ReportDirs: h.opts.ReportDirs,
 		Progress: func(p buildrun.Progress) {
@@ -133,7 +132,7 @@ func withBundle(action xcode.Action, r xcode.Request) xcode.Request {
 	return r
 }
 
-func newBuildOutput(o *devtools.BuildOutcome) BuildOutput {
+func newBuildOutput(o *xcode.BuildOutcome) BuildOutput {
 	res := o.Run
 	out := BuildOutput{
 		Verdict: o.Line, Status: o.Status, Command: o.Command.CommandLine(),

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -17,7 +16,7 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in Container
 	if err != nil {
 		return zero, usageOf(err)
 	}
-	out, err := devtools.Run(ctx, cmd, 0)
+	out, err := xcode.Run(ctx, cmd, 0)
 	if err != nil {
 		return zero, usageOf(err)
 	}
@@ -67,10 +66,10 @@ func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in set
 	if err != nil {
 		return zero, err
 	}
-	if err := usageOf(devtools.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
-	ts, err := devtools.BuildSettings(ctx, req)
+	ts, err := xcode.BuildSettings(ctx, req)
 	if err != nil {
 		return zero, usageOf(err)
 	}

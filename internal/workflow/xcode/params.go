@@ -7,7 +7,6 @@ import (
 
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -50,7 +49,7 @@ func (p SchemeArgs) request(ctx context.Context) (xcode.Request, error) {
 		Destination: xcode.Destination{Platform: p.Platform, SimulatorID: p.SimulatorID},
 	}
 	if p.SimulatorName != "" {
-		d, err := devtools.ResolveSimulator(ctx, "", p.SimulatorName, "")
+		d, err := xcode.FindSimulator(ctx, "", p.SimulatorName, "")
 		if err != nil {
 			return r, usageOf(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
+	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Bounds of the text; the structured output has everything.
@@ -21,7 +21,7 @@ const (
 
 // render writes the verdict, what failed, crash reports, a summary and the
 // filtered log.
-func render(out BuildOutput, o *devtools.BuildOutcome, filtered excerpt.Excerpt) string {
+func render(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerpt) string {
 	var b strings.Builder
 	b.WriteString(o.Line)
 	b.WriteByte('\n')

@@ -12,16 +12,15 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Workflow returns the xcode workflow bound to svc.
-func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, devtools.Options{}) }
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, xcode.Options{}) }
 
 // WorkflowWith is Workflow with injected availability and report
 // directories (tests).
-func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
+func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
 	h := &handler{svc: svc, opts: o}
 	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
 	world := catalog.Annotations{OpenWorld: true}
@@ -51,7 +50,7 @@ func WorkflowWith(svc *services.Set, o devtools.Options) *catalog.Workflow {
 
 type handler struct {
 	svc  *services.Set
-	opts devtools.Options
+	opts xcode.Options
 }
 
 // usageOf turns the errors a caller fixes by changing arguments into usage

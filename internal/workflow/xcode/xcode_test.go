@@ -15,7 +15,6 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	xcodewf "github.com/triage-dev/triage/internal/workflow/xcode"
-	"github.com/triage-dev/triage/internal/workflow/xcode/devtools"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -31,7 +30,7 @@ type testOutput struct {
 	Status       string
 	ResultBundle string `json:"result_bundle"`
 	XCResult     *xcode.TestSummary
-	CrashReports []devtools.CrashReport `json:"crash_reports"`
+	CrashReports []xcode.CrashReport `json:"crash_reports"`
 	Notes        []string
 }
 
@@ -174,10 +173,10 @@ func TestReportsBeforeTheRunAreIgnored(t *testing.T) {
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}
-	if got := devtools.Correlate(context.Background(), []string{dir}, past.AddDate(1, 0, 0), []string{"App"}); len(got) != 0 {
+	if got := xcode.Correlate(context.Background(), []string{dir}, past.AddDate(1, 0, 0), []string{"App"}); len(got) != 0 {
 		t.Errorf("a report older than the run was correlated: %+v", got)
 	}
-	if got := devtools.Correlate(context.Background(), []string{dir}, past, nil); len(got) != 1 || got[0].Role != "test runner" {
+	if got := xcode.Correlate(context.Background(), []string{dir}, past, nil); len(got) != 1 || got[0].Role != "test runner" {
 		t.Errorf("the report written during the run: %+v", got)
 	}
 }

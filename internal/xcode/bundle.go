@@ -1,4 +1,4 @@
-package devtools
+package xcode
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/testreport"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // readBundle reads the result bundle xcodebuild wrote, if it did, and
@@ -35,8 +34,8 @@ func (o *BuildOutcome) readBundle(ctx context.Context, bundle, dir string) {
 // ReadBundle reads a result bundle's test summary and, with Xcode 16's
 // xcresulttool, its test cases; older xcresulttools (no `get
 // test-results`) are read through the legacy format, which has no cases.
-func ReadBundle(ctx context.Context, bundle string) (*xcode.TestSummary, []testreport.Case, error) {
-	cmd, err := xcode.SummaryCommand(bundle)
+func ReadBundle(ctx context.Context, bundle string) (*TestSummary, []testreport.Case, error) {
+	cmd, err := SummaryCommand(bundle)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,7 +45,7 @@ func ReadBundle(ctx context.Context, bundle string) (*xcode.TestSummary, []testr
 		if !errors.As(err, &ce) {
 			return nil, nil, err
 		}
-		legacy, lerr := xcode.LegacyCommand(bundle)
+		legacy, lerr := LegacyCommand(bundle)
 		if lerr != nil {
 			return nil, nil, lerr
 		}
@@ -54,17 +53,17 @@ func ReadBundle(ctx context.Context, bundle string) (*xcode.TestSummary, []testr
 		if lerr != nil {
 			return nil, nil, fmt.Errorf("%v; legacy format: %v", err, lerr)
 		}
-		sum, lerr := xcode.ParseLegacy(lout)
+		sum, lerr := ParseLegacy(lout)
 		return sum, nil, lerr
 	}
-	sum, err := xcode.ParseSummary(out)
+	sum, err := ParseSummary(out)
 	if err != nil {
 		return nil, nil, err
 	}
 	var cases []testreport.Case
-	if tcmd, err := xcode.TestsCommand(bundle); err == nil {
+	if tcmd, err := TestsCommand(bundle); err == nil {
 		if tout, err := Run(ctx, tcmd, 0); err == nil {
-			if tree, err := xcode.ParseTests(tout); err == nil {
+			if tree, err := ParseTests(tout); err == nil {
 				cases = tree.Cases()
 			}
 		}
@@ -122,7 +121,7 @@ func (o *BuildOutcome) merge() {
 
 // crashFailure returns the first failure the bundle records as a crash
 // ("Crash: App (4242) at f + 120"): the test process died in that test.
-func crashFailure(s *xcode.TestSummary) *xcode.TestFailure {
+func crashFailure(s *TestSummary) *TestFailure {
 	for i, f := range s.Failures {
 		if strings.HasPrefix(f.Text, "Crash: ") {
 			return &s.Failures[i]

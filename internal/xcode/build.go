@@ -1,4 +1,4 @@
-package devtools
+package xcode
 
 import (
 	"context"
@@ -12,13 +12,12 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // BuildRequest is one xcodebuild action to run.
 type BuildRequest struct {
-	Action  xcode.Action
-	Request xcode.Request
+	Action  Action
+	Request Request
 	Level   logfilter.Level
 	Timeout time.Duration
 	// Raw, RawID, Filtered and Progress are as in buildrun.Request.
@@ -44,7 +43,7 @@ type BuildOutcome struct {
 	// Summary is the result bundle's test summary (test actions), nil when
 	// there was no bundle or xcresulttool could not read it; Cases are its
 	// test cases (Xcode 16+ only).
-	Summary      *xcode.TestSummary
+	Summary      *TestSummary
 	Cases        []testreport.Case
 	ResultBundle string
 	CrashReports []CrashReport
@@ -52,12 +51,12 @@ type BuildOutcome struct {
 }
 
 // Build runs the action. The error is non-nil only when the request is
-// invalid (an *xcode.RequestError, or an error wrapping
-// xcode.ErrDestination) or xcodebuild could not be started.
+// invalid (an *RequestError, or an error wrapping
+// ErrDestination) or xcodebuild could not be started.
 func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 	r := req.Request
 	var bundleDir string
-	if req.Action == xcode.ActionTest || req.Action == xcode.ActionTestWithoutBuilding {
+	if req.Action == ActionTest || req.Action == ActionTestWithoutBuilding {
 		dir, err := os.MkdirTemp("", "triage-xcresult-")
 		if err != nil {
 			return nil, fmt.Errorf("creating the result bundle directory: %w", err)
@@ -65,7 +64,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 		bundleDir = dir
 		r.ResultBundlePath = filepath.Join(dir, "Test.xcresult")
 	}
-	cmd, err := xcode.BuildCommand(req.Action, r)
+	cmd, err := BuildCommand(req.Action, r)
 	if err != nil {
 		if bundleDir != "" {
 			os.RemoveAll(bundleDir)
@@ -112,7 +111,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 
 // containerDir is where xcodebuild runs: the directory of the workspace
 // or project.
-func containerDir(r xcode.Request) string {
+func containerDir(r Request) string {
 	p := r.Workspace
 	if p == "" {
 		p = r.Project
@@ -124,7 +123,7 @@ func containerDir(r xcode.Request) string {
 	return filepath.Dir(abs)
 }
 
-func selection(r xcode.Request) string {
+func selection(r Request) string {
 	if len(r.OnlyTesting) == 0 {
 		return ""
 	}

@@ -1,11 +1,11 @@
-// Package devtools is what the xcode and simulator workflows share: running
-// a short Apple developer tool command (xcodebuild -list, simctl,
-// xcresulttool) through internal/proc with its output captured, resolving a
-// simulator by name, and correlating the crash reports ReportCrash wrote
-// during a run with the processes that run involved.
-//
-// It knows nothing of MCP; the workflows render what it returns.
-package devtools
+// Running Apple developer tools: what the xcode and simulator workflows
+// share. Run runs a short command (xcodebuild -list, simctl, xcresulttool)
+// through internal/proc with its output captured; FindSimulator resolves a
+// simulator by name; Build runs an xcodebuild action through buildrun;
+// Correlate matches the crash reports ReportCrash wrote during a run with
+// the processes that run involved.
+
+package xcode
 
 import (
 	"bytes"
@@ -16,14 +16,13 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/proc"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Options configure both Apple workflows. The zero value is right for
 // production; tests inject availability and report directories.
 type Options struct {
 	// Available reports why the workflows cannot run here; nil means
-	// xcode.Available.
+	// Available.
 	Available func() error
 	// ReportDirs replace the DiagnosticReports directories searched for
 	// crash reports (coredump.Finder.ReportDirs); setting them also makes
@@ -36,7 +35,7 @@ func (o Options) AvailableFunc() func() error {
 	if o.Available != nil {
 		return o.Available
 	}
-	return xcode.Available
+	return Available
 }
 
 // CommandTimeout bounds the short commands Run runs when the caller's
@@ -70,7 +69,7 @@ func (e *CommandError) Error() string {
 // Run runs a short command and returns its stdout. A command that could
 // not start returns the *proc.StartError; one that failed, a
 // *CommandError.
-func Run(ctx context.Context, cmd xcode.Command, timeout time.Duration) ([]byte, error) {
+func Run(ctx context.Context, cmd Command, timeout time.Duration) ([]byte, error) {
 	if timeout <= 0 {
 		timeout = CommandTimeout
 	}

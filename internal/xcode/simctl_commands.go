@@ -1,15 +1,13 @@
-package devtools
+package xcode
 
 import (
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
-// simctl argv builders for the commands internal/xcode does not cover.
+// simctl argv builders beyond the listings of simctl.go.
 // Values travel as single argv elements; the checks refuse those simctl
 // would read as options or that cannot name what they claim to.
 
@@ -24,7 +22,7 @@ var udidRE = regexp.MustCompile(`^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-
 // CheckBundleID refuses what is not a bundle identifier.
 func CheckBundleID(id string) error {
 	if !bundleIDRE.MatchString(id) {
-		return &xcode.RequestError{Field: "bundle_id", Reason: fmt.Sprintf("%q is not a bundle identifier (reverse DNS, e.g. com.example.App)", id)}
+		return &RequestError{Field: "bundle_id", Reason: fmt.Sprintf("%q is not a bundle identifier (reverse DNS, e.g. com.example.App)", id)}
 	}
 	return nil
 }
@@ -32,27 +30,27 @@ func CheckBundleID(id string) error {
 // CheckUDID refuses what is not a simulator UDID.
 func CheckUDID(id string) error {
 	if !udidRE.MatchString(id) {
-		return &xcode.RequestError{Field: "simulator_id", Reason: fmt.Sprintf("%q is not a simulator UDID (sim_list lists them)", id)}
+		return &RequestError{Field: "simulator_id", Reason: fmt.Sprintf("%q is not a simulator UDID (sim_list lists them)", id)}
 	}
 	return nil
 }
 
-func simctl(args ...string) xcode.Command {
-	return xcode.Command{Argv: append([]string{"xcrun", "simctl"}, args...)}
+func simctl(args ...string) Command {
+	return Command{Argv: append([]string{"xcrun", "simctl"}, args...)}
 }
 
 // BootCommand boots a simulator; BootStatusCommand waits until it has
 // finished booting (-b boots it too if needed).
-func BootCommand(udid string) xcode.Command       { return simctl("boot", udid) }
-func BootStatusCommand(udid string) xcode.Command { return simctl("bootstatus", udid, "-b") }
+func BootCommand(udid string) Command       { return simctl("boot", udid) }
+func BootStatusCommand(udid string) Command { return simctl("bootstatus", udid, "-b") }
 
 // InstallCommand installs an .app bundle.
-func InstallCommand(udid, app string) xcode.Command { return simctl("install", udid, app) }
+func InstallCommand(udid, app string) Command { return simctl("install", udid, app) }
 
 // LaunchCommand launches an installed app, ending a running instance
 // first; env is passed to the app (simctl forwards SIMCTL_CHILD_ variables
 // with the prefix removed).
-func LaunchCommand(udid, bundleID string, args []string, env map[string]string) xcode.Command {
+func LaunchCommand(udid, bundleID string, args []string, env map[string]string) Command {
 	c := simctl(append([]string{"launch", "--terminate-running-process", udid, bundleID}, args...)...)
 	if len(env) > 0 {
 		c.Env = make(map[string]string, len(env))
@@ -64,18 +62,18 @@ func LaunchCommand(udid, bundleID string, args []string, env map[string]string) 
 }
 
 // TerminateCommand stops a running app.
-func TerminateCommand(udid, bundleID string) xcode.Command {
+func TerminateCommand(udid, bundleID string) Command {
 	return simctl("terminate", udid, bundleID)
 }
 
 // ScreenshotCommand writes a PNG screenshot of the simulator's screen.
-func ScreenshotCommand(udid, path string) xcode.Command {
+func ScreenshotCommand(udid, path string) Command {
 	return simctl("io", udid, "screenshot", "--type=png", path)
 }
 
 // LogStreamCommand streams the simulator's unified log for an app: its
 // subsystem or its process, in the compact style.
-func LogStreamCommand(udid, bundleID, process string) xcode.Command {
+func LogStreamCommand(udid, bundleID, process string) Command {
 	pred := fmt.Sprintf("subsystem == %q", bundleID)
 	if process != "" {
 		pred += fmt.Sprintf(" OR process == %q", process)
@@ -95,13 +93,6 @@ func ParseLaunch(out []byte) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("parsing simctl launch output: no pid in %q", head(out))
-}
-
-func head(b []byte) string {
-	if len(b) > 80 {
-		return string(b[:80]) + "..."
-	}
-	return string(b)
 }
 
 // ProcessName guesses an app's process name from its bundle identifier:

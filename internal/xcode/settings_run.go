@@ -1,15 +1,13 @@
-package devtools
+package xcode
 
 import (
 	"context"
 	"fmt"
-
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // BuildSettings runs `xcodebuild -showBuildSettings -json` for r.
-func BuildSettings(ctx context.Context, r xcode.Request) ([]xcode.TargetSettings, error) {
-	cmd, err := xcode.ShowBuildSettingsCommand(r)
+func BuildSettings(ctx context.Context, r Request) ([]TargetSettings, error) {
+	cmd, err := ShowBuildSettingsCommand(r)
 	if err != nil {
 		return nil, err
 	}
@@ -17,13 +15,13 @@ func BuildSettings(ctx context.Context, r xcode.Request) ([]xcode.TargetSettings
 	if err != nil {
 		return nil, err
 	}
-	return xcode.ParseBuildSettings(out)
+	return ParseBuildSettings(out)
 }
 
 // CheckScheme lists the container's schemes (`xcodebuild -list -json`) and
-// returns an *xcode.SchemeError naming them when scheme is not one.
+// returns an *SchemeError naming them when scheme is not one.
 func CheckScheme(ctx context.Context, workspace, project, scheme string) error {
-	cmd, err := xcode.ListCommand(workspace, project)
+	cmd, err := ListCommand(workspace, project)
 	if err != nil {
 		return err
 	}
@@ -31,7 +29,7 @@ func CheckScheme(ctx context.Context, workspace, project, scheme string) error {
 	if err != nil {
 		return fmt.Errorf("listing schemes: %w", err)
 	}
-	l, err := xcode.ParseList(out)
+	l, err := ParseList(out)
 	if err != nil {
 		return err
 	}
