@@ -23,11 +23,14 @@ lint:
 	$(GO) vet ./...
 	staticcheck ./...
 
+# bench runs the whole suite, five runs each, and rewrites the generated part
+# of docs/PERFORMANCE.md; bench-quick runs a reduced set into bin/ and fails
+# when a figure is worse than twice its target.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./cmd/benchreport
 
 bench-quick:
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+	$(GO) run ./cmd/benchreport -quick
 
 fuzz:
 	scripts/fuzz.sh

@@ -1,0 +1,94 @@
+package benchreport
+
+// Package is one `go test -bench` invocation of the suite.
+type Package struct {
+	Dir   string // "./internal/store"
+	Bench string // -bench regexp
+	// Benchtime is -benchtime for the full and the quick suite ("" is go
+	// test's default of 1s).
+	Benchtime, QuickBenchtime string
+	// Quick includes the package in `make bench-quick`.
+	Quick bool
+}
+
+// QuickBytes is TRIAGE_BENCH_BYTES for `make bench-quick`: the capture and
+// search benchmarks stream 64 MiB instead of 1 GiB.
+const QuickBytes = 64 << 20
+
+// Suite lists the benchmarks the report runs, in order.
+var Suite = []Package{
+	{Dir: "./e2e", Bench: "^Benchmark(ColdStart|RunTrueOverhead|RunCapture|ConcurrentCalls)$", QuickBenchtime: "3x", Quick: true},
+	{Dir: "./internal/store", Bench: "^Benchmark(Capture|Search)$", QuickBenchtime: "2x", Quick: true},
+	{Dir: "./internal/logfilter", Bench: "^BenchmarkStandard$", QuickBenchtime: "3x", Quick: true},
+	{Dir: "./internal/debugger/dap", Bench: "^BenchmarkStack$", QuickBenchtime: "20x", Quick: true},
+	{Dir: "./internal/workflow/debug", Bench: "^BenchmarkStack$", QuickBenchtime: "20x", Quick: true},
+	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkCommand(Cached|Uncached)$", QuickBenchtime: "20x", Quick: true},
+	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x", Quick: true},
+}
+
+// Keys of the figures the report computes itself rather than from a
+// benchmark.
+const (
+	TokensKey = "tokens"
+)
+
+// Figures are the report's rows, each with its target from the issue.
+var Figures = []Figure{
+	{Title: "cold start to tools/list over stdio", Key: Key("./e2e", "BenchmarkColdStart"),
+		Value: "triage-ms", Unit: "ms", Base: "bare-ms", BaseLabel: "bare go-sdk server, one tool",
+		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 2},
+	{Title: "idle RSS after tools/list", Key: Key("./e2e", "BenchmarkColdStart"),
+		Value: "triage-RSS-MB", Unit: "MB", Base: "bare-RSS-MB", BaseLabel: "bare go-sdk server",
+		Op: "<=", Limit: 20},
+	{Title: "`run /bin/true` through MCP stdio", Key: Key("./e2e", "BenchmarkRunTrueOverhead"),
+		Value: "triage-ms", Unit: "ms", Base: "direct-ms", BaseLabel: "direct fork/exec",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 3},
+	{Title: "capture through `triage call run` (TRIAGE_BENCH_BYTES, 1 GiB)", Key: Key("./e2e", "BenchmarkRunCapture"),
+		Value: "triage-MB/s", Unit: "MB/s", Base: "direct-MB/s", BaseLabel: "the program into a pipe, discarded",
+		Op: ">=", Limit: 300},
+	{Title: "peak RSS while capturing", Key: Key("./e2e", "BenchmarkRunCapture"),
+		Value: "peak-RSS-MB", Unit: "MB", Op: "<=", Limit: 64},
+	{Title: "50 concurrent tool calls over HTTP: failed calls", Key: Key("./e2e", "BenchmarkConcurrentCalls"),
+		Value: "errors", Unit: "", Op: "<=", Limit: 0},
+	{Title: "50 concurrent tool calls: throughput", Key: Key("./e2e", "BenchmarkConcurrentCalls"),
+		Value: "calls/s", Unit: "calls/s"},
+	{Title: "50 concurrent tool calls: p99 latency", Key: Key("./e2e", "BenchmarkConcurrentCalls"),
+		Value: "p99-ms", Unit: "ms", Base: "alone-p50-ms", BaseLabel: "median of the same calls one at a time"},
+	{Title: "store capture, writer alone (TRIAGE_BENCH_BYTES)", Key: Key("./internal/store", "BenchmarkCapture"),
+		Value: "MB/s", Unit: "MB/s", Op: ">=", Limit: 300},
+	{Title: "`output_search`, literal prefix", Key: Key("./internal/store", "BenchmarkSearch/prefix"),
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, same bytes",
+		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
+	{Title: "`output_search`, inner literal", Key: Key("./internal/store", "BenchmarkSearch/inner"),
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, same bytes",
+		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
+	{Title: "`output_search`, alternation", Key: Key("./internal/store", "BenchmarkSearch/alternation"),
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, same bytes",
+		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
+	{Title: "`output_search`, case-folded", Key: Key("./internal/store", "BenchmarkSearch/fold"),
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -i -E -c`, same bytes",
+		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
+	{Title: "logfilter `standard`, 100 MB of corpus logs", Key: Key("./internal/logfilter", "BenchmarkStandard"),
+		Value: "filter-MB/s", Unit: "MB/s", Base: "grep-MB/s", BaseLabel: "`grep -c -E`, same bytes",
+		Op: ">=", Limit: 450},
+	{Title: "logfilter `standard` vs grep", Key: Key("./internal/logfilter", "BenchmarkStandard"),
+		Value: "ratio-vs-grep", Unit: "×", Op: ">=", Limit: 1.0 / 3},
+	{Title: "`debug_stack` via the Manager (lldb-vscode)", Key: Key("./internal/debugger/dap", "BenchmarkStack"),
+		Value: "manager-ms", Unit: "ms", Base: "direct-ms", BaseLabel: "the same DAP request sent directly",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 2},
+	{Title: "`debug_stack` through MCP (in-process client)", Key: Key("./internal/workflow/debug", "BenchmarkStack"),
+		Value: "mcp-ms", Unit: "ms", Base: "direct-ms", BaseLabel: "the backend's stack request",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 2},
+	{Title: "cached `dump_command` (gdb, process core) through MCP", Key: Key("./internal/workflow/dump", "BenchmarkCommandCached"),
+		Value: "mcp-ms", Unit: "ms", Op: "<=", Limit: 2},
+	{Title: "uncached `dump_command` (gdb `bt`) through MCP", Key: Key("./internal/workflow/dump", "BenchmarkCommandUncached"),
+		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "gdb through the session's REPL",
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10},
+	{Title: "building the server, all workflows", Key: Key("./internal/server", "BenchmarkNew"),
+		Value: "ns/op", Unit: "ms", Scale: 1e-6},
+	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
+		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
+		Op: "<=", Limit: 6000},
+	{Title: "tools/list, all workflows (`--all`)", Key: TokensKey,
+		Value: "all-tokens", Unit: "tokens", Base: "all-bytes", BaseLabel: "bytes"},
+}
