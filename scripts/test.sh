@@ -34,5 +34,11 @@ if [ -x scripts/make-vmcore.sh ]; then
   scripts/make-vmcore.sh
 fi
 
+step "fuzz (short; \`make fuzz\` runs longer)"
+FUZZTIME=${FUZZTIME:-10s} scripts/fuzz.sh
+
 step "go test -race ./..."
 go test -race -count=1 -timeout 25m ./...
+
+step "make bench-quick (fails on a figure worse than 2× its target)"
+make bench-quick

@@ -127,7 +127,9 @@ func locate(pattern string, c Crash, hostname string, usesPid bool) coreLocation
 		num(c.Pid, c.Pid > 0)
 	}
 	e, g := exact.String(), glob.String()
-	if !filepath.IsAbs(e) {
+	// Relative or not is the pattern's, not the expansion's: a leading
+	// unknown value ("%h/core") leaves the exact text looking absolute.
+	if !strings.HasPrefix(pattern, "/") {
 		e = filepath.Join(c.Cwd, e)
 		g = filepath.Join(escapeGlob(c.Cwd), g)
 	}
@@ -151,12 +153,14 @@ func escapeGlob(s string) string {
 	if !strings.ContainsAny(s, `*?[\`) {
 		return s
 	}
+	// Byte by byte: the specials are ASCII, and a path that is not UTF-8
+	// must come out unchanged.
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[\`, s[i]) >= 0 {
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }

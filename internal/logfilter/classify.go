@@ -35,7 +35,8 @@ func classify(line []byte) class {
 	if c, ok := classifyPrefix(body, indent); ok {
 		return c
 	}
-	if msg := stripNSLogPrefix(body); msg != nil {
+	// An NSLog prefix with nothing after it leaves the line as it is.
+	if msg := stripNSLogPrefix(body); len(msg) > 0 {
 		if hasPrefix(msg, "subsystem: com.apple.") {
 			return class{noise: true}
 		}
