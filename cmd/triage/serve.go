@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/server"
 )
@@ -14,15 +15,35 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	var g globals
 	g.register(fs)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; loopback unless --token is set) instead of stdio")
-	token := fs.String("token", os.Getenv("TRIAGE_TOKEN"), "bearer token required from HTTP clients (default $TRIAGE_TOKEN)")
+	var tokens []string
+	fs.Func("token", "bearer token required from HTTP clients; repeat it to give each client its own (default $TRIAGE_TOKEN)", func(s string) error {
+		tokens = append(tokens, s)
+		return nil
+	})
+	tokenFile := fs.String("token-file", "", "file of bearer tokens, one a line, one per client")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	if len(tokens) == 0 && os.Getenv("TRIAGE_TOKEN") != "" {
+		tokens = append(tokens, os.Getenv("TRIAGE_TOKEN"))
+	}
+	if *tokenFile != "" {
+		raw, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return usagef("reading --token-file: %v", err)
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				tokens = append(tokens, l)
+			}
+		}
+	}
+	token := strings.Join(tokens, "")
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *httpAddr != "" {
-		if err := server.CheckAddr(*httpAddr, *token); err != nil {
+		if err := server.CheckAddr(*httpAddr, token); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -37,7 +58,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Token: *token}, func(addr string) {
-		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "token", *token != "")
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens}, func(addr string) {
+		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
 }

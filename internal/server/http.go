@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,6 +25,10 @@ type HTTPOptions struct {
 	// Token, when set, must arrive as "Authorization: Bearer TOKEN". It is
 	// required when Addr is not a loopback address.
 	Token string
+	// Tokens are further accepted tokens. Each token is one client identity:
+	// an MCP session belongs to the token that created it, and a request for
+	// it under another token is refused (403).
+	Tokens []string
 	// MaxBodyBytes bounds a request body (default 8 MiB).
 	MaxBodyBytes int64
 	// HeaderTimeout bounds how long a client may take to send its request
@@ -55,27 +62,59 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: max,
 		SessionTimeout:      30 * time.Minute,
 	})
-	return guard(o.Token, h)
+	return guard(o.tokens(), h)
 }
 
-// guard refuses requests with a wrong bearer token (401) or whose Origin is
-// neither the server's own host nor loopback (403: DNS-rebinding protection).
-func guard(token string, next http.Handler) http.Handler {
+func (o HTTPOptions) tokens() []string {
+	var out []string
+	for _, t := range append([]string{o.Token}, o.Tokens...) {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// guard refuses requests whose Origin is neither the server's own host nor
+// loopback (403: DNS-rebinding protection) and, when tokens are set, requests
+// without one of them as bearer token (401). The token's identity goes into
+// the request context, where the SDK binds each session to the identity that
+// created it (403 "session user mismatch" for any other).
+func guard(tokens []string, next http.Handler) http.Handler {
+	if len(tokens) > 0 {
+		next = auth.RequireBearerToken(tokenVerifier(tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host) {
 			http.Error(w, "forbidden origin "+origin, http.StatusForbidden)
 			return
 		}
-		if token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="triage"`)
-				http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
-				return
-			}
-		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// tokenVerifier accepts any of tokens, comparing against every one in
+// constant time, and names the client by a hash of its token (the token
+// itself never reaches a log or the session table).
+func tokenVerifier(tokens []string) auth.TokenVerifier {
+	return func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+		match := -1
+		for i, t := range tokens {
+			if subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1 {
+				match = i
+			}
+		}
+		if match < 0 {
+			return nil, fmt.Errorf("missing or wrong bearer token: %w", auth.ErrInvalidToken)
+		}
+		return &auth.TokenInfo{UserID: TokenIdentity(tokens[match])}, nil
+	}
+}
+
+// TokenIdentity is the client identity of a bearer token: a SHA-256 prefix.
+func TokenIdentity(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return "token:" + hex.EncodeToString(sum[:12])
 }
 
 func originAllowed(origin, host string) bool {
@@ -100,7 +139,7 @@ func isLoopbackHost(host string) bool {
 // ServeHTTP listens on o.Addr and serves until ctx is done. ready, if non-nil,
 // receives the bound address once listening (useful with port 0).
 func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions, ready func(addr string)) error {
-	if err := CheckAddr(o.Addr, o.Token); err != nil {
+	if err := CheckAddr(o.Addr, strings.Join(o.tokens(), "")); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.Addr)
