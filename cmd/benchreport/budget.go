@@ -115,6 +115,8 @@ func fixtureSizes(ctx context.Context, triage, shared string) ([]benchreport.Fix
 	var logs []string
 	note := ""
 	sharedLogs, _ := filepath.Glob(filepath.Join(shared, "xcodebuild", "*"))
+	junit, _ := filepath.Glob(filepath.Join(shared, "junit", "*.xml"))
+	sharedLogs = append(sharedLogs, junit...)
 	if len(sharedLogs) == 0 {
 		note = fmt.Sprintf("The shared fixtures (%s) are absent: only the logfilter corpus was measured.", shared)
 	}
@@ -130,7 +132,11 @@ func fixtureSizes(ctx context.Context, triage, shared string) ([]benchreport.Fix
 		}
 		var filtered countWriter
 		// A failing log makes filter exit 1; the response is what counts.
-		res, err := proc.Run(ctx, proc.Spec{Argv: []string{triage, "filter", "--level", "standard", path}, Stdout: &filtered, Timeout: time.Minute})
+		argv := []string{triage, "filter", "--level", "standard", path}
+		if filepath.Ext(path) == ".xml" {
+			argv = []string{triage, "filter", "--level", "standard", "--toolchain", "junit", path}
+		}
+		res, err := proc.Run(ctx, proc.Spec{Argv: argv, Stdout: &filtered, Timeout: time.Minute})
 		if err != nil || !res.Exited || res.ExitCode > 1 {
 			note += fmt.Sprintf(" %s: triage filter failed (%v %v).", path, res, err)
 			continue
