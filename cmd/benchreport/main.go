@@ -23,7 +23,7 @@ import (
 )
 
 func main() {
-	quick := flag.Bool("quick", false, "run the reduced suite (one run, 64 MiB data) and fail on a figure worse than 2× its target")
+	quick := flag.Bool("quick", false, "run the reduced suite (one run, less data) and fail on a figure worse than 2× its target")
 	count := flag.Int("count", 0, "runs per benchmark (default 5, quick 1)")
 	out := flag.String("out", "", "report file (default docs/PERFORMANCE.md, quick bin/bench-quick.md)")
 	fixtures := flag.String("fixtures", "../shared/fixtures", "shared fixture logs")
@@ -82,8 +82,8 @@ func run(ctx context.Context, quick bool, count int, out, fixtures string) (int,
 		}
 		args = append(args, p.Dir)
 		env := map[string]string{}
-		if quick {
-			env["TRIAGE_BENCH_BYTES"] = strconv.Itoa(benchreport.QuickBytes)
+		if quick && p.QuickBytes > 0 {
+			env["TRIAGE_BENCH_BYTES"] = strconv.Itoa(p.QuickBytes)
 		}
 		fmt.Fprintf(os.Stderr, "== go %s\n", strings.Join(args, " "))
 		var buf bytes.Buffer

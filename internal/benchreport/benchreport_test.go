@@ -208,3 +208,28 @@ func TestParseWorkflows(t *testing.T) {
 		t.Errorf("workflows: %v", m)
 	}
 }
+
+func TestAlternativeTarget(t *testing.T) {
+	res := Results{}
+	res.Add("./d", strings.NewReader(
+		"BenchmarkU-2  10  1 ns/op  1.0 engine-ms  2.5 mcp-ms  150 overhead-%  1.5 overhead-ms\n"+
+			"BenchmarkV-2  10  1 ns/op  1.0 engine-ms  13 mcp-ms  1200 overhead-%  12 overhead-ms\n"))
+	or := &Target{Check: "overhead-ms", Unit: "ms", Op: "<=", Limit: 5}
+	figs := []Figure{
+		{Title: "u", Key: Key("./d", "BenchmarkU"), Value: "mcp-ms", Unit: "ms", Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10, Or: or},
+		{Title: "v", Key: Key("./d", "BenchmarkV"), Value: "mcp-ms", Unit: "ms", Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10, Or: or},
+	}
+	rows := Evaluate(figs, res, nil)
+	if rows[0].Verdict != Met {
+		t.Errorf("+150%% but +1.5 ms: %v, want met", rows[0].Verdict)
+	}
+	if rows[1].Verdict != Regression {
+		t.Errorf("+1200%% and +12 ms: %v, want regression", rows[1].Verdict)
+	}
+	if got := figs[0].TargetText(); got != "overhead ≤ 10% or overhead ≤ 5 ms" {
+		t.Errorf("target text %q", got)
+	}
+	if md := rows[0].markdown(); !strings.Contains(md, "| 150%, 1.50 ms ✓ |") {
+		t.Errorf("row: %s", md)
+	}
+}

@@ -25,6 +25,15 @@ type Figure struct {
 	Limit float64
 	// Scale multiplies every sample (0 means 1), for units: 1e-6 for ns to ms.
 	Scale float64
+	// Or is an alternative target: meeting either is meeting the figure's.
+	Or *Target
+}
+
+// Target is an alternative bound on another metric of the same benchmark.
+type Target struct {
+	Check, Unit string
+	Op          string
+	Limit       float64
 }
 
 // samples returns the figure's samples of metric in m, scaled.
@@ -56,6 +65,7 @@ type Row struct {
 	Value, Base, Check Stat
 	HasBase            bool
 	Ratio              Stat // Value/Base per run
+	Or                 Stat // the alternative target's metric
 	Verdict            Verdict
 	Why                string // why it was not measured
 }
@@ -100,6 +110,13 @@ func Evaluate(figs []Figure, res Results, skips map[string]string) []Row {
 			}
 		}
 		row.Verdict = judge(f.Op, f.Limit, c.Median)
+		if f.Or != nil {
+			if o, ok := Summarize(f.samples(m, f.Or.Check)); ok {
+				row.Or = o
+				// The better of the two verdicts counts.
+				row.Verdict = min(row.Verdict, judge(f.Or.Op, f.Or.Limit, o.Median))
+			}
+		}
 		rows = append(rows, row)
 	}
 	return rows
@@ -148,7 +165,11 @@ func (f Figure) TargetText() string {
 		what, _, _ = strings.Cut(f.Check, "-") // "overhead-ms": "overhead"
 		what += " "
 	}
-	return fmt.Sprintf("%s%s %s", what, op, withUnit(f.Limit, unit))
+	text := fmt.Sprintf("%s%s %s", what, op, withUnit(f.Limit, unit))
+	if f.Or != nil {
+		text += " or " + Figure{Value: f.Value, Check: f.Or.Check, CheckUnit: f.Or.Unit, Op: f.Or.Op, Limit: f.Or.Limit}.TargetText()
+	}
+	return text
 }
 
 // withUnit formats v with unit: "3 ms", "2×", "+10 %".

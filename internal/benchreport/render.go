@@ -52,7 +52,7 @@ func (r *Report) Render() string {
 	b.WriteString(" a run's value is itself a median of its iterations where the benchmark times single calls.")
 	b.WriteString(" Baselines are measured in the same run, alternating with the figure where they can, because absolute times on a shared machine drift: the ratios are what count.")
 	if r.Quick {
-		fmt.Fprintf(&b, " **Quick suite** (`make bench-quick`): one run, %d MiB instead of 1 GiB for capture and search, few iterations.", QuickBytes>>20)
+		b.WriteString(" **Quick suite** (`make bench-quick`): one run, less data than 1 GiB for capture and search (TRIAGE_BENCH_BYTES), few iterations.")
 	}
 	b.WriteString("\n\n")
 	met, judged := 0, 0
@@ -104,7 +104,11 @@ func (row Row) markdown() string {
 	}
 	result := verdictMark(row)
 	if row.Op != "" {
-		result = withUnit(row.Check.Median, row.checkUnit()) + " " + result
+		got := withUnit(row.Check.Median, row.checkUnit())
+		if row.Figure.Or != nil && row.Or.N > 0 {
+			got += ", " + withUnit(row.Or.Median, row.Figure.Or.Unit)
+		}
+		result = got + " " + result
 	}
 	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", row.Title, statText(row.Value, row.Unit), base, ratio, row.TargetText(), result)
 }

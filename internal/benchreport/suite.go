@@ -9,16 +9,16 @@ type Package struct {
 	Benchtime, QuickBenchtime string
 	// Quick includes the package in `make bench-quick`.
 	Quick bool
+	// QuickBytes is TRIAGE_BENCH_BYTES for `make bench-quick` (0: not set).
+	QuickBytes int
 }
-
-// QuickBytes is TRIAGE_BENCH_BYTES for `make bench-quick`: the capture and
-// search benchmarks stream 64 MiB instead of 1 GiB.
-const QuickBytes = 64 << 20
 
 // Suite lists the benchmarks the report runs, in order.
 var Suite = []Package{
-	{Dir: "./e2e", Bench: "^Benchmark(ColdStart|RunTrueOverhead|RunCapture|ConcurrentCalls)$", QuickBenchtime: "3x", Quick: true},
-	{Dir: "./internal/store", Bench: "^Benchmark(Capture|Search)$", QuickBenchtime: "2x", Quick: true},
+	{Dir: "./e2e", Bench: "^Benchmark(ColdStart|RunTrueOverhead)$", QuickBenchtime: "20x", Quick: true},
+	// 256 MiB keeps the start of `triage call run` small beside the capture.
+	{Dir: "./e2e", Bench: "^Benchmark(RunCapture|ConcurrentCalls)$", QuickBenchtime: "3x", Quick: true, QuickBytes: 256 << 20},
+	{Dir: "./internal/store", Bench: "^Benchmark(Capture|Search)$", QuickBenchtime: "2x", Quick: true, QuickBytes: 64 << 20},
 	{Dir: "./internal/logfilter", Bench: "^BenchmarkStandard$", QuickBenchtime: "3x", Quick: true},
 	// The quick suite checks debug_stack's overhead through MCP only: it
 	// includes the Manager's.
@@ -85,7 +85,8 @@ var Figures = []Figure{
 		Value: "mcp-ms", Unit: "ms", Op: "<=", Limit: 2},
 	{Title: "uncached `dump_command` (gdb `bt`) through MCP", Key: Key("./internal/workflow/dump", "BenchmarkCommandUncached"),
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "gdb through the session's REPL",
-		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10},
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10,
+		Or: &Target{Check: "overhead-ms", Unit: "ms", Op: "<=", Limit: 5}},
 	{Title: "building the server, all workflows", Key: Key("./internal/server", "BenchmarkNew"),
 		Value: "ns/op", Unit: "ms", Scale: 1e-6},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
