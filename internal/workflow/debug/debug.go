@@ -21,6 +21,7 @@ import (
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 )
 
@@ -182,7 +183,8 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 		}
 	}
 	if err != nil {
-		return catalog.Result[StopOutput]{}, attachError(err)
+		// A debugger's error may quote its launch command, env included.
+		return catalog.Result[StopOutput]{}, attachError(redact.Error(err, in.Env))
 	}
 	b, err := m.Backend(info.ID)
 	if err != nil {

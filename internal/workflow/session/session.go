@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 )
 
@@ -126,6 +127,7 @@ func (h *handler) output(profile string, v defaults.Values) Output {
 	if profile == "" {
 		profile = active
 	}
+	v.Env = redact.Env(v.Env) // an echo: secret values stay in the profile only
 	return Output{Profile: profile, Active: active, Defaults: v, Profiles: h.svc.Defaults.Profiles()}
 }
 
