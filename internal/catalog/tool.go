@@ -77,6 +77,10 @@ type Tool struct {
 	Description string
 	Annotations Annotations
 	In, Out     reflect.Type
+	// Available, if set, reports why this tool cannot run here although
+	// its workflow can (debug_attach_sim needs Xcode; the debug workflow
+	// does not).
+	Available func() error
 
 	inSchema, outSchema *jsonschema.Schema
 	handler             func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error)

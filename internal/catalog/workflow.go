@@ -60,7 +60,15 @@ func (c *Catalog) Select(names []string) (*Selection, error) {
 			continue
 		}
 		sel.Enabled = append(sel.Enabled, w)
-		sel.Tools = append(sel.Tools, w.Tools...)
+		for _, t := range w.Tools {
+			if t.Available != nil {
+				if err := t.Available(); err != nil {
+					sel.Absent[t.Name] = fmt.Sprintf("tool %s is unavailable here: %v", t.Name, err)
+					continue
+				}
+			}
+			sel.Tools = append(sel.Tools, t)
+		}
 	}
 	return sel, nil
 }

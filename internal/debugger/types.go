@@ -100,6 +100,13 @@ type LaunchSpec struct {
 type AttachSpec struct {
 	Pid     int
 	Program string // optional: helps symbol loading
+	// Debugger is the debugger program to run instead of one found on
+	// PATH: an lldb-dap (or lldb-vscode) adapter for the dap backend, lldb
+	// for the command line (Xcode's, which xcrun finds).
+	Debugger string
+	// StayStopped keeps the process stopped after attaching, where the
+	// backend would resume it (lldb-dap does, unless asked not to).
+	StayStopped bool
 }
 
 // CoreSpec names a core file and the executable that produced it.

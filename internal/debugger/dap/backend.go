@@ -33,6 +33,9 @@ const (
 type Backend struct {
 	kind string // adapter kind asked for; "" picks by program
 	cfg  debugger.Config
+	// adapter is an lldb adapter's path given by AttachSpec.Debugger
+	// (guarded by mu); "" finds one by kind.
+	adapter string
 	// launchAdapter finds and starts the adapter; tests replace it to
 	// connect to a scripted one.
 	launchAdapter func(ctx context.Context, program string) (*started, string, error)
@@ -107,9 +110,15 @@ func (b *Backend) AdapterPid() int {
 }
 
 func (b *Backend) findAndStart(ctx context.Context, program string) (*started, string, error) {
-	a, err := FindAdapter(b.kind, program)
-	if err != nil {
-		return nil, "", err
+	b.mu.Lock()
+	path := b.adapter
+	b.mu.Unlock()
+	a := Adapter{Kind: KindLLDB, Argv: []string{path}}
+	if path == "" {
+		var err error
+		if a, err = FindAdapter(b.kind, program); err != nil {
+			return nil, "", err
+		}
 	}
 	if a.Kind == KindGDB {
 		if err := CheckGDB(ctx, a.Argv[0]); err != nil {

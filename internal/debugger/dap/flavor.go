@@ -58,6 +58,9 @@ func flavorFor(kind string) flavor {
 			},
 			attach: func(s debugger.AttachSpec) map[string]any {
 				m := map[string]any{"pid": s.Pid}
+				if s.StayStopped {
+					m["stopOnEntry"] = true // resumed after configurationDone otherwise
+				}
 				if s.Program != "" {
 					m["program"] = s.Program
 				}

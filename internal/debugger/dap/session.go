@@ -42,6 +42,9 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	b.mu.Lock()
+	b.adapter = spec.Debugger
+	b.mu.Unlock()
 	if err := b.start(ctx, spec.Program); err != nil {
 		return debugger.State{}, err
 	}

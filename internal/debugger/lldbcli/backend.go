@@ -74,7 +74,8 @@ type Backend struct {
 	cfg debugger.Config
 	lim debugger.Limits
 
-	op sync.Mutex
+	op   sync.Mutex
+	lldb string // lldb's path from AttachSpec.Debugger (guarded by op); "" finds one
 
 	mu       sync.Mutex
 	sess     *repl.Session
@@ -111,9 +112,12 @@ func (b *Backend) EnginePid() int {
 }
 
 func (b *Backend) start(ctx context.Context) error {
-	lldb, err := FindLLDB()
-	if err != nil {
-		return err
+	lldb := b.lldb
+	if lldb == "" {
+		var err error
+		if lldb, err = FindLLDB(); err != nil {
+			return err
+		}
 	}
 	sess, err := repl.Start(ctx, repl.Config{
 		Argv: []string{lldb, "--no-lldbinit",

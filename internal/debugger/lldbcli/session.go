@@ -99,6 +99,7 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	defer cancel()
 	b.op.Lock()
 	defer b.op.Unlock()
+	b.lldb = spec.Debugger
 	if err := b.start(ctx); err != nil {
 		return debugger.State{}, err
 	}

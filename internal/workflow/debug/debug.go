@@ -37,6 +37,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Tools: []*catalog.Tool{
 			catalog.New("debug_attach", "Start a debug session: attach to pid, launch program (+args), or open core + program. Returns the session and the first stop.",
 				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)),
+			attachSim(svc),
 			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, with an optional condition or hit count.", ctl, h.breakpointAdd),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
 			catalog.New("debug_continue", "Resume the target; with wait_s, wait for the next stop.", ctl, h.resume),

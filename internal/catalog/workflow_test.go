@@ -1,0 +1,32 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func nop(context.Context, *Call, struct{}) (Result[struct{}], error) { return Result[struct{}]{}, nil }
+
+func TestSelectToolAvailability(t *testing.T) {
+	hidden := New("sim_only", "Needs Xcode.", Annotations{}, nop)
+	hidden.Available = func() error { return errors.New("needs Xcode on macOS") }
+	shown := New("always", "Runs anywhere.", Annotations{}, nop)
+	fine := New("fine", "Available.", Annotations{}, nop)
+	fine.Available = func() error { return nil }
+	c := &Catalog{Workflows: []*Workflow{{ID: "debug", Tools: []*Tool{shown, hidden, fine}}}}
+	sel, err := c.Select(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Tools) != 2 || sel.Tools[0] != shown || sel.Tools[1] != fine {
+		t.Errorf("tools = %v, want always and fine", sel.Tools)
+	}
+	if r := sel.Absent["sim_only"]; !strings.Contains(r, "sim_only is unavailable here: needs Xcode on macOS") {
+		t.Errorf("absent reason = %q", r)
+	}
+	if len(c.SelectAll().Tools) != 3 {
+		t.Error("SelectAll leaves out an unavailable tool")
+	}
+}

@@ -1,0 +1,115 @@
+package debug
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// AttachSimTool returns debug_attach_sim: a tool of the debug workflow that
+// is available where the simulator workflow is (macOS with Xcode; o
+// injects availability for tests).
+func AttachSimTool(svc *services.Set, o xcode.Options) *catalog.Tool {
+	h := &handler{svc: svc}
+	req := defaults.Requirements{OneOf: [][]string{{"simulator_id", "simulator_name"}}}
+	t := catalog.New("debug_attach_sim", "Attach the debugger to a simulator app by bundle id: running, or launched to wait for the debugger.",
+		catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, req, h.attachSim))
+	t.Available = o.AvailableFunc()
+	return t
+}
+
+// attachStopWait bounds the wait for the stop an attach causes.
+const attachStopWait = 5 * time.Second
+
+// attachSim is debug_attach_sim as the debug workflow lists it: available
+// on macOS with Xcode only.
+func attachSim(svc *services.Set) *catalog.Tool { return AttachSimTool(svc, xcode.Options{}) }
+
+type attachSimParams struct {
+	SimulatorID     string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
+	SimulatorName   string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
+	BundleID        string `json:"bundle_id" jsonschema:"the app's bundle identifier"`
+	Launch          bool   `json:"launch,omitempty" jsonschema:"launch the app suspended until the debugger attaches, ending a running instance"`
+	Backend         string `json:"backend,omitempty" jsonschema:"dap (Xcode's lldb-dap) or lldb"`
+	DebuggerBackend string `json:"debugger_backend,omitempty" jsonschema:"session default backend; backend wins"`
+}
+
+func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimParams) (catalog.Result[StopOutput], error) {
+	var zero catalog.Result[StopOutput]
+	if err := xcode.CheckBundleID(in.BundleID); err != nil {
+		return zero, simUsage(err)
+	}
+	d, err := xcode.BootedSimulator(ctx, in.SimulatorID, in.SimulatorName)
+	if err != nil {
+		return zero, simUsage(err)
+	}
+	var pid int
+	if in.Launch {
+		pid, err = xcode.LaunchForDebugger(ctx, d.UDID, in.BundleID)
+	} else {
+		pid, err = xcode.RunningAppPid(ctx, d.UDID, in.BundleID)
+	}
+	if err != nil {
+		return zero, simUsage(err)
+	}
+	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
+	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
+	if tool == "" {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("backend %q: use dap or lldb for a simulator app", backend)}
+	}
+	// Xcode's own debugger: the one that knows the simulator's platform.
+	path, err := xcode.FindTool(ctx, tool)
+	if err != nil {
+		return zero, err
+	}
+	m := h.svc.Debugger()
+	info, err := m.Attach(ctx, backend, debugger.AttachSpec{Pid: pid, Debugger: path, StayStopped: true})
+	if err != nil {
+		return zero, attachError(err)
+	}
+	b, err := m.Backend(info.ID)
+	if err != nil {
+		return zero, describe(err)
+	}
+	// The caller attached to look at the app: it stays stopped. An adapter
+	// may report the attach stop after Attach returns; one that resumed
+	// the app anyway is paused.
+	waitWhileRunning(ctx, b, attachStopWait)
+	st := b.State()
+	if st.Status == debugger.StatusRunning {
+		if st, err = b.Pause(ctx); err != nil {
+			return zero, describe(err)
+		}
+	}
+	how := "running"
+	if in.Launch {
+		how = "launched waiting for the debugger"
+	}
+	note := fmt.Sprintf("app %s (%s) in %s, attached with %s", in.BundleID, how, d.Name, path)
+	return h.stopResult(ctx, b, info.ID, st, note)
+}
+
+// simUsage marks the errors a caller fixes by changing arguments or by
+// booting the simulator or launching the app first.
+func simUsage(err error) error {
+	var (
+		re *xcode.RequestError
+		nf *xcode.SimulatorNotFoundError
+		am *xcode.AmbiguousSimulatorError
+		nb *xcode.SimulatorNotBootedError
+		nr *xcode.AppNotRunningError
+		st *proc.StartError
+	)
+	if errors.As(err, &re) || errors.As(err, &nf) || errors.As(err, &am) || errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) {
+		return &defaults.UsageError{Msg: err.Error()}
+	}
+	return err
+}
