@@ -165,12 +165,16 @@ func (r *Result) concludeTests() {
 		if len(rep.BuildErrors) > 0 {
 			r.Line += fmt.Sprintf(", and %s", plural(len(rep.BuildErrors), "build error"))
 		}
+	case len(rep.RunnerErrors) > 0:
+		// The runner said why it failed: not a silent failure.
+		r.Status = Failed
+		r.Line = "TESTS FAILED: the test runner failed: " + clip(firstLine(rep.RunnerErrors[0]), 160)
 	case rep.SilentFailure || (res != nil && res.exit != 0):
 		r.Status = SilentFailure
 		r.Line = fmt.Sprintf("FAILED (exit %d) but no failing test was reported — see output", res.exitOr(1))
-	case len(rep.RunnerErrors) > 0 || rep.Status == testreport.Failed || rep.Status == testreport.Errored:
+	case rep.Status == testreport.Failed || rep.Status == testreport.Errored:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("TESTS FAILED: the test runner failed (%s)", firstOf(rep.RunnerErrors, rep.Notes))
+		r.Line = fmt.Sprintf("TESTS FAILED: the test runner failed (%s)", firstOf(rep.Notes))
 	case t.Total == 0 || t.Passed == 0 && t.Skipped == t.Total:
 		r.Status = NoTests
 		r.Line = r.noTestsLine()
@@ -234,9 +238,8 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 		b.WriteString(c.Signal)
 	case strings.Contains(c.Message, "panic"):
 		b.WriteString("panicked")
-	case res != nil && res.verdictLine != "":
-		// The runner itself crashed: its verdict says how.
-		return "CRASHED: " + res.verdictLine
+	case r.Report != nil && r.Report.Status == testreport.Crashed || res != nil && res.verdictLine != "":
+		return r.evidenceLine(res)
 	default:
 		b.WriteString("crashed")
 	}
@@ -259,6 +262,57 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 		}
 	}
 	return b.String()
+}
+
+// evidenceLine names a crash that has no crash record, by the best
+// evidence: the test case the report records as crashed (the runner
+// restarted after it), the runner's own crash verdict (a signal, a crash
+// message in its output), or the runner's error saying it exited
+// unexpectedly. A runner that merely exited non-zero has the verdict
+// "FAILED (exit 65)", which is no crash and never follows "CRASHED:".
+func (r *Result) evidenceLine(res *testStepOutcome) string {
+	rep := r.Report
+	if rep == nil {
+		rep = &testreport.Report{}
+	}
+	var line string
+	c, crashedCase := firstCrashedCase(rep)
+	switch {
+	case crashedCase:
+		line = "CRASHED: " + qualifiedName(c, rep.Format) + " crashed"
+		if msg := firstLine(c.Message); msg != "" {
+			line += ": " + clip(msg, 160)
+		}
+	case res != nil && strings.HasPrefix(res.verdictLine, "CRASHED"):
+		return res.verdictLine // it names the exit status
+	case res != nil && res.crashed && res.verdictLine != "":
+		return "CRASHED: " + res.verdictLine
+	case len(rep.RunnerErrors) > 0:
+		line = "CRASHED: the test runner exited unexpectedly: " + clip(firstLine(rep.RunnerErrors[0]), 160)
+	default:
+		line = "CRASHED: the test report records a crash"
+	}
+	if t := rep.Totals; t.Failed+t.Errored+t.Crashed > 1 {
+		line += fmt.Sprintf(" (and %d more failed, of %d)", t.Failed+t.Errored+t.Crashed-1, t.Total)
+	}
+	if res != nil && res.exit != 0 {
+		line += fmt.Sprintf(" (exit %d)", res.exit)
+	}
+	return line
+}
+
+func firstCrashedCase(rep *testreport.Report) (testreport.Case, bool) {
+	for _, c := range rep.Cases {
+		if c.Status == testreport.Crashed {
+			return c, true
+		}
+	}
+	return testreport.Case{}, false
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(line)
 }
 
 // testStepOutcome is what the verdict needs of the test step's process.
