@@ -117,6 +117,12 @@ func (s *Store) recover(ctx context.Context) error {
 	rows.Close()
 	for _, id := range dead {
 		if _, err := s.db.ExecContext(ctx, `UPDATE outputs SET status='incomplete', finished=?, complete=0 WHERE id=?`, time.Now().UnixNano(), id); err != nil {
+			if isFull(err) {
+				// Bookkeeping only: on a full disk the store must still
+				// open so that what it holds can be read. A later Open
+				// marks these.
+				return nil
+			}
 			return fmt.Errorf("marking %s incomplete: %w", id, describe(err))
 		}
 	}

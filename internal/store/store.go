@@ -317,9 +317,16 @@ func describe(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
-	if errors.Is(err, syscall.ENOSPC) || strings.Contains(msg, "SQLITE_FULL") || strings.Contains(msg, "database or disk is full") {
+	if isFull(err) {
 		return fmt.Errorf("the store's disk is full (free space or lower store.max_size_mb): %w", err)
 	}
 	return err
+}
+
+// isFull reports a full disk: ENOSPC, EFBIG (a file size limit) or SQLite's
+// own word for either.
+func isFull(err error) bool {
+	msg := err.Error()
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG) ||
+		strings.Contains(msg, "SQLITE_FULL") || strings.Contains(msg, "database or disk is full")
 }

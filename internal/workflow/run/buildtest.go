@@ -179,8 +179,9 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 		return zero, startError(err)
 	}
 	ex.Flush()
-	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)}); err != nil {
-		h.svc.Log.Warn("storing "+c.Tool+" output", "err", err)
+	ferr := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)})
+	if ferr != nil {
+		h.svc.Log.Warn("storing "+c.Tool+" output", "err", ferr)
 	}
 	out := newBuildTestOutput(res, tc)
 	filtered := ex.Excerpt()
@@ -189,7 +190,12 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if !res.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, filtered), Output: out, Outcome: outcome}, nil
+	text := renderBuildTest(out, res, filtered)
+	if ferr != nil {
+		text += storeFailure(w, ferr)
+		outcome = catalog.Error
+	}
+	return catalog.Result[BuildTestOutput]{Text: text, Output: out, Outcome: outcome}, nil
 }
 
 func progressMessage(p buildrun.Progress) string {

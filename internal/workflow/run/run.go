@@ -137,10 +137,20 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		return catalog.Result[RunOutput]{}, startError(err)
 	}
 	ex.Flush()
-	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}); err != nil {
-		h.svc.Log.Warn("storing run output", "err", err)
+	ferr := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
+	res := renderOutcome(o, w.ID(), ex.Excerpt())
+	if ferr != nil {
+		h.svc.Log.Warn("storing run output", "err", ferr)
+		res.Text += storeFailure(w, ferr)
+		res.Outcome = catalog.Error
 	}
-	return renderOutcome(o, w.ID(), ex.Excerpt()), nil
+	return res, nil
+}
+
+// storeFailure is the note a result gets when its output could not be
+// stored whole (a full disk): the verdict stands, the stored output is cut.
+func storeFailure(w *store.Writer, err error) string {
+	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only its first %d lines are in %s: %v\n", w.Lines(), w.ID(), err)
 }
 
 // lineCounter counts output lines for progress reports.
