@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/server"
 	"github.com/triage-dev/triage/internal/services"
@@ -26,6 +27,19 @@ type Client struct {
 // and connects a client. Everything is closed when the test ends.
 func Connect(t testing.TB, cfg *config.Config) *Client {
 	t.Helper()
+	return connect(t, cfg, nil)
+}
+
+// ConnectCatalog is Connect over the catalog workflows builds instead of
+// the server's own (a workflow built with injected availability, say),
+// with default configuration and an in-memory store.
+func ConnectCatalog(t testing.TB, workflows func(*services.Set) []*catalog.Workflow) *Client {
+	t.Helper()
+	return connect(t, nil, workflows)
+}
+
+func connect(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*catalog.Workflow) *Client {
+	t.Helper()
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
@@ -36,7 +50,11 @@ func Connect(t testing.TB, cfg *config.Config) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(svc, server.Options{})
+	var opts server.Options
+	if workflows != nil {
+		opts.Catalog = &catalog.Catalog{Workflows: workflows(svc)}
+	}
+	srv, err := server.New(svc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +79,10 @@ func Connect(t testing.TB, cfg *config.Config) *Client {
 // Result is a decoded tool result.
 type Result struct {
 	IsError bool
-	Outcome string
+	Outcome string // the triage/outcome meta: ok, failed, error, usage_error
 	Text    string
+	// Images are the image contents, in order.
+	Images []*mcp.ImageContent
 	// Out is the structured content, decoded into a generic map.
 	Out map[string]any
 	raw *mcp.CallToolResult
@@ -71,7 +91,13 @@ type Result struct {
 // Call calls a tool and decodes its result; a protocol error fails the test.
 func (c *Client) Call(tool string, args map[string]any) Result {
 	c.t.Helper()
-	res, err := c.CS.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	return c.CallContext(context.Background(), tool, args)
+}
+
+// CallContext is Call with a context (to cancel the call).
+func (c *Client) CallContext(ctx context.Context, tool string, args map[string]any) Result {
+	c.t.Helper()
+	res, err := c.CS.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		c.t.Fatalf("%s: %v", tool, err)
 	}
@@ -79,8 +105,11 @@ func (c *Client) Call(tool string, args map[string]any) Result {
 	r.Outcome, _ = res.Meta["triage/outcome"].(string)
 	var b strings.Builder
 	for _, ct := range res.Content {
-		if tc, ok := ct.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
+		switch ct := ct.(type) {
+		case *mcp.TextContent:
+			b.WriteString(ct.Text)
+		case *mcp.ImageContent:
+			r.Images = append(r.Images, ct)
 		}
 	}
 	r.Text = b.String()
@@ -89,6 +118,20 @@ func (c *Client) Call(tool string, args map[string]any) Result {
 		json.Unmarshal(raw, &r.Out)
 	}
 	return r
+}
+
+// Tools lists the names of the tools the server registered.
+func (c *Client) Tools() []string {
+	c.t.Helper()
+	res, err := c.CS.ListTools(context.Background(), nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var names []string
+	for _, t := range res.Tools {
+		names = append(names, t.Name)
+	}
+	return names
 }
 
 // Decode decodes the structured content into v.

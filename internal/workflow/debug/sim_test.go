@@ -17,6 +17,7 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/debug"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -92,7 +93,7 @@ func launchctlList(pid int) string {
 
 // connectSim installs the fake xcrun with the rules and connects to the
 // debug workflow with debug_attach_sim forced available.
-func connectSim(t *testing.T, rules ...fakexcode.Rule) (*fakexcode.Client, *fakexcode.Fake) {
+func connectSim(t *testing.T, rules ...fakexcode.Rule) (*mcptest.Client, *fakexcode.Fake) {
 	t.Helper()
 	devices, err := filepath.Abs("../../xcode/testdata/simctl_devices.json")
 	if err != nil {
@@ -100,7 +101,7 @@ func connectSim(t *testing.T, rules ...fakexcode.Rule) (*fakexcode.Client, *fake
 	}
 	rules = append([]fakexcode.Rule{{Tool: "xcrun", Match: []string{"simctl", "list", "devices", "-j"}, StdoutFile: devices}}, rules...)
 	f := fakexcode.Install(t, fakexcode.Scenario{Rules: rules})
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		w := debug.Workflow(svc)
 		for i, tool := range w.Tools {
 			if tool.Name == "debug_attach_sim" {
@@ -221,7 +222,7 @@ func TestAttachSimBadInput(t *testing.T) {
 
 // Off macOS the tool is hidden and a call explains why.
 func TestAttachSimHiddenWithoutXcode(t *testing.T) {
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		w := debug.Workflow(svc)
 		for i, tool := range w.Tools {
 			if tool.Name == "debug_attach_sim" {

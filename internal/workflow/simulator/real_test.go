@@ -7,7 +7,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/simulator"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -25,7 +25,7 @@ func TestRealSimulator(t *testing.T) {
 	if name == "" {
 		t.Fatal("TRIAGE_XCODE_SIMULATOR must name an available simulator")
 	}
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{simulator.Workflow(svc)}
 	})
 	if r := c.Call("sim_list", map[string]any{}); r.IsError || !strings.Contains(r.Text, name) {

@@ -15,6 +15,7 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -42,7 +43,7 @@ func abs(t *testing.T, parts ...string) string {
 }
 
 type env struct {
-	c         *fakexcode.Client
+	c         *mcptest.Client
 	fake      *fakexcode.Fake
 	reportDir string
 	project   string
@@ -63,7 +64,7 @@ func newEnv(t *testing.T, rules ...fakexcode.Rule) *env {
 	}, rules...)
 	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: all})
 	opts := xcode.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
-	e.c = fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	e.c = mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), run.Workflow(svc), simulator.WorkflowWith(svc, opts), output.Workflow(svc)}
 	})
 	return e
@@ -288,7 +289,7 @@ func TestUnavailableOffMacOS(t *testing.T) {
 	if xcode.Available() == nil {
 		t.Skip("xcodebuild is available here")
 	}
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{simulator.Workflow(svc)}
 	})
 	if tools := c.Tools(); slices.Contains(tools, "sim_list") {

@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	xcodewf "github.com/triage-dev/triage/internal/workflow/xcode"
@@ -46,7 +47,7 @@ func fixture(t *testing.T, parts ...string) string {
 // env is a test's fake Xcode: a project, a report directory, the fake
 // tools on PATH and a connected client.
 type env struct {
-	c         *fakexcode.Client
+	c         *mcptest.Client
 	fake      *fakexcode.Fake
 	project   string // .../App.xcodeproj
 	reportDir string
@@ -69,7 +70,7 @@ func newEnv(t *testing.T, rules ...fakexcode.Rule) *env {
 	all := append([]fakexcode.Rule{{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: listJSON}}, rules...)
 	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: all})
 	opts := xcode.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
-	e.c = fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	e.c = mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), xcodewf.WorkflowWith(svc, opts), output.Workflow(svc)}
 	})
 	return e

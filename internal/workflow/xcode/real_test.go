@@ -7,7 +7,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	xcodewf "github.com/triage-dev/triage/internal/workflow/xcode"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -28,7 +28,7 @@ func TestRealXcode(t *testing.T) {
 	if path == "" || scheme == "" {
 		t.Fatal("TRIAGE_XCODE_PROJECT and TRIAGE_XCODE_SCHEME must name a project and one of its schemes")
 	}
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), xcodewf.Workflow(svc)}
 	})
 	args := map[string]any{"scheme": scheme}

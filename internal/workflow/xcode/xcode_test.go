@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	xcodewf "github.com/triage-dev/triage/internal/workflow/xcode"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -335,7 +336,7 @@ func TestUnavailableOffMacOS(t *testing.T) {
 	if xcode.Available() == nil {
 		t.Skip("xcodebuild is available here")
 	}
-	c := fakexcode.Connect(t, func(svc *services.Set) []*catalog.Workflow {
+	c := mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), xcodewf.Workflow(svc)}
 	})
 	if tools := c.Tools(); slices.Contains(tools, "xcode_build") {
