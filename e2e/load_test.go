@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ func TestLoad(t *testing.T) {
 	hc := &http.Client{Transport: bearerTransport{"load-token"}}
 	ctx := context.Background()
 	segv := crashers.Build(t, "segv")
+	kit := newSoakKit(t)
+	var made atomic.Int64
 
 	const inFlight = 50
 	sessions := make([]*mcp.ClientSession, inFlight)
@@ -68,19 +71,11 @@ func TestLoad(t *testing.T) {
 			defer wg.Done()
 			cs := sessions[w]
 			for i := range work {
-				name, args, want := mixedCall(i, outputID, segv, dir)
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-				var text string
-				if err == nil {
-					for _, c := range res.Content {
-						if tc, ok := c.(*mcp.TextContent); ok {
-							text += tc.Text
-						}
-					}
-				}
-				if err != nil || !strings.HasPrefix(text, want) {
+				fails, n := mixed(ctx, cs, i, outputID, segv, dir, kit)
+				made.Add(int64(n))
+				if len(fails) > 0 {
 					mu.Lock()
-					failures = append(failures, fmt.Sprintf("call %d %s: %v %.200q", i, name, err, text))
+					failures = append(failures, fails...)
 					mu.Unlock()
 				}
 			}
@@ -92,7 +87,8 @@ func TestLoad(t *testing.T) {
 	close(work)
 	wg.Wait()
 	elapsed := time.Since(start)
-	t.Logf("%d calls, %d in flight, in %v (%.0f calls/s)", calls, inFlight, elapsed, float64(calls)/elapsed.Seconds())
+	t.Logf("%d calls, %d in flight, in %v (%.0f calls/s)", made.Load(), inFlight, elapsed, float64(made.Load())/elapsed.Seconds())
+	figure(t, "load: items=%d calls=%d in_flight=%d seconds=%.1f failed=%d", calls, made.Load(), inFlight, elapsed.Seconds(), len(failures))
 	if len(failures) > 0 {
 		t.Errorf("%d of %d calls failed; first: %s", len(failures), calls, failures[0])
 	}
@@ -100,6 +96,50 @@ func TestLoad(t *testing.T) {
 	if out, _ := exec.Command("pgrep", "-P", strconv.Itoa(serverPid)).Output(); len(strings.TrimSpace(string(out))) > 0 {
 		t.Errorf("the server's children left behind: %s", out)
 	}
+}
+
+// mixed makes item i of the mix: one call, or, one item in ten, the open,
+// use and close of a debug or a dump session. It returns the failures and
+// the number of calls made.
+func mixed(ctx context.Context, cs *mcp.ClientSession, i int, outputID, segv, dir string, k soakKit) (fails []string, n int) {
+	call := func(name string, args map[string]any, want string, prefix bool) map[string]any {
+		n++
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		var text string
+		var out map[string]any
+		if err == nil {
+			for _, c := range res.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					text += tc.Text
+				}
+			}
+			out, _ = res.StructuredContent.(map[string]any)
+		}
+		ok := err == nil && strings.HasPrefix(text, want)
+		if !prefix {
+			ok = err == nil && !res.IsError && strings.Contains(text, want)
+		}
+		if !ok {
+			fails = append(fails, fmt.Sprintf("call %d %s: %v %.200q", i, name, err, text))
+		}
+		return out
+	}
+	switch i % 20 {
+	case 7:
+		out := call("debug_attach", map[string]any{"program": k.target, "args": []string{"600"}, "breakpoints": []string{"main"}}, "", false)
+		sid, _ := out["session_id"].(string)
+		call("debug_stack", map[string]any{"session_id": sid}, "main", false)
+		call("debug_detach", map[string]any{"session_id": sid}, "", false)
+	case 17:
+		out := call("dump_open", map[string]any{"core": k.core, "program": k.exe}, "", false)
+		did, _ := out["session_id"].(string)
+		call("dump_command", map[string]any{"session_id": did, "command": "gdb: bt"}, "crash", false)
+		call("dump_close", map[string]any{"session_id": did}, "", false)
+	default:
+		name, args, want := mixedCall(i, outputID, segv, dir)
+		call(name, args, want, true)
+	}
+	return fails, n
 }
 
 // mixedCall returns call i of the mix and the verdict its text must start with.
