@@ -36,4 +36,4 @@ fuzz:
 	scripts/fuzz.sh
 
 soak:
-	TRIAGE_LOAD_CALLS=$${TRIAGE_LOAD_CALLS:-1000} $(GO) test -count=1 -run 'TestLoad|TestGigabyteOutput|TestClientDisconnect' -v ./e2e
+	scripts/soak.sh

@@ -60,10 +60,13 @@ func TestFaultStoreDiskFull(t *testing.T) {
 	} else {
 		t.Logf("result: %s", text[max(i, 0):])
 	}
+	checked, lost := 0, 0
 	checkKept := func(s *server) {
 		t.Helper()
+		checked++
 		text, _ := s.mustCall("output_get", map[string]any{"output_id": kept, "offset": 998, "limit": 2})
 		if !strings.Contains(text, "999") || !strings.Contains(text, "1000") {
+			lost++
 			t.Errorf("the output stored before the disk filled: %.300s", text)
 		}
 	}
@@ -72,6 +75,7 @@ func TestFaultStoreDiskFull(t *testing.T) {
 	s.stop()
 	s = startServer(t, t.TempDir(), store, wrap)
 	checkKept(s)
+	figure(t, "disk full: stored outputs checked=%d lost=%d", checked, lost)
 	if sc == nil {
 		t.Error("no structured result for the cut output")
 	}
@@ -113,8 +117,10 @@ func TestFaultServerKilledMidWrite(t *testing.T) {
 	}
 
 	s = startServer(t, dir, store, nil)
+	lost := 0
 	text, _ := s.mustCall("output_get", map[string]any{"output_id": done, "offset": 49999, "limit": 1})
 	if !strings.Contains(text, "50000") {
+		lost++
 		t.Errorf("finished output after the restart: %.300s", text)
 	}
 	text, _ = s.mustCall("output_list", map[string]any{})
@@ -123,8 +129,10 @@ func TestFaultServerKilledMidWrite(t *testing.T) {
 	}
 	text, _ = s.mustCall("output_get", map[string]any{"output_id": jobOut, "offset": 0, "limit": 1})
 	if !strings.Contains(text, "line 0") {
+		lost++
 		t.Errorf("the interrupted output's first line: %.300s", text)
 	}
+	figure(t, "server SIGKILL: stored outputs checked=2 lost=%d", lost)
 }
 
 // TestFaultDebugAdapterKilled: the debug adapter is SIGKILLed in the middle
