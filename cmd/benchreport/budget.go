@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/benchreport"
@@ -149,7 +150,12 @@ func fixtureSizes(ctx context.Context, triage, shared string) ([]benchreport.Fix
 	return out, note
 }
 
+// fixtureName names a shared fixture by its directory and file, a corpus
+// log by its path in the repository.
 func fixtureName(path string) string {
+	if !filepath.IsAbs(path) && !strings.HasPrefix(path, "..") {
+		return filepath.ToSlash(path)
+	}
 	return filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 }
 

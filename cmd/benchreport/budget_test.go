@@ -37,4 +37,7 @@ func TestFixtureName(t *testing.T) {
 	if got := fixtureName("../shared/fixtures/xcodebuild/ok.txt"); got != "xcodebuild/ok.txt" {
 		t.Errorf("name: %q", got)
 	}
+	if got := fixtureName("internal/logfilter/testdata/ctest.log"); got != "internal/logfilter/testdata/ctest.log" {
+		t.Errorf("corpus name: %q", got)
+	}
 }
