@@ -11,10 +11,10 @@ import (
 
 // refine rewrites buildrun's verdict in xcodebuild's terms where its
 // generic line says less than the log does: a test case that crashed (the
-// runner restarted after it) or a runner that exited unexpectedly is named,
-// and a non-zero exit whose log holds runner errors is a runner failure,
-// not a silent one. A run in which xcodebuild itself died by a signal
-// keeps the runner's line, which names the signal.
+// runner restarted after it) is named as xcodebuild names tests, and a
+// runner that exited unexpectedly is named by its error. A run in which
+// xcodebuild itself died by a signal keeps the runner's line, which names
+// the signal.
 func (o *BuildOutcome) refine() {
 	rep := o.Run.Report
 	if rep == nil || o.killedBySignal() {
@@ -34,11 +34,6 @@ func (o *BuildOutcome) refine() {
 		}
 		if e, ok := runnerCrash(rep); ok {
 			o.Line = "CRASHED: the test runner exited unexpectedly: " + clip(firstLine(e), 160)
-		}
-	case buildrun.SilentFailure:
-		if len(rep.RunnerErrors) > 0 {
-			o.Status = buildrun.Failed
-			o.Line = "TESTS FAILED: the test runner failed: " + clip(firstLine(rep.RunnerErrors[0]), 160)
 		}
 	}
 }

@@ -2,14 +2,12 @@ package debug
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -97,18 +95,10 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	return h.stopResult(ctx, b, info.ID, st, note)
 }
 
-// simUsage marks the errors a caller fixes by changing arguments or by
-// booting the simulator or launching the app first.
+// simUsage marks the errors a caller fixes (xcode.CallerError: also a
+// simulator not booted, an app not running) as usage errors.
 func simUsage(err error) error {
-	var (
-		re *xcode.RequestError
-		nf *xcode.SimulatorNotFoundError
-		am *xcode.AmbiguousSimulatorError
-		nb *xcode.SimulatorNotBootedError
-		nr *xcode.AppNotRunningError
-		st *proc.StartError
-	)
-	if errors.As(err, &re) || errors.As(err, &nf) || errors.As(err, &am) || errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) {
+	if xcode.CallerError(err) {
 		return &defaults.UsageError{Msg: err.Error()}
 	}
 	return err

@@ -9,15 +9,8 @@ import (
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
-	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
-)
-
-// Bounds of the text; the structured output has everything.
-const (
-	maxErrorsShown   = 10
-	maxFailuresShown = 10
-	maxMessageLines  = 4
+	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
 // renderBuildTest writes the text of a build or test result: the verdict,
@@ -26,9 +19,13 @@ func renderBuildTest(out BuildTestOutput, res *buildrun.Result, filtered excerpt
 	var b strings.Builder
 	b.WriteString(res.Line)
 	b.WriteByte('\n')
-	writeErrors(&b, res)
+	var buildErrors []string
 	if res.Report != nil {
-		writeFailedTests(&b, res.Report)
+		buildErrors = res.Report.BuildErrors
+	}
+	render.Errors(&b, res.Log.Diagnostics, buildErrors)
+	if res.Report != nil {
+		render.Failures(&b, failures(res.Report), "tests.cases")
 	}
 	if res.Crash != nil {
 		writeTestCrash(&b, res.Crash)
@@ -43,85 +40,25 @@ func renderBuildTest(out BuildTestOutput, res *buildrun.Result, filtered excerpt
 	if res.Crash != nil && res.Crash.Core != "" {
 		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": res.Crash.Core, "program": res.Crash.Program}))
 	}
-	writeFilteredLog(&b, out.Captured, res.Log, filtered)
+	render.FilteredLog(&b, out.Captured, res.Log, filtered)
 	return b.String()
 }
 
-// writeErrors lists compiler and linker errors, first of all when the build
-// is what failed.
-func writeErrors(b *strings.Builder, res *buildrun.Result) {
-	var errs []logfilter.Diagnostic
-	for _, d := range res.Log.Diagnostics {
-		if d.Kind == logfilter.KindError || d.Kind == logfilter.KindLinker {
-			errs = append(errs, d)
-		}
-	}
-	if len(errs) == 0 && res.Report != nil {
-		for _, e := range res.Report.BuildErrors {
-			errs = append(errs, logfilter.Diagnostic{Kind: logfilter.KindError, Message: e})
-		}
-	}
-	if len(errs) == 0 {
-		return
-	}
-	b.WriteString("errors:\n")
-	for i, d := range errs {
-		if i == maxErrorsShown {
-			fmt.Fprintf(b, "  … %d more in diagnostics\n", len(errs)-i)
-			break
-		}
-		fmt.Fprintf(b, "  %s\n", diagnosticLine(d))
-	}
-}
-
-func diagnosticLine(d logfilter.Diagnostic) string {
-	loc := d.File
-	switch {
-	case loc == "":
-	case d.Col > 0:
-		loc = fmt.Sprintf("%s:%d:%d: ", d.File, d.Line, d.Col)
-	case d.Line > 0:
-		loc = fmt.Sprintf("%s:%d: ", d.File, d.Line)
-	default:
-		loc += ": "
-	}
-	count := ""
-	if d.Count > 1 {
-		count = fmt.Sprintf(" (×%d)", d.Count)
-	}
-	return loc + d.Message + count
-}
-
-func writeFailedTests(b *strings.Builder, rep *testreport.Report) {
-	failures := rep.Failures()
-	if len(failures) == 0 {
-		return
-	}
-	b.WriteString("failed tests:\n")
-	for i, c := range failures {
-		if i == maxFailuresShown {
-			fmt.Fprintf(b, "  … %d more in tests.cases\n", len(failures)-i)
-			break
-		}
+// failures are the report's failed, errored and crashed tests.
+func failures(rep *testreport.Report) []render.Failure {
+	var fs []render.Failure
+	for _, c := range rep.Failures() {
 		name := c.Name
 		if c.Suite != "" && c.Suite != rep.Format {
 			name = c.Suite + " " + c.Name
 		}
-		fmt.Fprintf(b, "  %s [%s]", name, c.Status)
+		where := ""
 		if c.File != "" {
-			fmt.Fprintf(b, " at %s:%d", c.File, c.Line)
+			where = fmt.Sprintf("%s:%d", c.File, c.Line)
 		}
-		b.WriteByte('\n')
-		for j, l := range strings.Split(strings.TrimSpace(c.Message), "\n") {
-			if j == maxMessageLines {
-				b.WriteString("      …\n")
-				break
-			}
-			if l = strings.TrimSpace(l); l != "" {
-				fmt.Fprintf(b, "      %s\n", l)
-			}
-		}
+		fs = append(fs, render.Failure{Name: name, Status: string(c.Status), Where: where, Message: c.Message})
 	}
+	return fs
 }
 
 func writeTestCrash(b *strings.Builder, c *buildrun.TestCrash) {
@@ -188,21 +125,4 @@ func writeSummary(b *strings.Builder, out BuildTestOutput, res *buildrun.Result)
 
 func ms(n int64) string {
 	return (time.Duration(n) * time.Millisecond).Round(10 * time.Millisecond).String()
-}
-
-// writeFilteredLog shows the filtered log (bounded) and how to see the raw
-// one.
-func writeFilteredLog(b *strings.Builder, c catalog.Captured, sum logfilter.Summary, ex excerpt.Excerpt) {
-	if c.TotalLines == 0 {
-		fmt.Fprintf(b, "log: empty (%s)\n", c.OutputID)
-		return
-	}
-	fmt.Fprintf(b, "log (filtered: %d of %d lines; full log %s):\n", sum.KeptLines, sum.Lines, c.OutputID)
-	b.WriteString(ex.Text)
-	if ex.Text != "" && !strings.HasSuffix(ex.Text, "\n") {
-		b.WriteByte('\n')
-	}
-	if c.Next != "" {
-		fmt.Fprintf(b, "more: %s\n", c.Next)
-	}
 }

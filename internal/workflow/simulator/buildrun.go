@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -170,24 +171,7 @@ func finish(out BuildRunOutput, ex excerpt.Excerpt) catalog.Result[BuildRunOutpu
 	if out.Launch != nil {
 		writeReports(&b, out.Launch.CrashReports)
 	}
-	shown := 0
-	for _, d := range out.Diagnostics {
-		if d.Kind != logfilter.KindError && d.Kind != logfilter.KindLinker {
-			continue
-		}
-		if shown == 0 {
-			b.WriteString("errors:\n")
-		}
-		if shown++; shown > 10 {
-			b.WriteString("  … more in diagnostics\n")
-			break
-		}
-		if d.File != "" {
-			fmt.Fprintf(&b, "  %s:%d: %s\n", d.File, d.Line, d.Message)
-		} else {
-			fmt.Fprintf(&b, "  %s\n", d.Message)
-		}
-	}
+	render.Errors(&b, out.Diagnostics, nil)
 	if out.Stage == "build" {
 		catalog.WriteExcerpt(&b, out.Captured, ex.Text)
 	} else {

@@ -8,12 +8,10 @@ package simulator
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -72,21 +70,10 @@ func (a SimulatorArgs) resolve(ctx context.Context) (xcode.Device, error) {
 	return d, usageOf(err)
 }
 
-// usageOf turns the errors a caller fixes by changing arguments into usage
+// usageOf marks the errors a caller fixes (xcode.CallerError) as usage
 // errors, keeping their messages.
 func usageOf(err error) error {
-	var (
-		re *xcode.RequestError
-		nf *xcode.SimulatorNotFoundError
-		am *xcode.AmbiguousSimulatorError
-		se *xcode.SchemeError
-		st *proc.StartError
-	)
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re), errors.As(err, &nf), errors.As(err, &am), errors.As(err, &se), errors.As(err, &st),
-		errors.Is(err, xcode.ErrDestination):
+	if xcode.CallerError(err) {
 		return &defaults.UsageError{Msg: err.Error()}
 	}
 	return err

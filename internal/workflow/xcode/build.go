@@ -120,7 +120,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if !o.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[BuildOutput]{Text: render(out, o, filtered), Output: out, Outcome: outcome}, nil
+	return catalog.Result[BuildOutput]{Text: renderBuild(out, o, filtered), Output: out, Outcome: outcome}, nil
 }
 
 // withBundle gives a test request the result bundle path Build will set,

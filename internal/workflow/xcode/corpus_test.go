@@ -24,7 +24,7 @@ var corpus = map[string]struct {
 	"bitrise_xcodebuild-UITest-timeout.txt": {"xcode_test", 65, "crashed",
 		"CRASHED: BitriseXcode7SampleUITests.BitriseXcode7SampleUITests.testAddAnItemGoToDetailsThenDeleteIt crashed", nil},
 	"bitrise_xcodebuild-compile-error.txt": {"xcode_build", 65, "failed", "BUILD FAILED: 6 errors",
-		[]string{"AppDelegate.swift:20: use of unresolved identifier 'let2'"}},
+		[]string{"AppDelegate.swift:20:9: use of unresolved identifier 'let2'"}},
 	"bitrise_xcodebuild-early-unexpected-exit_1.txt": {"xcode_test", 65, "crashed",
 		"CRASHED: the test runner exited unexpectedly: Test target ios-xcode-8.0Tests encountered an error (Early unexpected exit", nil},
 	"bitrise_xcodebuild-failed-to-background-test-runner.txt": {"xcode_test", 65, "failed",

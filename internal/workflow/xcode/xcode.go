@@ -6,11 +6,8 @@
 package xcode
 
 import (
-	"errors"
-
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -53,25 +50,11 @@ type handler struct {
 	opts xcode.Options
 }
 
-// usageOf turns the errors a caller fixes by changing arguments into usage
-// errors, keeping their messages: a malformed request, a bad destination,
-// an unknown or ambiguous simulator, an unknown scheme, a missing tool.
+// usageOf marks the errors a caller fixes (xcode.CallerError) as usage
+// errors, keeping their messages.
 func usageOf(err error) error {
-	var (
-		re *xcode.RequestError
-		nf *xcode.SimulatorNotFoundError
-		am *xcode.AmbiguousSimulatorError
-		se *xcode.SchemeError
-		st *proc.StartError
-	)
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re), errors.As(err, &nf), errors.As(err, &am), errors.As(err, &se),
-		errors.Is(err, xcode.ErrDestination):
+	if xcode.CallerError(err) {
 		return &defaults.UsageError{Msg: err.Error()}
-	case errors.As(err, &st):
-		return &defaults.UsageError{Msg: st.Error()}
 	}
 	return err
 }
