@@ -79,3 +79,40 @@ func medianDuration(times []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkKernelCommandUncached is BenchmarkCommandUncached on the kernel
+// vmcore with crash's `log`, a command that takes the engine milliseconds
+// and prints tens of KB, alternated with the same command through the
+// session's REPL (target: ≤ +10 % or ≤ +5 ms).
+func BenchmarkKernelCommandUncached(b *testing.B) {
+	v := findVmcore(b)
+	need(b, "crash", "crash")
+	c := mcptest.Connect(b, nil)
+	if r := c.Call("dump_open", map[string]any{"vmcore": v.path, "vmlinux": v.vmlinux}); r.IsError {
+		b.Fatal(r.Text)
+	}
+	s, err := c.Svc.Dumps().Get("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	args := map[string]any{"command": "crash:log", "force": true}
+	var viaMCP, direct []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if r := c.Call("dump_command", args); r.IsError {
+			b.Fatal(r.Text)
+		}
+		viaMCP = append(viaMCP, time.Since(start))
+		start = time.Now()
+		if _, err := s.Exec(ctx, postmortem.EngineCrash, "log", 0, false); err != nil {
+			b.Fatal(err)
+		}
+		direct = append(direct, time.Since(start))
+	}
+	m, d := medianDuration(viaMCP), medianDuration(direct)
+	b.ReportMetric(ms(m), "mcp-ms")
+	b.ReportMetric(ms(d), "engine-ms")
+	b.ReportMetric(ms(m-d), "overhead-ms")
+	b.ReportMetric(100*float64(m-d)/float64(d), "overhead-%")
+}

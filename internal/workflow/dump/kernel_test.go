@@ -20,7 +20,7 @@ type vmcore struct{ path, kdump, flat, vmlinux string }
 // findVmcore reads TRIAGE_VMCORE/TRIAGE_VMLINUX, else the cache's
 // vmcore.env. Missing, it skips the test, except in CI, which generates the
 // vmcore first: there a missing vmcore fails.
-func findVmcore(t *testing.T) vmcore {
+func findVmcore(t testing.TB) vmcore {
 	t.Helper()
 	v := vmcore{path: os.Getenv("TRIAGE_VMCORE"), vmlinux: os.Getenv("TRIAGE_VMLINUX"),
 		kdump: os.Getenv("TRIAGE_VMCORE_KDUMP"), flat: os.Getenv("TRIAGE_VMCORE_FLAT")}
