@@ -195,8 +195,11 @@ func TestFaultDumpEngines(t *testing.T) {
 	if !isErr || !strings.Contains(strings.ToLower(text), "time") {
 		t.Errorf("command on a stopped crash: error %v: %.300s", isErr, text)
 	}
-	if d := time.Since(start); d > 30*time.Second {
+	// The call includes the kill and, under load, a slow restart of crash.
+	if d := time.Since(start); d > 150*time.Second {
 		t.Errorf("the timed-out command took %v", d)
+	} else {
+		t.Logf("the timed-out command returned after %v", d.Round(time.Second))
 	}
 	if !testutil.WaitGone(engines[0], 15*time.Second) {
 		t.Errorf("the stopped crash (pid %d) was not killed", engines[0])

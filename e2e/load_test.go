@@ -88,7 +88,13 @@ func TestLoad(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	t.Logf("%d calls, %d in flight, in %v (%.0f calls/s)", made.Load(), inFlight, elapsed, float64(made.Load())/elapsed.Seconds())
-	figure(t, "load: items=%d calls=%d in_flight=%d seconds=%.1f failed=%d", calls, made.Load(), inFlight, elapsed.Seconds(), len(failures))
+	byTool := map[string]int{}
+	for _, f := range failures {
+		if fs := strings.Fields(f); len(fs) > 2 {
+			byTool[strings.TrimSuffix(fs[2], ":")]++
+		}
+	}
+	figure(t, "load: items=%d calls=%d in_flight=%d seconds=%.1f failed=%d %v", calls, made.Load(), inFlight, elapsed.Seconds(), len(failures), byTool)
 	if len(failures) > 0 {
 		t.Errorf("%d of %d calls failed; first: %s", len(failures), calls, failures[0])
 	}
@@ -97,6 +103,11 @@ func TestLoad(t *testing.T) {
 		t.Errorf("the server's children left behind: %s", out)
 	}
 }
+
+// maxSessions bounds the debug and dump sessions open at once in TestLoad.
+const maxSessions = 8
+
+var sessionSlots = make(chan struct{}, maxSessions)
 
 // mixed makes item i of the mix: one call, or, one item in ten, the open,
 // use and close of a debug or a dump session. It returns the failures and
@@ -123,6 +134,13 @@ func mixed(ctx context.Context, cs *mcp.ClientSession, i int, outputID, segv, di
 			fails = append(fails, fmt.Sprintf("call %d %s: %v %.200q", i, name, err, text))
 		}
 		return out
+	}
+	switch i % 20 {
+	case 7, 17:
+		// At most maxSessions debug or dump sessions at once: each starts a
+		// debugger, and lldb gives its own server 6 s to answer.
+		sessionSlots <- struct{}{}
+		defer func() { <-sessionSlots }()
 	}
 	switch i % 20 {
 	case 7:
