@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"sync"
@@ -84,6 +85,10 @@ type Tool struct {
 
 	inSchema, outSchema *jsonschema.Schema
 	handler             func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error)
+
+	// unlisted maps a workflow id ("" for always) to input properties that
+	// tools/list leaves out unless that workflow is enabled; see Unlisted.
+	unlisted map[string][]string
 
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // the input schema, compiled on first call
@@ -201,20 +206,66 @@ func toolError(err error, outcome Outcome) *mcp.CallToolResult {
 
 func (t *Tool) mcpTool() *mcp.Tool {
 	a := t.Annotations
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: a.ReadOnly, IdempotentHint: a.Idempotent, OpenWorldHint: &a.OpenWorld}
-	if !a.ReadOnly {
+	// Hints that equal the protocol's defaults (destructive, open world) are
+	// left out: tools/list is read whole by the model, byte by byte.
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: a.ReadOnly, IdempotentHint: a.Idempotent}
+	if !a.OpenWorld {
+		ann.OpenWorldHint = &a.OpenWorld
+	}
+	if !a.ReadOnly && !a.Destructive {
 		ann.DestructiveHint = &a.Destructive
 	}
 	return &mcp.Tool{Name: t.Name, Description: t.Description, Annotations: ann}
 }
 
-// Register adds the tool to an MCP server.
-func (t *Tool) Register(s *mcp.Server) {
+// Unlisted leaves input properties out of tools/list while workflow is not
+// enabled, or always when workflow is "": the Apple defaults on a machine
+// without Xcode, or a field that session defaults fill whose explicit twin is
+// listed. A call may still pass them: arguments are validated against the
+// full schema. It returns t.
+func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
+	for _, f := range fields {
+		if t.inSchema.Properties[f] == nil {
+			panic(fmt.Sprintf("catalog: tool %s: Unlisted names unknown field %q", t.Name, f))
+		}
+	}
+	if t.unlisted == nil {
+		t.unlisted = make(map[string][]string)
+	}
+	t.unlisted[workflow] = append(t.unlisted[workflow], fields...)
+	return t
+}
+
+// Register adds the tool to an MCP server; enabled tells which workflows the
+// server has enabled (for Unlisted fields).
+func (t *Tool) Register(s *mcp.Server, enabled func(workflow string) bool) {
 	mt := t.mcpTool()
-	mt.InputSchema, mt.OutputSchema = t.inSchema, t.outSchema
+	mt.InputSchema, mt.OutputSchema = t.advertised(enabled), t.outSchema
 	s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return t.handler(ctx, req, req.Params.Arguments)
 	})
+}
+
+// advertised is the input schema as tools/list shows it: without the
+// top-level "additionalProperties": false, which every tool would repeat, and
+// without its unlisted fields. Arguments are still validated against the full
+// schema, so a misspelt argument is still an error that names it.
+func (t *Tool) advertised(enabled func(workflow string) bool) *jsonschema.Schema {
+	c := *t.inSchema
+	c.AdditionalProperties = nil
+	cloned := false
+	for wf, fields := range t.unlisted {
+		if wf != "" && enabled(wf) {
+			continue
+		}
+		if !cloned {
+			c.Properties, cloned = maps.Clone(t.inSchema.Properties), true
+		}
+		for _, f := range fields {
+			delete(c.Properties, f)
+		}
+	}
+	return &c
 }
 
 // dropNull rewrites ["null", T] types as T throughout an input schema. Arguments
@@ -255,7 +306,7 @@ func outputSchema(t reflect.Type) *jsonschema.Schema {
 func addFields(s *jsonschema.Schema, t reflect.Type) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" || !f.IsExported() && !f.Anonymous {
 			continue
 		}
@@ -271,9 +322,6 @@ func addFields(s *jsonschema.Schema, t reflect.Type) {
 			name = f.Name
 		}
 		s.Properties[name] = &jsonschema.Schema{Type: jsonType(ft)}
-		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
-			s.Required = append(s.Required, name)
-		}
 	}
 }
 

@@ -73,6 +73,11 @@ func (c *Catalog) Select(names []string) (*Selection, error) {
 	return sel, nil
 }
 
+// IsEnabled reports whether the workflow with the given id is enabled.
+func (s *Selection) IsEnabled(id string) bool {
+	return slices.ContainsFunc(s.Enabled, func(w *Workflow) bool { return w.ID == id })
+}
+
 // Workflow returns the workflow with the given id, or nil.
 func (c *Catalog) Workflow(id string) *Workflow {
 	for _, w := range c.Workflows {

@@ -22,23 +22,23 @@ import (
 // Values are the session-managed fields. Every field is optional; an empty value
 // means "not set". The JSON names are the tool argument names.
 type Values struct {
-	ProjectDir      string            `json:"project_dir,omitempty" yaml:"project_dir,omitempty" jsonschema:"directory of the project to build, test or run"`
-	WorkspacePath   string            `json:"workspace_path,omitempty" yaml:"workspace_path,omitempty" jsonschema:"Xcode .xcworkspace path (exclusive with project_path)"`
-	ProjectPath     string            `json:"project_path,omitempty" yaml:"project_path,omitempty" jsonschema:"Xcode .xcodeproj path (exclusive with workspace_path)"`
+	ProjectDir      string            `json:"project_dir,omitempty" yaml:"project_dir,omitempty"`
+	WorkspacePath   string            `json:"workspace_path,omitempty" yaml:"workspace_path,omitempty" jsonschema:".xcworkspace (or project_path)"`
+	ProjectPath     string            `json:"project_path,omitempty" yaml:"project_path,omitempty" jsonschema:".xcodeproj (or workspace_path)"`
 	Scheme          string            `json:"scheme,omitempty" yaml:"scheme,omitempty" jsonschema:"Xcode scheme"`
-	Configuration   string            `json:"configuration,omitempty" yaml:"configuration,omitempty" jsonschema:"build configuration, e.g. Debug or Release"`
-	SimulatorID     string            `json:"simulator_id,omitempty" yaml:"simulator_id,omitempty" jsonschema:"simulator UDID (exclusive with simulator_name)"`
-	SimulatorName   string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"simulator name (exclusive with simulator_id)"`
+	Configuration   string            `json:"configuration,omitempty" yaml:"configuration,omitempty" jsonschema:"e.g. Debug, Release"`
+	SimulatorID     string            `json:"simulator_id,omitempty" yaml:"simulator_id,omitempty" jsonschema:"UDID (or simulator_name)"`
+	SimulatorName   string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"or simulator_id"`
 	DeviceID        string            `json:"device_id,omitempty" yaml:"device_id,omitempty" jsonschema:"physical device id"`
-	Platform        string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"target platform, e.g. iOS Simulator or macOS"`
+	Platform        string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
 	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift"`
-	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"build command as an argv array"`
-	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"test command as an argv array"`
-	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty" jsonschema:"environment overrides, merged key by key with a call's env"`
-	TimeoutS        float64           `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty" jsonschema:"timeout in seconds"`
+	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
+	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
+	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty" jsonschema:"merged key by key with a call's env"`
+	TimeoutS        float64           `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
-	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"vmlinux with debug info for kernel dumps"`
-	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"host to run dump engines on over ssh"`
+	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
+	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"runs dump engines over ssh"`
 }
 
 // Keys lists the JSON names of every session-managed field, in declaration order.

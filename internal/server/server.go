@@ -27,7 +27,8 @@ const Instructions = `triage builds, tests, runs, debugs and post-mortems native
 - Long output is stored whole; a result shows an excerpt (errors first) and an output_id. Page it with output_get or search it with output_search instead of re-running.
 - Set project_dir, scheme, simulator and similar values once with session_set_defaults; explicit arguments still win.
 - After a crash, follow the hints: dump_open on the captured core, or debug_attach to re-run under a debugger.
-- doctor reports which debuggers and dump engines are installed here.`
+- doctor reports which debuggers and dump engines are installed here.
+- Conventions: *_s arguments are seconds; an omitted timeout is the configured one; env merges key by key with the session's; session_id may be omitted (the current debug session, the last opened dump); ids in results (output_id, process id, frame, breakpoint) feed the other tools.`
 
 // Server is an MCP server over one catalog selection.
 type Server struct {
@@ -74,7 +75,7 @@ func New(svc *services.Set, o Options) (*Server, error) {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	for _, t := range sel.Tools {
-		t.Register(s)
+		t.Register(s, sel.IsEnabled)
 	}
 	s.AddReceivingMiddleware(explainAbsent(sel.Absent), dropNullArguments)
 	addResources(s, svc)

@@ -93,6 +93,18 @@ func TestToolsListIsStableAndComplete(t *testing.T) {
 	}
 }
 
+// selfExplanatory are the argument names whose meaning the name, the tool's
+// description or the server instructions already give (session_id defaults,
+// *_s seconds, env merging); describing them in every tool would cost
+// tools/list bytes for nothing.
+var selfExplanatory = map[string]bool{
+	"args": true, "command": true, "condition": true, "core": true, "env": true,
+	"expression": true, "id": true, "jobs": true, "location": true, "path": true,
+	"pid": true, "profile": true, "program": true, "project_dir": true,
+	"output_id": true, "session_id": true, "stdin": true, "stop_on_entry": true, "thread": true,
+	"timeout_s": true, "unset": true, "vmcore": true,
+}
+
 func TestEveryToolHasDescribedSchemas(t *testing.T) {
 	srv, _ := New(newServices(t, nil), Options{AllWorkflows: true})
 	res, err := connect(t, srv, nil).ListTools(context.Background(), nil)
@@ -119,7 +131,7 @@ func TestEveryToolHasDescribedSchemas(t *testing.T) {
 		}
 		json.Unmarshal(b, &s)
 		for name, p := range s.Properties {
-			if p.Description == "" {
+			if p.Description == "" && !selfExplanatory[name] {
 				t.Errorf("%s: argument %s has no description", tool.Name, name)
 			}
 		}

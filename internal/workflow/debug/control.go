@@ -16,9 +16,9 @@ import (
 
 type breakpointParams struct {
 	sessionParam
-	Location  string `json:"location" jsonschema:"file:line or a function name"`
-	Condition string `json:"condition,omitempty" jsonschema:"stop only when this expression is true"`
-	HitCount  int    `json:"hit_count,omitempty" jsonschema:"ignore the first hit_count-1 hits: stop from this hit on"`
+	Location  string `json:"location"`
+	Condition string `json:"condition,omitempty"`
+	HitCount  int    `json:"hit_count,omitempty" jsonschema:"stop from this hit on"`
 }
 
 // BreakpointOutput is the breakpoint as the debugger resolved it.
@@ -80,7 +80,7 @@ func unverifiedReason(spec debugger.BreakpointSpec, msg string) string {
 
 type breakpointRemoveParams struct {
 	sessionParam
-	ID int `json:"id" jsonschema:"breakpoint id from debug_breakpoint_add"`
+	ID int `json:"id"`
 }
 
 func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in breakpointRemoveParams) (catalog.Result[StopOutput], error) {
@@ -97,8 +97,8 @@ func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in brea
 
 type continueParams struct {
 	sessionParam
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"wait up to this many seconds for the next stop (0: return at once)"`
-	Thread int     `json:"thread,omitempty" jsonschema:"thread to resume (default: all)"`
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
+	Thread int     `json:"thread,omitempty" jsonschema:"default: all"`
 }
 
 func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
@@ -121,8 +121,8 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 type stepParams struct {
 	sessionParam
 	Kind   string  `json:"kind,omitempty" jsonschema:"over (default), in or out"`
-	Thread int     `json:"thread,omitempty" jsonschema:"thread to step (default: the stopped one)"`
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"how long the step may take (default 10)"`
+	Thread int     `json:"thread,omitempty"`
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"default 10"`
 }
 
 func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {

@@ -35,10 +35,11 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Title:       "Debugging",
 		Description: "Launch, attach to or open a core under lldb-dap/lldb-vscode, dlv, gdb or the lldb command line; breakpoints, stepping, stack, variables.",
 		Tools: []*catalog.Tool{
-			catalog.New("debug_attach", "Start a debug session: attach to pid, launch program (+args), or open core + program. Returns the session and the first stop.",
-				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)),
+			catalog.New("debug_attach", "Start a debug session: attach to pid, launch program, or open core + program.",
+				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)).
+				Unlisted("", "debugger_backend"), // filled from session defaults; backend is its explicit twin
 			attachSim(svc),
-			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, with an optional condition or hit count.", ctl, h.breakpointAdd),
+			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
 			catalog.New("debug_continue", "Resume the target; with wait_s, wait for the next stop.", ctl, h.resume),
 			catalog.New("debug_step", "Step over, into or out of the current line and report the new stop.", ctl, h.step),
@@ -57,7 +58,7 @@ type handler struct{ svc *services.Set }
 
 // sessionParam is embedded by every tool that works on a session.
 type sessionParam struct {
-	SessionID string `json:"session_id,omitempty" jsonschema:"debug session (default: the current one)"`
+	SessionID string `json:"session_id,omitempty"`
 }
 
 func (h *handler) backend(id string) (debugger.Backend, string, error) {
@@ -107,18 +108,18 @@ type StopOutput struct {
 }
 
 type attachParams struct {
-	Pid             int               `json:"pid,omitempty" jsonschema:"attach to this running process"`
-	Program         string            `json:"program,omitempty" jsonschema:"program to launch, or the executable of core"`
-	Args            []string          `json:"args,omitempty" jsonschema:"arguments of the launched program"`
-	Core            string            `json:"core,omitempty" jsonschema:"core file to open (with program)"`
-	StopOnEntry     bool              `json:"stop_on_entry,omitempty" jsonschema:"stop at the program's entry"`
-	Breakpoints     []string          `json:"breakpoints,omitempty" jsonschema:"set before the program runs: function names or file:line"`
-	Backend         string            `json:"backend,omitempty" jsonschema:"dap or lldb (default: debugger_backend, then config, then dap)"`
-	DebuggerBackend string            `json:"debugger_backend,omitempty" jsonschema:"session default backend; backend wins"`
-	Cwd             string            `json:"cwd,omitempty" jsonschema:"working directory of a launched program (default: project_dir)"`
-	ProjectDir      string            `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
-	Env             map[string]string `json:"env,omitempty" jsonschema:"environment of a launched program"`
-	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"with breakpoints or stop_on_entry, how long to wait for the first stop (default 30)"`
+	Pid             int               `json:"pid,omitempty"`
+	Program         string            `json:"program,omitempty" jsonschema:"to launch, or the core's executable"`
+	Args            []string          `json:"args,omitempty"`
+	Core            string            `json:"core,omitempty"`
+	StopOnEntry     bool              `json:"stop_on_entry,omitempty"`
+	Breakpoints     []string          `json:"breakpoints,omitempty" jsonschema:"functions or file:line, set before it runs"`
+	Backend         string            `json:"backend,omitempty" jsonschema:"dap (default) or lldb"`
+	DebuggerBackend string            `json:"debugger_backend,omitempty"`
+	Cwd             string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
+	ProjectDir      string            `json:"project_dir,omitempty"`
+	Env             map[string]string `json:"env,omitempty"`
+	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {

@@ -16,8 +16,8 @@ import (
 
 type stackParams struct {
 	sessionParam
-	Thread    int `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`
-	MaxFrames int `json:"max_frames,omitempty" jsonschema:"frames to return (default 20)"`
+	Thread    int `json:"thread,omitempty"`
+	MaxFrames int `json:"max_frames,omitempty" jsonschema:"default 20"`
 }
 
 // StackOutput is a backtrace.
@@ -56,10 +56,10 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 
 type variablesParams struct {
 	sessionParam
-	Frame  int    `json:"frame,omitempty" jsonschema:"frame id from debug_stack (default: the top frame)"`
-	Thread int    `json:"thread,omitempty" jsonschema:"thread id (default: the stopped thread)"`
-	Scope  string `json:"scope,omitempty" jsonschema:"locals, arguments, registers or globals (default: locals and arguments)"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels of struct members and elements to expand (default 1; 2 for registers)"`
+	Frame  int    `json:"frame,omitempty" jsonschema:"from debug_stack (default: top)"`
+	Thread int    `json:"thread,omitempty"`
+	Scope  string `json:"scope,omitempty" jsonschema:"locals, arguments, registers or globals"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels to expand (default 1)"`
 }
 
 // VariablesOutput lists variables.
@@ -131,8 +131,8 @@ func writeVars(sb *strings.Builder, vars []debugger.Variable, indent string, bud
 
 type evaluateParams struct {
 	sessionParam
-	Expression string `json:"expression" jsonschema:"expression in the program's language"`
-	Frame      int    `json:"frame,omitempty" jsonschema:"frame id from debug_stack (default: the top frame)"`
+	Expression string `json:"expression"`
+	Frame      int    `json:"frame,omitempty" jsonschema:"from debug_stack (default: top)"`
 }
 
 // EvaluateOutput is an expression's value.
@@ -174,8 +174,8 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 
 type commandParams struct {
 	sessionParam
-	Command  string  `json:"command" jsonschema:"raw debugger command, e.g. 'register read' (lldb) or 'info registers' (gdb)"`
-	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"time limit (default: the configured command timeout)"`
+	Command  string  `json:"command"`
+	TimeoutS float64 `json:"timeout_s,omitempty"`
 }
 
 // CommandOutput is a raw command's output.

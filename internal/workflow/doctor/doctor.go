@@ -23,7 +23,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		AlwaysOn:    true,
 		Tools: []*catalog.Tool{
 			catalog.New("doctor",
-				"Report OS, triage build, every external tool triage can use (version or missing), core_pattern, RLIMIT_CORE, ptrace restrictions, store and config.",
+				"Report OS, every external tool triage can use (version or missing), core_pattern, RLIMIT_CORE, ptrace limits, store and config.",
 				catalog.Annotations{ReadOnly: true, Idempotent: true},
 				func(ctx context.Context, c *catalog.Call, _ struct{}) (catalog.Result[*doctor.Report], error) {
 					r := Inspect(ctx, svc)

@@ -18,10 +18,10 @@ import (
 
 type commandParams struct {
 	sessionParam
-	Command  string  `json:"command" jsonschema:"command, or drgn Python (multi-line ok); a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
-	Engine   string  `json:"engine,omitempty" jsonschema:"crash, drgn, gdb or lldb; wins over routing"`
-	Force    bool    `json:"force,omitempty" jsonschema:"re-run instead of using the cache; retries a failed engine start"`
-	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"seconds (default: timeouts.command); a stuck engine is killed and restarted"`
+	Command  string  `json:"command" jsonschema:"a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
+	Engine   string  `json:"engine,omitempty" jsonschema:"crash, drgn, gdb or lldb"`
+	Force    bool    `json:"force,omitempty" jsonschema:"bypass the cache"`
+	TimeoutS float64 `json:"timeout_s,omitempty"`
 }
 
 // CommandOutput is one command's result.

@@ -27,11 +27,11 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Title:       "Post-mortem dumps",
 		Description: "Open kernel dumps (crash, drgn) and process cores (gdb, lldb, drgn); first-look report, routed and cached engine commands.",
 		Tools: []*catalog.Tool{
-			catalog.New("dump_open", "Open a kernel dump (vmcore + vmlinux) or a process core (core + program); reopening the same dump reuses its session.",
+			catalog.New("dump_open", "Open a kernel dump (vmcore + vmlinux) or a process core (core + program); the same dump reuses its session.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)),
-			catalog.New("dump_report", "First-look triage of an open dump: panic or signal, crashing task/thread backtrace, kernel log tail or registers and libraries.", world, h.report),
-			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump; outputs are cached per engine context.", world, h.command),
-			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one with arguments on an open dump.", world, h.scripts),
+			catalog.New("dump_report", "First look at an open dump: panic or signal, crashing backtrace, kernel log tail or registers.", world, h.report),
+			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump (cached per engine context).", world, h.command),
+			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one on an open dump.", world, h.scripts),
 			catalog.New("dump_list", "List open dump sessions and the state of their engines.", ro, h.list),
 			catalog.New("dump_close", "Release a dump session; the last release stops its engines.", catalog.Annotations{Destructive: true, Idempotent: true}, h.close),
 		},
@@ -49,7 +49,7 @@ func newHandler(svc *services.Set) *handler {
 
 // sessionParam is embedded by every tool that works on a session.
 type sessionParam struct {
-	SessionID string `json:"session_id,omitempty" jsonschema:"dump session (default: the last opened)"`
+	SessionID string `json:"session_id,omitempty"`
 }
 
 func (h *handler) session(id string) (*postmortem.Session, error) {
@@ -77,12 +77,12 @@ func describe(err error) error {
 }
 
 type openParams struct {
-	Vmcore    string              `json:"vmcore,omitempty" jsonschema:"kernel dump (with vmlinux)"`
-	Vmlinux   string              `json:"vmlinux,omitempty" jsonschema:"vmlinux with debug info matching the vmcore (session default)"`
-	Core      string              `json:"core,omitempty" jsonschema:"process core file (with program)"`
-	Program   string              `json:"program,omitempty" jsonschema:"the executable that dumped core"`
-	SSHHost   string              `json:"ssh_host,omitempty" jsonschema:"run the engines on this host over ssh; paths are that host's (session default)"`
-	ExtraArgs map[string][]string `json:"extra_args,omitempty" jsonschema:"extra argv words per engine, e.g. {\"crash\": [\"--minimal\"]}"`
+	Vmcore    string              `json:"vmcore,omitempty"`
+	Vmlinux   string              `json:"vmlinux,omitempty" jsonschema:"with debug info, matching vmcore"`
+	Core      string              `json:"core,omitempty"`
+	Program   string              `json:"program,omitempty"`
+	SSHHost   string              `json:"ssh_host,omitempty" jsonschema:"run the engines there; paths are its own"`
+	ExtraArgs map[string][]string `json:"extra_args,omitempty" jsonschema:"e.g. {\"crash\": [\"--minimal\"]}"`
 }
 
 // SessionOutput describes a dump session.

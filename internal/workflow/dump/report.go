@@ -15,7 +15,7 @@ import (
 
 type reportParams struct {
 	sessionParam
-	Force bool `json:"force,omitempty" jsonschema:"run the engine commands again instead of using cached outputs"`
+	Force bool `json:"force,omitempty" jsonschema:"bypass the cache"`
 }
 
 // ReportOutput is the first look at a dump.

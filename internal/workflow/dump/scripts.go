@@ -17,9 +17,9 @@ import (
 
 type scriptsParams struct {
 	sessionParam
-	Name     string   `json:"name,omitempty" jsonschema:"script to run (its file name, with or without .py); omit to list the scripts"`
-	Args     []string `json:"args,omitempty" jsonschema:"arguments, seen by the script as sys.argv[1:]"`
-	TimeoutS float64  `json:"timeout_s,omitempty" jsonschema:"seconds (default: timeouts.command)"`
+	Name     string   `json:"name,omitempty" jsonschema:"omit to list the scripts"`
+	Args     []string `json:"args,omitempty" jsonschema:"its sys.argv[1:]"`
+	TimeoutS float64  `json:"timeout_s,omitempty"`
 }
 
 // Script is a drgn script found in a configured directory.

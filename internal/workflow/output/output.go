@@ -33,9 +33,9 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 type handler struct{ svc *services.Set }
 
 type getParams struct {
-	OutputID string `json:"output_id" jsonschema:"id from a previous result"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"first line, 0-based (default 0)"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"lines to return (default 200; the response budget may return fewer)"`
+	OutputID string `json:"output_id"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"0-based line"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"default 200"`
 }
 
 // GetOutput is a page of lines.
@@ -94,10 +94,10 @@ func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catal
 }
 
 type searchParams struct {
-	OutputID   string `json:"output_id,omitempty" jsonschema:"output to search; omit to search the recent outputs"`
-	Pattern    string `json:"pattern" jsonschema:"RE2 regular expression, matched line by line"`
-	Context    int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (max 20)"`
-	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"matches to return (default 50); all are counted"`
+	OutputID   string `json:"output_id,omitempty" jsonschema:"omit to search the recent outputs"`
+	Pattern    string `json:"pattern" jsonschema:"RE2, per line"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines around each match (max 20)"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"default 50; all are counted"`
 }
 
 // SearchOutput holds the matches.
@@ -153,7 +153,7 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 }
 
 type listParams struct {
-	Limit int `json:"limit,omitempty" jsonschema:"outputs to list (default 20)"`
+	Limit int `json:"limit,omitempty" jsonschema:"default 20"`
 }
 
 // ListOutput lists stored outputs.

@@ -10,17 +10,17 @@ import (
 // buildParams are the build tool's arguments. project_dir, toolchain,
 // build_command, configuration, env and timeout_s are session-managed.
 type buildParams struct {
-	ProjectDir    string            `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (session default; detected from the project when unset)"`
-	Command       any               `json:"command,omitempty" jsonschema:"argv array replacing the detected command, e.g. [\"make\",\"-C\",\"src\"]; no shell"`
+	ProjectDir    string            `json:"project_dir,omitempty"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (default: detected)"`
+	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
 	BuildCommand  any               `json:"build_command,omitempty" jsonschema:"session default for command (argv array)"`
-	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release (cargo profile, CMAKE_BUILD_TYPE)"`
-	Targets       []string          `json:"targets,omitempty" jsonschema:"what to build: go packages, cargo packages, cmake/make targets"`
-	Args          []string          `json:"args,omitempty" jsonschema:"extra arguments for the build command"`
-	Jobs          int               `json:"jobs,omitempty" jsonschema:"parallel jobs (default: the tool's)"`
-	Level         string            `json:"level,omitempty" jsonschema:"log detail: minimal, standard (default) or verbose"`
-	Env           map[string]string `json:"env,omitempty" jsonschema:"environment overrides (merged with the session's env)"`
-	TimeoutS      float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds for the whole build (default: the configured run timeout)"`
+	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
+	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
+	Args          []string          `json:"args,omitempty"`
+	Jobs          int               `json:"jobs,omitempty"`
+	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard (default) or verbose"`
+	Env           map[string]string `json:"env,omitempty"`
+	TimeoutS      float64           `json:"timeout_s,omitempty"`
 }
 
 func (p buildParams) request() planRequest {

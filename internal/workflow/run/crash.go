@@ -14,10 +14,10 @@ import (
 )
 
 type crashListParams struct {
-	SinceS     float64 `json:"since_s,omitempty" jsonschema:"only artifacts from the last this many seconds (default: all)"`
-	Process    string  `json:"process,omitempty" jsonschema:"only artifacts of this program name"`
-	ProjectDir string  `json:"project_dir,omitempty" jsonschema:"also look for cores in this directory (session default)"`
-	Limit      int     `json:"limit,omitempty" jsonschema:"artifacts to list (default 50), newest first"`
+	SinceS     float64 `json:"since_s,omitempty" jsonschema:"only the last N seconds"`
+	Process    string  `json:"process,omitempty" jsonschema:"program name"`
+	ProjectDir string  `json:"project_dir,omitempty" jsonschema:"also search it for cores"`
+	Limit      int     `json:"limit,omitempty" jsonschema:"default 50"`
 }
 
 // CrashList lists crash artifacts.
@@ -79,8 +79,8 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 }
 
 type crashShowParams struct {
-	Path    string `json:"path" jsonschema:"core file, .ips or .crash report"`
-	Program string `json:"program,omitempty" jsonschema:"executable that produced a core (default: the path recorded in the core)"`
+	Path    string `json:"path"`
+	Program string `json:"program,omitempty" jsonschema:"the core's executable (default: as recorded)"`
 }
 
 // CrashShow summarises one artifact.

@@ -81,10 +81,10 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, _ struct{}) (catalo
 }
 
 type outputParams struct {
-	ID     string  `json:"id" jsonschema:"process id from process_start"`
-	Cursor int     `json:"cursor,omitempty" jsonschema:"first line to return, 0-based: the next_cursor of the previous call"`
-	Limit  int     `json:"limit,omitempty" jsonschema:"lines to return (default 200)"`
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"when nothing is new yet, wait up to this many seconds for output or the end (max 60)"`
+	ID     string  `json:"id"`
+	Cursor int     `json:"cursor,omitempty" jsonschema:"next_cursor of the previous call"`
+	Limit  int     `json:"limit,omitempty" jsonschema:"default 200"`
+	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"if nothing is new, wait this long for output (max 60)"`
 }
 
 // ProcessOutput is a slice of a background process's output.
@@ -136,8 +136,8 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 }
 
 type stopParams struct {
-	ID     string  `json:"id" jsonschema:"process id from process_start"`
-	GraceS float64 `json:"grace_s,omitempty" jsonschema:"seconds between SIGTERM and SIGKILL (default 3)"`
+	ID     string  `json:"id"`
+	GraceS float64 `json:"grace_s,omitempty" jsonschema:"SIGTERM to SIGKILL (default 3)"`
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[RunOutput], error) {

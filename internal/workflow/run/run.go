@@ -35,20 +35,22 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Title:       "Run and crash evidence",
 		Description: "Run programs and say truthfully how they ended: exit code, signal, core dump, timeout; find and read crash reports.",
 		Tools: []*catalog.Tool{
-			catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected) and report errors with file:line (verdict line first), with the filtered log.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)),
-			catalog.New("test", "Build and run a project's tests; report failed and crashed tests with messages and file:line (verdict line first), counts, the filtered log.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)),
-			catalog.New("run", "Run a program to completion and classify how it ended (verdict line first), with its core dump, backtrace and output excerpt.",
+			catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected): verdict, errors with file:line, filtered log.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
+				Unlisted("", "build_command"), // filled from session defaults; command is its explicit twin
+			catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests with messages and file:line, counts, filtered log.",
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
+				Unlisted("", "test_command"),
+			catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
-			catalog.New("process_start", "Start a program in the background; returns a process id for process_output and process_stop.",
+			catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
 			catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
 			catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
-			catalog.New("process_stop", "Stop a background process (SIGTERM to its group, SIGKILL after a grace period) and return its verdict.",
+			catalog.New("process_stop", "Stop a background process (SIGTERM, then SIGKILL) and return its verdict.",
 				catalog.Annotations{Destructive: true, Idempotent: true}, h.stop),
-			catalog.New("crash_report_list", "List crash artifacts (core files, systemd-coredump and apport entries, macOS crash reports) since a time or for a program.", ro, h.crashList),
-			catalog.New("crash_report_show", "Summarise a core file, .ips or .crash report: signal, exception, crashed thread frames; a backtrace for cores.", ro, h.crashShow),
+			catalog.New("crash_report_list", "List crash artifacts: core files, systemd-coredump and apport entries, macOS crash reports.", ro, h.crashList),
+			catalog.New("crash_report_show", "Summarise a core file or .ips/.crash report: signal, exception, crashed thread's frames.", ro, h.crashShow),
 		},
 	}
 }
@@ -57,15 +59,15 @@ type handler struct{ svc *services.Set }
 
 // processParams describe a program to run.
 type processParams struct {
-	Program    string            `json:"program" jsonschema:"program path, or a name looked up in PATH"`
-	Args       []string          `json:"args,omitempty" jsonschema:"arguments (an argv array; no shell)"`
-	Cwd        string            `json:"cwd,omitempty" jsonschema:"working directory (default: project_dir, else triage's)"`
-	ProjectDir string            `json:"project_dir,omitempty" jsonschema:"project directory (session default); used as cwd when cwd is not given"`
-	Env        map[string]string `json:"env,omitempty" jsonschema:"environment overrides (merged with the session's env)"`
-	Unset      []string          `json:"unset,omitempty" jsonschema:"environment variables to remove"`
-	Stdin      string            `json:"stdin,omitempty" jsonschema:"text fed to standard input (default: empty)"`
-	TimeoutS   float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds (default: the configured run timeout)"`
-	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"let the program dump core (default true)"`
+	Program    string            `json:"program" jsonschema:"path, or a name in PATH"`
+	Args       []string          `json:"args,omitempty" jsonschema:"argv (no shell)"`
+	Cwd        string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
+	ProjectDir string            `json:"project_dir,omitempty"`
+	Env        map[string]string `json:"env,omitempty"`
+	Unset      []string          `json:"unset,omitempty"`
+	Stdin      string            `json:"stdin,omitempty"`
+	TimeoutS   float64           `json:"timeout_s,omitempty"`
+	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
 }
 
 func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, error) {

@@ -10,19 +10,19 @@ import (
 // testParams are the test tool's arguments. project_dir, toolchain,
 // test_command, configuration, env and timeout_s are session-managed.
 type testParams struct {
-	ProjectDir    string            `json:"project_dir,omitempty" jsonschema:"project directory (session default)"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (session default; detected from the project when unset)"`
-	Command       any               `json:"command,omitempty" jsonschema:"argv array replacing the detected command, e.g. [\"make\",\"check\"]; no shell"`
+	ProjectDir    string            `json:"project_dir,omitempty"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (default: detected)"`
+	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
 	TestCommand   any               `json:"test_command,omitempty" jsonschema:"session default for command (argv array)"`
-	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release (cargo profile, CMAKE_BUILD_TYPE)"`
-	Targets       []string          `json:"targets,omitempty" jsonschema:"what to test: go packages, cargo packages, cmake targets to build, make targets"`
-	Run           []string          `json:"run,omitempty" jsonschema:"run only matching tests: go -run regexps, cargo name substrings, ctest -R regexps"`
-	Skip          []string          `json:"skip,omitempty" jsonschema:"skip matching tests (go -skip, cargo --skip, ctest -E)"`
-	Args          []string          `json:"args,omitempty" jsonschema:"extra arguments for the test command (cargo: after \"--\" for the harness)"`
-	Jobs          int               `json:"jobs,omitempty" jsonschema:"parallel jobs (default: the tool's)"`
-	Level         string            `json:"level,omitempty" jsonschema:"log detail: minimal, standard (default) or verbose"`
-	Env           map[string]string `json:"env,omitempty" jsonschema:"environment overrides (merged with the session's env)"`
-	TimeoutS      float64           `json:"timeout_s,omitempty" jsonschema:"time limit in seconds for building and running the tests (default: the configured run timeout)"`
+	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
+	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
+	Run           []string          `json:"run,omitempty" jsonschema:"only matching tests (go -run, cargo filter, ctest -R)"`
+	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
+	Args          []string          `json:"args,omitempty" jsonschema:"cargo: passed after --"`
+	Jobs          int               `json:"jobs,omitempty"`
+	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard (default) or verbose"`
+	Env           map[string]string `json:"env,omitempty"`
+	TimeoutS      float64           `json:"timeout_s,omitempty"`
 }
 
 func (p testParams) request() planRequest {

@@ -25,16 +25,18 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		AlwaysOn:    true,
 		Tools: []*catalog.Tool{
 			catalog.New("session_set_defaults",
-				"Set session defaults (merged into the active or named profile). Explicit tool arguments always override them.",
-				catalog.Annotations{Idempotent: true}, h.set),
+				"Set session defaults in the active or named profile; explicit arguments override them.",
+				catalog.Annotations{Idempotent: true}, h.set).
+				Unlisted("xcode", "workspace_path", "project_path", "scheme", "device_id", "platform").
+				Unlisted("simulator", "simulator_id", "simulator_name"),
 			catalog.New("session_show_defaults",
-				"Show the session defaults of the active or named profile, and the known profiles.",
+				"Show a profile's session defaults and the known profiles.",
 				catalog.Annotations{ReadOnly: true, Idempotent: true}, h.show),
 			catalog.New("session_clear_defaults",
-				"Clear named session defaults, or all of them, in the active or named profile.",
+				"Clear some or all session defaults of a profile.",
 				catalog.Annotations{Destructive: true, Idempotent: true}, h.clear),
 			catalog.New("session_use_profile",
-				"Switch the active defaults profile (created empty if new). Profiles are isolated from each other.",
+				"Switch the active defaults profile (created empty if new).",
 				catalog.Annotations{Idempotent: true}, h.use),
 		},
 	}
@@ -44,8 +46,8 @@ type handler struct{ svc *services.Set }
 
 type setParams struct {
 	defaults.Values
-	Profile string `json:"profile,omitempty" jsonschema:"profile to change (default: the active profile)"`
-	Persist bool   `json:"persist,omitempty" jsonschema:"also write the profile to .triage/config.yaml"`
+	Profile string `json:"profile,omitempty" jsonschema:"default: the active one"`
+	Persist bool   `json:"persist,omitempty" jsonschema:"also write it to .triage/config.yaml"`
 }
 
 // Output describes a profile after a session call.
@@ -83,7 +85,7 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 }
 
 type showParams struct {
-	Profile string `json:"profile,omitempty" jsonschema:"profile to show (default: the active profile)"`
+	Profile string `json:"profile,omitempty" jsonschema:"default: the active one"`
 }
 
 func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
@@ -97,8 +99,8 @@ func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (cat
 }
 
 type clearParams struct {
-	Profile string   `json:"profile,omitempty" jsonschema:"profile to change (default: the active profile)"`
-	Keys    []string `json:"keys,omitempty" jsonschema:"defaults to clear, e.g. [\"scheme\"]; empty clears all"`
+	Profile string   `json:"profile,omitempty" jsonschema:"default: the active one"`
+	Keys    []string `json:"keys,omitempty" jsonschema:"empty clears all"`
 }
 
 func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
@@ -111,7 +113,7 @@ func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (c
 }
 
 type useParams struct {
-	Profile string `json:"profile" jsonschema:"profile to make active"`
+	Profile string `json:"profile"`
 }
 
 func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
