@@ -63,7 +63,7 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		}
 	}
 	if len(pairs) > 0 {
-		schema, err := inputSchema(ctx, conn, tool, srv.Selection.Absent)
+		schema, err := inputSchema(srv.Selection, tool)
 		if err != nil {
 			return 0, err
 		}
@@ -126,15 +126,12 @@ func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]
 	return known, pairs, nil
 }
 
-// inputSchema fetches a tool's input schema properties from tools/list.
-func inputSchema(ctx context.Context, conn *inProcess, tool string, absent map[string]string) (map[string]any, error) {
-	tools, err := conn.tools(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tools {
+// inputSchema returns the properties of a tool's whole input schema, fields
+// that tools/list leaves unlisted included.
+func inputSchema(sel *catalog.Selection, tool string) (map[string]any, error) {
+	for _, t := range sel.Tools {
 		if t.Name == tool {
-			b, _ := json.Marshal(t.InputSchema)
+			b, _ := json.Marshal(t.InputSchema())
 			var s struct {
 				Properties map[string]any `json:"properties"`
 			}
@@ -144,7 +141,7 @@ func inputSchema(ctx context.Context, conn *inProcess, tool string, absent map[s
 			return s.Properties, nil
 		}
 	}
-	if reason, ok := absent[tool]; ok {
+	if reason, ok := sel.Absent[tool]; ok {
 		return nil, usagef("%s", reason)
 	}
 	return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)

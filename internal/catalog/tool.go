@@ -218,6 +218,9 @@ func (t *Tool) mcpTool() *mcp.Tool {
 	return &mcp.Tool{Name: t.Name, Description: t.Description, Annotations: ann}
 }
 
+// InputSchema is the tool's whole input schema, unlisted fields included.
+func (t *Tool) InputSchema() *jsonschema.Schema { return t.inSchema }
+
 // Unlisted leaves input properties out of tools/list while workflow is not
 // enabled, or always when workflow is "": the Apple defaults on a machine
 // without Xcode, or a field that session defaults fill whose explicit twin is
