@@ -20,6 +20,7 @@ const (
 	startTimeout  = 30 * time.Second
 	detachTimeout = 5 * time.Second
 	pauseWait     = 15 * time.Second
+	pauseResend   = 2 * time.Second // a pause unanswered this long is sent again
 	stepWait      = 10 * time.Second
 )
 

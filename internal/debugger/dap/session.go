@@ -282,23 +282,34 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	if thread == 0 {
 		thread = b.anyThread(ctx)
 	}
-	if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
-		return b.State(), err
+	deadline := time.Now().Add(pauseWait)
+	for {
+		if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
+			return b.State(), err
+		}
+		st, err := b.waitStop(ctx, gen, min(pauseResend, time.Until(deadline)))
+		if !errors.Is(err, debugger.ErrTimeout) {
+			return st, err
+		}
+		if b.readableStack(ctx, thread) {
+			// No stopped event, yet the thread's stack can be read: the
+			// target was stopped already (an attach can stop it without an
+			// event), so the pause found it stopped.
+			b.mu.Lock()
+			b.pausing = false
+			b.state.Status = debugger.StatusStopped
+			b.state.LastStop = &debugger.Stop{Reason: debugger.StopPause, ThreadID: thread, At: time.Now()}
+			b.bump()
+			b.mu.Unlock()
+			return b.State(), nil
+		}
+		if time.Until(deadline) <= 0 {
+			return st, fmt.Errorf("%w after %s", debugger.ErrTimeout, pauseWait)
+		}
+		// Still running and no event: a pause that reaches the adapter while
+		// it is still resuming the target (just after an attach's
+		// configurationDone) can be dropped. Ask again.
 	}
-	st, err := b.waitStop(ctx, gen, pauseWait)
-	if errors.Is(err, debugger.ErrTimeout) && b.readableStack(ctx, thread) {
-		// No stopped event, yet the thread's stack can be read: the target
-		// was stopped already (an attach can stop it without an event), so
-		// the pause found it stopped.
-		b.mu.Lock()
-		b.pausing = false
-		b.state.Status = debugger.StatusStopped
-		b.state.LastStop = &debugger.Stop{Reason: debugger.StopPause, ThreadID: thread, At: time.Now()}
-		b.bump()
-		b.mu.Unlock()
-		return b.State(), nil
-	}
-	return st, err
 }
 
 // readableStack reports whether the adapter can give thread's top frame,
