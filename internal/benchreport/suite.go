@@ -26,7 +26,7 @@ var Suite = []Package{
 	{Dir: "./internal/workflow/debug", Bench: "^BenchmarkStack$", QuickBenchtime: "20x", Quick: true},
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkCommand(Cached|Uncached)$", QuickBenchtime: "20x", Quick: true},
 	// crash takes about 10 s to open the vmcore: the full suite only.
-	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkKernelCommandUncached$"},
+	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkKernelCommandUncached$", Benchtime: "20x"},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
 }
 

@@ -91,6 +91,10 @@ func BenchmarkKernelCommandUncached(b *testing.B) {
 	if r := c.Call("dump_open", map[string]any{"vmcore": v.path, "vmlinux": v.vmlinux}); r.IsError {
 		b.Fatal(r.Text)
 	}
+	// The first command waits for crash to finish opening the dump.
+	if r := c.Call("dump_command", map[string]any{"command": "crash:log"}); r.IsError {
+		b.Fatal(r.Text)
+	}
 	s, err := c.Svc.Dumps().Get("")
 	if err != nil {
 		b.Fatal(err)
