@@ -18,26 +18,6 @@ import (
 	"github.com/triage-dev/triage/internal/proc"
 )
 
-// Options configure both Apple workflows. The zero value is right for
-// production; tests inject availability and report directories.
-type Options struct {
-	// Available reports why the workflows cannot run here; nil means
-	// Available.
-	Available func() error
-	// ReportDirs replace the DiagnosticReports directories searched for
-	// crash reports (coredump.Finder.ReportDirs); setting them also makes
-	// the search work off macOS, for tests.
-	ReportDirs []string
-}
-
-// AvailableFunc returns the availability check in effect.
-func (o Options) AvailableFunc() func() error {
-	if o.Available != nil {
-		return o.Available
-	}
-	return Available
-}
-
 // CommandTimeout bounds the short commands Run runs when the caller's
 // context has no deadline.
 const CommandTimeout = 2 * time.Minute

@@ -9,13 +9,14 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // AttachSimTool returns debug_attach_sim: a tool of the debug workflow that
 // is available where the simulator workflow is (macOS with Xcode; o
 // injects availability for tests).
-func AttachSimTool(svc *services.Set, o xcode.Options) *catalog.Tool {
+func AttachSimTool(svc *services.Set, o apple.Options) *catalog.Tool {
 	h := &handler{svc: svc}
 	req := defaults.Requirements{OneOf: [][]string{{"simulator_id", "simulator_name"}}}
 	t := catalog.New("debug_attach_sim", "Attach the debugger to a simulator app by bundle id: running, or launched to wait for the debugger.",
@@ -29,11 +30,10 @@ const attachStopWait = 5 * time.Second
 
 // attachSim is debug_attach_sim as the debug workflow lists it: available
 // on macOS with Xcode only.
-func attachSim(svc *services.Set) *catalog.Tool { return AttachSimTool(svc, xcode.Options{}) }
+func attachSim(svc *services.Set) *catalog.Tool { return AttachSimTool(svc, apple.Options{}) }
 
 type attachSimParams struct {
-	SimulatorID     string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
-	SimulatorName   string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
+	apple.SimulatorArgs
 	BundleID        string `json:"bundle_id" jsonschema:"the app's bundle identifier"`
 	Launch          bool   `json:"launch,omitempty" jsonschema:"launch the app suspended until the debugger attaches, ending a running instance"`
 	Backend         string `json:"backend,omitempty" jsonschema:"dap (Xcode's lldb-dap) or lldb"`
@@ -43,11 +43,11 @@ type attachSimParams struct {
 func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimParams) (catalog.Result[StopOutput], error) {
 	var zero catalog.Result[StopOutput]
 	if err := xcode.CheckBundleID(in.BundleID); err != nil {
-		return zero, simUsage(err)
+		return zero, apple.UsageOf(err)
 	}
 	d, err := xcode.BootedSimulator(ctx, in.SimulatorID, in.SimulatorName)
 	if err != nil {
-		return zero, simUsage(err)
+		return zero, apple.UsageOf(err)
 	}
 	var pid int
 	if in.Launch {
@@ -56,7 +56,7 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 		pid, err = xcode.RunningAppPid(ctx, d.UDID, in.BundleID)
 	}
 	if err != nil {
-		return zero, simUsage(err)
+		return zero, apple.UsageOf(err)
 	}
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
 	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
@@ -93,13 +93,4 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	}
 	note := fmt.Sprintf("app %s (%s) in %s, attached with %s", in.BundleID, how, d.Name, path)
 	return h.stopResult(ctx, b, info.ID, st, note)
-}
-
-// simUsage marks the errors a caller fixes (xcode.CallerError: also a
-// simulator not booted, an app not running) as usage errors.
-func simUsage(err error) error {
-	if xcode.CallerError(err) {
-		return &defaults.UsageError{Msg: err.Error()}
-	}
-	return err
 }

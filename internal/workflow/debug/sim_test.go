@@ -18,8 +18,8 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/debug"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // The simulator side is the fake xcrun (simctl and xcrun --find); the app
@@ -105,7 +105,7 @@ func connectSim(t *testing.T, rules ...fakexcode.Rule) (*mcptest.Client, *fakexc
 		w := debug.Workflow(svc)
 		for i, tool := range w.Tools {
 			if tool.Name == "debug_attach_sim" {
-				w.Tools[i] = debug.AttachSimTool(svc, xcode.Options{Available: func() error { return nil }})
+				w.Tools[i] = debug.AttachSimTool(svc, apple.Options{Available: func() error { return nil }})
 			}
 		}
 		return []*catalog.Workflow{w}
@@ -226,7 +226,7 @@ func TestAttachSimHiddenWithoutXcode(t *testing.T) {
 		w := debug.Workflow(svc)
 		for i, tool := range w.Tools {
 			if tool.Name == "debug_attach_sim" {
-				w.Tools[i] = debug.AttachSimTool(svc, xcode.Options{Available: func() error { return fmt.Errorf("requires macOS with Xcode") }})
+				w.Tools[i] = debug.AttachSimTool(svc, apple.Options{Available: func() error { return fmt.Errorf("requires macOS with Xcode") }})
 			}
 		}
 		return []*catalog.Workflow{w}

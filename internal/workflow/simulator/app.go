@@ -11,11 +11,12 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type installParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	AppPath string `json:"app_path" jsonschema:".app bundle path"`
 }
 
@@ -24,7 +25,7 @@ func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams
 	if err := checkApp(in.AppPath); err != nil {
 		return zero, err
 	}
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -63,14 +64,14 @@ func checkApp(p string) error {
 func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
 	var ce *xcode.CommandError
 	if !errors.As(err, &ce) {
-		return catalog.Result[SimOutput]{}, usageOf(err)
+		return catalog.Result[SimOutput]{}, apple.UsageOf(err)
 	}
 	line := fmt.Sprintf("%s on %s: %s", what, name(d), ce.Error())
 	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
 }
 
 type launchParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
 	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
@@ -90,7 +91,7 @@ type LaunchOutput struct {
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
 	var zero catalog.Result[LaunchOutput]
-	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
+	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
 	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
@@ -101,7 +102,7 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 			return zero, &defaults.UsageError{Msg: fmt.Sprintf("env: invalid variable name %q", k)}
 		}
 	}
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -172,15 +173,15 @@ func writeReports(b *strings.Builder, reports []xcode.CrashReport) {
 }
 
 type stopParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	BundleID string `json:"bundle_id" jsonschema:"the app's bundle identifier"`
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[SimOutput], error) {
-	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
+	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}

@@ -13,24 +13,22 @@ import (
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type buildRunParams struct {
-	SimulatorArgs
-	WorkspacePath string            `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
-	ProjectPath   string            `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
-	Scheme        string            `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
-	Configuration string            `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
-	Target        string            `json:"target,omitempty" jsonschema:"the application target, when the scheme builds several"`
-	BuildArgs     []string          `json:"build_args,omitempty" jsonschema:"extra xcodebuild arguments"`
-	Env           map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
-	LaunchArgs    []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
-	LaunchEnv     map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
-	WatchS        float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
-	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
-	TimeoutS      float64           `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
+	apple.SimulatorArgs
+	apple.SchemeArgs
+	Target     string            `json:"target,omitempty" jsonschema:"the application target, when the scheme builds several"`
+	BuildArgs  []string          `json:"build_args,omitempty" jsonschema:"extra xcodebuild arguments"`
+	Env        map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
+	LaunchArgs []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
+	LaunchEnv  map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
+	WatchS     float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	Level      string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
+	TimeoutS   float64           `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
 }
 
 // BuildRunOutput is the result of sim_build_run.
@@ -59,7 +57,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
 		return zero, &defaults.UsageError{Msg: fmt.Sprintf("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())}
 	}
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -68,9 +66,9 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		Destination: xcode.Destination{SimulatorID: d.UDID}, Args: in.BuildArgs, Env: in.Env,
 	}
 	if _, err := xcode.BuildCommand(xcode.ActionBuild, req); err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
-	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	out, o, ex, err := h.build(ctx, c, req, level, limit)
@@ -143,7 +141,7 @@ func (h *handler) build(ctx context.Context, c *catalog.Call, req xcode.Request,
 	})
 	if err != nil {
 		w.Abort()
-		return out, nil, excerpt.Excerpt{}, usageOf(err)
+		return out, nil, excerpt.Excerpt{}, apple.UsageOf(err)
 	}
 	ex.Flush()
 	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Status), VerdictLine: o.Line}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -27,7 +28,7 @@ const maxListed = 60
 func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (catalog.Result[ListOutput], error) {
 	devs, err := xcode.Devices(ctx)
 	if err != nil {
-		return catalog.Result[ListOutput]{}, usageOf(err)
+		return catalog.Result[ListOutput]{}, apple.UsageOf(err)
 	}
 	out := ListOutput{Devices: []xcode.Device{}}
 	for _, d := range devs {
@@ -56,7 +57,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 }
 
 type bootParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"seconds (default 180)"`
 }
 
@@ -68,7 +69,7 @@ type SimOutput struct {
 
 func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (catalog.Result[SimOutput], error) {
 	var zero catalog.Result[SimOutput]
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -89,7 +90,7 @@ func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (cat
 			line := "BOOT FAILED: " + ce.Error()
 			return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
 		}
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	line := "BOOTED: " + name(d)
 	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil

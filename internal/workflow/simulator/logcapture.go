@@ -9,11 +9,12 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type logCaptureParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	Action      string  `json:"action" jsonschema:"start or stop"`
 	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
 	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
@@ -47,7 +48,7 @@ func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCapture
 
 func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
 	var zero catalog.Result[LogCaptureOutput]
-	if err := usageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
+	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
 	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
@@ -60,7 +61,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	if strings.ContainsAny(process, "\"\\\n\x00") {
 		return zero, &defaults.UsageError{Msg: fmt.Sprintf("process_name %q: quotes, backslashes and newlines are not allowed", process)}
 	}
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -75,7 +76,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
 	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream")
 	if err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	out := LogCaptureOutput{CaptureID: j.ID, Running: true, Captured: catalog.Captured{OutputID: j.OutputID}}
 	text := fmt.Sprintf("CAPTURING the log of %s on %s for at most %s (capture %s, output %s)\nnext: %s\n",

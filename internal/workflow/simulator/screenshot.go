@@ -12,11 +12,12 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type screenshotParams struct {
-	SimulatorArgs
+	apple.SimulatorArgs
 	Path string `json:"path,omitempty" jsonschema:"PNG path (default: a temporary file)"`
 }
 
@@ -30,7 +31,7 @@ type ScreenshotOutput struct {
 
 func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshotParams) (catalog.Result[ScreenshotOutput], error) {
 	var zero catalog.Result[ScreenshotOutput]
-	d, err := in.resolve(ctx)
+	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
 	}
@@ -45,7 +46,7 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 		return zero, &defaults.UsageError{Msg: fmt.Sprintf("path %q: its directory does not exist", path)}
 	}
 	if _, err := xcode.Run(ctx, xcode.ScreenshotCommand(d.UDID, path), 0); err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	data, size, err := readScreenshot(path)
 	if err != nil {

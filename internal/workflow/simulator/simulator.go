@@ -2,7 +2,7 @@
 // simulators, install, launch and stop apps, build and run a scheme in one
 // call, take screenshots and capture an app's log. A launch is watched for a
 // few seconds, and a crash report the app writes in that time makes the
-// verdict a crash. Available on macOS with Xcode only; xcode.Options
+// verdict a crash. Available on macOS with Xcode only; apple.Options
 // lets tests run it elsewhere against a fake xcrun.
 package simulator
 
@@ -13,15 +13,16 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Workflow returns the simulator workflow bound to svc.
-func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, xcode.Options{}) }
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, apple.Options{}) }
 
 // WorkflowWith is Workflow with injected availability and report
 // directories (tests).
-func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
+func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 	h := &handler{svc: svc, opts: o}
 	sim := defaults.Requirements{OneOf: [][]string{{"simulator_id", "simulator_name"}}}
 	buildRun := defaults.Requirements{AllOf: []string{"scheme"}, OneOf: [][]string{{"workspace_path", "project_path"}, {"simulator_id", "simulator_name"}}}
@@ -54,29 +55,7 @@ func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
 
 type handler struct {
 	svc  *services.Set
-	opts xcode.Options
-}
-
-// SimulatorArgs designate a simulator; both are session-managed.
-// (Exported because embedded: internal/defaults follows exported embedded
-// structs only.)
-type SimulatorArgs struct {
-	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
-	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
-}
-
-func (a SimulatorArgs) resolve(ctx context.Context) (xcode.Device, error) {
-	d, err := xcode.FindSimulator(ctx, a.SimulatorID, a.SimulatorName, "")
-	return d, usageOf(err)
-}
-
-// usageOf marks the errors a caller fixes (xcode.CallerError) as usage
-// errors, keeping their messages.
-func usageOf(err error) error {
-	if xcode.CallerError(err) {
-		return &defaults.UsageError{Msg: err.Error()}
-	}
-	return err
+	opts apple.Options
 }
 
 // observe waits up to d (or until ctx ends) for the app to settle, then

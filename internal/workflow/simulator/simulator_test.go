@@ -16,6 +16,7 @@ import (
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -63,7 +64,7 @@ func newEnv(t *testing.T, rules ...fakexcode.Rule) *env {
 		{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: listJSON},
 	}, rules...)
 	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: all})
-	opts := xcode.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
+	opts := apple.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
 	e.c = mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), run.Workflow(svc), simulator.WorkflowWith(svc, opts), output.Workflow(svc)}
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -84,9 +85,9 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	}
 	// Validate the request before spending an xcodebuild -list on it.
 	if _, err := xcode.BuildCommand(action, withBundle(action, req)); err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
-	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	st, err := h.svc.Store(ctx)
@@ -107,7 +108,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	})
 	if err != nil {
 		w.Abort()
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	ex.Flush()
 	out := newBuildOutput(o)

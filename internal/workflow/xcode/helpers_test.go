@@ -10,10 +10,10 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	xcodewf "github.com/triage-dev/triage/internal/workflow/xcode"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // fixtures is the shared corpus, read in place.
@@ -69,7 +69,7 @@ func newEnv(t *testing.T, rules ...fakexcode.Rule) *env {
 	}
 	all := append([]fakexcode.Rule{{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: listJSON}}, rules...)
 	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: all})
-	opts := xcode.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
+	opts := apple.Options{Available: func() error { return nil }, ReportDirs: []string{e.reportDir}}
 	e.c = mcptest.ConnectCatalog(t, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), xcodewf.WorkflowWith(svc, opts), output.Workflow(svc)}
 	})

@@ -7,18 +7,19 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in ContainerArgs) (catalog.Result[*xcode.List], error) {
+func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in apple.ContainerArgs) (catalog.Result[*xcode.List], error) {
 	var zero catalog.Result[*xcode.List]
 	cmd, err := xcode.ListCommand(in.WorkspacePath, in.ProjectPath)
 	if err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	out, err := xcode.Run(ctx, cmd, 0)
 	if err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	l, err := xcode.ParseList(out)
 	if err != nil {
@@ -47,7 +48,7 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in Container
 }
 
 type settingsParams struct {
-	SchemeArgs
+	DestinationArgs
 	Keys []string `json:"keys,omitempty" jsonschema:"settings to show (default: product location)"`
 }
 
@@ -66,12 +67,12 @@ func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in set
 	if err != nil {
 		return zero, err
 	}
-	if err := usageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
+	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
 	ts, err := xcode.BuildSettings(ctx, req)
 	if err != nil {
-		return zero, usageOf(err)
+		return zero, apple.UsageOf(err)
 	}
 	keys := in.Keys
 	if len(keys) == 0 {

@@ -7,32 +7,21 @@ import (
 
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-// ContainerArgs name a workspace or project; both are session-managed.
-//
-// The argument structs are exported because they are embedded:
-// internal/defaults finds session-managed fields through exported embedded
-// structs only.
-type ContainerArgs struct {
-	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
-	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
-}
-
-// SchemeArgs add what xcodebuild builds, for where; all session-managed.
-type SchemeArgs struct {
-	ContainerArgs
-	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
-	Configuration string `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
-	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
-	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
-	Platform      string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS (session default)"`
+// DestinationArgs add to the scheme where it builds for; all
+// session-managed. (Exported because embedded: see apple.)
+type DestinationArgs struct {
+	apple.SchemeArgs
+	apple.SimulatorArgs
+	Platform string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS (session default)"`
 }
 
 // ActionArgs are common to build, test and clean.
 type ActionArgs struct {
-	SchemeArgs
+	DestinationArgs
 	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments"`
 	Level    string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env      map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
@@ -42,7 +31,7 @@ type ActionArgs struct {
 // request resolves the destination (a simulator name becomes its UDID, so
 // that a name matching none or several is explained before xcodebuild
 // runs) and returns the xcodebuild request.
-func (p SchemeArgs) request(ctx context.Context) (xcode.Request, error) {
+func (p DestinationArgs) request(ctx context.Context) (xcode.Request, error) {
 	r := xcode.Request{
 		Workspace: p.WorkspacePath, Project: p.ProjectPath,
 		Scheme: p.Scheme, Configuration: p.Configuration,
@@ -51,12 +40,12 @@ func (p SchemeArgs) request(ctx context.Context) (xcode.Request, error) {
 	if p.SimulatorName != "" {
 		d, err := xcode.FindSimulator(ctx, "", p.SimulatorName, "")
 		if err != nil {
-			return r, usageOf(err)
+			return r, apple.UsageOf(err)
 		}
 		r.Destination.SimulatorID = d.UDID
 	}
 	if _, err := r.Destination.Spec(); err != nil {
-		return r, usageOf(err)
+		return r, apple.UsageOf(err)
 	}
 	return r, nil
 }

@@ -9,15 +9,15 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/xcode"
+	"github.com/triage-dev/triage/internal/workflow/apple"
 )
 
 // Workflow returns the xcode workflow bound to svc.
-func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, xcode.Options{}) }
+func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, apple.Options{}) }
 
 // WorkflowWith is Workflow with injected availability and report
 // directories (tests).
-func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
+func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 	h := &handler{svc: svc, opts: o}
 	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
 	world := catalog.Annotations{OpenWorld: true}
@@ -47,14 +47,5 @@ func WorkflowWith(svc *services.Set, o xcode.Options) *catalog.Workflow {
 
 type handler struct {
 	svc  *services.Set
-	opts xcode.Options
-}
-
-// usageOf marks the errors a caller fixes (xcode.CallerError) as usage
-// errors, keeping their messages.
-func usageOf(err error) error {
-	if xcode.CallerError(err) {
-		return &defaults.UsageError{Msg: err.Error()}
-	}
-	return err
+	opts apple.Options
 }

@@ -1,0 +1,69 @@
+// Package apple is what the Apple tools share: the xcode and simulator
+// workflows and debug_attach_sim. It holds their availability (macOS with
+// Xcode, injectable for tests), the arguments that name a container,
+// scheme and simulator, and how their errors reach the caller.
+package apple
+
+import (
+	"context"
+
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// Options configure the Apple tools. The zero value is right for
+// production; tests inject availability and report directories.
+type Options struct {
+	// Available reports why the tools cannot run here; nil means
+	// xcode.Available.
+	Available func() error
+	// ReportDirs replace the DiagnosticReports directories searched for
+	// crash reports (coredump.Finder.ReportDirs); setting them also makes
+	// the search work off macOS, for tests.
+	ReportDirs []string
+}
+
+// AvailableFunc returns the availability check in effect.
+func (o Options) AvailableFunc() func() error {
+	if o.Available != nil {
+		return o.Available
+	}
+	return xcode.Available
+}
+
+// The argument structs are exported because they are embedded:
+// internal/defaults finds session-managed fields through embedded structs.
+
+// ContainerArgs name a workspace or project; both are session-managed.
+type ContainerArgs struct {
+	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
+	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
+}
+
+// SchemeArgs add the scheme and configuration; all session-managed.
+type SchemeArgs struct {
+	ContainerArgs
+	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
+	Configuration string `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
+}
+
+// SimulatorArgs designate a simulator; both are session-managed.
+type SimulatorArgs struct {
+	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
+	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
+}
+
+// Resolve returns the simulator the arguments designate (xcode.FindSimulator).
+func (a SimulatorArgs) Resolve(ctx context.Context) (xcode.Device, error) {
+	d, err := xcode.FindSimulator(ctx, a.SimulatorID, a.SimulatorName, "")
+	return d, UsageOf(err)
+}
+
+// UsageOf marks the errors a caller fixes (xcode.CallerError) as usage
+// errors, keeping their messages.
+func UsageOf(err error) error {
+	if xcode.CallerError(err) {
+		return &defaults.UsageError{Msg: err.Error()}
+	}
+	return err
+}
