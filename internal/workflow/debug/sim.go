@@ -87,10 +87,10 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 			return zero, describe(err)
 		}
 	}
-	how := "running"
+	how := "already running"
 	if in.Launch {
-		how = "launched waiting for the debugger"
+		how = "launched to wait for the debugger"
 	}
-	note := fmt.Sprintf("app %s (%s) in %s, attached with %s", in.BundleID, how, d.Name, path)
+	note := fmt.Sprintf("attached to %s (%s) on %s with %s", in.BundleID, how, d.Name, path)
 	return h.stopResult(ctx, b, info.ID, st, note)
 }

@@ -138,6 +138,9 @@ func TestAttachSim(t *testing.T) {
 			if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED") || !strings.Contains(r.Text, fmt.Sprintf("pid %d", pid)) || !strings.Contains(r.Text, link) {
 				t.Fatalf("attach (outcome %s):\n%s", r.Outcome, r.Text)
 			}
+			if r.Outcome != "ok" || !strings.Contains(r.Text, "main at sleeper.c:") {
+				t.Errorf("attach: outcome %s, want ok with the app's frames:\n%s", r.Outcome, r.Text)
+			}
 			if !stopped(t, pid) {
 				t.Error("the app is not stopped after the attach")
 			}
@@ -173,7 +176,7 @@ func TestAttachSimLaunch(t *testing.T) {
 		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "launch", "--wait-for-debugger", "--terminate-running-process", bootedSim, appID}, Stdout: fmt.Sprintf("%s: %d\n", appID, pid)},
 		fakexcode.Rule{Tool: "xcrun", Match: []string{"--find", "lldb-dap"}, Stdout: link + "\n"})
 	r := c.Call("debug_attach_sim", map[string]any{"simulator_id": bootedSim, "bundle_id": appID, "launch": true})
-	if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED") || !strings.Contains(r.Text, "launched waiting for the debugger") {
+	if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED") || !strings.Contains(r.Text, "launched to wait for the debugger") {
 		t.Fatalf("attach:\n%s", r.Text)
 	}
 	if _, ok := f.Find(t, "xcrun", "launchctl"); ok {
