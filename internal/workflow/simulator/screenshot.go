@@ -58,16 +58,23 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 	}
 	out := ScreenshotOutput{Path: path, Bytes: size, Width: w, Height: hgt}
 	text := fmt.Sprintf("SCREENSHOT of %s: %s (%dx%d, %d bytes)\n", name(d), path, w, hgt, size)
-	img := catalog.Image{Data: data, MIMEType: "image/png"}
 	if size > catalog.MaxImageBytes {
-		text += fmt.Sprintf("image not attached: %d bytes is over the %d-byte limit; open the file instead\n", size, catalog.MaxImageBytes)
-		return catalog.Result[ScreenshotOutput]{Text: text, Output: out}, nil
+		// Too large to send as taken: send it scaled down, or explain.
+		small, sw, sh, err := shrinkPNG(data, catalog.MaxImageBytes)
+		if err != nil {
+			text += fmt.Sprintf("image not attached: %d bytes is over the %d-byte limit and could not be scaled down (%v); open the file instead\n", size, catalog.MaxImageBytes, err)
+			return catalog.Result[ScreenshotOutput]{Text: text, Output: out}, nil
+		}
+		data = small
+		text += fmt.Sprintf("image attached scaled to %dx%d (%d bytes) to fit the %d-byte limit; the file has full resolution\n", sw, sh, len(small), catalog.MaxImageBytes)
 	}
+	img := catalog.Image{Data: data, MIMEType: "image/png"}
 	return catalog.Result[ScreenshotOutput]{Text: text, Output: out, Images: []catalog.Image{img}}, nil
 }
 
-// readScreenshot reads a PNG whole when it can be attached to the result,
-// and only its header (enough for pngSize) when it is too large to be.
+// readScreenshot reads a PNG whole when it can be attached to the result
+// or shrunk to be, and only its header (enough for pngSize) when it is too
+// large even to decode.
 func readScreenshot(path string) (data []byte, size int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -79,7 +86,7 @@ func readScreenshot(path string) (data []byte, size int64, err error) {
 		return nil, 0, err
 	}
 	n := fi.Size()
-	if n > catalog.MaxImageBytes {
+	if n > maxShrinkInput {
 		n = 24
 	}
 	data = make([]byte, n)

@@ -218,6 +218,38 @@ func TestScreenshotTooLarge(t *testing.T) {
 	}
 }
 
+// A screenshot over the limit that decodes is sent scaled down; the file
+// keeps the full resolution.
+func TestScreenshotScaledDown(t *testing.T) {
+	// Stored without compression, 1400x1100 RGBA is about 6 MB.
+	img := image.NewNRGBA(image.Rect(0, 0, 1400, 1100))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i / 4 % 251)
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.NoCompression}).Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() <= catalog.MaxImageBytes {
+		t.Fatalf("the test image is %d bytes, not over the limit", buf.Len())
+	}
+	src := filepath.Join(t.TempDir(), "big.png")
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "io", booted, "screenshot"}, WriteArg: 1, WriteFile: src})
+	r := e.c.Call("sim_screenshot", map[string]any{"simulator_id": booted})
+	var out simulator.ScreenshotOutput
+	r.Decode(t, &out)
+	if r.Outcome != "ok" || len(r.Images) != 1 || out.Width != 1400 || out.Bytes != int64(buf.Len()) || !strings.Contains(r.Text, "scaled to 700x550") {
+		t.Fatalf("%s, %d images: %+v\n%s", r.Outcome, len(r.Images), out, r.Text)
+	}
+	got, err := png.DecodeConfig(bytes.NewReader(r.Images[0].Data))
+	if err != nil || got.Width != 700 || got.Height != 550 || len(r.Images[0].Data) > catalog.MaxImageBytes {
+		t.Errorf("attached image %+v (%d bytes): %v", got, len(r.Images[0].Data), err)
+	}
+}
+
 func TestLogCapture(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	e := newEnv(t, fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "spawn", booted, "log", "stream", "--predicate", `subsystem == "dev.triage.Crashy" OR process == "Crashy"`},
