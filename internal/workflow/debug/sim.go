@@ -49,6 +49,17 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	if err != nil {
 		return zero, apple.UsageOf(err)
 	}
+	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
+	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
+	if tool == "" {
+		return zero, &defaults.UsageError{Msg: fmt.Sprintf("backend %q: use dap or lldb for a simulator app", backend)}
+	}
+	// Xcode's own debugger (found before a launch leaves the app waiting
+	// for one): the one that knows the simulator's platform.
+	path, err := xcode.FindTool(ctx, tool)
+	if err != nil {
+		return zero, err
+	}
 	var pid int
 	if in.Launch {
 		pid, err = xcode.LaunchForDebugger(ctx, d.UDID, in.BundleID)
@@ -57,16 +68,6 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	}
 	if err != nil {
 		return zero, apple.UsageOf(err)
-	}
-	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
-	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
-	if tool == "" {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("backend %q: use dap or lldb for a simulator app", backend)}
-	}
-	// Xcode's own debugger: the one that knows the simulator's platform.
-	path, err := xcode.FindTool(ctx, tool)
-	if err != nil {
-		return zero, err
 	}
 	m := h.svc.Debugger()
 	info, err := m.Attach(ctx, backend, debugger.AttachSpec{Pid: pid, Debugger: path, StayStopped: true})

@@ -188,8 +188,9 @@ func TestAttachSimLaunch(t *testing.T) {
 }
 
 func TestAttachSimBadInput(t *testing.T) {
-	c, _ := connectSim(t,
-		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "spawn", bootedSim, "launchctl", "list"}, Stdout: launchctlList(4242)})
+	c, f := connectSim(t,
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "spawn", bootedSim, "launchctl", "list"}, Stdout: launchctlList(4242)},
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"--find", "lldb-dap"}, Stdout: "/Applications/Xcode.app/Contents/Developer/usr/bin/lldb-dap\n"})
 	for _, tt := range []struct {
 		args map[string]any
 		want []string
@@ -208,7 +209,7 @@ func TestAttachSimBadInput(t *testing.T) {
 			[]string{"is not a bundle identifier"}},
 		{map[string]any{"bundle_id": appID},
 			[]string{"simulator_id", "simulator_name"}},
-		{map[string]any{"simulator_id": bootedSim, "bundle_id": appID, "backend": "gdb"},
+		{map[string]any{"simulator_id": bootedSim, "bundle_id": appID, "backend": "gdb", "launch": true},
 			[]string{"use dap or lldb"}},
 	} {
 		r := c.Call("debug_attach_sim", tt.args)
@@ -220,6 +221,9 @@ func TestAttachSimBadInput(t *testing.T) {
 				t.Errorf("%v: %q lacks %q", tt.args, r.Text, w)
 			}
 		}
+	}
+	if call, ok := f.Find(t, "xcrun", "launch"); ok {
+		t.Errorf("a refused call launched the app: %v", call.Argv)
 	}
 }
 
