@@ -37,20 +37,31 @@ func CheckScheme(ctx context.Context, workspace, project, scheme string) error {
 	if l := schemeLists.get(key, stamp); l != nil && l.CheckScheme(scheme) == nil {
 		return nil
 	}
-	cmd, err := ListCommand(workspace, project)
-	if err != nil {
-		return err
-	}
-	out, err := Run(ctx, cmd, 0)
+	l, err := ListSchemes(ctx, workspace, project)
 	if err != nil {
 		return fmt.Errorf("listing schemes: %w", err)
 	}
+	return l.CheckScheme(scheme)
+}
+
+// ListSchemes runs `xcodebuild -list -json` (never from the cache) and
+// caches what it says for CheckScheme.
+func ListSchemes(ctx context.Context, workspace, project string) (*List, error) {
+	cmd, err := ListCommand(workspace, project)
+	if err != nil {
+		return nil, err
+	}
+	key, stamp := containerStamp(workspace, project)
+	out, err := Run(ctx, cmd, 0)
+	if err != nil {
+		return nil, err
+	}
 	l, err := ParseList(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	schemeLists.put(key, stamp, l)
-	return l.CheckScheme(scheme)
+	return l, nil
 }
 
 // schemeLists caches scheme lists by container.

@@ -63,4 +63,14 @@ func TestCheckSchemeCached(t *testing.T) {
 	if n := lists(); n != 3 {
 		t.Errorf("after the project changed, -list ran %d times in all, want 3", n)
 	}
+	// Listing always runs, and feeds the cache.
+	if l, err := ListSchemes(ctx, "", proj); err != nil || !slices.Equal(l.Schemes, []string{"App"}) {
+		t.Fatalf("ListSchemes: %+v, %v", l, err)
+	}
+	if err := CheckScheme(ctx, "", proj, "App"); err != nil {
+		t.Fatal(err)
+	}
+	if n := lists(); n != 4 {
+		t.Errorf("a listing and a check ran -list %d times in all, want 4", n)
+	}
 }

@@ -13,17 +13,9 @@ import (
 
 func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in apple.ContainerArgs) (catalog.Result[*xcode.List], error) {
 	var zero catalog.Result[*xcode.List]
-	cmd, err := xcode.ListCommand(in.WorkspacePath, in.ProjectPath)
+	l, err := xcode.ListSchemes(ctx, in.WorkspacePath, in.ProjectPath)
 	if err != nil {
 		return zero, apple.UsageOf(err)
-	}
-	out, err := xcode.Run(ctx, cmd, 0)
-	if err != nil {
-		return zero, apple.UsageOf(err)
-	}
-	l, err := xcode.ParseList(out)
-	if err != nil {
-		return zero, err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d SCHEMES in %s %s: %s\n", len(l.Schemes), l.Kind, l.Name, strings.Join(l.Schemes, ", "))
