@@ -61,8 +61,10 @@ var stopReport = regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: 
 
 // resumedStopReport is stopReport after "Process N resuming": lldb prints a
 // stop report asynchronously, so the report of the previous stop can arrive
-// at the start of the next command's output and must not end a continue.
-var resumedStopReport = regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|(?m)^error: `)
+// at the start of the next command's output and must not end a continue. An
+// exit ends it wherever it comes: a process that exits at once can have its
+// exit printed before the command's own "resuming".
+var resumedStopReport = regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|Process \d+ exited|(?m)^error: `)
 
 // Backend is a debugger.Backend over the lldb command line.
 //

@@ -57,8 +57,18 @@ func latestState(out string) (st debugger.State, ok bool) {
 			st = debugger.State{Status: debugger.StatusStopped, Pid: pid, LastStop: parseStop(out[l[0]:])}
 		})
 	}
+	exitedPid := ""
+	if m := exitedRE.FindAllStringSubmatch(out, -1); m != nil {
+		exitedPid = m[len(m)-1][1]
+	}
 	if m := runningRE.FindAllStringSubmatchIndex(out, -1); m != nil {
 		l := m[len(m)-1]
+		if out[l[2]:l[3]] == exitedPid {
+			// lldb prints a command's "resuming" and the event thread's exit
+			// report concurrently: a fast exit can come first. An exited
+			// process does not run again.
+			l = nil
+		}
 		consider(l, func() {
 			pid, _ := strconv.Atoi(out[l[2]:l[3]])
 			st = debugger.State{Status: debugger.StatusRunning, Pid: pid}

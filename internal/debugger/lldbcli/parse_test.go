@@ -21,6 +21,8 @@ func TestLatestState(t *testing.T) {
 		{"Process 7 stopped\n* thread #1, stop reason = step over", debugger.StatusStopped, debugger.StopStep, "", 0},
 		{"Process 7 stopped\n* thread #1, stop reason = breakpoint 1.1\nProcess 7 resuming\nProcess 7 exited with status = 3 (0x00000003)", debugger.StatusExited, debugger.StopExited, "", 3},
 		{"Process 7 exited with status = -1 (0xffffffff) lost connection", debugger.StatusExited, debugger.StopExited, "", -1},
+		{"Process 7 exited with status = 3 (0x00000003)\nProcess 7 resuming", debugger.StatusExited, debugger.StopExited, "", 3},
+		{"Process 6 exited with status = 0 (0x00000000)\nProcess 7 launched: '/bin/x'", debugger.StatusRunning, "", "", 0},
 	} {
 		t.Run(tc.out, func(t *testing.T) {
 			st, ok := latestState(tc.out)
