@@ -46,6 +46,17 @@ type SessionInfo struct {
 type session struct {
 	info    SessionInfo // guarded by Manager.mu
 	backend Backend
+	dir     string // the session's working directory, removed when it ends
+}
+
+// dispose ends the backend and removes the session's directory, so that a
+// long-lived server does not collect one per session. A directory that
+// cannot be removed (a debugger still exiting writes into it) is no reason
+// to fail the detach that ended the session.
+func (s *session) dispose() error {
+	err := s.backend.Dispose()
+	_ = os.RemoveAll(s.dir)
+	return err
 }
 
 // Options configure a Manager.
@@ -117,11 +128,12 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 	}
 	b, err := factory(Config{Dir: dir, Limits: m.opts.Limits})
 	if err != nil {
+		os.RemoveAll(dir)
 		return SessionInfo{}, fmt.Errorf("creating %s backend: %w", name, err)
 	}
 	st, err := start(b)
 	if err != nil {
-		_ = b.Dispose()
+		_ = (&session{backend: b, dir: dir}).dispose()
 		return SessionInfo{}, err
 	}
 	now := time.Now()
@@ -130,7 +142,7 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 		info.Pid = st.Pid
 	}
 	m.mu.Lock()
-	m.sessions[id] = &session{info: info, backend: b}
+	m.sessions[id] = &session{info: info, backend: b, dir: dir}
 	m.current = id
 	m.mu.Unlock()
 	info.Current = true
@@ -254,7 +266,7 @@ func (m *Manager) Detach(ctx context.Context, id string) error {
 	if errors.Is(derr, ErrSessionDead) {
 		derr = nil // nothing left to detach from
 	}
-	return errors.Join(derr, s.backend.Dispose())
+	return errors.Join(derr, s.dispose())
 }
 
 // Close disposes of every session.
@@ -268,7 +280,7 @@ func (m *Manager) Close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = s.backend.Dispose()
+			_ = s.dispose()
 		}()
 	}
 	wg.Wait()

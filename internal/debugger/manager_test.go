@@ -3,6 +3,8 @@ package debugger
 import (
 	"context"
 	"errors"
+	iofs "io/fs"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +67,7 @@ func (f *fakeBackend) Dispose() error {
 type fakes struct {
 	mu   sync.Mutex
 	made []*fakeBackend
+	dirs []string // each backend's session directory
 	fail bool
 }
 
@@ -77,6 +80,7 @@ func (fs *fakes) factory(name string) Factory {
 		}
 		b := &fakeBackend{name: name, failStart: fs.fail}
 		fs.made = append(fs.made, b)
+		fs.dirs = append(fs.dirs, cfg.Dir)
 		return b, nil
 	}
 }
@@ -147,6 +151,12 @@ func TestManagerSessions(t *testing.T) {
 	if fs.made[0].detached != 1 || fs.made[0].disposed != 1 {
 		t.Errorf("detach: %+v", fs.made[0])
 	}
+	if _, err := os.Stat(fs.dirs[0]); !errors.Is(err, iofs.ErrNotExist) {
+		t.Errorf("session directory %s left after detach: %v", fs.dirs[0], err)
+	}
+	if _, err := os.Stat(fs.dirs[1]); err != nil {
+		t.Errorf("the other session's directory: %v", err)
+	}
 	if _, err := m.Backend(""); !errors.Is(err, ErrNoSession) {
 		t.Errorf("after detaching the current session: %v", err)
 	}
@@ -166,6 +176,9 @@ func TestManagerFailedStartDisposes(t *testing.T) {
 	}
 	if len(fs.made) != 1 || fs.made[0].disposed != 1 {
 		t.Fatalf("backend of a failed start not disposed: %+v", fs.made)
+	}
+	if _, err := os.Stat(fs.dirs[0]); !errors.Is(err, iofs.ErrNotExist) {
+		t.Errorf("session directory of a failed start left: %v", err)
 	}
 	if len(m.List()) != 0 {
 		t.Error("failed session listed")
