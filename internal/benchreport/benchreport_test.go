@@ -123,7 +123,7 @@ func TestSuiteCoversEveryFigure(t *testing.T) {
 		}
 		found := false
 		for _, p := range Suite {
-			if strings.HasPrefix(f.Key, p.Dir+" ") {
+			if p.Runs(f.Key) {
 				found = true
 			}
 		}
@@ -231,5 +231,19 @@ func TestAlternativeTarget(t *testing.T) {
 	}
 	if md := rows[0].markdown(); !strings.Contains(md, "| 150%, 1.50 ms ✓ |") {
 		t.Errorf("row: %s", md)
+	}
+}
+
+func TestPackageRuns(t *testing.T) {
+	p := Package{Dir: "./d", Bench: "^BenchmarkCommand(Cached|Uncached)$"}
+	for key, want := range map[string]bool{
+		Key("./d", "BenchmarkCommandCached"):         true,
+		Key("./d", "BenchmarkCommandUncached/sub"):   true,
+		Key("./d", "BenchmarkKernelCommandUncached"): false,
+		Key("./e", "BenchmarkCommandCached"):         false,
+	} {
+		if got := p.Runs(key); got != want {
+			t.Errorf("Runs(%q) = %v, want %v", key, got, want)
+		}
 	}
 }

@@ -1,5 +1,10 @@
 package benchreport
 
+import (
+	"regexp"
+	"strings"
+)
+
 // Package is one `go test -bench` invocation of the suite.
 type Package struct {
 	Dir   string // "./internal/store"
@@ -11,6 +16,18 @@ type Package struct {
 	Quick bool
 	// QuickBytes is TRIAGE_BENCH_BYTES for `make bench-quick` (0: not set).
 	QuickBytes int
+}
+
+// Runs reports whether the package's run measures the benchmark named by
+// key: same directory, and the top-level name matches Bench.
+func (p Package) Runs(key string) bool {
+	dir, name, _ := strings.Cut(key, " ")
+	if dir != p.Dir {
+		return false
+	}
+	top, _, _ := strings.Cut(name, "/")
+	ok, err := regexp.MatchString(p.Bench, top)
+	return err == nil && ok
 }
 
 // Suite lists the benchmarks the report runs, in order.
