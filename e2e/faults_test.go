@@ -109,9 +109,9 @@ func TestFaultServerKilledMidWrite(t *testing.T) {
 	}
 	s.kill()
 	faultf(t, "server SIGKILLed while an output was being written")
-	// Children outlive a SIGKILLed parent: nothing ties them to its life.
-	if testutil.ProcessAlive(pid) {
-		t.Logf("the background process outlived the SIGKILLed server; killing it")
+	// The kernel kills a direct child whose server died (parent-death signal).
+	if !testutil.WaitGone(pid, 10*time.Second) {
+		t.Errorf("the background process %d outlived the SIGKILLed server", pid)
 		syscall.Kill(-pid, syscall.SIGKILL)
 		testutil.WaitGone(pid, 10*time.Second)
 	}

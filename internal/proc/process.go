@@ -118,15 +118,17 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		Dir:   s.Dir,
 		Env:   r.env,
 		Files: files,
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   sysProcAttr(),
 	}
 	oomBefore := oomKills()
 
 	forkMu.Lock()
-	err = withCoreLimit(s.CoreDumps, func() error {
-		var err error
-		p.os, err = os.StartProcess(r.path, s.Argv, attr)
-		return err
+	onSpawnThread(func() {
+		err = withCoreLimit(s.CoreDumps, func() error {
+			var err error
+			p.os, err = os.StartProcess(r.path, s.Argv, attr)
+			return err
+		})
 	})
 	forkMu.Unlock()
 	p.started = time.Now()
