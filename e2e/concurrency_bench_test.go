@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -29,7 +25,7 @@ import (
 func BenchmarkConcurrentCalls(b *testing.B) {
 	const inFlight = 50
 	dir := b.TempDir()
-	url := startHTTPBench(b, dir, "bench-token")
+	url, _ := startHTTP(b, dir, "bench-token")
 	hc := &http.Client{Transport: bearerTransport{"bench-token"}}
 	ctx := context.Background()
 	segv := crashers.Build(b, "segv")
@@ -117,34 +113,3 @@ func cmp(first, err error) error {
 }
 
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// startHTTPBench starts `triage serve --http` on a loopback port and returns
-// its URL; the server is stopped when the benchmark ends.
-func startHTTPBench(b *testing.B, dir, token string) string {
-	b.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, triageBin, "serve", "--http", "127.0.0.1:0", "--token", token)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TRIAGE_STORE=:memory:")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cancel(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	re := regexp.MustCompile(`url=(http://\S+)`)
-	for sc.Scan() {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil {
-			go func() { // keep draining so the server never blocks on stderr
-				for sc.Scan() {
-				}
-			}()
-			return m[1]
-		}
-	}
-	b.Fatalf("triage serve --http exited before listening: %v", sc.Err())
-	return ""
-}

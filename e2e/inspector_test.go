@@ -111,7 +111,7 @@ func TestInspectorOverHTTP(t *testing.T) {
 
 // startHTTP runs `triage serve --http 127.0.0.1:0` and returns its URL and
 // pid once the server says it is listening.
-func startHTTP(t *testing.T, dir, token string) (string, int) {
+func startHTTP(t testing.TB, dir, token string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, triageBin, "serve", "--http", "127.0.0.1:0", "--token", token)
