@@ -3,6 +3,7 @@ package dump_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,8 +52,19 @@ func BenchmarkCommandCached(b *testing.B) {
 // rendering add (target: ≤ +10 %).
 func BenchmarkCommandUncached(b *testing.B) {
 	c, s := openCoreBench(b)
+	alternateUncached(b, c, s, postmortem.EngineGDB, "bt")
+}
+
+// alternateUncached times command through dump_command (force: true, so the
+// engine runs every time) alternating with the engine's own command through
+// the session's REPL, and reports both and the difference.
+func alternateUncached(b *testing.B, c *mcptest.Client, s *postmortem.Session, engine postmortem.Engine, command string) {
 	ctx := context.Background()
-	args := map[string]any{"command": "bt", "force": true}
+	_, bare, _ := strings.Cut(command, ":")
+	if bare == "" {
+		bare = command
+	}
+	args := map[string]any{"command": command, "force": true}
 	var viaMCP, direct []time.Duration
 	for b.Loop() {
 		start := time.Now()
@@ -61,7 +73,7 @@ func BenchmarkCommandUncached(b *testing.B) {
 		}
 		viaMCP = append(viaMCP, time.Since(start))
 		start = time.Now()
-		if _, err := s.Exec(ctx, postmortem.EngineGDB, "bt", 0, false); err != nil {
+		if _, err := s.Exec(ctx, engine, bare, 0, false); err != nil {
 			b.Fatal(err)
 		}
 		direct = append(direct, time.Since(start))
@@ -99,24 +111,5 @@ func BenchmarkKernelCommandUncached(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	args := map[string]any{"command": "crash:log", "force": true}
-	var viaMCP, direct []time.Duration
-	for b.Loop() {
-		start := time.Now()
-		if r := c.Call("dump_command", args); r.IsError {
-			b.Fatal(r.Text)
-		}
-		viaMCP = append(viaMCP, time.Since(start))
-		start = time.Now()
-		if _, err := s.Exec(ctx, postmortem.EngineCrash, "log", 0, false); err != nil {
-			b.Fatal(err)
-		}
-		direct = append(direct, time.Since(start))
-	}
-	m, d := medianDuration(viaMCP), medianDuration(direct)
-	b.ReportMetric(ms(m), "mcp-ms")
-	b.ReportMetric(ms(d), "engine-ms")
-	b.ReportMetric(ms(m-d), "overhead-ms")
-	b.ReportMetric(100*float64(m-d)/float64(d), "overhead-%")
+	alternateUncached(b, c, s, postmortem.EngineCrash, "crash:log")
 }
