@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Trace is a first-look backtrace of a core's crashing thread.
@@ -57,16 +58,20 @@ var ErrNoFrames = errors.New("debugger printed no backtrace")
 const btMarker = "TRIAGE-BT-BEGIN"
 
 var (
-	gdbFrameRE  = regexp.MustCompile(`^#(\d+)\s+(.*)$`)
-	gdbAddrRE   = regexp.MustCompile(`^(0x[0-9a-fA-F]+) in (.*)$`)
-	gdbSourceRE = regexp.MustCompile(` at (\S+):(\d+)$`)
-	gdbFromRE   = regexp.MustCompile(` from (/.*)$`)
-	gdbSignalRE = regexp.MustCompile(`^Program terminated with signal (SIG[A-Z0-9]+), (.*?)\.?$`)
+	gdbFrameRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#(\d+)\s+(.*)$`) })
+	gdbAddrRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(0x[0-9a-fA-F]+) in (.*)$`) })
+	gdbSourceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at (\S+):(\d+)$`) })
+	gdbFromRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` from (/.*)$`) })
+	gdbSignalRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Program terminated with signal (SIG[A-Z0-9]+), (.*?)\.?$`)
+	})
 
-	lldbFrameRE  = regexp.MustCompile(`^\s*(?:\*\s*)?frame #(\d+): (0x[0-9a-fA-F]+)(?: (.*))?$`)
-	lldbThreadRE = regexp.MustCompile(`^\s*\*?\s*thread #\d+.*stop reason = (.*)$`)
-	lldbSourceRE = regexp.MustCompile(` at (\S+?):(\d+)(?::\d+)?$`)
-	lldbOffRE    = regexp.MustCompile(` \+ (\d+)$`)
+	lldbFrameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:\*\s*)?frame #(\d+): (0x[0-9a-fA-F]+)(?: (.*))?$`)
+	})
+	lldbThreadRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\*?\s*thread #\d+.*stop reason = (.*)$`) })
+	lldbSourceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at (\S+?):(\d+)(?::\d+)?$`) })
+	lldbOffRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \+ (\d+)$`) })
 )
 
 // ParseGDBBacktrace reads gdb's batch output for `bt` on a core.
@@ -82,7 +87,7 @@ func ParseGDBBacktrace(out string) (*Trace, error) {
 	var diag []string
 	for i, ln := range lines {
 		ln = strings.TrimRight(ln, "\r")
-		if m := gdbSignalRE.FindStringSubmatch(ln); m != nil {
+		if m := gdbSignalRE().FindStringSubmatch(ln); m != nil {
 			t.Signal, t.Reason = m[1], m[2]
 			continue
 		}
@@ -92,7 +97,7 @@ func ParseGDBBacktrace(out string) (*Trace, error) {
 			}
 			continue
 		}
-		m := gdbFrameRE.FindStringSubmatch(ln)
+		m := gdbFrameRE().FindStringSubmatch(ln)
 		if m == nil {
 			if ln != "" && ln != btMarker && !isGDBChatter(ln) {
 				diag = append(diag, ln)
@@ -122,14 +127,14 @@ func ParseGDBBacktrace(out string) (*Trace, error) {
 //	<signal handler called>
 func parseGDBFrame(idx int, s string) Frame {
 	f := Frame{Index: idx}
-	if m := gdbAddrRE.FindStringSubmatch(s); m != nil {
+	if m := gdbAddrRE().FindStringSubmatch(s); m != nil {
 		f.Address, _ = strconv.ParseUint(m[1][2:], 16, 64)
 		s = m[2]
 	}
-	if m := gdbFromRE.FindStringSubmatch(s); m != nil {
+	if m := gdbFromRE().FindStringSubmatch(s); m != nil {
 		f.Module = m[1]
 		s = s[:len(s)-len(m[0])]
-	} else if m := gdbSourceRE.FindStringSubmatch(s); m != nil {
+	} else if m := gdbSourceRE().FindStringSubmatch(s); m != nil {
 		f.File = m[1]
 		f.Line, _ = strconv.Atoi(m[2])
 		s = s[:len(s)-len(m[0])]
@@ -152,7 +157,7 @@ func ParseLLDBBacktrace(out string) (*Trace, error) {
 	var diag []string
 	for ln := range strings.SplitSeq(out, "\n") {
 		ln = strings.TrimRight(ln, "\r")
-		if m := lldbThreadRE.FindStringSubmatch(ln); m != nil && t.Reason == "" {
+		if m := lldbThreadRE().FindStringSubmatch(ln); m != nil && t.Reason == "" {
 			t.Reason = m[1]
 			if sig, ok := strings.CutPrefix(m[1], "signal "); ok {
 				t.Signal = strings.Fields(strings.TrimSuffix(sig, ":") + " ")[0]
@@ -160,7 +165,7 @@ func ParseLLDBBacktrace(out string) (*Trace, error) {
 			}
 			continue
 		}
-		if m := lldbFrameRE.FindStringSubmatch(ln); m != nil {
+		if m := lldbFrameRE().FindStringSubmatch(ln); m != nil {
 			idx, _ := strconv.Atoi(m[1])
 			addr, _ := strconv.ParseUint(m[2][2:], 16, 64)
 			t.Frames = append(t.Frames, parseLLDBFrame(idx, addr, m[3]))
@@ -196,11 +201,11 @@ func parseLLDBFrame(idx int, addr uint64, s string) Frame {
 	} else {
 		return f // bare address
 	}
-	if m := lldbSourceRE.FindStringSubmatch(s); m != nil {
+	if m := lldbSourceRE().FindStringSubmatch(s); m != nil {
 		f.File = m[1]
 		f.Line, _ = strconv.Atoi(m[2])
 		s = stripTrailingParens(s[:len(s)-len(m[0])]) // "crash_here(p=0x0)": drop the arguments
-	} else if m := lldbOffRE.FindStringSubmatch(s); m != nil {
+	} else if m := lldbOffRE().FindStringSubmatch(s); m != nil {
 		f.Offset, _ = strconv.ParseUint(m[1], 10, 64)
 		s = s[:len(s)-len(m[0])]
 	}

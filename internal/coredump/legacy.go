@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The legacy text report ("Process: name [pid]" ... "Thread 0 Crashed:" ...
@@ -14,15 +15,15 @@ import (
 // PLCrashReporter, and inside old .ips files.
 
 var (
-	threadHeaderRE = regexp.MustCompile(`^Thread (\d+)( Crashed)?:(?::? *(.*))?$`)
-	threadNameRE   = regexp.MustCompile(`^Thread (\d+) name:\s*(.*)$`) // iOS: a line before the thread's header
-	frameLineRE    = regexp.MustCompile(`^(\d+)\s+(.+?)\s+(0x[0-9a-fA-F]+)(?:\s+(.*))?$`)
-	frameSourceRE  = regexp.MustCompile(`\s*\(([^()]+):(\d+)(?::\d+)?\)$`)
-	frameOffsetRE  = regexp.MustCompile(`\s+\+\s+(\d+)$`)
-	nameAndPidRE   = regexp.MustCompile(`^(.*?)\s*\[(\d+)\]`)
-	signalInParens = regexp.MustCompile(`\((SIG[A-Z0-9]+)\)`)
-	signalWordRE   = regexp.MustCompile(`\bSIG[A-Z]{2,6}\b`)
-	hexListRE      = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	threadHeaderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Thread (\d+)( Crashed)?:(?::? *(.*))?$`) })
+	threadNameRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Thread (\d+) name:\s*(.*)$`) }) // iOS: a line before the thread's header
+	frameLineRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\s+(.+?)\s+(0x[0-9a-fA-F]+)(?:\s+(.*))?$`) })
+	frameSourceRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(([^()]+):(\d+)(?::\d+)?\)$`) })
+	frameOffsetRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+\+\s+(\d+)$`) })
+	nameAndPidRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*?)\s*\[(\d+)\]`) })
+	signalInParens = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((SIG[A-Z0-9]+)\)`) })
+	signalWordRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z]{2,6}\b`) })
+	hexListRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`0x[0-9a-fA-F]+`) })
 )
 
 // legacySection says which kind of lines the parser is reading.
@@ -91,7 +92,7 @@ func (p *legacyParser) errorf(sentinel error, format string, args ...any) error 
 
 func (p *legacyParser) feed(ln string) error {
 	trimmed := strings.TrimSpace(ln)
-	if m := threadNameRE.FindStringSubmatch(trimmed); m != nil {
+	if m := threadNameRE().FindStringSubmatch(trimmed); m != nil {
 		p.endThread()
 		idx, _ := strconv.Atoi(m[1])
 		if p.names == nil {
@@ -101,7 +102,7 @@ func (p *legacyParser) feed(ln string) error {
 		p.section = inHeader
 		return nil
 	}
-	if m := threadHeaderRE.FindStringSubmatch(trimmed); m != nil {
+	if m := threadHeaderRE().FindStringSubmatch(trimmed); m != nil {
 		p.endThread()
 		idx, _ := strconv.Atoi(m[1])
 		p.thread = &Thread{Index: idx, Crashed: m[2] != ""}
@@ -178,7 +179,7 @@ func (p *legacyParser) exceptionLine(s string) error {
 		return nil
 	}
 	if strings.HasPrefix(s, "(") { // "(0x1a2b 0x3c4d ...)": addresses only
-		for i, a := range hexListRE.FindAllString(s, -1) {
+		for i, a := range hexListRE().FindAllString(s, -1) {
 			addr, _ := strconv.ParseUint(a[2:], 16, 64)
 			p.rep.LastExceptionBacktrace = append(p.rep.LastExceptionBacktrace, Frame{Index: i, Address: addr})
 		}
@@ -254,7 +255,7 @@ func (p *legacyParser) headerLine(s string) {
 		p.termination(val)
 	case "Termination Signal":
 		if r.Signal == "" {
-			r.Signal = signalWordRE.FindString(val)
+			r.Signal = signalWordRE().FindString(val)
 		}
 		r.TerminationReason = firstNonEmpty(r.TerminationReason, val)
 	}
@@ -295,17 +296,17 @@ func (p *legacyParser) check() error {
 
 // splitExceptionType reads "EXC_BAD_ACCESS (SIGSEGV)" or a bare "SIGSEGV".
 func splitExceptionType(val string) (exc, sig string) {
-	if m := signalInParens.FindStringSubmatch(val); m != nil {
+	if m := signalInParens().FindStringSubmatch(val); m != nil {
 		return strings.TrimSpace(val[:strings.Index(val, "(")]), m[1]
 	}
 	if strings.HasPrefix(val, "SIG") {
-		return val, signalWordRE.FindString(val)
+		return val, signalWordRE().FindString(val)
 	}
 	return val, ""
 }
 
 func nameAndPid(val string) (string, int) {
-	m := nameAndPidRE.FindStringSubmatch(val)
+	m := nameAndPidRE().FindStringSubmatch(val)
 	if m == nil {
 		return val, 0
 	}
@@ -319,7 +320,7 @@ func nameAndPid(val string) (string, int) {
 //	7   ReportCrash              0x000000010b8d9514 0x10b8b8000 + 136468
 //	3   asi                      0x0000000104a3bf2c main + 24 (asi.m:12)
 func parseFrameLine(s string) (Frame, error) {
-	m := frameLineRE.FindStringSubmatch(s)
+	m := frameLineRE().FindStringSubmatch(s)
 	if m == nil {
 		return Frame{}, fmt.Errorf("expected \"INDEX IMAGE 0xADDRESS SYMBOL + OFFSET\", found %q", truncateForError(s))
 	}
@@ -330,13 +331,13 @@ func parseFrameLine(s string) (Frame, error) {
 	}
 	f := Frame{Index: idx, Module: m[2], Address: addr}
 	rest := strings.TrimSpace(m[4])
-	if sm := frameSourceRE.FindStringSubmatch(rest); sm != nil {
+	if sm := frameSourceRE().FindStringSubmatch(rest); sm != nil {
 		f.File = sm[1]
 		f.Line, _ = strconv.Atoi(sm[2])
 		rest = rest[:len(rest)-len(sm[0])]
 	}
 	rest, f.Inlined = strings.CutSuffix(rest, " [inlined]")
-	if om := frameOffsetRE.FindStringSubmatch(rest); om != nil {
+	if om := frameOffsetRE().FindStringSubmatch(rest); om != nil {
 		f.Offset, _ = strconv.ParseUint(om[1], 10, 64)
 		rest = rest[:len(rest)-len(om[0])]
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // CommandKey is the cache key of one command's output on one dump:
@@ -21,7 +22,7 @@ func CommandKey(dumpID string, engine Engine, command string, ctx Context) (key 
 	norm := normalizeCommand(command)
 	sum := sha256.Sum256([]byte(string(engine) + "\x00" + norm))
 	verb := firstWord(norm)
-	if len(verb) > 24 || !keyVerbRE.MatchString(verb) {
+	if len(verb) > 24 || !keyVerbRE().MatchString(verb) {
 		verb = "_"
 	}
 	key = shortID(dumpID) + "/" + string(engine) + ":" + verb + ":" + hex.EncodeToString(sum[:6])
@@ -33,7 +34,7 @@ func CommandKey(dumpID string, engine Engine, command string, ctx Context) (key 
 	return key, isCacheable(engine, norm)
 }
 
-var keyVerbRE = regexp.MustCompile(`^[A-Za-z0-9_*?.-]+$`)
+var keyVerbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_*?.-]+$`) })
 
 func shortID(id string) string {
 	if len(id) > 12 {
@@ -89,7 +90,9 @@ func contextDependent(engine Engine, cmd string) bool {
 var (
 	// drgn code that binds or rebinds names, imports, or defines: running it
 	// again is not the same as reading its old output.
-	drgnStatefulRE = regexp.MustCompile(`(?m)(^|[;\s])(import|from|def|class|del|global)\s|(^|[^=!<>])=[^=]|\bexec\(|\bexecscript\(`)
+	drgnStatefulRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)(^|[;\s])(import|from|def|class|del|global)\s|(^|[^=!<>])=[^=]|\bexec\(|\bexecscript\(`)
+	})
 	// crash commands that write memory, change settings or reach the shell.
 	crashNeverCache = setOf("wr", "set", "alias", "extend", "repeat", "q", "quit", "exit", "gdb", "hex", "dec", "!", "sh")
 	debugNeverCache = setOf("thread", "t", "frame", "f", "up", "down", "select-frame",
@@ -109,7 +112,7 @@ func isCacheable(engine Engine, cmd string) bool {
 	case EngineGDB, EngineLLDB:
 		return !debugNeverCache[verb] && !strings.Contains(cmd, "=")
 	case EngineDrgn:
-		return !drgnStatefulRE.MatchString(cmd)
+		return !drgnStatefulRE().MatchString(cmd)
 	}
 	return false
 }

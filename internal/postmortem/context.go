@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Context is the engine state that context-dependent commands read: crash's
@@ -62,9 +63,9 @@ func (c Context) Update(engine Engine, command, output string) Context {
 }
 
 var (
-	crashPIDRE  = regexp.MustCompile(`(?m)^\s*PID:\s+(\d+)\s*$`)
-	crashTaskRE = regexp.MustCompile(`(?m)^\s*TASK:\s+([0-9a-f]+)\b`)
-	crashCPURE  = regexp.MustCompile(`(?m)^\s*CPU:\s+(\d+)\s*$`)
+	crashPIDRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*PID:\s+(\d+)\s*$`) })
+	crashTaskRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*TASK:\s+([0-9a-f]+)\b`) })
+	crashCPURE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*CPU:\s+(\d+)\s*$`) })
 )
 
 // IsContextSwitch reports whether command changes the engine context (and so
@@ -110,9 +111,9 @@ func (c Context) updateCrash(args []string, output string) Context {
 	if !crashSetsContext(args) {
 		return c
 	}
-	pid, okPID := firstInt(crashPIDRE, output)
-	cpu, okCPU := firstInt(crashCPURE, output)
-	task := firstString(crashTaskRE, output)
+	pid, okPID := firstInt(crashPIDRE(), output)
+	cpu, okCPU := firstInt(crashCPURE(), output)
+	task := firstString(crashTaskRE(), output)
 	if !okPID || task == "" {
 		return c // an error message: the context did not move
 	}
@@ -128,10 +129,10 @@ func (c Context) updateCrash(args []string, output string) Context {
 }
 
 var (
-	gdbSwitchRE = regexp.MustCompile(`\[Switching to thread (\d+)`)
-	gdbFrameRE  = regexp.MustCompile(`(?m)^#(\d+)\s`)
-	lldbThread  = regexp.MustCompile(`(?m)^\* thread #(\d+)`)
-	lldbFrameRE = regexp.MustCompile(`(?m)^\s*\*?\s*frame #(\d+)`)
+	gdbSwitchRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Switching to thread (\d+)`) })
+	gdbFrameRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#(\d+)\s`) })
+	lldbThread  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\* thread #(\d+)`) })
+	lldbFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\*?\s*frame #(\d+)`) })
 )
 
 func (c Context) updateGDB(args []string, output string) Context {
@@ -140,14 +141,14 @@ func (c Context) updateGDB(args []string, output string) Context {
 		if len(args) < 2 || !isDecimal(args[1]) {
 			return c // "thread" alone shows; "thread apply ..." does not switch
 		}
-		if n, ok := firstInt(gdbSwitchRE, output); ok {
+		if n, ok := firstInt(gdbSwitchRE(), output); ok {
 			return Context{Thread: n, Set: true}
 		}
 	case "frame", "f", "up", "down", "select-frame":
 		if len(args) >= 2 && !isDecimal(args[1]) {
 			return c // "frame function x", "frame info": not a plain select
 		}
-		if n, ok := firstInt(gdbFrameRE, output); ok {
+		if n, ok := firstInt(gdbFrameRE(), output); ok {
 			c.Frame, c.Set = n, true
 			return c
 		}
@@ -158,12 +159,12 @@ func (c Context) updateGDB(args []string, output string) Context {
 func (c Context) updateLLDB(args []string, output string) Context {
 	switch {
 	case args[0] == "thread" && len(args) >= 3 && args[1] == "select":
-		if n, ok := firstInt(lldbThread, output); ok {
+		if n, ok := firstInt(lldbThread(), output); ok {
 			return Context{Thread: n, Set: true}
 		}
 	case args[0] == "frame" && len(args) >= 2 && args[1] == "select",
 		args[0] == "f", args[0] == "up", args[0] == "down":
-		if n, ok := firstInt(lldbFrameRE, output); ok {
+		if n, ok := firstInt(lldbFrameRE(), output); ok {
 			c.Frame, c.Set = n, true
 			return c
 		}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/triage-dev/triage/internal/repl"
 )
@@ -58,8 +59,8 @@ func lookEngine(e Engine) (string, error) {
 
 // Prompts set through each engine's argv, stripped from output.
 var (
-	gdbPrompt  = regexp.MustCompile(`\(triage-gdb\) `)
-	lldbPrompt = regexp.MustCompile(`\(triage-lldb\) ?`)
+	gdbPrompt  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(triage-gdb\) `) })
+	lldbPrompt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(triage-lldb\) ?`) })
 )
 
 // engineConfig builds the repl configuration of engine e on t. The engine
@@ -110,14 +111,14 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 			"-iex", "set confirm off", "-iex", "set width 0", "-iex", "set height 0"}
 		argv = append(argv, extra...)
 		argv = append(argv, "-c", t.Core, t.Program)
-		cfg = repl.Config{Argv: argv, Prompt: gdbPrompt, QuitCommand: "quit"}
+		cfg = repl.Config{Argv: argv, Prompt: gdbPrompt(), QuitCommand: "quit"}
 	case EngineLLDB:
 		argv := []string{bin, "--no-lldbinit",
 			"-O", `settings set prompt "(triage-lldb) "`, "-O", "settings set use-color false",
 			"-O", "settings set auto-confirm true"}
 		argv = append(argv, extra...)
 		argv = append(argv, "--core", t.Core, "--", t.Program)
-		cfg = repl.Config{Argv: argv, Prompt: lldbPrompt,
+		cfg = repl.Config{Argv: argv, Prompt: lldbPrompt(),
 			// `p` needs a usable frame; embedded Python does not.
 			Sentinel: repl.SumSentinel("script print(%d+%d)"), QuitCommand: "quit"}
 	default:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Route is where one command goes, and why.
@@ -121,11 +122,11 @@ func routeKernel(cmd string) Route {
 
 // prefixRE matches "word:" at the start, but not "word::" (C++ scope) or
 // "word:=" (a walrus).
-var prefixRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):([^:=]|$)`)
+var prefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):([^:=]|$)`) })
 
 // splitPrefix returns the engine of a "name:" prefix and the text after it.
 func splitPrefix(cmd string) (Engine, string, error) {
-	m := prefixRE.FindStringSubmatch(cmd)
+	m := prefixRE().FindStringSubmatch(cmd)
 	if m == nil || pythonKeywords[m[1]] {
 		return "", cmd, nil
 	}
@@ -146,19 +147,23 @@ func firstWord(cmd string) string {
 var (
 	// A statement only Python starts with, or an assignment/call/subscript/
 	// attribute access right on the first token ("t = ...", "f(x)", "prog[...]").
-	strongPythonRE = regexp.MustCompile(`^(?:` +
-		`(?:import|from|def|class|with|while|try|lambda|raise|assert|del|global|nonlocal|async|await|return|yield)\b` +
-		`|(?:for|if|elif)\b.*:\s*(?:#.*)?(?:$|\n)` +
-		`|for\s+[\w, ()]+\s+in\s` +
-		`|[A-Za-z_]\w*(?:\.\w+|\[[^\]]*\])*\s*(?:[-+*/%&|^]|//|<<|>>|\*\*)?=[^=]` +
-		`|[A-Za-z_]\w*[(\[.]` +
-		`)`)
+	strongPythonRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:` +
+			`(?:import|from|def|class|with|while|try|lambda|raise|assert|del|global|nonlocal|async|await|return|yield)\b` +
+			`|(?:for|if|elif)\b.*:\s*(?:#.*)?(?:$|\n)` +
+			`|for\s+[\w, ()]+\s+in\s` +
+			`|[A-Za-z_]\w*(?:\.\w+|\[[^\]]*\])*\s*(?:[-+*/%&|^]|//|<<|>>|\*\*)?=[^=]` +
+			`|[A-Za-z_]\w*[(\[.]` +
+			`)`)
+	})
 	// Python-ish anywhere: drgn's prog object or a drgn helper.
-	weakPythonRE = regexp.MustCompile(`\bprog\s*[\[.]|\bfor_each_\w+\(|\bcontainer_of\(|\bObject\(`)
+	weakPythonRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bprog\s*[\[.]|\bfor_each_\w+\(|\bcontainer_of\(|\bObject\(`)
+	})
 )
 
-func strongPython(cmd string) bool { return strongPythonRE.MatchString(cmd) }
-func weakPython(cmd string) bool   { return weakPythonRE.MatchString(cmd) }
+func strongPython(cmd string) bool { return strongPythonRE().MatchString(cmd) }
+func weakPython(cmd string) bool   { return weakPythonRE().MatchString(cmd) }
 
 var pythonKeywords = setOf("else", "try", "finally", "lambda", "except", "class", "def",
 	"if", "elif", "for", "while", "with", "match", "case")

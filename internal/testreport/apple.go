@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -12,18 +13,22 @@ var (
 	// "Test Case '-[Mod.Suite testX]' passed (0.001 seconds)." (macOS),
 	// "Test Case 'Suite.testX' failed (0.0 seconds)" (Linux),
 	// "Test case 'Suite.testX()' failed on 'Clone 1 of iPad Air 2 - App (20698)' (0.000 seconds)" (parallel).
-	xcCaseRE = regexp.MustCompile(`^Test [Cc]ase '([^']+)' (started|passed|failed|skipped)(?: on '[^']*')?(?: \((\d+(?:\.\d+)?) seconds\))?`)
+	xcCaseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Test [Cc]ase '([^']+)' (started|passed|failed|skipped)(?: on '[^']*')?(?: \((\d+(?:\.\d+)?) seconds\))?`)
+	})
 	// "/path/File.swift:34: error: -[Mod.Suite testX] : XCTAssertTrue failed - ..."
-	xcAssertRE = regexp.MustCompile(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+) : (.*)$`)
+	xcAssertRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+) : (.*)$`) })
 	// "Executed 4 tests, with 1 failure (0 unexpected) in 0.002 (0.002) seconds"
-	xcExecutedRE = regexp.MustCompile(`^Executed (\d+) tests?, with (\d+) failures?`)
+	xcExecutedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Executed (\d+) tests?, with (\d+) failures?`) })
 	// "file:12:5: error: message" — a compiler diagnostic
-	diagErrorRE = regexp.MustCompile(`^(?:[^:\s][^:]*:\d+(?::\d+)?: )?(?:fatal )?error: `)
+	diagErrorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[^:\s][^:]*:\d+(?::\d+)?: )?(?:fatal )?error: `) })
 	// Swift Testing: "Test run with 351 tests failed after 3.787 seconds with 6 issues."
-	stRunRE = regexp.MustCompile(`^Test run with (\d+) tests?(?: in \d+ suites?)? (passed|failed) after [\d.]+ seconds(?: with (\d+) issues?)?`)
+	stRunRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Test run with (\d+) tests?(?: in \d+ suites?)? (passed|failed) after [\d.]+ seconds(?: with (\d+) issues?)?`)
+	})
 	// "... recorded an issue at File.swift:17:9: Expectation failed: ..."
-	stIssueRE = regexp.MustCompile(` at ([^\s:]+):(\d+):(\d+): (.*)$`)
-	stAfterRE = regexp.MustCompile(` after (\d+(?:\.\d+)?) seconds`)
+	stIssueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at ([^\s:]+):(\d+):(\d+): (.*)$`) })
+	stAfterRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` after (\d+(?:\.\d+)?) seconds`) })
 )
 
 // appleParser reads xcodebuild and `swift test` output: XCTest, Swift
@@ -74,11 +79,11 @@ func (p *appleParser) line(line string) {
 }
 
 func (p *appleParser) xctestLine(body string) bool {
-	if m := xcCaseRE.FindStringSubmatch(body); m != nil {
+	if m := xcCaseRE().FindStringSubmatch(body); m != nil {
 		p.caseEvent(m[1], m[2], m[3])
 		return true
 	}
-	if m := xcAssertRE.FindStringSubmatch(body); m != nil {
+	if m := xcAssertRE().FindStringSubmatch(body); m != nil {
 		ln, _ := strconv.Atoi(m[2])
 		c := Case{File: m[1], Line: ln, Message: bound(m[4])}
 		if i, ok := p.index[m[3]]; ok && p.rep.Cases[i].Message == "" {
@@ -96,7 +101,7 @@ func (p *appleParser) xctestLine(body string) bool {
 		}
 		return true
 	}
-	if m := xcExecutedRE.FindStringSubmatch(body); m != nil {
+	if m := xcExecutedRE().FindStringSubmatch(body); m != nil {
 		if p.topExecuted {
 			ts := p.rep.summary()
 			total, _ := strconv.Atoi(m[1])
@@ -226,7 +231,7 @@ func (p *appleParser) glyphLine(body string) bool {
 // swiftTesting handles "Test x() passed after ...", "Test x() recorded an
 // issue at F:L:C: msg", "Test run with N tests failed ...".
 func (p *appleParser) swiftTesting(rest string, st Status) {
-	if m := stRunRE.FindStringSubmatch(rest); m != nil {
+	if m := stRunRE().FindStringSubmatch(rest); m != nil {
 		ts := p.rep.summary()
 		n, _ := strconv.Atoi(m[1])
 		issues, _ := strconv.Atoi(m[3])
@@ -261,7 +266,7 @@ func (p *appleParser) swiftTesting(rest string, st Status) {
 	case strings.HasPrefix(tail, "recorded an issue"):
 		c.Status = Failed
 		if c.File == "" {
-			if m := stIssueRE.FindStringSubmatch(tail); m != nil {
+			if m := stIssueRE().FindStringSubmatch(tail); m != nil {
 				c.File = m[1]
 				c.Line, _ = strconv.Atoi(m[2])
 				c.Message = bound(m[4])
@@ -279,7 +284,7 @@ func (p *appleParser) swiftTesting(rest string, st Status) {
 	if st == Skipped {
 		c.Message = strings.TrimPrefix(strings.TrimPrefix(tail, "skipped"), ": ")
 	}
-	if m := stAfterRE.FindStringSubmatch(tail); m != nil {
+	if m := stAfterRE().FindStringSubmatch(tail); m != nil {
 		s, _ := strconv.ParseFloat(m[1], 64)
 		c.Duration = time.Duration(s * float64(time.Second))
 	}

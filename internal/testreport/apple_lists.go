@@ -40,7 +40,7 @@ func isBuildError(s string) bool {
 	if strings.HasPrefix(s, "clang: error:") || strings.HasPrefix(s, "xcodebuild: error:") {
 		return true
 	}
-	return diagErrorRE.MatchString(s) && !xcAssertRE.MatchString(s)
+	return diagErrorRE().MatchString(s) && !xcAssertRE().MatchString(s)
 }
 
 // isCrashIndicator: the runner or the app under test died.

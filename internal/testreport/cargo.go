@@ -5,15 +5,22 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 var (
 	// "test tests::wrong ... FAILED", "test slow ... ignored, needs network"
-	cargoCaseRE = regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored|bench:)?(.*)$`)
+	cargoCaseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored|bench:)?(.*)$`)
+	})
 	// "test result: FAILED. 1 passed; 2 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.15s"
-	cargoResultRE = regexp.MustCompile(`^test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
+	cargoResultRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
+	})
 	// "thread 'tests::wrong' (16541) panicked at src/lib.rs:9:18:"
-	cargoPanicRE = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at ([^:]+):(\d+):(\d+):?(.*)$`)
+	cargoPanicRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at ([^:]+):(\d+):(\d+):?(.*)$`)
+	})
 )
 
 // cargoParser reads libtest's text output. A test binary that dies (a
@@ -52,7 +59,7 @@ func (p *cargoParser) line(line string) {
 		p.section = strings.TrimSuffix(strings.TrimSuffix(name, " stdout"), " stderr")
 	case line == "failures:" || strings.HasPrefix(line, "test result: "):
 		p.section = ""
-		if m := cargoResultRE.FindStringSubmatch(line); m != nil {
+		if m := cargoResultRE().FindStringSubmatch(line); m != nil {
 			ts := p.rep.summary()
 			passed, _ := strconv.Atoi(m[2])
 			failed, _ := strconv.Atoi(m[3])
@@ -75,7 +82,7 @@ func (p *cargoParser) line(line string) {
 }
 
 func (p *cargoParser) caseLine(line string) {
-	m := cargoCaseRE.FindStringSubmatch(line)
+	m := cargoCaseRE().FindStringSubmatch(line)
 	if m == nil {
 		return
 	}
@@ -108,7 +115,7 @@ func (p *cargoParser) sectionLine(line string) {
 		return
 	}
 	c := &p.rep.Cases[i]
-	if m := cargoPanicRE.FindStringSubmatch(line); m != nil {
+	if m := cargoPanicRE().FindStringSubmatch(line); m != nil {
 		c.File = m[2]
 		c.Line, _ = strconv.Atoi(m[3])
 		if msg := strings.TrimSpace(m[5]); msg != "" {

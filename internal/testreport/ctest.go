@@ -5,20 +5,25 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 var (
 	// "2/3 Test #2: crash ............................***Exception: SegFault  0.00 sec"
-	ctestCaseRE = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?([^*]*?)\s+([\d.]+) sec`)
+	ctestCaseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?([^*]*?)\s+([\d.]+) sec`)
+	})
 	// "33% tests passed, 2 tests failed out of 3"
-	ctestSummaryRE = regexp.MustCompile(`^(\d+)% tests passed, (\d+) tests? failed out of (\d+)`)
+	ctestSummaryRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d+)% tests passed, (\d+) tests? failed out of (\d+)`)
+	})
 )
 
 func parseCTest(r io.Reader) (*Report, error) {
 	rep := &Report{Format: FormatCTest}
 	err := lines(r, func(line string) {
-		if m := ctestCaseRE.FindStringSubmatch(line); m != nil {
+		if m := ctestCaseRE().FindStringSubmatch(line); m != nil {
 			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(m[3])}
 			if secs, err := strconv.ParseFloat(m[4], 64); err == nil {
 				c.Duration = time.Duration(secs * float64(time.Second))
@@ -29,7 +34,7 @@ func parseCTest(r io.Reader) (*Report, error) {
 			rep.Cases = append(rep.Cases, c)
 			return
 		}
-		if m := ctestSummaryRE.FindStringSubmatch(line); m != nil {
+		if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
 			ts := rep.summary()
 			failed, _ := strconv.Atoi(m[2])
 			total, _ := strconv.Atoi(m[3])

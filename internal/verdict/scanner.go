@@ -181,10 +181,10 @@ func (s *Scanner) record(k int, p *pattern, line []byte) {
 }
 
 var (
-	goFuncLine = regexp.MustCompile(`^\s*(\S+)\([^()]*\)$`)
-	goFileLine = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
-	sanFrame   = regexp.MustCompile(`^\s*#\d+ 0x[0-9a-fA-F]+ in (\S+) (\S+?):(\d+)`)
-	tsanFrame  = regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`)
+	goFuncLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\S+)\([^()]*\)$`) })
+	goFileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+\.go):(\d+)`) })
+	sanFrame   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ 0x[0-9a-fA-F]+ in (\S+) (\S+?):(\d+)`) })
+	tsanFrame  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`) })
 )
 
 func (s *Scanner) lookForFrame(line []byte) {
@@ -195,19 +195,19 @@ func (s *Scanner) lookForFrame(line []byte) {
 	var fn, file, ln string
 	switch s.frameStyle {
 	case frameGoTrace:
-		if m := goFuncLine.FindSubmatch(line); m != nil {
+		if m := goFuncLine().FindSubmatch(line); m != nil {
 			s.goFunc = string(m[1])
 			return
 		}
-		m := goFileLine.FindSubmatch(line)
+		m := goFileLine().FindSubmatch(line)
 		if m == nil || s.goFunc == "" || isRuntimeFrame(s.goFunc) {
 			return
 		}
 		fn, file, ln = s.goFunc, string(m[1]), string(m[2])
 	case frameSanStack, frameTSanStack:
-		re := sanFrame
+		re := sanFrame()
 		if s.frameStyle == frameTSanStack {
-			re = tsanFrame
+			re = tsanFrame()
 		}
 		m := re.FindSubmatch(line)
 		if m == nil || isRuntimeFrame(string(m[1])) || isSanitizerRuntime(string(m[2])) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // simctl argv builders beyond the listings of simctl.go.
@@ -14,14 +15,16 @@ import (
 // bundleIDRE is a bundle identifier (reverse DNS: letters, digits, '-',
 // '.'); it is also interpolated into a log predicate, so nothing else may
 // pass.
-var bundleIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*$`)
+var bundleIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*$`) })
 
 // udidRE is a simulator UDID, or "booted".
-var udidRE = regexp.MustCompile(`^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|booted)$`)
+var udidRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|booted)$`)
+})
 
 // CheckBundleID refuses what is not a bundle identifier.
 func CheckBundleID(id string) error {
-	if !bundleIDRE.MatchString(id) {
+	if !bundleIDRE().MatchString(id) {
 		return &RequestError{Field: "bundle_id", Reason: fmt.Sprintf("%q is not a bundle identifier (reverse DNS, e.g. com.example.App)", id)}
 	}
 	return nil
@@ -29,7 +32,7 @@ func CheckBundleID(id string) error {
 
 // CheckUDID refuses what is not a simulator UDID.
 func CheckUDID(id string) error {
-	if !udidRE.MatchString(id) {
+	if !udidRE().MatchString(id) {
 		return &RequestError{Field: "simulator_id", Reason: fmt.Sprintf("%q is not a simulator UDID (sim_list lists them)", id)}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Action is an xcodebuild build action.
@@ -219,7 +220,7 @@ func checkValue(field, v string) error {
 
 // testIDRE is a test identifier: Target, Target/Class, Target/Class/method,
 // or Swift Testing's Target/Suite[/Nested...]/func().
-var testIDRE = regexp.MustCompile(`^[^\s/\x00-\x1f-][^/\x00-\x1f]*(/[^/\x00-\x1f]+)*$`)
+var testIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s/\x00-\x1f-][^/\x00-\x1f]*(/[^/\x00-\x1f]+)*$`) })
 
 func checkTestOptions(action Action, r Request) error {
 	testOnly := len(r.OnlyTesting) > 0 || len(r.SkipTesting) > 0 || r.TestPlan != "" || r.ParallelTesting != nil || len(r.TestEnv) > 0
@@ -228,7 +229,7 @@ func checkTestOptions(action Action, r Request) error {
 	}
 	for _, ids := range [][]string{r.OnlyTesting, r.SkipTesting} {
 		for _, id := range ids {
-			if !testIDRE.MatchString(id) {
+			if !testIDRE().MatchString(id) {
 				return &RequestError{"only_testing/skip_testing", fmt.Sprintf("%q is not a test identifier (Target[/Class[/method]])", id)}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -302,13 +303,13 @@ func nodeStatus(result string) testreport.Status {
 
 // durationRE reads "0.12s", "1,5s" (localised) or "2m 3s" loosely: the
 // first number and its unit.
-var durationRE = regexp.MustCompile(`^(\d+(?:[.,]\d+)?)\s*(ms|s|m|h)`)
+var durationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+(?:[.,]\d+)?)\s*(ms|s|m|h)`) })
 
 func nodeDuration(n TestNode) time.Duration {
 	if n.Seconds != nil && *n.Seconds >= 0 && *n.Seconds < 1e7 {
 		return time.Duration(*n.Seconds * float64(time.Second))
 	}
-	m := durationRE.FindStringSubmatch(strings.TrimSpace(n.Duration))
+	m := durationRE().FindStringSubmatch(strings.TrimSpace(n.Duration))
 	if m == nil {
 		return 0
 	}
@@ -334,10 +335,10 @@ func failureMessages(nodes []TestNode, depth int, acc []string) []string {
 }
 
 // locationRE reads the "File.swift:12: " that starts a failure message.
-var locationRE = regexp.MustCompile(`^([^\s:][^:]*\.[A-Za-z]+):(\d+): `)
+var locationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:][^:]*\.[A-Za-z]+):(\d+): `) })
 
 func messageLocation(msg string) (string, int) {
-	m := locationRE.FindStringSubmatch(msg)
+	m := locationRE().FindStringSubmatch(msg)
 	if m == nil {
 		return "", 0
 	}

@@ -57,14 +57,16 @@ const (
 
 // stopReport matches the end of an asynchronous run: a stop, an exit, or an
 // error saying nothing will run.
-var stopReport = regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: `)
+var stopReport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: `) })
 
 // resumedStopReport is stopReport after "Process N resuming": lldb prints a
 // stop report asynchronously, so the report of the previous stop can arrive
 // at the start of the next command's output and must not end a continue. An
 // exit ends it wherever it comes: a process that exits at once can have its
 // exit printed before the command's own "resuming".
-var resumedStopReport = regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|Process \d+ exited|(?m)^error: `)
+var resumedStopReport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|Process \d+ exited|(?m)^error: `)
+})
 
 // Backend is a debugger.Backend over the lldb command line.
 //
@@ -174,7 +176,7 @@ func (b *Backend) runChecked(ctx context.Context, cmd string) (string, error) {
 	if err != nil {
 		return out, err
 	}
-	if runningErr.MatchString(out) {
+	if runningErr().MatchString(out) {
 		return out, debugger.ErrRunning
 	}
 	if e := lldbError(out); e != "" {

@@ -56,14 +56,14 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 
 func parseBreakpointSet(out string, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
 	for _, line := range strings.Split(out, "\n") {
-		m := bpSetRE.FindStringSubmatch(strings.TrimSpace(line))
+		m := bpSetRE().FindStringSubmatch(strings.TrimSpace(line))
 		if m == nil {
 			continue
 		}
 		id, _ := strconv.Atoi(m[1])
 		bp := debugger.Breakpoint{ID: id, Spec: spec, Verified: !strings.Contains(m[2], "no locations")}
 		if bp.Verified {
-			if w := whereAtRE.FindStringSubmatch(m[2]); w != nil {
+			if w := whereAtRE().FindStringSubmatch(m[2]); w != nil {
 				bp.File = w[1]
 				bp.Line, _ = strconv.Atoi(w[2])
 			}

@@ -123,7 +123,7 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 		return debugger.Variable{}, fmt.Errorf("evaluating %q: %s", expr, strings.TrimSpace(strings.TrimPrefix(out, "error: ")))
 	}
 	v := debugger.Variable{Name: expr, Value: strings.TrimSpace(out)}
-	if m := exprRE.FindStringSubmatch(strings.TrimSpace(out)); m != nil {
+	if m := exprRE().FindStringSubmatch(strings.TrimSpace(out)); m != nil {
 		v.Type, v.Value = m[1], m[2]
 	}
 	v.Value, v.Cut = b.lim.CapValue(v.Value)

@@ -4,26 +4,33 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
 var (
-	exitedRE   = regexp.MustCompile(`Process (\d+) exited with status = (-?\d+)`)
-	stoppedRE  = regexp.MustCompile(`Process (\d+) stopped`)
-	runningRE  = regexp.MustCompile(`Process (\d+) (?:is running|launched|resuming)`)
-	reasonRE   = regexp.MustCompile(`(?m)^\* thread #(\d+).*?stop reason = (.*)$`)
-	signalRE   = regexp.MustCompile(`\bSIG[A-Z0-9]+\b`)
-	bpHitRE    = regexp.MustCompile(`\b(\d+)\.\d+`)
-	noProcRE   = regexp.MustCompile(`(?i)no process|invalid process|process must be launched`)
-	frameRE    = regexp.MustCompile(`^\s*\*?\s*frame #(\d+): (0x[0-9a-fA-F]+)(?: (\S+?)` + "`" + `([^\s(]+)(?:\(.*?\))?(?: [+] \d+)?(?: at ([^:]+):(\d+)(?::\d+)?)?)?`)
-	varRE      = regexp.MustCompile(`^\((.*?)\) (\S+) = (.*)$`)
-	bpSetRE    = regexp.MustCompile(`^Breakpoint (\d+): (.*)$`)
-	exprRE     = regexp.MustCompile(`(?s)^\((.*?)\) \$\d+ = (.*)$`)
-	whereAtRE  = regexp.MustCompile(` at ([^:]+):(\d+)`)
-	errorRE    = regexp.MustCompile(`(?m)^error: (.*)$`)
-	runningErr = regexp.MustCompile(`Process is running|requires a process which is currently stopped`)
+	exitedRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) exited with status = (-?\d+)`) })
+	stoppedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) stopped`) })
+	runningRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) (?:is running|launched|resuming)`) })
+	reasonRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\* thread #(\d+).*?stop reason = (.*)$`) })
+	signalRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z0-9]+\b`) })
+	bpHitRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.\d+`) })
+	noProcRE  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)no process|invalid process|process must be launched`)
+	})
+	frameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\*?\s*frame #(\d+): (0x[0-9a-fA-F]+)(?: (\S+?)` + "`" + `([^\s(]+)(?:\(.*?\))?(?: [+] \d+)?(?: at ([^:]+):(\d+)(?::\d+)?)?)?`)
+	})
+	varRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\((.*?)\) (\S+) = (.*)$`) })
+	bpSetRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Breakpoint (\d+): (.*)$`) })
+	exprRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^\((.*?)\) \$\d+ = (.*)$`) })
+	whereAtRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at ([^:]+):(\d+)`) })
+	errorRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^error: (.*)$`) })
+	runningErr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`Process is running|requires a process which is currently stopped`)
+	})
 )
 
 // latestState finds the last process state report in out: exited, stopped
@@ -41,7 +48,7 @@ func latestState(out string) (st debugger.State, ok bool) {
 		}
 	}
 	last.at = -1
-	if m := exitedRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+	if m := exitedRE().FindAllStringSubmatchIndex(out, -1); m != nil {
 		l := m[len(m)-1]
 		consider(l, func() {
 			pid, _ := strconv.Atoi(out[l[2]:l[3]])
@@ -50,7 +57,7 @@ func latestState(out string) (st debugger.State, ok bool) {
 				LastStop: &debugger.Stop{Reason: debugger.StopExited, ExitCode: &code, At: time.Now()}}
 		})
 	}
-	if m := stoppedRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+	if m := stoppedRE().FindAllStringSubmatchIndex(out, -1); m != nil {
 		l := m[len(m)-1]
 		consider(l, func() {
 			pid, _ := strconv.Atoi(out[l[2]:l[3]])
@@ -58,10 +65,10 @@ func latestState(out string) (st debugger.State, ok bool) {
 		})
 	}
 	exitedPid := ""
-	if m := exitedRE.FindAllStringSubmatch(out, -1); m != nil {
+	if m := exitedRE().FindAllStringSubmatch(out, -1); m != nil {
 		exitedPid = m[len(m)-1][1]
 	}
-	if m := runningRE.FindAllStringSubmatchIndex(out, -1); m != nil {
+	if m := runningRE().FindAllStringSubmatchIndex(out, -1); m != nil {
 		l := m[len(m)-1]
 		if out[l[2]:l[3]] == exitedPid {
 			// lldb prints a command's "resuming" and the event thread's exit
@@ -84,7 +91,7 @@ func latestState(out string) (st debugger.State, ok bool) {
 // parseStop reads "* thread #1, ..., stop reason = X" after a stop report.
 func parseStop(out string) *debugger.Stop {
 	s := &debugger.Stop{Reason: debugger.StopOther, At: time.Now()}
-	m := reasonRE.FindStringSubmatch(out)
+	m := reasonRE().FindStringSubmatch(out)
 	if m == nil {
 		return s
 	}
@@ -94,7 +101,7 @@ func parseStop(out string) *debugger.Stop {
 	switch {
 	case strings.HasPrefix(reason, "breakpoint"):
 		s.Reason = debugger.StopBreakpoint
-		for _, id := range bpHitRE.FindAllStringSubmatch(reason, -1) {
+		for _, id := range bpHitRE().FindAllStringSubmatch(reason, -1) {
 			n, _ := strconv.Atoi(id[1])
 			s.BreakpointIDs = append(s.BreakpointIDs, n)
 		}
@@ -102,13 +109,13 @@ func parseStop(out string) *debugger.Stop {
 		s.Reason = debugger.StopStep
 	case strings.HasPrefix(reason, "signal"):
 		s.Reason = debugger.StopSignal
-		s.Signal = signalRE.FindString(reason)
+		s.Signal = signalRE().FindString(reason)
 		if s.Signal == "SIGSTOP" || s.Signal == "SIGINT" {
 			s.Reason, s.Signal = debugger.StopPause, ""
 		}
 	case strings.HasPrefix(reason, "exception"):
 		s.Reason = debugger.StopException
-		s.Signal = signalRE.FindString(reason)
+		s.Signal = signalRE().FindString(reason)
 	case strings.HasPrefix(reason, "instruction"):
 		s.Reason = debugger.StopPause
 	}
@@ -120,7 +127,7 @@ func parseStop(out string) *debugger.Stop {
 func parseFrames(out string) []debugger.Frame {
 	var frames []debugger.Frame
 	for _, line := range strings.Split(out, "\n") {
-		m := frameRE.FindStringSubmatch(line)
+		m := frameRE().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -140,7 +147,7 @@ func parseFrames(out string) []debugger.Frame {
 func parseVariables(out string) []debugger.Variable {
 	var vars []debugger.Variable
 	for _, line := range strings.Split(out, "\n") {
-		if m := varRE.FindStringSubmatch(line); m != nil {
+		if m := varRE().FindStringSubmatch(line); m != nil {
 			vars = append(vars, debugger.Variable{Type: m[1], Name: m[2], Value: m[3]})
 			continue
 		}
@@ -154,7 +161,7 @@ func parseVariables(out string) []debugger.Variable {
 
 // lldbError returns the first "error: ..." line of out, or "".
 func lldbError(out string) string {
-	if m := errorRE.FindStringSubmatch(out); m != nil {
+	if m := errorRE().FindStringSubmatch(out); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""

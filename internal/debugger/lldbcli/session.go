@@ -74,7 +74,7 @@ func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugge
 	var out string
 	var err error
 	if spec.StopOnEntry || len(spec.Breakpoints) > 0 {
-		out, err = b.run(ctx, cmd, stopReport)
+		out, err = b.run(ctx, cmd, stopReport())
 	} else {
 		out, err = b.run(ctx, cmd, nil)
 	}
@@ -108,7 +108,7 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 			return b.State(), err
 		}
 	}
-	out, err := b.run(ctx, "process attach -p "+strconv.Itoa(spec.Pid), stopReport)
+	out, err := b.run(ctx, "process attach -p "+strconv.Itoa(spec.Pid), stopReport())
 	if err != nil {
 		return b.State(), err
 	}
@@ -178,7 +178,7 @@ func (b *Backend) Detach(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if e := lldbError(out); e != "" && !strings.Contains(e, "no process") && !noProcRE.MatchString(e) {
+	if e := lldbError(out); e != "" && !strings.Contains(e, "no process") && !noProcRE().MatchString(e) {
 		return fmt.Errorf("%s: %s", cmd, e)
 	}
 	return nil
@@ -207,7 +207,7 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	}
 	wctx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
-	out, err := b.run(wctx, "process continue", resumedStopReport)
+	out, err := b.run(wctx, "process continue", resumedStopReport())
 	st := b.observe(out)
 	if err != nil {
 		return st, fmt.Errorf("%w after %s: %v", debugger.ErrTimeout, opts.Wait, err)
@@ -237,7 +237,7 @@ func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, 
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	out, err := b.run(wctx, cmd, stopReport)
+	out, err := b.run(wctx, cmd, stopReport())
 	st := b.observe(out)
 	if err != nil {
 		return st, err
@@ -259,7 +259,7 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	if b.State().Status == debugger.StatusStopped {
 		return b.State(), nil
 	}
-	out, err := b.run(ctx, "process interrupt", stopReport)
+	out, err := b.run(ctx, "process interrupt", stopReport())
 	if err != nil {
 		return b.State(), err
 	}

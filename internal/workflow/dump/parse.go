@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Parsers of engine output for dump_report. Each takes whatever the engine
@@ -33,12 +34,14 @@ type PanicTask struct {
 	CPU     int    `json:"cpu"`
 }
 
-var crashBTHeaderRE = regexp.MustCompile(`(?m)^PID:\s+(\d+)\s+TASK:\s+([0-9a-f]+)\s+CPU:\s+(\d+)\s+COMMAND:\s+"([^"]*)"`)
-var crashFrameRE = regexp.MustCompile(`(?m)^\s*#\d+\s+\[[0-9a-f]+\]\s+\S+ at [0-9a-f]+.*$`)
+var crashBTHeaderRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^PID:\s+(\d+)\s+TASK:\s+([0-9a-f]+)\s+CPU:\s+(\d+)\s+COMMAND:\s+"([^"]*)"`)
+})
+var crashFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*#\d+\s+\[[0-9a-f]+\]\s+\S+ at [0-9a-f]+.*$`) })
 
 // crashBacktrace reads crash's bt: the task header and the frame lines.
 func crashBacktrace(out string) (*PanicTask, []string) {
-	m := crashBTHeaderRE.FindStringSubmatch(out)
+	m := crashBTHeaderRE().FindStringSubmatch(out)
 	if m == nil {
 		return nil, nil
 	}
@@ -46,35 +49,37 @@ func crashBacktrace(out string) (*PanicTask, []string) {
 	t.PID, _ = strconv.Atoi(m[1])
 	t.CPU, _ = strconv.Atoi(m[3])
 	var frames []string
-	for _, f := range crashFrameRE.FindAllString(out, -1) {
+	for _, f := range crashFrameRE().FindAllString(out, -1) {
 		frames = append(frames, strings.TrimSpace(f))
 	}
 	return t, frames
 }
 
 // frameFunction is the function of a crash or gdb frame line.
-var frameFunctionRE = regexp.MustCompile(`^#\d+\s+(?:\[[0-9a-f]+\]\s+(\S+) at |(?:0x[0-9a-f]+ in )?(\S+) \()`)
+var frameFunctionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^#\d+\s+(?:\[[0-9a-f]+\]\s+(\S+) at |(?:0x[0-9a-f]+ in )?(\S+) \()`)
+})
 
 func frameFunction(frame string) string {
-	m := frameFunctionRE.FindStringSubmatch(frame)
+	m := frameFunctionRE().FindStringSubmatch(frame)
 	if m == nil {
 		return ""
 	}
 	return m[1] + m[2]
 }
 
-var panicRE = regexp.MustCompile(`Kernel panic - not syncing: (.*?)(?: \]---)?\s*$`)
+var panicRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Kernel panic - not syncing: (.*?)(?: \]---)?\s*$`) })
 
 // panicMessage finds the panic reason in crash's PANIC field or log lines.
 func panicMessage(sysPanic string, log []string) string {
 	if p := strings.Trim(sysPanic, `"`); p != "" {
-		if m := panicRE.FindStringSubmatch(p); m != nil {
+		if m := panicRE().FindStringSubmatch(p); m != nil {
 			return m[1]
 		}
 		return p
 	}
 	for i := len(log) - 1; i >= 0; i-- {
-		if m := panicRE.FindStringSubmatch(log[i]); m != nil {
+		if m := panicRE().FindStringSubmatch(log[i]); m != nil {
 			return m[1]
 		}
 	}
@@ -96,32 +101,32 @@ func lastLines(out string, n int) []string {
 }
 
 // gdbValue reads "$1 = value" (gdb's print).
-var gdbValueRE = regexp.MustCompile(`(?m)^\$\d+ = (.*)$`)
+var gdbValueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\$\d+ = (.*)$`) })
 
 func gdbValue(out string) string {
-	if m := gdbValueRE.FindStringSubmatch(out); m != nil {
+	if m := gdbValueRE().FindStringSubmatch(out); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""
 }
 
 // gdbAddress reads the address out of "(void *) 0x0".
-var hexRE = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`0x[0-9a-fA-F]+`) })
 
-func gdbAddress(v string) string { return hexRE.FindString(v) }
+func gdbAddress(v string) string { return hexRE().FindString(v) }
 
-var gdbFrameRE = regexp.MustCompile(`(?m)^#\d+\s+.*$`)
+var gdbFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#\d+\s+.*$`) })
 
 // gdbFrames returns gdb's backtrace lines.
 func gdbFrames(out string) []string {
 	var frames []string
-	for _, f := range gdbFrameRE.FindAllString(out, -1) {
+	for _, f := range gdbFrameRE().FindAllString(out, -1) {
 		frames = append(frames, strings.TrimSpace(f))
 	}
 	return frames
 }
 
-var gdbLocationRE = regexp.MustCompile(` at (\S+:\d+)\s*$`)
+var gdbLocationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at (\S+:\d+)\s*$`) })
 
 // crashSite picks the frame to name: the innermost one with source outside
 // the C library's abort and assert machinery (the program's own code), else
@@ -129,7 +134,7 @@ var gdbLocationRE = regexp.MustCompile(` at (\S+:\d+)\s*$`)
 func crashSite(frames []string) (function, location string) {
 	var firstWithSource [2]string
 	for _, f := range frames {
-		m := gdbLocationRE.FindStringSubmatch(f)
+		m := gdbLocationRE().FindStringSubmatch(f)
 		if m == nil {
 			continue
 		}
