@@ -148,6 +148,10 @@ func TestHTTPSlowHeaders(t *testing.T) {
 	addr := <-addrc
 	defer func() { cancel(); <-done }()
 
+	// The server's deadline starts when it accepts the connection, which is
+	// after the dial began: timing from before the dial, an early close is a
+	// real one.
+	start := time.Now()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +159,6 @@ func TestHTTPSlowHeaders(t *testing.T) {
 	defer conn.Close()
 	// 100 header lines at one byte per 20 ms would take over a minute.
 	header := fmt.Sprintf("POST / HTTP/1.1\r\nHost: %s\r\n%s\r\n", addr, strings.Repeat("X-Slow: 1\r\n", 100))
-	start := time.Now()
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
