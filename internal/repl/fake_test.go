@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // The test binary doubles as a fake engine when _REPL_FAKE_ENGINE is set: a
@@ -18,7 +20,7 @@ func TestMain(m *testing.M) {
 		fakeEngine(mode)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(testutil.Main(m))
 }
 
 func fakeEngine(mode string) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -56,11 +57,13 @@ type Backend struct {
 	initOnce    sync.Once
 	thread      int // thread of the last stop
 	launched    bool
-	pausing     bool // a pause request is in flight: its SIGSTOP is a pause
-	core        bool
-	disposed    bool
-	bps         map[int]*breakpoint
-	nextBP      int
+	// targetKilled: killLaunchedTarget has run.
+	targetKilled bool
+	pausing      bool // a pause request is in flight: its SIGSTOP is a pause
+	core         bool
+	disposed     bool
+	bps          map[int]*breakpoint
+	nextBP       int
 }
 
 type breakpoint struct {
@@ -174,6 +177,7 @@ func (b *Backend) watch(ad *started, conn *Conn) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.killLaunchedTarget()
 	if b.disposed {
 		return
 	}
@@ -365,5 +369,21 @@ func (b *Backend) Dispose() (err error) {
 	if ad != nil {
 		ad.stop()
 	}
+	b.mu.Lock()
+	b.killLaunchedTarget()
+	b.mu.Unlock()
 	return nil
+}
+
+// killLaunchedTarget kills the program the adapter launched, once the
+// adapter is gone: the adapter starts it in a process group of its own, so
+// the adapter's group kill misses it, and without its debugger it would run
+// on, reparented to init. An attached process is the user's and is left
+// alone. Called with b.mu held.
+func (b *Backend) killLaunchedTarget() {
+	if !b.launched || b.state.Pid <= 0 || b.targetKilled || b.state.Status == debugger.StatusExited {
+		return
+	}
+	b.targetKilled = true
+	_ = syscall.Kill(b.state.Pid, syscall.SIGKILL)
 }

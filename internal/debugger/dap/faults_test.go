@@ -12,6 +12,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 func TestCrashWhileDebuggingIsASignalStop(t *testing.T) {
@@ -214,12 +215,12 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	buildOnce.Range(func(_, v any) bool {
-		if bt := v.(*builtTarget); bt.path != "" {
-			os.RemoveAll(filepath.Dir(bt.path))
-		}
-		return true
-	})
-	os.Exit(code)
+	os.Exit(testutil.Main(m, func() {
+		buildOnce.Range(func(_, v any) bool {
+			if bt := v.(*builtTarget); bt.path != "" {
+				os.RemoveAll(filepath.Dir(bt.path))
+			}
+			return true
+		})
+	}))
 }

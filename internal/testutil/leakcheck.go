@@ -1,0 +1,153 @@
+package testutil
+
+import (
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// leakEnv marks every process a test binary starts: children inherit the
+// environment (proc applies overrides on top of it), so a process that
+// carries this binary's token descends from it, even after its parent died
+// and it was reparented to init.
+const leakEnv = "TRIAGE_TEST_LEAKCHECK"
+
+// leakGrace is how long Main waits for processes already being killed (a
+// SIGKILL in flight, a group reaped in the background) before calling them
+// leaked.
+const leakGrace = 5 * time.Second
+
+// Main runs a package's tests and fails the package when they leave
+// something behind: a process they started (directly or through triage's
+// own code) still alive, or a triage-* entry in the temporary directory.
+// Call it from TestMain as os.Exit(testutil.Main(m)).
+//
+// Each package gets a private temporary directory (TMPDIR), so that what it
+// leaves is told apart from what packages running beside it create; leaked
+// processes are killed after they are reported, so that none survives the
+// run. cleanups run after the tests and before the checks (removing what
+// a package built once for all its tests).
+func Main(m *testing.M, cleanups ...func()) int {
+	token := rand.Text()
+	tmp, err := os.MkdirTemp("", "tpkg-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "leak check:", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	os.Setenv(leakEnv, token)
+	os.Setenv("TMPDIR", tmp)
+
+	code := m.Run()
+	for _, c := range cleanups {
+		c()
+	}
+	if leaked := leakedProcesses(token, leakGrace); len(leaked) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests left %d process(es) running (killed now):\n", len(leaked))
+		for _, p := range leaked {
+			fmt.Fprintf(os.Stderr, "  pid %d: %s\n", p.pid, p.cmdline)
+			syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+		code = 1
+	}
+	if left := leftTempEntries(tmp); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests left %d triage-* temporary entries:\n", len(left))
+		for _, e := range left {
+			fmt.Fprintf(os.Stderr, "  %s\n", e)
+		}
+		code = 1
+	}
+	return code
+}
+
+type leakedProcess struct {
+	pid     int
+	cmdline string
+}
+
+// leakedProcesses returns the live processes, other than this one, whose
+// environment carries token, waiting up to grace for them to go.
+func leakedProcesses(token string, grace time.Duration) []leakedProcess {
+	deadline := time.Now().Add(grace)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		found := processesWithEnv(leakEnv + "=" + token)
+		if len(found) == 0 || time.Now().After(deadline) {
+			return found
+		}
+		<-tick.C
+	}
+}
+
+// processesWithEnv scans /proc for live processes whose initial environment
+// holds the entry kv. Without procfs (macOS) it finds nothing.
+func processesWithEnv(kv string) []leakedProcess {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	want := []byte(kv)
+	var out []leakedProcess
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self || !ProcessAlive(pid) {
+			continue
+		}
+		env, err := readProcFile(pid, "environ")
+		if err != nil || !hasEntry(env, want) {
+			continue
+		}
+		cmd, _ := readProcFile(pid, "cmdline")
+		out = append(out, leakedProcess{pid: pid, cmdline: strings.TrimSpace(string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))})
+	}
+	return out
+}
+
+func readProcFile(pid int, name string) ([]byte, error) {
+	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
+// hasEntry reports whether the NUL-separated list holds entry exactly.
+func hasEntry(list, entry []byte) bool {
+	for len(list) > 0 {
+		var e []byte
+		e, list, _ = bytes.Cut(list, []byte{0})
+		if bytes.Equal(e, entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// leftTempEntries lists the triage-* entries under dir, where triage's code
+// names what it creates in the temporary directory.
+func leftTempEntries(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "triage-") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
