@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -245,4 +246,45 @@ func vmcoreFiles(t *testing.T) [2]string {
 		}
 	}
 	return [2]string{env["VMCORE"], env["VMLINUX"]}
+}
+
+// TestFaultKilledServerSweptAtNextStart: a server SIGKILLed leaves its
+// temporary directories (an in-memory store's bodies, the debug sessions'
+// directory) behind; the next server to start removes them, and leaves
+// alone those of a server still running.
+func TestFaultKilledServerSweptAtNextStart(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	env := "TMPDIR=" + tmp
+	left := func() []string {
+		ents, _ := os.ReadDir(tmp)
+		var names []string
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "triage-") {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	s := startServer(t, dir, ":memory:", nil, env)
+	s.mustCall("run", map[string]any{"program": "true"})
+	s.call("debug_attach", map[string]any{"program": "true"})
+	stale := left()
+	if len(stale) < 2 {
+		t.Fatalf("a server using its store and debugger made %v in TMPDIR, want the store's and the debugger's directories", stale)
+	}
+	s.kill()
+	faultf(t, "server SIGKILLed with %d temporary directories", len(stale))
+
+	live := startServer(t, dir, ":memory:", nil, env)
+	live.mustCall("run", map[string]any{"program": "true"})
+	startServer(t, dir, ":memory:", nil, env) // sweeps again: the live server's stay
+	now := left()
+	for _, name := range stale {
+		if slices.Contains(now, name) {
+			t.Errorf("%s, left by the killed server, is still there after the next start", name)
+		}
+	}
+	if len(now) == 0 {
+		t.Errorf("the running server's store directory was swept too")
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/triage-dev/triage/internal/scratch"
 )
 
 // Errors of the Manager callers branch on.
@@ -92,7 +94,7 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 		m.touch(id)
 		return s, true, nil
 	}
-	dir, err := os.MkdirTemp(m.opts.WorkRoot, "triage-"+id+"-")
+	work, err := scratch.Dir(m.opts.WorkRoot, "dump-"+id)
 	if err != nil {
 		return nil, false, fmt.Errorf("opening dump: work directory: %w", err)
 	}
@@ -101,7 +103,7 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 		router.Default = info.DefaultEngine()
 	}
 	s = &Session{
-		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: dir,
+		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: work.Path, work: work,
 		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout,
 		refs: 1, engines: map[Engine]*engineState{},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/repl"
+	"github.com/triage-dev/triage/internal/scratch"
 )
 
 // ErrSessionClosed: the dump session was closed (its last reference released).
@@ -27,6 +28,7 @@ type Session struct {
 	Opened time.Time
 	// WorkDir is the engines' working directory, removed on close.
 	WorkDir string
+	work    *scratch.Owned // WorkDir's owner lock; nil in tests that build a Session by hand
 
 	startupTimeout time.Duration
 	commandTimeout time.Duration
@@ -352,6 +354,9 @@ func (s *Session) shutdown() error {
 		}()
 	}
 	wg.Wait()
+	if s.work != nil {
+		return s.work.Remove()
+	}
 	if s.WorkDir != "" {
 		return os.RemoveAll(s.WorkDir)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/triage-dev/triage/internal/doctor"
 	"github.com/triage-dev/triage/internal/jobs"
 	"github.com/triage-dev/triage/internal/postmortem"
+	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -59,6 +60,16 @@ func New(cfg *config.Config, log *slog.Logger, version string) (*Set, error) {
 	ds, err := defaults.NewStore(cfg.AllProfiles(), cfg.Profile)
 	if err != nil {
 		return nil, err
+	}
+	// What a triage killed outright left in the temporary directory (a
+	// debug session's logs, an in-memory store's bodies, a dump's work
+	// directory) goes now: its owner lock died with it.
+	removed, err := scratch.Sweep("")
+	if len(removed) > 0 {
+		log.Debug("removed temporary directories left by a triage that is gone", "paths", removed)
+	}
+	if err != nil {
+		log.Warn("sweeping temporary directories", "err", err)
 	}
 	return &Set{Config: cfg, Defaults: ds, Log: log, Version: version}, nil
 }
@@ -159,10 +170,11 @@ func (s *Set) StoreHealth(ctx context.Context) doctor.Store {
 // (adapter logs), private to this Set so that two Sets never share one.
 func (s *Set) Debugger() *debugger.Manager {
 	s.debugOnce.Do(func() {
-		dir, err := os.MkdirTemp("", fmt.Sprintf("triage-debug-%d-", os.Getpid()))
-		if err != nil {
-			dir = "" // the Manager falls back to its own temporary directory
-		}
+		dir := ""
+		owned, err := scratch.Dir("", "debug")
+		if err == nil {
+			dir = owned.Path
+		} // else the Manager falls back to its own temporary directory
 		s.debug = debugger.NewManager(debugger.Options{
 			Backends: map[string]debugger.Factory{"dap": dap.Factory(""), "lldb": lldbcli.Factory()},
 			Default:  s.Config.Debugger.Backend,
@@ -170,10 +182,7 @@ func (s *Set) Debugger() *debugger.Manager {
 		})
 		s.OnClose(func() error {
 			s.debug.Close()
-			if dir == "" {
-				return nil
-			}
-			return os.RemoveAll(dir)
+			return owned.Remove()
 		})
 	})
 	return s.debug

@@ -48,6 +48,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/triage-dev/triage/internal/scratch"
 )
 
 // ChunkSize is the target size of one stored chunk.
@@ -65,8 +67,8 @@ type Options struct {
 type Store struct {
 	db     *sql.DB
 	path   string
-	bodies string // directory of body files
-	tmp    bool   // bodies is a temporary directory, removed by Close
+	bodies string         // directory of body files
+	tmp    *scratch.Owned // bodies' temporary directory, removed by Close; nil on disk
 	opts   Options
 	owner  ownerLock
 }
@@ -147,8 +149,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, path: path, opts: opts}
 	if path == ":memory:" {
-		s.bodies, err = os.MkdirTemp("", "triage-store-")
-		s.tmp = true
+		if s.tmp, err = scratch.Dir("", "store"); err == nil {
+			s.bodies = s.tmp.Path
+		}
 	} else {
 		s.bodies = filepath.Join(filepath.Dir(path), "bodies")
 		err = os.MkdirAll(s.bodies, 0o755)
@@ -184,9 +187,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Close() error {
 	err := s.db.Close()
 	s.owner.release()
-	if s.tmp {
-		os.RemoveAll(s.bodies)
-	}
+	s.tmp.Remove()
 	return err
 }
 
