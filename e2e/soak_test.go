@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 )
@@ -193,12 +194,10 @@ func children(pid int) []string {
 // it drove, anywhere in the process table.
 func strayProcesses(k soakKit) []string {
 	var out []string
-	for _, pat := range []string{k.target, k.exe} {
-		b, _ := exec.Command("pgrep", "-a", "-f", "^"+pat).Output()
-		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			if l != "" {
-				out = append(out, l)
-			}
+	for _, p := range testutil.OwnProcesses() {
+		_, cmd, _ := strings.Cut(p, " ")
+		if strings.HasPrefix(cmd, k.target) || strings.HasPrefix(cmd, k.exe) {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -151,3 +151,18 @@ func leftTempEntries(dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// OwnProcesses returns "pid cmdline" for each live process this test binary
+// started, directly or not, under Main (none without Main). Unlike a search
+// by name, it never counts a process another test binary started.
+func OwnProcesses() []string {
+	token := os.Getenv(leakEnv)
+	if token == "" {
+		return nil
+	}
+	var out []string
+	for _, p := range processesWithEnv(leakEnv + "=" + token) {
+		out = append(out, fmt.Sprintf("%d %s", p.pid, p.cmdline))
+	}
+	return out
+}
