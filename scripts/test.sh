@@ -10,6 +10,12 @@ export TRIAGE_CACHE="${TRIAGE_CACHE:-$HOME/.cache/triage}"
 export PATH="$(go env GOPATH)/bin:$PATH"
 step() { printf '\n== %s\n' "$*"; }
 
+# Everything this run starts carries TRIAGE_CI_RUN and makes its temporary
+# files in a TMPDIR of its own, so that scripts/leftovers.sh can tell, at the
+# end, what the run left behind from what the rest of the machine does.
+export TRIAGE_CI_RUN="$$-$RANDOM$RANDOM"
+export TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/ci-run.XXXXXX")"
+
 step "install dependencies"
 scripts/install-deps.sh
 
@@ -37,8 +43,19 @@ fi
 step "fuzz (short; \`make fuzz\` runs longer)"
 FUZZTIME=${FUZZTIME:-10s} scripts/fuzz.sh
 
-step "go test -race ./..."
-go test -race -count=1 -timeout 25m ./...
+step "go test -race ./... (read through triage filter)"
+# The raw test2json stream is kept in bin/test.json; triage's own verdict,
+# the failures and the counts close the log. go test's exit status decides.
+set +e
+go test -json -race -count=1 -timeout 25m ./... | tee bin/test.json | ./bin/triage filter --toolchain go
+status=("${PIPESTATUS[@]}")
+set -e
+if [ "${status[0]}" -ne 0 ]; then echo "go test failed (exit ${status[0]})"; exit "${status[0]}"; fi
+if [ "${status[2]}" -ne 0 ]; then echo "triage filter judged the run a failure (exit ${status[2]})"; exit "${status[2]}"; fi
 
 step "make bench-quick (fails on a figure worse than 2× its target)"
 make bench-quick
+
+step "nothing left behind"
+scripts/leftovers.sh
+rmdir "$TMPDIR" 2>/dev/null || true
