@@ -147,7 +147,7 @@ func TestKillMidWrite(t *testing.T) {
 		t.Skip("child mode")
 	}
 	path := filepath.Join(t.TempDir(), "t.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "STORE_CHILD_DB="+path)
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -184,17 +184,16 @@ func TestKillMidWrite(t *testing.T) {
 	}
 }
 
-// TestStoreChild is the child of TestKillMidWrite.
-func TestStoreChild(t *testing.T) {
-	path := os.Getenv("STORE_CHILD_DB")
-	if path == "" {
-		t.Skip("run by TestKillMidWrite")
-	}
+// storeChild is the child of TestKillMidWrite: it writes to the store at
+// path until it is killed.
+func storeChild(path string) {
 	s, err := Open(context.Background(), path, Options{})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	w, _ := s.Create(context.Background(), Meta{Tool: "run"})
+	t := &childT{}
 	numbered(t, w, 0, 20000)
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
@@ -204,6 +203,15 @@ func TestStoreChild(t *testing.T) {
 		numbered(t, w, i, 1)
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// childT is the testing.TB of storeChild, which runs outside any test.
+type childT struct{ testing.TB }
+
+func (*childT) Helper() {}
+func (*childT) Fatal(args ...any) {
+	fmt.Fprintln(os.Stderr, args...)
+	os.Exit(2)
 }
 
 func TestDiskFull(t *testing.T) {
