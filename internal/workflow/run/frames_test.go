@@ -237,3 +237,43 @@ func TestRunRelativeProgramResolvesInProjectDir(t *testing.T) {
 		t.Errorf("crash_report_show with ./app in project_dir:\n%s", show.Text)
 	}
 }
+
+// process_start resolves ./app in project_dir like run.
+func TestProcessStartRelativeProgramResolvesInProjectDir(t *testing.T) {
+	c := mcptest.Connect(t, nil)
+	dir := cProject(t)
+	start := c.Call("process_start", map[string]any{"program": "./app", "project_dir": dir})
+	if start.IsError {
+		t.Fatal(start.Text)
+	}
+	id, _ := start.Out["id"].(string)
+	out := c.Call("process_output", map[string]any{"id": id, "wait_s": 30})
+	if want := "CRASHED (SIGSEGV) in crash_here at app.c:3"; !strings.HasPrefix(out.Out["verdict"].(string), want) {
+		t.Errorf("verdict %q, want it to start with %q\n%s", out.Out["verdict"], want, out.Text)
+	}
+}
+
+// A relative core and program, with project_dir, open in dump_open and
+// debug_attach as they do with absolute paths.
+func TestRelativeCorePathsResolveInProjectDir(t *testing.T) {
+	c := mcptest.Connect(t, nil)
+	dir := cProject(t)
+	r := c.Call("run", map[string]any{"program": "./app", "project_dir": dir})
+	var out run.RunOutput
+	r.Decode(t, &out)
+	if out.Core == "" || filepath.Dir(out.Core) != dir {
+		t.Skipf("the core is not in the project directory (core_pattern?): %q", out.Core)
+	}
+	core := filepath.Base(out.Core)
+	open := c.Call("dump_open", map[string]any{"core": core, "program": "./app", "project_dir": dir})
+	if open.IsError || !strings.Contains(open.Text, out.Core) || !strings.Contains(open.Text, filepath.Join(dir, "app")) {
+		t.Errorf("dump_open with a relative core and ./app in project_dir:\n%s", open.Text)
+	}
+	if rep := c.Call("dump_report", nil); !strings.Contains(rep.Text, "crash_here") || !strings.Contains(rep.Text, "app.c:3") {
+		t.Errorf("dump_report does not name crash_here at app.c:3:\n%s", rep.Text)
+	}
+	att := c.Call("debug_attach", map[string]any{"core": core, "program": "./app", "cwd": dir})
+	if att.IsError {
+		t.Errorf("debug_attach with a relative core and ./app in cwd:\n%s", att.Text)
+	}
+}
