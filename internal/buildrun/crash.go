@@ -2,11 +2,13 @@ package buildrun
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/verdict"
 )
 
 // TestCrash describes a test process that died under the test runner.
@@ -33,8 +35,10 @@ type TestCrash struct {
 // findTestCrash names the crashed test and looks for the core of the test
 // process in dirs (relative core_pattern cores land in the process's working
 // directory), or wherever core_pattern sends cores, since the step started.
-func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string) *TestCrash {
+// The crash is reported at the first frame in projectDir's code.
+func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir string) *TestCrash {
 	c := crashedTest(rep)
+	c.Frame = messageFrame(c.Message, projectDir)
 	res := sr.Outcome.Result
 	if res.Signaled {
 		// The runner itself died; runner looked for its core already.
@@ -47,7 +51,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		}
 		if tr := sr.Outcome.Trace; tr != nil {
 			c.Backtrace = tr.Frames
-			if f, ok := tr.Crashing(); ok {
+			if f, ok := tr.Crashing(projectDir); ok {
 				c.Frame = &f
 			}
 		}
@@ -77,7 +81,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 			return c
 		}
 		c.Backtrace = tr.Frames
-		if f, ok := tr.Crashing(); ok {
+		if f, ok := tr.Crashing(projectDir); ok {
 			c.Frame = &f
 		}
 		return c
@@ -86,6 +90,23 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		c.NoCore = "no core dump of the test process found since the tests started (check `ulimit -c` and core_pattern)"
 	}
 	return c
+}
+
+// messageFrame reads the crash frame from a crashed case's message (a Go
+// panic's trace), by the verdict scanner's reading of traces; nil when the
+// message shows none.
+func messageFrame(msg, projectDir string) *coredump.Frame {
+	if msg == "" {
+		return nil
+	}
+	s := verdict.NewScanner()
+	_, _ = io.WriteString(s, msg)
+	s.Flush()
+	f := s.CrashFrame(projectDir)
+	if f == nil {
+		return nil
+	}
+	return &coredump.Frame{Function: f.Function, File: f.File, Line: f.Line}
 }
 
 // crashedTest describes the first crashed case of a report, from the

@@ -72,6 +72,9 @@ type Request struct {
 	// CoreDirs are further directories where a crashed test's core may
 	// land (the project directory); each step's directory is looked in too.
 	CoreDirs []string
+	// ProjectDir is the project's directory: a crash is reported at the
+	// first frame in its code (see crashsite).
+	ProjectDir string
 }
 
 // StepResult is how one step went.
@@ -112,7 +115,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 		res.Steps = append(res.Steps, sr)
 		if step.Name == toolchain.StepTest {
-			res.testStepDone(ctx, p, sr, req.CoreDirs)
+			res.testStepDone(ctx, p, sr, req.CoreDirs, req.ProjectDir)
 		}
 		if !sr.Outcome.Result.Success() && step.Name != toolchain.StepTest {
 			for _, rest := range req.Steps[i+1:] {
@@ -157,7 +160,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
-	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0]})
+	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir})
 	if err != nil {
 		if p.tests != nil {
 			p.tests.finish()
@@ -213,7 +216,7 @@ func reportProgress(req Request, p *pipeline, r *runner.Running, i int, start ti
 
 // testStepDone collects the test report of the test step just run, and the
 // core of a test process that crashed under the runner.
-func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, coreDirs []string) {
+func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, coreDirs []string, projectDir string) {
 	rep, format, err := p.tests.finish()
 	p.tests = nil
 	if err != nil {
@@ -232,7 +235,7 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
 	if rep.Status == testreport.Crashed || sr.Outcome.Result.Signaled {
-		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, coreDirs...))
+		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, coreDirs...), projectDir)
 	}
 }
 

@@ -56,7 +56,7 @@ func TestBacktraceReal(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", tc.file, err)
 				}
-				got, _ := tr.Crashing()
+				got, _ := tr.Crashing("")
 				if tr.Debugger != dbg || tr.Signal != tc.signal || got.Function != tc.fn || filepath.Base(got.File) != tc.file || got.Line != tc.line {
 					t.Errorf("%s says %s, crashing frame %v; want %s in %s at %s:%d", tr.Debugger, tr.Signal, got, tc.signal, tc.fn, tc.file, tc.line)
 				}
@@ -72,7 +72,7 @@ func TestBacktraceReal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := tr.Crashing(); got.Function != "crash_here" || got.Line != 5 {
+		if got, _ := tr.Crashing(""); got.Function != "crash_here" || got.Line != 5 {
 			t.Errorf("crashing frame %v", got)
 		}
 	})

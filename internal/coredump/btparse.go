@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/triage-dev/triage/internal/crashsite"
 )
 
 // Trace is a first-look backtrace of a core's crashing thread.
@@ -18,35 +20,30 @@ type Trace struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Crashing returns the first frame with a source location, else frame 0:
-// the line a human looks at first.
-func (t *Trace) Crashing() (Frame, bool) {
-	for _, f := range t.Frames {
-		if f.File != "" && f.Line > 0 && !isRuntimeFrame(f) {
-			return f, true
-		}
+// Crashing returns the frame the crash is reported at, by crashsite's rule:
+// the first frame in the project's own code with a source location (not
+// libc, the Rust or Go runtime, a sanitizer), else the first with a source
+// location, else frame 0. projectDir may be empty when it is not known.
+func (t *Trace) Crashing(projectDir string) (Frame, bool) {
+	i := crashsite.Pick(SiteFrames(t.Frames), projectDir)
+	if i < 0 {
+		return Frame{}, false
 	}
-	if len(t.Frames) > 0 {
-		return t.Frames[0], true
-	}
-	return Frame{}, false
+	return t.Frames[i], true
 }
 
-// isRuntimeFrame reports frames inside the C/C++ runtime, which has debug
-// info on many systems but is rarely where the bug is: glibc's own source
-// paths are relative to its build tree (./nptl/..., ../sysdeps/...), and
-// lldb names the library.
-func isRuntimeFrame(f Frame) bool {
-	if strings.HasPrefix(f.File, "./") || strings.HasPrefix(f.File, "../") {
-		return true
+// SiteFrames converts frames for crashsite.
+func SiteFrames(frames []Frame) []crashsite.Frame {
+	out := make([]crashsite.Frame, len(frames))
+	for i, f := range frames {
+		out[i] = f.Site()
 	}
-	base := f.Module[strings.LastIndexByte(f.Module, '/')+1:]
-	for _, lib := range []string{"libc.so", "libc-", "libstdc++", "libc++", "libpthread", "ld-linux", "libgcc_s"} {
-		if strings.HasPrefix(base, lib) {
-			return true
-		}
-	}
-	return false
+	return out
+}
+
+// Site is the frame as crashsite sees it.
+func (f Frame) Site() crashsite.Frame {
+	return crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line, Module: f.Module}
 }
 
 // ErrNoFrames: the debugger produced no backtrace; the error carries what it
@@ -285,16 +282,17 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// Summary renders the trace for a model: the crashing location first, then
-// up to summaryFrames frames and any warnings.
+// Summary renders the trace for a model: the crashing location first (for
+// a project in projectDir, "" when not known), then up to summaryFrames
+// frames and any warnings.
 //
 //	SIGSEGV in crash_here at segv.c:5 (gdb)
 //	  #0 crash_here at segv.c:5
 //	  #1 main at segv.c:11
-func (t *Trace) Summary() string {
+func (t *Trace) Summary(projectDir string) string {
 	var b strings.Builder
 	b.WriteString(firstNonEmpty(t.Signal, "crash"))
-	if f, ok := t.Crashing(); ok {
+	if f, ok := t.Crashing(projectDir); ok {
 		b.WriteString(" in ")
 		b.WriteString(firstNonEmpty(f.Function, "??"))
 		if f.File != "" {

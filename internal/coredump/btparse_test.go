@@ -74,7 +74,7 @@ func TestParseBacktraceCaptured(t *testing.T) {
 				}
 			}
 			matchFrame(t, "top", tr.Frames[0], tc.want.top)
-			c, _ := tr.Crashing()
+			c, _ := tr.Crashing("")
 			matchFrame(t, "crashing", c, tc.want.crashing)
 			if tc.want.warning != "" && !strings.Contains(strings.Join(tr.Warnings, "\n"), tc.want.warning) {
 				t.Errorf("warnings %q lack %q", tr.Warnings, tc.want.warning)
@@ -165,7 +165,7 @@ func TestTraceSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, _, _ := strings.Cut(tr.Summary(), "\n")
+	first, _, _ := strings.Cut(tr.Summary(""), "\n")
 	if first != "SIGABRT in main at abort.c:6 (gdb)" {
 		t.Errorf("first line %q", first)
 	}

@@ -52,7 +52,7 @@ func FuzzParseBacktrace(f *testing.F) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			if err == nil {
-				_ = tr.Summary()
+				_ = tr.Summary("")
 			}
 		}
 	})

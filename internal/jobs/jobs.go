@@ -69,14 +69,16 @@ func (j *Job) Outcome() *runner.Outcome {
 // Done is closed once the job has ended and been concluded.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
-// Start starts spec in the background. program is the name the caller gave.
-func (m *Manager) Start(ctx context.Context, spec proc.Spec, program string) (*Job, error) {
+// Start starts spec in the background. program is the name the caller gave;
+// projectDir, when known, is the project a crash is reported in (see
+// crashsite).
+func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir string) (*Job, error) {
 	w, err := m.store.Create(ctx, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir})
 	if err != nil {
 		return nil, err
 	}
 	lw := &lockedWriter{w: w}
-	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program})
+	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program, ProjectDir: projectDir})
 	if err != nil {
 		w.Abort()
 		return nil, err

@@ -42,7 +42,7 @@ func waitLines(t *testing.T, m *Manager, id string, n int) store.Page {
 func TestStartOutputStop(t *testing.T) {
 	m := newManager(t)
 	bin := crashers.Build(t, "sleeper")
-	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{bin, "600"}, Dir: t.TempDir()}, "sleeper")
+	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{bin, "600"}, Dir: t.TempDir()}, "sleeper", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestStartOutputStop(t *testing.T) {
 
 func TestCrashInBackground(t *testing.T) {
 	m := newManager(t)
-	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: t.TempDir(), CoreDumps: true}, "segv")
+	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: t.TempDir(), CoreDumps: true}, "segv", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCrashInBackground(t *testing.T) {
 
 func TestCloseStopsEverything(t *testing.T) {
 	m := newManager(t)
-	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}}, "sleeper")
+	j, err := m.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}}, "sleeper", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -262,7 +262,12 @@ func resolvePath(prog, dir string, env []string) (string, error) {
 	case fi.Mode()&0o111 == 0:
 		return "", &StartError{Kind: KindNotExecutable, Program: prog, Detail: fmt.Sprintf("%s is not executable: chmod +x it or run it through its interpreter", p)}
 	}
-	return prog, nil
+	// The path as run from Dir, made absolute: Result.Path must name the
+	// executable from anywhere (a backtrace, a hint), not only from Dir.
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs, nil
+	}
+	return p, nil
 }
 
 func lookPath(prog string, env []string) (string, error) {

@@ -33,6 +33,9 @@ type Request struct {
 	OutputID string
 	// Program is the program as the user named it, for hints.
 	Program string
+	// ProjectDir is the project the program belongs to, when known: the
+	// crash is reported at the first frame in its code (see crashsite).
+	ProjectDir string
 	// NoBacktrace skips the first-look backtrace of a found core.
 	NoBacktrace bool
 	// BacktraceTimeout bounds the debugger; 0 means coredump's default.
@@ -128,6 +131,7 @@ func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
 		Evidence:   evidence,
 		CrashFrame: frame,
 		Program:    req.Program,
+		ProjectDir: req.ProjectDir,
 		OutputID:   req.OutputID,
 	})
 	return out
@@ -175,8 +179,8 @@ func (o *Outcome) collectCore(ctx context.Context, req Request, res *proc.Result
 		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + err.Error()}), nil
 	}
 	o.Trace = tr
-	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary()})
-	if f, ok := tr.Crashing(); ok {
+	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
+	if f, ok := tr.Crashing(req.ProjectDir); ok {
 		return ev, &verdict.Frame{Function: f.Function, File: f.File, Line: f.Line}
 	}
 	return ev, nil

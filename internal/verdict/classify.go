@@ -15,6 +15,9 @@ type Input struct {
 	// CrashFrame from a debugger or core analysis; wins over what the output shows.
 	CrashFrame *Frame
 	Program    string // the program as the user named it, for hints
+	// ProjectDir is the project's directory, when known: the crash frame
+	// read from the output is the first in its code (see crashsite).
+	ProjectDir string
 	OutputID   string // the stored output, for output_search hints
 }
 
@@ -44,7 +47,7 @@ func Classify(in Input) Verdict {
 	}
 	v.CrashFrame = in.CrashFrame
 	if v.CrashFrame == nil && in.Scan != nil {
-		v.CrashFrame = in.Scan.Frame()
+		v.CrashFrame = in.Scan.CrashFrame(in.ProjectDir)
 	}
 	if r.Signaled {
 		v.Signal = r.SignalName

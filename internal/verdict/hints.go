@@ -46,12 +46,12 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 	case StatusCrash:
 		if evidenceOf(v.Evidence, "core_dump") == nil && program != "" {
 			hs = append(hs, Hint{Text: "re-run under the debugger to stop at the crash",
-				Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+				Tool: "debug_attach", Args: relaunch(program, in.Result)})
 		}
 	case StatusTimeout:
 		if program != "" {
 			hs = append(hs, Hint{Text: "re-run under the debugger and pause it to see where it hangs, or raise timeout_s",
-				Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+				Tool: "debug_attach", Args: relaunch(program, in.Result)})
 		}
 	case StatusSilentFailure:
 		text := "the program exited without a word"
@@ -59,7 +59,7 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 			text += fmt.Sprintf(" (exit %d: %s)", v.ExitCode, v.Meaning)
 		}
 		hs = append(hs, Hint{Text: text + "; re-run under the debugger with a breakpoint on exit",
-			Tool: "debug_attach", Args: map[string]any{"program": program, "args": argsOf(in.Result)}})
+			Tool: "debug_attach", Args: relaunch(program, in.Result)})
 	}
 	if in.OutputID != "" && v.Status != StatusSilentFailure {
 		pattern := `(?i)error|fail|fatal|panic`
@@ -70,6 +70,16 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 			Tool: "output_search", Args: map[string]any{"output_id": in.OutputID, "pattern": pattern}})
 	}
 	return hs
+}
+
+// relaunch is debug_attach's arguments to run the program again as it ran:
+// same arguments, same working directory.
+func relaunch(program string, r *proc.Result) map[string]any {
+	args := map[string]any{"program": program, "args": argsOf(r)}
+	if r.Dir != "" {
+		args["cwd"] = r.Dir
+	}
+	return args
 }
 
 func argsOf(r *proc.Result) []string {

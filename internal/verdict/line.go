@@ -74,11 +74,7 @@ func crashHead(v Verdict, r *proc.Result, primary *Indicator) string {
 	}
 	s := "CRASHED (" + why + ")"
 	if f := v.CrashFrame; f != nil {
-		s += " in "
-		if f.Function != "" {
-			s += f.Function + " at "
-		}
-		s += fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+		s += FrameText(f)
 	}
 	return s
 }
@@ -140,3 +136,25 @@ func clip(s string, n int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// FrameText says where a crash happened, as the verdict line does:
+// " in main.write at main.go:11", " in lib.rs:170" when the function is not
+// known, " in crash_here" when the source is not; "" for nothing known.
+func FrameText(f *Frame) string {
+	var s string
+	if f.Function != "" {
+		s = " in " + f.Function
+	}
+	switch {
+	case f.File == "":
+		return s
+	case s == "":
+		s = " in " + filepath.Base(f.File)
+	default:
+		s += " at " + filepath.Base(f.File)
+	}
+	if f.Line > 0 {
+		s += fmt.Sprintf(":%d", f.Line)
+	}
+	return s
+}

@@ -8,15 +8,20 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/triage-dev/triage/internal/crashsite"
 )
 
 // MaxLineKept bounds the text kept from any one line (indicator lines, the
 // last line), so a Scanner's memory does not depend on the output.
 const MaxLineKept = 300
 
-// frameWindow is how many lines after a crash indicator we look for its
-// first stack frame.
-const frameWindow = 64
+// frameWindow is how many lines after a crash indicator we read its stack
+// trace for; maxTraceFrames how many of its frames we keep.
+const (
+	frameWindow    = 64
+	maxTraceFrames = 32
+)
 
 var (
 	packOnce    sync.Once
@@ -54,10 +59,10 @@ type Scanner struct {
 	last     []byte             // last non-blank line, at most MaxLineKept+1 bytes
 	evidence []Evidence
 
-	frame      *Frame
-	frameStyle frameStyle // awaiting a frame on following lines
-	frameUntil int        // line number after which we stop looking
-	goFunc     string     // frameGoTrace: function line seen, file line next
+	trace      []crashsite.Frame // the first crash trace's frames, at most maxTraceFrames
+	frameStyle frameStyle        // reading a trace on following lines
+	frameUntil int               // line number after which we stop reading
+	goFunc     string            // frameGoTrace: function line seen, file line next
 
 	appendNext *Indicator // withNext: the indicator awaiting its message line
 
@@ -124,6 +129,9 @@ func (s *Scanner) scan(line []byte) {
 	s.lineNo++
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if len(bytes.TrimSpace(line)) == 0 {
+		if s.frameStyle != frameNone && len(s.trace) > 0 {
+			s.frameStyle = frameNone // a blank line ends the first trace
+		}
 		return
 	}
 	s.nonBlank++
@@ -170,11 +178,13 @@ func (s *Scanner) record(k int, p *pattern, line []byte) {
 			s.evidence = append(s.evidence, Evidence{Kind: "crash_report", Path: string(m[1]), Summary: "JVM fatal error log"})
 		}
 	}
-	if s.frame != nil || p.frame == frameNone {
+	if len(s.trace) > 0 || s.frameStyle != frameNone || p.frame == frameNone {
 		return
 	}
 	if p.frame == frameInLine {
-		s.frame = frameFromLine(p.frameRe, line)
+		if f := frameFromLine(p.frameRe, line); f != nil {
+			s.trace = append(s.trace, *f)
+		}
 		return
 	}
 	s.frameStyle, s.frameUntil, s.goFunc = p.frame, s.lineNo+frameWindow, ""
@@ -187,8 +197,11 @@ var (
 	tsanFrame  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`) })
 )
 
+// lookForFrame reads one line of the trace that follows a crash indicator.
+// Every frame is kept (up to maxTraceFrames): which one the crash is
+// reported at is crashsite's decision, made once the project is known.
 func (s *Scanner) lookForFrame(line []byte) {
-	if s.lineNo > s.frameUntil {
+	if s.lineNo > s.frameUntil || len(s.trace) >= maxTraceFrames {
 		s.frameStyle = frameNone
 		return
 	}
@@ -200,51 +213,32 @@ func (s *Scanner) lookForFrame(line []byte) {
 			return
 		}
 		m := goFileLine().FindSubmatch(line)
-		if m == nil || s.goFunc == "" || isRuntimeFrame(s.goFunc) {
+		if m == nil || s.goFunc == "" {
 			return
 		}
 		fn, file, ln = s.goFunc, string(m[1]), string(m[2])
+		s.goFunc = "" // "created by F in goroutine N" has a file line of its own
 	case frameSanStack, frameTSanStack:
 		re := sanFrame()
 		if s.frameStyle == frameTSanStack {
 			re = tsanFrame()
 		}
 		m := re.FindSubmatch(line)
-		if m == nil || isRuntimeFrame(string(m[1])) || isSanitizerRuntime(string(m[2])) {
+		if m == nil {
 			return
 		}
 		fn, file, ln = string(m[1]), string(m[2]), string(m[3])
 	}
 	n, _ := strconv.Atoi(ln)
-	s.frame = &Frame{Function: fn, File: file, Line: n}
-	s.frameStyle = frameNone
+	s.trace = append(s.trace, crashsite.Frame{Function: keep([]byte(fn)), File: keep([]byte(file)), Line: n})
 }
 
-// isRuntimeFrame skips frames of the language runtime and allocator that
-// sit above the user's code in a trace.
-func isRuntimeFrame(fn string) bool {
-	switch fn {
-	case "panic", "malloc", "free", "calloc", "realloc", "operator":
-		return true
-	}
-	for _, p := range []string{"runtime.", "internal/runtime", "__interceptor_", "__asan", "__tsan", "__ubsan", "__sanitizer"} {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func isSanitizerRuntime(file string) bool {
-	return strings.Contains(file, "libsanitizer") || strings.Contains(file, "compiler-rt")
-}
-
-func frameFromLine(re *regexp.Regexp, line []byte) *Frame {
+func frameFromLine(re *regexp.Regexp, line []byte) *crashsite.Frame {
 	m := re.FindSubmatch(line)
 	if m == nil {
 		return nil
 	}
-	f := &Frame{}
+	f := &crashsite.Frame{}
 	for i, name := range re.SubexpNames() {
 		if m[i] == nil {
 			continue
@@ -293,8 +287,22 @@ func (s *Scanner) NonBlank() int { return s.nonBlank }
 // Bytes is the number of output bytes seen.
 func (s *Scanner) Bytes() int64 { return s.bytes }
 
-// Frame is the first user frame found after a crash indicator, or nil.
-func (s *Scanner) Frame() *Frame { return s.frame }
+// Frame is the frame the output's first crash trace is reported at, by
+// crashsite's rule with no project directory known; nil when the output
+// shows no trace.
+func (s *Scanner) Frame() *Frame { return s.CrashFrame("") }
+
+// CrashFrame is the frame the output's first crash trace is reported at:
+// the first in the code of the project in projectDir ("" when not known),
+// by crashsite's rule; nil when the output shows no trace.
+func (s *Scanner) CrashFrame(projectDir string) *Frame {
+	i := crashsite.Pick(s.trace, projectDir)
+	if i < 0 {
+		return nil
+	}
+	f := s.trace[i]
+	return &Frame{Function: f.Function, File: f.File, Line: f.Line}
+}
 
 // ClaimedSuccess is the last line where the output claimed success.
 func (s *Scanner) ClaimedSuccess() string { return s.claimed }

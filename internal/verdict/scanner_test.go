@@ -2,6 +2,7 @@ package verdict_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -200,5 +201,53 @@ func BenchmarkScanner(b *testing.B) {
 	for b.Loop() {
 		s := verdict.NewScanner()
 		s.Write(data)
+	}
+}
+
+// TestScannerCrashFrameIsProjectCode: the frame read from a trace is the
+// first in the project's own code (crashsite's rule), not the testing
+// package that recovers a test's panic, a sanitizer's interceptor or a
+// dependency. The traces are real output, cut.
+func TestScannerCrashFrameIsProjectCode(t *testing.T) {
+	tests := []struct {
+		name, out, project, want string
+	}{
+		{"go test panic", "--- FAIL: TestWrite (0.00s)\n" +
+			"panic: assignment to entry in nil map [recovered, repanicked]\n\tpanic: assignment to entry in nil map\n\n" +
+			"goroutine 21 [running]:\n" +
+			"testing.tRunner.func1.2({0x55a7a0, 0x6cae10})\n\t/usr/local/go/src/testing/testing.go:1974 +0x232\n" +
+			"testing.tRunner.func1()\n\t/usr/local/go/src/testing/testing.go:1977 +0x349\n" +
+			"panic({0x55a7a0?, 0x6cae10?})\n\t/usr/local/go/src/runtime/panic.go:860 +0x13a\n" +
+			"example.com/gp.write(...)\n\t/tmp/gp/main.go:11\n" +
+			"example.com/gp.TestWrite(0xc000102a80?)\n\t/tmp/gp/main_test.go:6 +0x2e\n",
+			"", "example.com/gp.write /tmp/gp/main.go:11"},
+		{"go panic in a dependency called from the project", "panic: bad input\n\ngoroutine 1 [running]:\n" +
+			"github.com/dep/parse.Must(...)\n\t/root/go/pkg/mod/github.com/dep/parse@v1.2.0/must.go:12\n" +
+			"main.main()\n\t/work/app/main.go:8 +0x1d\nexit status 2\n",
+			"/work/app", "main.main /work/app/main.go:8"},
+		{"goroutine trace ends at the first blank line", "panic: boom\n\ngoroutine 7 [running]:\n" +
+			"runtime.gopanic({0x1, 0x2})\n\t/usr/lib/go/src/runtime/panic.go:100 +0x1\n" +
+			"created by main.main in goroutine 1\n\t/work/app/main.go:14 +0x5c\n\n" +
+			"goroutine 1 [semacquire]:\nmain.other()\n\t/work/app/other.go:3 +0x1\n",
+			"/work/app", "runtime.gopanic /usr/lib/go/src/runtime/panic.go:100"},
+		{"asan interceptor", "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n" +
+			"    #0 0x7f8b in __interceptor_strlen ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:387\n" +
+			"    #1 0x4011 in count /work/c/count.c:9\n" +
+			"    #2 0x4022 in main /work/c/main.c:4\n",
+			"/work/c", "count /work/c/count.c:9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := verdict.NewScanner()
+			s.Write([]byte(tt.out))
+			s.Flush()
+			f := s.CrashFrame(tt.project)
+			if f == nil {
+				t.Fatalf("no frame, want %q", tt.want)
+			}
+			if got := fmt.Sprintf("%s %s:%d", f.Function, f.File, f.Line); got != tt.want {
+				t.Errorf("frame %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

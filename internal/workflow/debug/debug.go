@@ -6,7 +6,6 @@
 package debug
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
@@ -132,6 +132,12 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	if in.Pid < 0 {
 		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("pid %d: must be positive", in.Pid)}
 	}
+	// Paths are resolved as the program would be run: cwd taken in
+	// project_dir, and made absolute for the debugger and what names them.
+	in.Core = argpath.Resolve(in.Core, in.Cwd, in.ProjectDir)
+	if in.Pid != 0 || in.Core != "" {
+		in.Program = argpath.Resolve(in.Program, in.Cwd, in.ProjectDir)
+	}
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
 	m := h.svc.Debugger()
 	var info debugger.SessionInfo
@@ -171,10 +177,7 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 			}
 			bps = append(bps, bp)
 		}
-		dir := in.Cwd
-		if dir == "" {
-			dir = in.ProjectDir
-		}
+		dir := argpath.Base(in.Cwd, in.ProjectDir)
 		info, err = m.Launch(ctx, backend, debugger.LaunchSpec{Program: in.Program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps})
 		if err == nil && (len(bps) > 0 || in.StopOnEntry) {
 			// The target runs to the entry or the first breakpoint (or the
@@ -233,11 +236,9 @@ func waitWhileRunning(ctx context.Context, b debugger.Backend, d time.Duration) 
 // findProgram resolves a program to launch: a path as given (relative to
 // the launch directory), or a bare name found on PATH like a shell would.
 func findProgram(program, cwd, projectDir string) (string, error) {
-	dir := cmp.Or(cwd, projectDir)
+	dir := argpath.Base(cwd, projectDir)
 	if strings.ContainsRune(program, filepath.Separator) {
-		if !filepath.IsAbs(program) && dir != "" {
-			program = filepath.Join(dir, program)
-		}
+		program = argpath.Join(dir, program)
 		if _, err := os.Stat(program); err != nil {
 			return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s not found: %v", program, errors.Unwrap(err))}
 		}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/postmortem"
@@ -77,12 +78,15 @@ func describe(err error) error {
 }
 
 type openParams struct {
-	Vmcore    string              `json:"vmcore,omitempty"`
-	Vmlinux   string              `json:"vmlinux,omitempty" jsonschema:"with debug info, matching vmcore"`
-	Core      string              `json:"core,omitempty"`
-	Program   string              `json:"program,omitempty"`
-	SSHHost   string              `json:"ssh_host,omitempty" jsonschema:"run the engines there; paths are its own"`
-	ExtraArgs map[string][]string `json:"extra_args,omitempty" jsonschema:"e.g. {\"crash\": [\"--minimal\"]}"`
+	Vmcore  string `json:"vmcore,omitempty"`
+	Vmlinux string `json:"vmlinux,omitempty" jsonschema:"with debug info, matching vmcore"`
+	Core    string `json:"core,omitempty"`
+	Program string `json:"program,omitempty"`
+	// ProjectDir is where relative paths of a local dump are (default:
+	// triage's working directory).
+	ProjectDir string              `json:"project_dir,omitempty"`
+	SSHHost    string              `json:"ssh_host,omitempty" jsonschema:"run the engines there; paths are its own"`
+	ExtraArgs  map[string][]string `json:"extra_args,omitempty" jsonschema:"e.g. {\"crash\": [\"--minimal\"]}"`
 }
 
 // SessionOutput describes a dump session.
@@ -115,6 +119,13 @@ func sessionOutput(s *postmortem.Session) SessionOutput {
 }
 
 func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (catalog.Result[SessionOutput], error) {
+	if in.SSHHost == "" {
+		// Engines and their sessions outlive this call's directory: give
+		// them absolute paths, resolved where the user's program ran.
+		for _, p := range []*string{&in.Vmcore, &in.Vmlinux, &in.Core, &in.Program} {
+			*p = argpath.Resolve(*p, "", in.ProjectDir)
+		}
+	}
 	t := postmortem.Target{Vmcore: in.Vmcore, Vmlinux: in.Vmlinux, Core: in.Core, Program: in.Program, SSHHost: in.SSHHost}
 	switch {
 	case in.Vmcore != "" && in.Core != "":

@@ -1,10 +1,13 @@
 package dump
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/triage-dev/triage/internal/coredump"
 )
 
 // Parsers of engine output for dump_report. Each takes whatever the engine
@@ -126,54 +129,32 @@ func gdbFrames(out string) []string {
 	return frames
 }
 
-var gdbLocationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at (\S+:\d+)\s*$`) })
-
-// crashSite picks the frame to name: the innermost one with source outside
-// the C library's abort and assert machinery (the program's own code), else
-// the innermost with source, else frame 0.
+// crashSite names the frame a process crash is reported at, from gdb's
+// backtrace lines, by crashsite's rule (through coredump): the first frame
+// in the program's own code, not the C library's abort machinery or a
+// language runtime.
 func crashSite(frames []string) (function, location string) {
-	var firstWithSource [2]string
-	for _, f := range frames {
-		m := gdbLocationRE().FindStringSubmatch(f)
-		if m == nil {
-			continue
-		}
-		fn := frameFunction(f)
-		if firstWithSource[0] == "" {
-			firstWithSource = [2]string{fn, m[1]}
-		}
-		if !libcInternal(fn, m[1]) {
-			return fn, m[1]
-		}
+	tr, err := coredump.ParseGDBBacktrace(strings.Join(frames, "\n"))
+	if err != nil {
+		return "", ""
 	}
-	if firstWithSource[0] != "" {
-		return firstWithSource[0], firstWithSource[1]
-	}
-	if len(frames) > 0 {
-		return frameFunction(frames[0]), ""
-	}
-	return "", ""
+	return siteOf(tr)
 }
 
-// libcInternal recognises glibc's frames when its debug info is installed:
-// its sources are build-relative ("./nptl/pthread_kill.c",
-// "../sysdeps/posix/raise.c") and its abort path has well-known names.
-func libcInternal(fn, loc string) bool {
-	for _, p := range []string{"__pthread_kill", "__GI_", "__libc_", "__assert", "__stack_chk_fail", "__fortify_fail", "__chk_fail", "malloc_printerr", "_IO_"} {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
+// siteOf renders a trace's crashing frame as a function and "file:line".
+func siteOf(tr *coredump.Trace) (function, location string) {
+	f, ok := tr.Crashing("")
+	if !ok {
+		return "", ""
 	}
-	switch fn {
-	case "raise", "abort", "gsignal", "pthread_kill":
-		return true
+	function = f.Function
+	if function == "" {
+		function = "??"
 	}
-	dir, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(loc, "../"), "./"), "/")
-	switch dir {
-	case "nptl", "sysdeps", "stdlib", "assert", "malloc", "debug", "libio", "signal", "string":
-		return strings.HasPrefix(loc, "./") || strings.HasPrefix(loc, "../")
+	if f.File != "" {
+		location = fmt.Sprintf("%s:%d", f.File, f.Line)
 	}
-	return false
+	return function, location
 }
 
 // gdbMissingSymbols lists the libraries "info sharedlibrary" marks as

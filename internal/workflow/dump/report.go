@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/store"
@@ -252,19 +253,8 @@ func (rb *reportBuilder) processFromLLDB(out *ReportOutput) {
 		}
 	}
 	out.Backtrace = truncate(frames, maxFrames)
-	for _, f := range frames {
-		// "frame #0: 0x... prog`crash_here(p=0x0) at segv.c:5:9"
-		if i := strings.Index(f, "`"); i >= 0 {
-			fn := f[i+1:]
-			if j := strings.IndexAny(fn, "( "); j >= 0 {
-				fn = fn[:j]
-			}
-			out.Function = fn
-			if k := strings.LastIndex(f, " at "); k >= 0 {
-				out.Location = f[k+4:]
-			}
-			break
-		}
+	if tr, err := coredump.ParseLLDBBacktrace(bt); err == nil {
+		out.Function, out.Location = siteOf(tr)
 	}
 	out.Registers = registerLines(rb.do(l, "register read"), 18)
 	out.Verdict = processVerdict(out)

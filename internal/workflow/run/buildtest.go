@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -144,6 +145,7 @@ type StepOutput struct {
 
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
 	var zero catalog.Result[BuildTestOutput]
+	r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
 	steps, tc, err := r.plan()
 	if err != nil {
 		return zero, err
@@ -171,7 +173,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
 	res, err := buildrun.Run(ctx, buildrun.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
-		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir},
+		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir,
 		Progress: func(p buildrun.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
 	})
 	if err != nil {

@@ -60,7 +60,7 @@ func TestGoTests(t *testing.T) {
 	dir := writeProject(t, goModule)
 
 	r := c.Call("test", map[string]any{"project_dir": dir})
-	if r.IsError || r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary panicked while running ") {
+	if r.IsError || r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary panicked in example.com/demo/exits.TestExitEarly at exit_test.go:8 while running ") {
 		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
 	}
 	var out buildTestOutput

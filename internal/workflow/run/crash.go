@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -40,7 +41,7 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 		q.Dirs = append(q.Dirs, wd)
 	}
 	if in.ProjectDir != "" {
-		q.Dirs = append(q.Dirs, in.ProjectDir)
+		q.Dirs = append(q.Dirs, argpath.Resolve(in.ProjectDir, "", ""))
 	}
 	if m, err := h.svc.Jobs(ctx); err == nil {
 		for _, j := range m.List() {
@@ -79,8 +80,9 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 }
 
 type crashShowParams struct {
-	Path    string `json:"path"`
-	Program string `json:"program,omitempty" jsonschema:"the core's executable (default: as recorded)"`
+	Path       string `json:"path"`
+	Program    string `json:"program,omitempty" jsonschema:"the core's executable (default: as recorded)"`
+	ProjectDir string `json:"project_dir,omitempty"`
 }
 
 // CrashShow summarises one artifact.
@@ -96,6 +98,9 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 	if in.Path == "" {
 		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: "path is required: a core file, .ips or .crash report (crash_report_list finds them)"}
 	}
+	in.Path = argpath.Resolve(in.Path, "", in.ProjectDir)
+	in.Program = argpath.Resolve(in.Program, "", in.ProjectDir)
+	projectDir := argpath.Resolve(in.ProjectDir, "", "")
 	if st, err := os.Stat(in.Path); err == nil && st.IsDir() {
 		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s is a directory: name a core file, .ips or .crash report in it (crash_report_list finds them)", in.Path)}
 	}
@@ -121,7 +126,7 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 			fmt.Fprintf(&b, "no backtrace: %v\n", err)
 		} else {
 			out.Backtrace = tr
-			b.WriteString(tr.Summary())
+			b.WriteString(tr.Summary(projectDir))
 			b.WriteByte('\n')
 		}
 		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": in.Path, "program": exe}))

@@ -41,7 +41,7 @@ func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) 
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
-	j, err := m.Start(ctx, spec, in.Program)
+	j, err := m.Start(ctx, spec, in.program(), in.projectDir())
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, startError(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -74,10 +75,9 @@ func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, erro
 	if p.Program == "" {
 		return proc.Spec{}, &defaults.UsageError{Msg: "program is required: a path such as ./a.out, or a name in PATH"}
 	}
-	dir := p.Cwd
-	if dir == "" {
-		dir = p.ProjectDir
-	}
+	// Relative paths are the program's: cwd is taken in project_dir, and
+	// the directory is absolute so that whatever names it works anywhere.
+	dir := argpath.Base(p.Cwd, p.ProjectDir)
 	if p.TimeoutS < 0 || p.TimeoutS > proc.MaxTimeout.Seconds() {
 		return proc.Spec{}, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", p.TimeoutS, proc.MaxTimeout.Seconds())}
 	}
@@ -98,6 +98,13 @@ func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, erro
 	}
 	return s, nil
 }
+
+// program is the program as run, absolute when it is a path (hints and
+// backtraces name it from anywhere); a bare name is left for PATH.
+func (p processParams) program() string { return argpath.Program(p.Program, p.Cwd, p.ProjectDir) }
+
+// projectDir is project_dir made absolute, "" when not given.
+func (p processParams) projectDir() string { return argpath.Resolve(p.ProjectDir, "", "") }
 
 // RunOutput is the result of run, process_stop and a finished process.
 type RunOutput struct {
@@ -132,7 +139,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	name := filepath.Base(in.Program)
 	c.Progress(ctx, 0, 0, "running "+name)
 	stopProgress := reportProgress(ctx, c, name, &lines)
-	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.Program})
+	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir()})
 	stopProgress()
 	if err != nil {
 		w.Abort()

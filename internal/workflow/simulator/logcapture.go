@@ -74,7 +74,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 		return zero, err
 	}
 	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
-	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream")
+	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream", "")
 	if err != nil {
 		return zero, apple.UsageOf(err)
 	}
