@@ -11,7 +11,11 @@
 // process died under it: a test that started and never finished because the
 // runner crashed (a Go panic or os.Exit, XCTest's "Terminating app due to
 // uncaught exception", CTest's "***Exception: SegFault") is crashed or
-// errored, never passed. Two cross-checks guard against "all passed" when it
+// errored, never passed. A run is complete only when the runner's own
+// summary came and every started test finished: one that ended early
+// (syscall.Exit(0) in a Go test, process::exit in a Rust test, ctest
+// killed, a log cut) is recorded in [Report.CutShort] and never passes. Two
+// cross-checks guard against "all passed" when it
 // is not so: the counts parsed are compared with the tool's own summary line
 // (a mismatch becomes a Note), and [Report.ApplyExitCode] flags a failing exit
 // status with no failure parsed.
@@ -83,6 +87,22 @@ type ToolSummary struct {
 	Lines   []string `json:"lines,omitempty"`   // the summary lines, verbatim (bounded)
 }
 
+// CutShort is one test binary or runner that ended before it finished.
+type CutShort struct {
+	Suite string `json:"suite"`          // the package, test binary or runner
+	Test  string `json:"test,omitempty"` // the test running when it ended; "" when none is known
+	// How is what is known of the end: "exit 0", "exit status: 3", "the
+	// output ended", "2 of 3 tests reported no result".
+	How string `json:"how"`
+}
+
+// cutShort records a run that ended early.
+func (r *Report) cutShort(suite, test, how string) {
+	if len(r.CutShort) < maxErrors {
+		r.CutShort = append(r.CutShort, CutShort{Suite: suite, Test: test, How: how})
+	}
+}
+
 // Report is the result of parsing one run.
 type Report struct {
 	Format string  `json:"format"`
@@ -99,6 +119,12 @@ type Report struct {
 	// "Early unexpected exit", "Failed to background test runner", a
 	// simulator that did not boot, a Go package whose tests did not build.
 	RunnerErrors []string `json:"runner_errors,omitempty"`
+	// CutShort lists the runs that ended before they finished: a test that
+	// started and never reached a result, or a test binary (a Go package, a
+	// cargo test binary, a CTest run) whose own summary never came. Success
+	// needs it empty: the runner's summary seen and every started test
+	// finished.
+	CutShort []CutShort `json:"cut_short,omitempty"`
 	// CountMismatch is set when Totals disagree with ToolSummary.
 	CountMismatch bool `json:"count_mismatch,omitempty"`
 	// SilentFailure is set by ApplyExitCode: the exit status says failure
@@ -132,7 +158,7 @@ func (r *Report) ApplyExitCode(code int) {
 	if code == 0 {
 		return
 	}
-	if r.Totals.Failed+r.Totals.Errored+r.Totals.Crashed == 0 && len(r.BuildErrors) == 0 && len(r.RunnerErrors) == 0 {
+	if r.Totals.Failed+r.Totals.Errored+r.Totals.Crashed == 0 && len(r.BuildErrors) == 0 && len(r.RunnerErrors) == 0 && len(r.CutShort) == 0 {
 		r.SilentFailure = true
 		r.Notes = append(r.Notes, fmt.Sprintf("exit status %d but no failure was found in the output", code))
 		if r.Status == Passed || r.Status == NoTests {
@@ -187,7 +213,7 @@ func (r *Report) runStatus() Status {
 		return Crashed
 	case t.Failed > 0 || len(r.BuildErrors) > 0:
 		return Failed
-	case t.Errored > 0 || len(r.RunnerErrors) > 0:
+	case t.Errored > 0 || len(r.RunnerErrors) > 0 || len(r.CutShort) > 0:
 		return Errored
 	}
 	if ts := r.ToolSummary; ts != nil && (ts.Failed > 0 || isFailedVerdict(ts.Verdict)) {
