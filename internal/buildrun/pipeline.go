@@ -139,7 +139,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 		return nil, ferr
 	}
 	res := &Result{Kind: KindBuild, Log: p.filter.Summary()}
-	if perr == nil && rep != nil && (rep.Totals.Total > 0 || rep.ToolSummary != nil) {
+	if perr == nil && rep != nil && rep.RanTests() {
 		res.Kind, res.Report, res.Format = KindTest, rep, format
 		if rep.Status == testreport.Crashed {
 			res.Crash = crashedTest(rep)

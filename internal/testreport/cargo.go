@@ -168,7 +168,7 @@ func (p *cargoParser) endBinary(how string) {
 	}
 	if !named {
 		missing := max(p.running-p.results, 0)
-		p.rep.cutShort(p.suite, "", fmt.Sprintf("%d of %d tests reported no result, and no test result line came (%s)", missing, p.running, how))
+		p.rep.cutShort(p.suite, "", fmt.Sprintf("%s; %d of %d tests reported no result", how, missing, p.running))
 	}
 	p.pending = nil
 	p.running = -1

@@ -53,6 +53,7 @@ type goPackage struct {
 	sawVerdict  bool   // the test binary printed PASS or FAIL
 	exitStatus  string // "exit status 2", when go test printed it
 	failedBuild bool
+	testFailed  bool // a test failed: its failure explains the package's
 }
 
 func parseGoJSON(r io.Reader) (*Report, error) {
@@ -116,6 +117,7 @@ func (p *goParser) line(line string) {
 		return
 	}
 	p.pkg(ev.Package)
+	p.rep.testEvents = true
 	key := ev.Package + "\x00" + ev.Test
 	switch ev.Action {
 	case "run":
@@ -225,6 +227,7 @@ func (p *goParser) endTest(key string, ev goEvent) {
 	case "skip":
 		c.Status = Skipped
 	case "fail":
+		p.pkgs[ev.Package].testFailed = true
 		c.Status = Failed
 		if p.panics[key] {
 			c.Status = Crashed
@@ -299,7 +302,8 @@ func (p *goParser) endPackage(ev goEvent) {
 		how = "a non-zero exit"
 	}
 	p.endRunning(ev.Package, how)
-	if p.cutShortIn(ev.Package) || ev.Action == "skip" || st.failedBuild || st.sawVerdict || p.panics[ev.Package+"\x00"] {
+	if p.cutShortIn(ev.Package) || ev.Action == "skip" || st.failedBuild || st.sawVerdict || p.panics[ev.Package+"\x00"] ||
+		ev.Action == "fail" && st.testFailed {
 		return
 	}
 	verdict := "FAIL"
@@ -314,6 +318,7 @@ func (p *goParser) endPackage(ev goEvent) {
 // others were cut short.
 func (p *goParser) endRunning(pkg, how string) {
 	for _, test := range p.running[pkg] {
+		p.pkg(pkg).testFailed = true
 		key := pkg + "\x00" + test
 		c := p.caseFor(goEvent{Package: pkg, Test: test})
 		c.Status = Errored

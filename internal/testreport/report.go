@@ -23,6 +23,7 @@ package testreport
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -132,7 +133,8 @@ type Report struct {
 	SilentFailure bool     `json:"silent_failure,omitempty"`
 	Notes         []string `json:"notes,omitempty"`
 
-	crashSeen bool // the output carried a crash indicator outside any case
+	crashSeen  bool // the output carried a crash indicator outside any case
+	testEvents bool // test events were read (go test -json's package events)
 }
 
 const (
@@ -140,6 +142,22 @@ const (
 	maxErrors   = 200     // build/runner errors kept
 	maxSumLines = 20      // tool summary lines kept
 )
+
+// RanTests reports whether the output shows test activity: a test case, a
+// test runner's tally or verdict, a runner error, a run cut short, a Go
+// package's test events (whose tests may not have built). A log
+// with none of these (compiler output, "** BUILD SUCCEEDED **") is a build
+// log, whatever reader parsed it.
+func (r *Report) RanTests() bool {
+	if len(r.Cases) > 0 || len(r.RunnerErrors) > 0 || len(r.CutShort) > 0 || r.testEvents {
+		return true
+	}
+	ts := r.ToolSummary
+	if ts == nil {
+		return false
+	}
+	return ts.Total >= 0 || ts.Failed >= 0 || ts.Passed >= 0 || strings.Contains(ts.Verdict, "TEST") || strings.HasPrefix(ts.Verdict, "test result")
+}
 
 // Failures returns the cases that did not pass or skip.
 func (r *Report) Failures() []Case {
