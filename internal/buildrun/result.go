@@ -302,6 +302,9 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 	}
 	if c.Test != "" {
 		fmt.Fprintf(&b, " while running %s", c.Test)
+	} else if rep := r.Report; rep != nil && len(rep.CutShort) > 0 && rep.CutShort[0].Test != "" {
+		// The runner itself died (ctest killed): the test it had started.
+		fmt.Fprintf(&b, " while running %s", rep.CutShort[0].Test)
 	}
 	if strings.Contains(c.Message, "panic: ") && c.Signal == "" {
 		fmt.Fprintf(&b, ": %s", clip(afterPanic(c.Message), 120))
