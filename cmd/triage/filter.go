@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,17 +39,21 @@ type filterOutput struct {
 // cmdFilter reads a build or test log (stdin or a file) and prints the
 // verdict line, the filtered log and the test summary: the test tool's
 // pipeline, for CI logs (`go test -json ./... | triage filter`). It needs no
-// server. Exit status 0 on success, 1 on failure or crash.
+// server. Exit status 0 on success, 1 on failure, crash or an empty log
+// (unless --allow-empty).
 func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
 	tc := fs.String("toolchain", "", "what wrote the log: go, cargo, cmake, make, xcodebuild, swift, junit (default: detected)")
 	levelName := fs.String("level", "standard", "lines kept: minimal, standard or verbose")
 	output := fs.String("output", "text", "text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: triage filter [--toolchain T] [--level L] [--output text|json] [FILE]\nReads a build or test log from FILE or standard input.")
-		fs.PrintDefaults()
-	}
+	allowEmpty := fs.Bool("allow-empty", false, "an empty log is a success (by default it is a failure: it proves nothing)")
+	fs.Usage = func() {} // written below: to stdout when asked for, to stderr after a mistake
 	if err := parseFlags(fs, args, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			filterUsage(fs, stdout)
+			return exitOK, nil
+		}
+		filterUsage(fs, stderr)
 		return 0, err
 	}
 	if fs.NArg() > 1 {
@@ -80,7 +85,7 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	}
 	// The filtered log is held until the end: the verdict line comes first.
 	var filtered strings.Builder
-	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered})
+	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty})
 	if err != nil {
 		return 0, err
 	}
@@ -97,6 +102,16 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	io.WriteString(stdout, filtered.String())
 	writeFilterSummary(stdout, res)
 	return code, nil
+}
+
+func filterUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, `usage: triage filter [--toolchain T] [--level L] [--output text|json] [--allow-empty] [FILE]
+Reads a build or test log from FILE or standard input and prints the verdict
+line, the lines kept and the test summary. A log with test output is judged
+as a test run, any other as a build. Exit status: 0 success, 1 failure, crash
+or an empty log, 2 usage error.`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }
 
 // writeFilterSummary prints the parsed test tally and the log's counts.

@@ -156,15 +156,15 @@ func (r *Result) concludeTests() {
 	case rep.Status == testreport.Crashed || r.Crash != nil || (res != nil && res.crashed):
 		r.Status = Crashed
 		r.Line = r.crashLine(res)
-	case t.Total == 0 && len(rep.BuildErrors) > 0:
+	case len(rep.BuildErrors) > 0:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("BUILD FAILED: %s (the tests did not run)", plural(len(rep.BuildErrors), "error"))
+		r.Line = buildErrorsLine(rep)
+	case len(rep.CutShort) > 0:
+		r.Status = Failed
+		r.Line = "TESTS FAILED: " + cutShortClause(rep)
 	case bad > 0:
 		r.Status = Failed
 		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total)
-		if len(rep.BuildErrors) > 0 {
-			r.Line += fmt.Sprintf(", and %s", plural(len(rep.BuildErrors), "build error"))
-		}
 	case len(rep.RunnerErrors) > 0:
 		// The runner said why it failed: not a silent failure.
 		r.Status = Failed
@@ -188,6 +188,57 @@ func (r *Result) concludeTests() {
 			r.Line += " (count mismatch with the tool's summary — see notes)"
 		}
 	}
+}
+
+// buildErrorsLine is "BUILD FAILED: 1 error: a.go:3:5: undefined: x",
+// followed by what the tests that did build came to: compile errors in one
+// Go package do not stop the others' tests.
+func buildErrorsLine(rep *testreport.Report) string {
+	t := rep.Totals
+	line := "BUILD FAILED: " + plural(len(rep.BuildErrors), "error")
+	if t.Total == 0 && len(rep.CutShort) == 0 {
+		line += " (the tests did not run)"
+	}
+	line += ": " + clip(firstLine(rep.BuildErrors[0]), 160)
+	switch bad := t.Failed + t.Errored + t.Crashed; {
+	case len(rep.CutShort) > 0:
+		line += "; and TESTS FAILED: " + cutShortClause(rep)
+	case bad > 0:
+		line += fmt.Sprintf("; and TESTS FAILED: %d of %d failed", bad, t.Total)
+	case t.Passed > 0:
+		line += fmt.Sprintf("; %d other tests passed", t.Passed)
+	}
+	return line
+}
+
+// cutShortClause names the first run that ended before it finished: "the
+// run ended before TestX finished (pkg: exit 0); 2 passed", or "pkg ended
+// without a result (exit 0 without the test binary's PASS line)".
+func cutShortClause(rep *testreport.Report) string {
+	cs := rep.CutShort[0]
+	var b strings.Builder
+	if cs.Test != "" {
+		fmt.Fprintf(&b, "the run ended before %s finished (%s: %s)", cs.Test, cs.Suite, cs.How)
+	} else {
+		fmt.Fprintf(&b, "%s ended without a result (%s)", cs.Suite, cs.How)
+	}
+	if n := len(rep.CutShort) - 1; n > 0 {
+		fmt.Fprintf(&b, " (and %d more cut short)", n)
+	}
+	t := rep.Totals
+	named := 0
+	for _, c := range rep.CutShort {
+		if c.Test != "" {
+			named++
+		}
+	}
+	switch more := t.Failed + t.Errored + t.Crashed - named; {
+	case more > 0:
+		fmt.Fprintf(&b, "; and %d more of %d failed", more, t.Total)
+	case t.Passed > 0:
+		fmt.Fprintf(&b, "; %d passed", t.Passed)
+	}
+	return b.String()
 }
 
 // concludeUnparsed concludes a test run whose output held no test format
@@ -251,6 +302,9 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 	}
 	if c.Test != "" {
 		fmt.Fprintf(&b, " while running %s", c.Test)
+	} else if rep := r.Report; rep != nil && len(rep.CutShort) > 0 && rep.CutShort[0].Test != "" {
+		// The runner itself died (ctest killed): the test it had started.
+		fmt.Fprintf(&b, " while running %s", rep.CutShort[0].Test)
 	}
 	if strings.Contains(c.Message, "panic: ") && c.Signal == "" {
 		fmt.Fprintf(&b, ": %s", clip(afterPanic(c.Message), 120))

@@ -15,10 +15,11 @@ type goTestEvent struct {
 var litAction = []byte(`"Action":"`)
 
 // goJSONText returns the text a `go test -json` line carries: the Output of
-// an "output" event without its newline, or ok=true with nil text for the
-// other events (start, run, pass, fail), whose meaning the output events
-// already spell out ("--- FAIL: TestX", "FAIL pkg"). ok is false when line is
-// not a test2json event.
+// an "output" or "build-output" event (Go 1.24+ reports the compiler's
+// messages as the latter) without its newline, or ok=true with nil text for
+// the other events (start, run, pass, fail, build-fail), whose meaning the
+// output events already spell out ("--- FAIL: TestX", "FAIL pkg"). ok is
+// false when line is not a test2json event.
 func goJSONText(line []byte, ev *goTestEvent) (text []byte, ok bool) {
 	if len(line) < 2 || line[0] != '{' || line[1] != '"' || !bytes.Contains(line, litAction) {
 		return nil, false
@@ -27,7 +28,7 @@ func goJSONText(line []byte, ev *goTestEvent) (text []byte, ok bool) {
 	if err := json.Unmarshal(line, ev); err != nil {
 		return nil, false
 	}
-	if ev.Action != "output" {
+	if ev.Action != "output" && ev.Action != "build-output" {
 		return nil, true
 	}
 	return []byte(trimNewline(ev.Output)), true

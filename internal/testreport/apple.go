@@ -55,8 +55,18 @@ func parseApple(r io.Reader) (*Report, error) {
 	if err := lines(r, p.line); err != nil {
 		return nil, err
 	}
+	if p.running >= 0 && !p.crashPending {
+		c := p.rep.Cases[p.running]
+		p.rep.cutShort(c.Suite, c.Name, "the output ended")
+	}
 	p.endRunning("the output ended while the test was running")
 	p.finish()
+	if p.rep.ToolSummary == nil && len(p.rep.Cases) > 0 && len(p.rep.CutShort) == 0 && len(p.rep.RunnerErrors) == 0 && !p.rep.crashSeen {
+		// Tests ran, and neither XCTest's "Executed N tests", Swift
+		// Testing's "Test run with N tests" nor xcodebuild's "** TEST … **"
+		// came.
+		p.rep.cutShort("xctest", "", "the output ended before the test runner's summary")
+	}
 	return p.rep, nil
 }
 

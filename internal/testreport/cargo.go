@@ -1,6 +1,7 @@
 package testreport
 
 import (
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -11,7 +12,8 @@ import (
 var (
 	// "test tests::wrong ... FAILED", "test slow ... ignored, needs network"
 	cargoCaseRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored|bench:)?(.*)$`)
+		// Doc tests have spaces in their names: "test src/lib.rs - add (line 3) ... ok".
+		return regexp.MustCompile(`^test (.+?) \.\.\. (ok|FAILED|ignored|bench:)?(.*)$`)
 	})
 	// "test result: FAILED. 1 passed; 2 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.15s"
 	cargoResultRE = sync.OnceValue(func() *regexp.Regexp {
@@ -26,19 +28,31 @@ var (
 // cargoParser reads libtest's text output. A test binary that dies (a
 // signal, an abort) leaves a "test x ... " line with no result and cargo
 // reports "process didn't exit successfully ... (signal: 11, SIGSEGV ...)".
+//
+// Each test binary announces "running N tests" and ends with its own "test
+// result:" line. One that ends without it was cut short: exit(0) inside a
+// test ends the binary with success, and cargo goes on to the next one.
 type cargoParser struct {
 	rep     *Report
 	suite   string
 	index   map[string]int
 	section string // test whose "---- x stdout ----" section is being read
 	pending []int  // cases started without a result
+
+	// The test binary being read.
+	running  int    // tests it announced; -1 before "running N tests"
+	results  int    // results it printed
+	summary  bool   // its "test result:" line came
+	exitHow  string // "exit status: 3" from cargo's "process didn't exit successfully"
+	suiteIdx int    // index of its first case
 }
 
 func parseCargo(r io.Reader) (*Report, error) {
-	p := &cargoParser{rep: &Report{Format: FormatCargo}, index: map[string]int{}}
+	p := &cargoParser{rep: &Report{Format: FormatCargo}, index: map[string]int{}, running: -1}
 	if err := lines(r, p.line); err != nil {
 		return nil, err
 	}
+	p.endBinary("the output ended")
 	p.endPending(Errored, "the test binary ended before reporting a result")
 	return p.rep, nil
 }
@@ -46,11 +60,18 @@ func parseCargo(r io.Reader) (*Report, error) {
 func (p *cargoParser) line(line string) {
 	t := strings.TrimSpace(line)
 	switch {
-	case strings.HasPrefix(t, "Running "):
+	case strings.HasPrefix(t, "Running ") || strings.HasPrefix(t, "Doc-tests "):
+		// cargo runs the next binary only after this one succeeded.
+		p.endBinary("exit 0")
 		p.endPending(Errored, "the test binary ended before reporting a result")
-		p.suite = strings.TrimPrefix(t, "Running ")
+		p.suite = strings.TrimPrefix(strings.TrimPrefix(t, "Running "), "Doc-tests ")
 		if i := strings.Index(p.suite, " ("); i > 0 {
 			p.suite = p.suite[:i]
+		}
+	case strings.HasPrefix(line, "running ") && (strings.HasSuffix(line, " tests") || strings.HasSuffix(line, " test")):
+		if n, err := strconv.Atoi(strings.Fields(line)[1]); err == nil && len(strings.Fields(line)) == 3 {
+			p.endBinary("the output ended")
+			p.running, p.results, p.summary, p.exitHow, p.suiteIdx = n, 0, false, "", len(p.rep.Cases)
 		}
 	case strings.HasPrefix(line, "test ") && strings.Contains(line, " ... "):
 		p.caseLine(line)
@@ -70,10 +91,14 @@ func (p *cargoParser) line(line string) {
 			addTally(&ts.Total, passed+failed+ignored)
 			ts.Verdict = "test result: " + m[1]
 			ts.addLine(line)
+			p.summary = true
 		}
 	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(signal: "):
 		p.endPending(Crashed, strings.TrimSpace(line))
 		p.rep.crashSeen = true
+	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(exit status: "):
+		how := line[strings.LastIndex(line, "(exit status: ")+1:]
+		p.exitHow = strings.TrimSuffix(how, ")")
 	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
 		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
 	case p.section != "":
@@ -104,7 +129,49 @@ func (p *cargoParser) caseLine(line string) {
 		c.Message = strings.TrimPrefix(strings.TrimSpace(m[3]), ", ")
 	default:
 		p.pending = append(p.pending, i)
+		// The binary ended with no newline after "test x ... ", and cargo's
+		// next line ran into this one.
+		if rest := strings.TrimSpace(m[3]); strings.HasPrefix(rest, "Running ") || strings.HasPrefix(rest, "Doc-tests ") ||
+			strings.HasPrefix(rest, "error: ") {
+			p.line(rest)
+		}
+		return
 	}
+	p.results++
+}
+
+// endBinary ends the test binary being read: without its "test result:"
+// line it was cut short, under the test that printed no result or, when
+// tests run in parallel and print only once finished, with tests missing.
+func (p *cargoParser) endBinary(how string) {
+	if p.running < 0 || p.summary {
+		p.running = -1
+		return
+	}
+	if p.exitHow != "" {
+		how = p.exitHow
+	}
+	for _, c := range p.rep.Cases[p.suiteIdx:] {
+		if c.Status == Crashed {
+			p.running = -1 // the crash says why it ended
+			return
+		}
+	}
+	named := false
+	for _, i := range p.pending {
+		c := &p.rep.Cases[i]
+		if c.Status == Errored {
+			c.Message = "the test binary ended before the test finished (" + how + ")"
+			p.rep.cutShort(p.suite, c.Name, how)
+			named = true
+		}
+	}
+	if !named {
+		missing := max(p.running-p.results, 0)
+		p.rep.cutShort(p.suite, "", fmt.Sprintf("%s; %d of %d tests reported no result", how, missing, p.running))
+	}
+	p.pending = nil
+	p.running = -1
 }
 
 // sectionLine reads a failed test's captured output: the panic location

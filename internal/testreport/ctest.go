@@ -3,6 +3,7 @@ package testreport
 import (
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,16 +15,33 @@ var (
 	ctestCaseRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?([^*]*?)\s+([\d.]+) sec`)
 	})
+	// "    Start 2: crash"
+	ctestStartRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*Start\s+\d+: (\S+)$`)
+	})
 	// "33% tests passed, 2 tests failed out of 3"
 	ctestSummaryRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(\d+)% tests passed, (\d+) tests? failed out of (\d+)`)
 	})
 )
 
+// parseCTest reads CTest's text output. A run is complete only with CTest's
+// own "N% tests passed" summary; a test that printed "Start" and never its
+// result line, or a run that ends without the summary (ctest killed, the
+// log cut), was cut short.
 func parseCTest(r io.Reader) (*Report, error) {
 	rep := &Report{Format: FormatCTest}
+	var started []string // tests started without a result line, in order
+	summary := false
 	err := lines(r, func(line string) {
+		if m := ctestStartRE().FindStringSubmatch(line); m != nil {
+			started = append(started, m[1])
+			return
+		}
 		if m := ctestCaseRE().FindStringSubmatch(line); m != nil {
+			if i := slices.Index(started, m[1]); i >= 0 {
+				started = slices.Delete(started, i, i+1)
+			}
 			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(m[3])}
 			if secs, err := strconv.ParseFloat(m[4], 64); err == nil {
 				c.Duration = time.Duration(secs * float64(time.Second))
@@ -35,6 +53,7 @@ func parseCTest(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
+			summary = true
 			ts := rep.summary()
 			failed, _ := strconv.Atoi(m[2])
 			total, _ := strconv.Atoi(m[3])
@@ -49,6 +68,16 @@ func parseCTest(r io.Reader) (*Report, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if !summary {
+		for _, name := range started {
+			rep.Cases = append(rep.Cases, Case{Suite: "ctest", Name: name, Status: Errored,
+				Message: "ctest ended before the test finished (the output ended)"})
+			rep.cutShort("ctest", name, "the output ended")
+		}
+		if len(started) == 0 && len(rep.Cases) > 0 {
+			rep.cutShort("ctest", "", "the output ended before ctest's summary")
+		}
 	}
 	return rep, nil
 }

@@ -8,51 +8,91 @@ import (
 	"time"
 )
 
-// goEvent is one test2json event (`go test -json`).
+// goEvent is one test2json event (`go test -json`), or one of the build
+// events Go 1.24+ adds to that stream ("build-output", "build-fail", keyed by
+// ImportPath).
 type goEvent struct {
-	Action  string
-	Package string
-	Test    string
-	Elapsed float64
-	Output  string
+	Action      string
+	Package     string
+	Test        string
+	Elapsed     float64
+	Output      string
+	ImportPath  string
+	FailedBuild string
 }
 
 // goParser follows the events of `go test -json`. Output is attributed to
-// the test named in the event; a package that ends ("fail") while one of its
-// tests is still running means the test binary died under that test: a
-// panic makes it crashed, anything else (os.Exit, log.Fatal, a timeout)
-// errored.
+// the test named in the event; a package that ends while one of its tests
+// is still running means the test binary died under that test: a panic
+// makes it crashed, anything else (os.Exit, syscall.Exit, log.Fatal)
+// errored and cut short.
+//
+// A package passes only on positive evidence: its own "pass" event and the
+// test binary's "PASS" line. A binary that exits 0 in the middle of a test
+// (syscall.Exit(0), which the testing package does not intercept) makes
+// `go test` itself report "ok": test2json then hands the package's "ok"
+// line and "pass" event to the test that was running, and no PASS line
+// comes.
 type goParser struct {
 	rep     *Report
 	index   map[string]int      // package + "\x00" + test -> Cases index
 	running map[string][]string // package -> tests started and not finished
 	output  map[string]*strings.Builder
 	panics  map[string]bool // package+test whose output shows "panic:"
+	pkgs    map[string]*goPackage
+	order   []string            // packages in the order they appeared
+	build   map[string][]string // import path -> compiler lines of a build not yet failed
+	// resultIn marks a test whose output carried its package's result line
+	// ("ok  \tpkg"): its pass/fail event is the package's.
+	resultIn map[string]bool
+}
+
+// goPackage is what is known of one package's test binary.
+type goPackage struct {
+	ended       bool   // the package's own pass/fail/skip event came
+	sawVerdict  bool   // the test binary printed PASS or FAIL
+	exitStatus  string // "exit status 2", when go test printed it
+	failedBuild bool
+	testFailed  bool // a test failed: its failure explains the package's
 }
 
 func parseGoJSON(r io.Reader) (*Report, error) {
 	p := &goParser{
-		rep:     &Report{Format: FormatGoJSON},
-		index:   map[string]int{},
-		running: map[string][]string{},
-		output:  map[string]*strings.Builder{},
-		panics:  map[string]bool{},
+		rep:      &Report{Format: FormatGoJSON},
+		index:    map[string]int{},
+		running:  map[string][]string{},
+		output:   map[string]*strings.Builder{},
+		panics:   map[string]bool{},
+		pkgs:     map[string]*goPackage{},
+		build:    map[string][]string{},
+		resultIn: map[string]bool{},
 	}
 	err := lines(r, p.line)
 	if err != nil {
 		return nil, err
 	}
-	// Input that stops mid-run (the runner was killed): what was running
-	// never finished.
-	for pkg := range p.running {
-		p.endRunning(pkg, "output ended while the test was running")
+	// Input that stops mid-run (the runner was killed, the log cut): what
+	// was running never finished, and a package with no verdict proves
+	// nothing.
+	for _, pkg := range p.order {
+		if st := p.pkgs[pkg]; !st.ended {
+			p.endRunning(pkg, "the output ended")
+			if !p.cutShortIn(pkg) {
+				p.rep.cutShort(pkg, "", "the output ended before the package reported its result")
+			}
+		}
+	}
+	if len(p.rep.BuildErrors) > 0 {
+		// "FAIL pkg [build failed]" says no more than the compiler lines.
+		p.rep.RunnerErrors = dropContaining(p.rep.RunnerErrors, "[build failed]")
 	}
 	return p.rep, nil
 }
 
 func (p *goParser) line(line string) {
 	if !strings.HasPrefix(line, "{") {
-		// Build errors and the like go to stderr, outside the JSON stream.
+		// Build errors and the like go to stderr, outside the JSON stream
+		// (before Go 1.24, or with 2>&1).
 		if strings.Contains(line, ": ") && (strings.Contains(line, ".go:") || strings.HasPrefix(line, "# ")) {
 			if !strings.HasPrefix(line, "# ") {
 				p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
@@ -65,6 +105,19 @@ func (p *goParser) line(line string) {
 		p.rep.Notes = append(p.rep.Notes, fmt.Sprintf("skipping a line that is not a test2json event: %.80q", line))
 		return
 	}
+	switch ev.Action {
+	case "build-output":
+		p.buildOutput(ev)
+		return
+	case "build-fail":
+		p.buildFailed(ev.ImportPath)
+		return
+	}
+	if ev.Package == "" {
+		return
+	}
+	p.pkg(ev.Package)
+	p.rep.testEvents = true
 	key := ev.Package + "\x00" + ev.Test
 	switch ev.Action {
 	case "run":
@@ -77,8 +130,41 @@ func (p *goParser) line(line string) {
 			p.endPackage(ev)
 			return
 		}
+		if p.resultIn[key] {
+			// test2json gave the package's verdict to the running test.
+			ev.Test = ""
+			p.endPackage(ev)
+			return
+		}
 		p.endTest(key, ev)
 	}
+}
+
+func (p *goParser) pkg(name string) *goPackage {
+	st := p.pkgs[name]
+	if st == nil {
+		st = &goPackage{}
+		p.pkgs[name] = st
+		p.order = append(p.order, name)
+	}
+	return st
+}
+
+// buildOutput holds a compiler line until the build is known to have
+// failed: a build that succeeds may print warnings (cgo) too.
+func (p *goParser) buildOutput(ev goEvent) {
+	l := strings.TrimRight(ev.Output, "\r\n")
+	if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "# ") || len(p.build[ev.ImportPath]) >= maxErrors {
+		return
+	}
+	p.build[ev.ImportPath] = append(p.build[ev.ImportPath], l)
+}
+
+func (p *goParser) buildFailed(importPath string) {
+	for _, l := range p.build[importPath] {
+		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, l)
+	}
+	delete(p.build, importPath)
 }
 
 func (p *goParser) caseFor(ev goEvent) *Case {
@@ -96,6 +182,16 @@ func (p *goParser) collect(key string, ev goEvent) {
 	if strings.HasPrefix(strings.TrimLeft(out, " "), "panic: ") {
 		p.panics[key] = true
 		p.panics[ev.Package+"\x00"] = true
+	}
+	st := p.pkgs[ev.Package]
+	switch t := strings.TrimSpace(out); {
+	case ev.Test == "" && (t == "PASS" || t == "FAIL"):
+		st.sawVerdict = true
+	case strings.HasPrefix(t, "exit status "):
+		st.exitStatus = t
+	case ev.Test != "" && isGoResultLine(out, ev.Package):
+		p.resultIn[key] = true
+		return
 	}
 	if ev.Test == "" {
 		switch {
@@ -131,6 +227,7 @@ func (p *goParser) endTest(key string, ev goEvent) {
 	case "skip":
 		c.Status = Skipped
 	case "fail":
+		p.pkgs[ev.Package].testFailed = true
 		c.Status = Failed
 		if p.panics[key] {
 			c.Status = Crashed
@@ -189,24 +286,77 @@ func (p *goParser) removeRunning(pkg, test string) {
 }
 
 // endPackage handles the package verdict: tests still running died with
-// the test binary.
+// the test binary, and a pass needs the binary's own PASS line.
 func (p *goParser) endPackage(ev goEvent) {
-	if ev.Action == "fail" {
-		p.endRunning(ev.Package, "the test binary exited before the test finished")
+	st := p.pkg(ev.Package)
+	st.ended = true
+	if ev.FailedBuild != "" {
+		st.failedBuild = true
+		p.buildFailed(ev.FailedBuild)
 	}
-	delete(p.running, ev.Package)
+	how := st.exitStatus
+	switch {
+	case ev.Action == "pass":
+		how = "exit 0"
+	case how == "":
+		how = "a non-zero exit"
+	}
+	p.endRunning(ev.Package, how)
+	if p.cutShortIn(ev.Package) || ev.Action == "skip" || st.failedBuild || st.sawVerdict || p.panics[ev.Package+"\x00"] ||
+		ev.Action == "fail" && st.testFailed {
+		return
+	}
+	verdict := "FAIL"
+	if ev.Action == "pass" {
+		verdict = "PASS"
+	}
+	p.rep.cutShort(ev.Package, "", how+" without the test binary's "+verdict+" line")
 }
 
-func (p *goParser) endRunning(pkg, why string) {
+// endRunning ends the tests of pkg still running: the binary ended under
+// them (how says how). A test whose output shows a panic crashed; the
+// others were cut short.
+func (p *goParser) endRunning(pkg, how string) {
 	for _, test := range p.running[pkg] {
+		p.pkg(pkg).testFailed = true
 		key := pkg + "\x00" + test
 		c := p.caseFor(goEvent{Package: pkg, Test: test})
 		c.Status = Errored
+		why := "the test binary ended before the test finished (" + how + ")"
 		if p.panics[key] || p.panics[pkg+"\x00"] {
 			c.Status = Crashed
+			why = "the test binary exited before the test finished"
+		} else {
+			p.rep.cutShort(pkg, test, how)
 		}
 		p.setMessage(c, key)
 		c.Message = bound(strings.TrimSpace(why + "\n" + c.Message))
 	}
 	delete(p.running, pkg)
+}
+
+func (p *goParser) cutShortIn(pkg string) bool {
+	for _, c := range p.rep.CutShort {
+		if c.Suite == pkg {
+			return true
+		}
+	}
+	return false
+}
+
+// isGoResultLine matches go test's own line for a package: "ok  \tpkg\t0.1s",
+// "FAIL\tpkg\t0.1s".
+func isGoResultLine(out, pkg string) bool {
+	return strings.HasPrefix(out, "ok  \t"+pkg+"\t") || strings.HasPrefix(out, "FAIL\t"+pkg+"\t") ||
+		strings.TrimRight(out, "\n") == "ok  \t"+pkg || strings.TrimRight(out, "\n") == "FAIL\t"+pkg
+}
+
+func dropContaining(list []string, sub string) []string {
+	out := list[:0]
+	for _, s := range list {
+		if !strings.Contains(s, sub) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -11,7 +11,11 @@
 // process died under it: a test that started and never finished because the
 // runner crashed (a Go panic or os.Exit, XCTest's "Terminating app due to
 // uncaught exception", CTest's "***Exception: SegFault") is crashed or
-// errored, never passed. Two cross-checks guard against "all passed" when it
+// errored, never passed. A run is complete only when the runner's own
+// summary came and every started test finished: one that ended early
+// (syscall.Exit(0) in a Go test, process::exit in a Rust test, ctest
+// killed, a log cut) is recorded in [Report.CutShort] and never passes. Two
+// cross-checks guard against "all passed" when it
 // is not so: the counts parsed are compared with the tool's own summary line
 // (a mismatch becomes a Note), and [Report.ApplyExitCode] flags a failing exit
 // status with no failure parsed.
@@ -19,6 +23,7 @@ package testreport
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -83,6 +88,22 @@ type ToolSummary struct {
 	Lines   []string `json:"lines,omitempty"`   // the summary lines, verbatim (bounded)
 }
 
+// CutShort is one test binary or runner that ended before it finished.
+type CutShort struct {
+	Suite string `json:"suite"`          // the package, test binary or runner
+	Test  string `json:"test,omitempty"` // the test running when it ended; "" when none is known
+	// How is what is known of the end: "exit 0", "exit status: 3", "the
+	// output ended", "2 of 3 tests reported no result".
+	How string `json:"how"`
+}
+
+// cutShort records a run that ended early.
+func (r *Report) cutShort(suite, test, how string) {
+	if len(r.CutShort) < maxErrors {
+		r.CutShort = append(r.CutShort, CutShort{Suite: suite, Test: test, How: how})
+	}
+}
+
 // Report is the result of parsing one run.
 type Report struct {
 	Format string  `json:"format"`
@@ -99,6 +120,12 @@ type Report struct {
 	// "Early unexpected exit", "Failed to background test runner", a
 	// simulator that did not boot, a Go package whose tests did not build.
 	RunnerErrors []string `json:"runner_errors,omitempty"`
+	// CutShort lists the runs that ended before they finished: a test that
+	// started and never reached a result, or a test binary (a Go package, a
+	// cargo test binary, a CTest run) whose own summary never came. Success
+	// needs it empty: the runner's summary seen and every started test
+	// finished.
+	CutShort []CutShort `json:"cut_short,omitempty"`
 	// CountMismatch is set when Totals disagree with ToolSummary.
 	CountMismatch bool `json:"count_mismatch,omitempty"`
 	// SilentFailure is set by ApplyExitCode: the exit status says failure
@@ -106,7 +133,8 @@ type Report struct {
 	SilentFailure bool     `json:"silent_failure,omitempty"`
 	Notes         []string `json:"notes,omitempty"`
 
-	crashSeen bool // the output carried a crash indicator outside any case
+	crashSeen  bool // the output carried a crash indicator outside any case
+	testEvents bool // test events were read (go test -json's package events)
 }
 
 const (
@@ -114,6 +142,22 @@ const (
 	maxErrors   = 200     // build/runner errors kept
 	maxSumLines = 20      // tool summary lines kept
 )
+
+// RanTests reports whether the output shows test activity: a test case, a
+// test runner's tally or verdict, a runner error, a run cut short, a Go
+// package's test events (whose tests may not have built). A log
+// with none of these (compiler output, "** BUILD SUCCEEDED **") is a build
+// log, whatever reader parsed it.
+func (r *Report) RanTests() bool {
+	if len(r.Cases) > 0 || len(r.RunnerErrors) > 0 || len(r.CutShort) > 0 || r.testEvents {
+		return true
+	}
+	ts := r.ToolSummary
+	if ts == nil {
+		return false
+	}
+	return ts.Total >= 0 || ts.Failed >= 0 || ts.Passed >= 0 || strings.Contains(ts.Verdict, "TEST") || strings.HasPrefix(ts.Verdict, "test result")
+}
 
 // Failures returns the cases that did not pass or skip.
 func (r *Report) Failures() []Case {
@@ -132,7 +176,7 @@ func (r *Report) ApplyExitCode(code int) {
 	if code == 0 {
 		return
 	}
-	if r.Totals.Failed+r.Totals.Errored+r.Totals.Crashed == 0 && len(r.BuildErrors) == 0 && len(r.RunnerErrors) == 0 {
+	if r.Totals.Failed+r.Totals.Errored+r.Totals.Crashed == 0 && len(r.BuildErrors) == 0 && len(r.RunnerErrors) == 0 && len(r.CutShort) == 0 {
 		r.SilentFailure = true
 		r.Notes = append(r.Notes, fmt.Sprintf("exit status %d but no failure was found in the output", code))
 		if r.Status == Passed || r.Status == NoTests {
@@ -187,7 +231,7 @@ func (r *Report) runStatus() Status {
 		return Crashed
 	case t.Failed > 0 || len(r.BuildErrors) > 0:
 		return Failed
-	case t.Errored > 0 || len(r.RunnerErrors) > 0:
+	case t.Errored > 0 || len(r.RunnerErrors) > 0 || len(r.CutShort) > 0:
 		return Errored
 	}
 	if ts := r.ToolSummary; ts != nil && (ts.Failed > 0 || isFailedVerdict(ts.Verdict)) {
