@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/buildrun"
@@ -47,6 +48,9 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	levelName := fs.String("level", "standard", "lines kept: minimal, standard or verbose")
 	output := fs.String("output", "text", "text or json")
 	allowEmpty := fs.Bool("allow-empty", false, "an empty log is a success (by default it is a failure: it proves nothing)")
+	failOnSkip := fs.Bool("fail-on-skip", false, "a skipped test is a failure, unless --allow-skip matches its name")
+	var allowSkip regexpList
+	fs.Var(&allowSkip, "allow-skip", "with --fail-on-skip, a regular expression (RE2) matching skipped tests that are expected, such as `pkg/TestX`; repeat for more")
 	fs.Usage = func() {} // written below: to stdout when asked for, to stderr after a mistake
 	if err := parseFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -71,6 +75,9 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 			return 0, usagef("--toolchain %q: use go, cargo, cmake, make, xcodebuild, swift or junit", *tc)
 		}
 	}
+	if len(allowSkip) > 0 && !*failOnSkip {
+		return 0, usagef("--allow-skip needs --fail-on-skip")
+	}
 	if *output != "text" && *output != "json" {
 		return 0, usagef("--output %q: use text or json", *output)
 	}
@@ -85,7 +92,8 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	}
 	// The filtered log is held until the end: the verdict line comes first.
 	var filtered strings.Builder
-	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty})
+	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty,
+		Skips: buildrun.SkipPolicy{Fail: *failOnSkip, Allowed: allowSkip}})
 	if err != nil {
 		return 0, err
 	}
@@ -105,7 +113,8 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 }
 
 func filterUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintln(w, `usage: triage filter [--toolchain T] [--level L] [--output text|json] [--allow-empty] [FILE]
+	fmt.Fprintln(w, `usage: triage filter [--toolchain T] [--level L] [--output text|json] [--allow-empty]
+                     [--fail-on-skip [--allow-skip RE]...] [FILE]
 Reads a build or test log from FILE or standard input and prints the verdict
 line, the lines kept and the test summary. A log with test output is judged
 as a test run, any other as a build. Exit status: 0 success, 1 failure, crash
@@ -128,6 +137,7 @@ func writeFilterSummary(w io.Writer, res *buildrun.Result) {
 			}
 			fmt.Fprintln(w)
 		}
+		writeSkipped(w, rep)
 		for _, n := range rep.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
@@ -135,4 +145,42 @@ func writeFilterSummary(w io.Writer, res *buildrun.Result) {
 	s := res.Log
 	fmt.Fprintf(w, "log (%s): %d lines, %d kept; %d errors, %d warnings, %d failures, %d crash lines\n",
 		s.Toolchain, s.Lines, s.KeptLines, s.Errors+s.LinkerErrors, s.Warnings, s.Failures, s.Crashes)
+}
+
+// maxListedSkips bounds the skipped tests the summary names.
+const maxListedSkips = 50
+
+// writeSkipped names the skipped tests, so that a skip in CI is seen.
+func writeSkipped(w io.Writer, rep *testreport.Report) {
+	n := 0
+	for _, c := range rep.Cases {
+		if c.Status != testreport.Skipped {
+			continue
+		}
+		if n++; n > maxListedSkips {
+			continue
+		}
+		fmt.Fprintf(w, "  skipped: %s %s", c.Suite, c.Name)
+		if why, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n"); why != "" {
+			fmt.Fprintf(w, " (%.100s)", why)
+		}
+		fmt.Fprintln(w)
+	}
+	if n > maxListedSkips {
+		fmt.Fprintf(w, "  skipped: %d more\n", n-maxListedSkips)
+	}
+}
+
+// regexpList is a repeatable flag of regular expressions.
+type regexpList []*regexp.Regexp
+
+func (l *regexpList) String() string { return fmt.Sprint(*l) }
+
+func (l *regexpList) Set(s string) error {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, re)
+	return nil
 }

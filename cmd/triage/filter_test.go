@@ -119,3 +119,50 @@ func TestFilterExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterFailOnSkip: with --fail-on-skip, a skip that no --allow-skip
+// matches fails the run and is named with its reason; every skip is listed
+// in the summary either way.
+func TestFilterFailOnSkip(t *testing.T) {
+	log := strings.Join([]string{
+		`{"Action":"start","Package":"p"}`,
+		`{"Action":"run","Package":"p","Test":"TestA"}`,
+		`{"Action":"pass","Package":"p","Test":"TestA"}`,
+		`{"Action":"run","Package":"p","Test":"TestNeedsTool"}`,
+		`{"Action":"output","Package":"p","Test":"TestNeedsTool","Output":"    a_test.go:9: gdb not installed\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestNeedsTool","Output":"--- SKIP: TestNeedsTool (0.00s)\n"}`,
+		`{"Action":"skip","Package":"p","Test":"TestNeedsTool"}`,
+		`{"Action":"run","Package":"p","Test":"TestRealXcode"}`,
+		`{"Action":"output","Package":"p","Test":"TestRealXcode","Output":"    x_test.go:3: needs a Mac\n"}`,
+		`{"Action":"skip","Package":"p","Test":"TestRealXcode"}`,
+		`{"Action":"output","Package":"p","Output":"PASS\n"}`,
+		`{"Action":"output","Package":"p","Output":"ok  \tp\t0.01s\n"}`,
+		`{"Action":"pass","Package":"p"}`,
+	}, "\n") + "\n"
+	tests := []struct {
+		args    []string
+		code    int
+		verdict string
+	}{
+		{nil, exitOK, "TESTS PASSED: 1 passed, 2 skipped"},
+		{[]string{"--fail-on-skip"}, exitFailure, "TESTS FAILED: 2 skipped tests not allowed to skip: p/TestNeedsTool (a_test.go:9: gdb not installed), p/TestRealXcode (x_test.go:3: needs a Mac) (1 passed, 2 skipped)"},
+		{[]string{"--fail-on-skip", "--allow-skip", "/TestReal"}, exitFailure, "TESTS FAILED: 1 skipped test not allowed to skip: p/TestNeedsTool (a_test.go:9: gdb not installed) (1 passed, 2 skipped)"},
+		{[]string{"--fail-on-skip", "--allow-skip", "/TestReal", "--allow-skip", "NeedsTool$"}, exitOK, "TESTS PASSED: 1 passed, 2 skipped"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code, err := cmdFilter(tt.args, strings.NewReader(log), &stdout, &stderr)
+		if err != nil || code != tt.code || !strings.HasPrefix(stdout.String(), tt.verdict+"\n") {
+			t.Errorf("%v: code %d err %v\n%s", tt.args, code, err, stdout.String())
+		}
+		if !strings.Contains(stdout.String(), "skipped: p TestNeedsTool (a_test.go:9: gdb not installed)") {
+			t.Errorf("%v: the summary does not name the skipped test:\n%s", tt.args, stdout.String())
+		}
+	}
+	if _, err := cmdFilter([]string{"--allow-skip", "x"}, strings.NewReader(log), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("--allow-skip without --fail-on-skip was accepted")
+	}
+	if _, err := cmdFilter([]string{"--fail-on-skip", "--allow-skip", "("}, strings.NewReader(log), &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("an invalid --allow-skip expression was accepted")
+	}
+}

@@ -120,6 +120,8 @@ type AnalyzeOptions struct {
 	// AllowEmpty makes an empty log a success; by default it is a failure,
 	// since it proves nothing.
 	AllowEmpty bool
+	// Skips says whether skipped tests fail the run.
+	Skips SkipPolicy
 }
 
 // Analyze reads a finished build or test log, such as `xcodebuild … |` or
@@ -151,6 +153,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 		}
 	}
 	res.conclude()
+	res.applySkips(o.Skips)
 	switch {
 	case res.Log.Lines > 0:
 	case o.AllowEmpty:

@@ -226,6 +226,7 @@ func (p *goParser) endTest(key string, ev goEvent) {
 		c.Status = Passed
 	case "skip":
 		c.Status = Skipped
+		p.setMessage(c, key) // the t.Skip line says why
 	case "fail":
 		p.pkgs[ev.Package].testFailed = true
 		c.Status = Failed
