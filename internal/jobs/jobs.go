@@ -76,7 +76,7 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program string) (*J
 		return nil, err
 	}
 	lw := &lockedWriter{w: w}
-	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program})
+	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program, KeepCores: m.store.CoreDir(w.ID())})
 	if err != nil {
 		w.Abort()
 		return nil, err

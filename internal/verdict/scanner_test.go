@@ -35,6 +35,15 @@ func TestPatternsOnLines(t *testing.T) {
 		{"test result: FAILED. 1 passed; 1 failed; 0 ignored", "cargo test failure"},
 		{"test result: ok. 3 passed; 0 failed", ""},
 		{"error[E0308]: mismatched types", "rustc error"},
+		{"  process didn't exit successfully: `/p/target/debug/deps/crashy-3a07` (signal: 6, SIGABRT: process abort signal)", "cargo test binary killed by a signal"},
+		{"  process didn't exit successfully: `/p/target/debug/deps/crashy-3a07` (exit status: 101)", ""},
+		// make and CTest reporting a test program killed by a signal.
+		{"make: *** [Makefile:17: test] Segmentation fault (core dumped)", "make: Segmentation fault"},
+		{"make[2]: *** [Makefile:5: run] Aborted (core dumped)", "make: Aborted"},
+		{"make: *** [Makefile:17: test] Error 2", "make failure"},
+		{"3/4 Test #3: t_abort ..........................Subprocess aborted***Exception:   0.02 sec", "ctest test crashed"},
+		{"2/4 Test #2: t_segv ...........................***Exception: SegFault  0.00 sec", "ctest test crashed"},
+		{"4/4 Test #4: t_unity ..........................***Failed    0.00 sec", ""},
 		{"test tests::it_panicked_at_startup ... ok", ""},
 		// Swift.
 		{"Fatal error: Unexpectedly found nil while unwrapping an Optional value", "Swift nil unwrap"},
