@@ -166,6 +166,9 @@ func isSignalWords(a []byte) bool {
 // classifyMidline is the last resort: XCTest reports crashed runners in the
 // middle of lines.
 func classifyMidline(b []byte) class {
+	if hasSuffix(b, " has overflowed its stack") {
+		return with(clsCrash, "rust") // stderr's line, cut by stdout's
+	}
 	if bytes.Contains(b, litCrashed) || bytes.Contains(b, litUnexpectedExt) {
 		return with(clsCrash, "xctest")
 	}

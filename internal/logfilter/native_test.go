@@ -15,6 +15,7 @@ func TestNativeCrashLines(t *testing.T) {
 	}{
 		{"thread 'tests::overflows' (12538) has overflowed its stack", KindCrash},
 		{"thread 'main' has overflowed its stack", KindCrash},
+		{"tests::overflows' (17310) has overflowed its stack", KindCrash},
 		{"fatal runtime error: stack overflow, aborting", KindCrash},
 		{"error: test failed, to rerun pass `--lib`", KindFailure},
 		{"error: 1 target failed:", KindFailure},

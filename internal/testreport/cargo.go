@@ -73,7 +73,7 @@ func (p *cargoParser) line(line string) {
 		}
 	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(signal: "):
 		p.binaryKilled(strings.TrimSpace(line))
-	case strings.HasPrefix(line, "thread '") && strings.HasSuffix(line, " has overflowed its stack"):
+	case strings.HasSuffix(line, " has overflowed its stack"):
 		p.overflowed(line)
 	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
 		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
@@ -157,9 +157,21 @@ const UnnamedCase = "(unnamed test)"
 
 // overflowed reads libtest's "thread 'tests::deep' (1234) has overflowed its
 // stack": the named test crashed the binary (SIGABRT follows).
+//
+// stderr's line may be cut by stdout's ("thread 'test tests::adds ... ok\n
+// tests::deep' (1234) has overflowed its stack"), so the name is read back
+// from the quote that ends it.
 func (p *cargoParser) overflowed(line string) {
-	name, _, ok := strings.Cut(strings.TrimPrefix(line, "thread '"), "'")
-	if !ok || name == "" || name == "main" || name == "<unnamed>" {
+	line = strings.TrimSpace(line)
+	end := strings.LastIndex(line, "' ")
+	name := ""
+	if end > 0 {
+		name = line[:end]
+		if i := strings.LastIndex(name, "thread '"); i >= 0 {
+			name = name[i+len("thread '"):]
+		}
+	}
+	if name == "" || strings.ContainsAny(name, "' ") || name == "main" || name == "<unnamed>" {
 		p.rep.crashSeen = true
 		return
 	}
@@ -185,19 +197,22 @@ func (p *cargoParser) crashCase(name, why string) {
 // and did not finish crashed. When none is known by name (libtest names
 // tests as they finish), an unnamed case stands for the one that was running.
 func (p *cargoParser) binaryKilled(line string) {
-	named := false
+	var crashed []string
 	for i := range p.rep.Cases {
 		c := &p.rep.Cases[i]
 		if c.Suite == p.suite && c.Status == Crashed {
 			c.Message += "\n" + line
-			named = true
+			crashed = append(crashed, c.Name)
 		}
 	}
-	if len(p.pending) > 0 {
-		named = true
-	}
-	p.endPending(Crashed, line)
-	if !named {
+	switch {
+	case len(crashed) > 0:
+		// A test named its own crash: the others that started did not
+		// finish (or their result was lost in stderr's interleaving).
+		p.endPending(Errored, "no result: the test binary was killed by the crash of "+strings.Join(crashed, ", "))
+	case len(p.pending) > 0:
+		p.endPending(Crashed, line)
+	default:
 		p.crashCase(UnnamedCase, line)
 	}
 	p.rep.crashSeen = true

@@ -177,6 +177,11 @@ func TestNativeCrashes(t *testing.T) {
 		{FormatCargo, "     Running unittests src/lib.rs (target/debug/deps/crashy-3a07)\n\nrunning 2 tests\ntest tests::adds ... ok\n\n" +
 			"thread 'tests::overflows' (12538) has overflowed its stack\nfatal runtime error: stack overflow, aborting\n" + caused,
 			"tests::overflows", map[string]Status{"tests::adds": Passed}},
+		// stderr's line cut by stdout's, as 2>&1 interleaves them.
+		{FormatCargo, "running 2 tests\n\nthread 'test tests::adds ... ok\ntests::overflows' (17310) has overflowed its stack\n" + caused,
+			"tests::overflows", nil},
+		{FormatCargo, "running 2 tests\ntest tests::adds ... \nthread 'ok\ntests::overflows' (24015) has overflowed its stack\n" + caused,
+			"tests::overflows", map[string]Status{"tests::adds": Errored}},
 		{FormatCargo, "     Running unittests src/lib.rs (target/debug/deps/crashy-3a07)\n\nrunning 3 tests\ntest tests::adds ... ok\n" + caused,
 			UnnamedCase, map[string]Status{"tests::adds": Passed}},
 		{FormatCargo, "running 2 tests\ntest tests::adds ... ok\ntest tests::aborts ... " + caused,

@@ -84,7 +84,7 @@ var patterns = sync.OnceValue(func() []pattern {
 		// "thread 'main' panicked at 'msg', src/main.rs:4:21".
 		{pack: "rust", name: "Rust panic", typ: CrashPanic, sev: sevCrash, key: " panicked at ", re: re(`^thread '[^']*'( \(\d+\))? panicked at `), frame: frameInLine, withNext: true,
 			frameRe: re(`panicked at (?:'.*', )?(?P<file>[^\s:']+):(?P<line>\d+)`)},
-		{pack: "rust", name: "Rust stack overflow", typ: CrashFatalError, sev: sevCrash, key: " has overflowed its stack", re: re(`^thread '[^']*'( \(\d+\))? has overflowed its stack`)},
+		{pack: "rust", name: "Rust stack overflow", typ: CrashFatalError, sev: sevCrash, key: " has overflowed its stack", re: re(`'( \(\d+\))? has overflowed its stack$`)},
 		{pack: "rust", name: "Rust fatal runtime error", typ: CrashFatalError, sev: sevCrash, key: "fatal runtime error: ", re: re(`^fatal runtime error: `)},
 		{pack: "rust", name: "cargo test binary killed by a signal", typ: CrashTestRunnerCrash, sev: sevCrash, key: "process didn't exit successfully", re: re(`process didn't exit successfully: .*\(signal: \d+, SIG`)},
 		{pack: "rust", name: "cargo test failure", typ: CrashTestFailure, sev: sevError, key: "test result: FAILED"},

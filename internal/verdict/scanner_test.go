@@ -32,6 +32,7 @@ func TestPatternsOnLines(t *testing.T) {
 		{"thread 'main' (6968) panicked at rustpanic.rs:4:21:", "Rust panic"},
 		{"thread '<unnamed>' panicked at 'explicit panic', src/lib.rs:2:5", "Rust panic"},
 		{"thread 'main' has overflowed its stack", "Rust stack overflow"},
+		{"tests::deep' (17310) has overflowed its stack", "Rust stack overflow"},
 		{"test result: FAILED. 1 passed; 1 failed; 0 ignored", "cargo test failure"},
 		{"test result: ok. 3 passed; 0 failed", ""},
 		{"error[E0308]: mismatched types", "rustc error"},
