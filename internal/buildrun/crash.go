@@ -3,10 +3,12 @@ package buildrun
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -28,15 +30,19 @@ type TestCrash struct {
 	Backtrace []coredump.Frame `json:"backtrace,omitempty"`
 	// Frame is the crashing frame shown in the verdict line.
 	Frame *coredump.Frame `json:"frame,omitempty"`
+	// CoreNote says what the core is, and where it was moved from.
+	CoreNote string `json:"core_note,omitempty"`
 	// NoCore says why no core was found or read, when none was.
 	NoCore string `json:"no_core,omitempty"`
 }
 
 // findTestCrash names the crashed test and looks for the core of the test
-// process in dirs (relative core_pattern cores land in the process's working
-// directory), or wherever core_pattern sends cores, since the step started.
+// process: a core of the step's process group written since the step
+// started, in dirs or below them (relative core_pattern cores land in the
+// crashing process's working directory: CTest's build/tests, a crate's
+// directory). Cores found in the user's tree are moved into keep, when set.
 // The crash is reported at the first frame in projectDir's code.
-func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir string) *TestCrash {
+func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) *TestCrash {
 	c := crashedTest(rep)
 	c.Frame = messageFrame(c.Message, projectDir)
 	res := sr.Outcome.Result
@@ -58,20 +64,30 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		c.NoCore = sr.Outcome.NoCore
 		return c
 	}
-	arts, err := coredump.List(ctx, coredump.ListQuery{Since: res.Started, Dirs: slices.Compact(dirs), Limit: 5})
+	dirs = slices.Compact(dirs)
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs})
 	if err != nil {
 		c.NoCore = "looking for the test's core: " + err.Error()
 		return c
 	}
-	for _, a := range arts {
-		if a.Kind != "core" {
-			continue
-		}
+	if len(arts) == 0 {
+		// Piped core handlers (systemd-coredump, apport) keep cores apart.
+		arts, _ = coredump.List(ctx, coredump.ListQuery{Since: res.Started, Limit: 5})
+	}
+	if keep != "" {
+		arts = runner.KeepCores(arts, keep, dirs)
+	}
+	for _, a := range coreOfTest(arts, c.Test) {
 		ci, err := coredump.OpenCore(a.Path)
 		if err != nil {
 			continue
 		}
-		c.Core, c.Program = a.Path, ci.ExePath
+		if other, ok := crashedCaseOf(rep, ci); ok && qualifiedName(other, rep.Format) != c.Test {
+			// The core is another crashed test's (this one's was overwritten
+			// or not written): name the test the evidence is of.
+			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
+		}
+		c.Core, c.Program, c.CoreNote = a.Path, ci.ExePath, a.Note
 		if ci.SignalName != "" {
 			c.Signal = ci.SignalName
 		}
@@ -83,6 +99,11 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		c.Backtrace = tr.Frames
 		if f, ok := tr.Crashing(projectDir); ok {
 			c.Frame = &f
+		}
+		if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
+			if name := rustTestInBacktrace(tr.Frames); name != "" {
+				c.Test = name
+			}
 		}
 		return c
 	}
@@ -109,10 +130,71 @@ func messageFrame(msg, projectDir string) *coredump.Frame {
 	return &coredump.Frame{Function: f.Function, File: f.File, Line: f.Line}
 }
 
+// coreOfTest orders the cores found so that the crashed test's comes
+// first: the core whose program has the test's name, else the oldest
+// (the first crashed test of a run that crashed several times).
+func coreOfTest(arts []coredump.Artifact, test string) []coredump.Artifact {
+	var cores []coredump.Artifact
+	for _, a := range arts {
+		if a.Kind == "core" {
+			cores = append(cores, a)
+		}
+	}
+	slices.SortStableFunc(cores, func(a, b coredump.Artifact) int { return a.ModTime.Compare(b.ModTime) })
+	if test == "" {
+		return cores
+	}
+	for i, a := range cores {
+		if ci, err := coredump.OpenCore(a.Path); err == nil && (filepath.Base(ci.ExePath) == test || ci.Program == test) {
+			return append([]coredump.Artifact{a}, append(cores[:i:i], cores[i+1:]...)...)
+		}
+	}
+	return cores
+}
+
+// crashedCaseOf finds the crashed case whose name is the core's program.
+func crashedCaseOf(rep *testreport.Report, ci *coredump.CoreInfo) (testreport.Case, bool) {
+	if rep == nil {
+		return testreport.Case{}, false
+	}
+	for _, tc := range rep.Cases {
+		if tc.Status == testreport.Crashed && (tc.Name == filepath.Base(ci.ExePath) || tc.Name == ci.Program) {
+			return tc, true
+		}
+	}
+	return testreport.Case{}, false
+}
+
+// rustTestInBacktrace names the libtest test a backtrace ran in: libtest
+// calls each test through FnOnce::call_once on the closure that wraps it,
+// "core::ops::function::FnOnce::call_once<crashy::tests::aborts::{closure_env#0}, ()>".
+// The test's name is that path without its crate: "tests::aborts".
+func rustTestInBacktrace(frames []coredump.Frame) string {
+	const call, env = "FnOnce::call_once<", "::{closure_env#0}"
+	for _, f := range frames {
+		i := strings.Index(f.Function, call)
+		if i < 0 {
+			continue
+		}
+		arg := f.Function[i+len(call):]
+		j := strings.Index(arg, env)
+		if j < 0 || strings.ContainsAny(arg[:j], "<>(), ") {
+			continue
+		}
+		if _, name, ok := strings.Cut(arg[:j], "::"); ok && name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
 // crashedTest describes the first crashed case of a report, from the
 // report alone.
 func crashedTest(rep *testreport.Report) *TestCrash {
 	c := &TestCrash{}
+	if rep == nil {
+		return c
+	}
 	for _, tc := range rep.Cases {
 		if tc.Status == testreport.Crashed {
 			c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
@@ -139,6 +221,7 @@ var signalWords = []struct{ word, signal string }{
 	{"Segmentation fault", "SIGSEGV"},
 	{"SIGABRT", "SIGABRT"},
 	{"Child aborted", "SIGABRT"},
+	{"Subprocess aborted", "SIGABRT"},
 	{"SIGBUS", "SIGBUS"},
 	{"Bus error", "SIGBUS"},
 	{"SIGILL", "SIGILL"},

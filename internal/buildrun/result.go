@@ -284,6 +284,10 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 	}
 	var b strings.Builder
 	b.WriteString("CRASHED: test binary ")
+	if c.Test == "" && c.Program != "" {
+		// No report names a test (make): the crashed program does.
+		b.WriteString(baseName(c.Program) + " ")
+	}
 	switch {
 	case c.Signal != "":
 		b.WriteString(c.Signal)

@@ -42,6 +42,7 @@ import (
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
+	"github.com/triage-dev/triage/internal/verdict"
 )
 
 // Kind of run.
@@ -75,6 +76,9 @@ type Request struct {
 	// ProjectDir is the project's directory: a crash is reported at the
 	// first frame in its code (see crashsite).
 	ProjectDir string
+	// KeepCores, when set, is the directory where the cores a run leaves in
+	// the user's tree (CoreDirs, each step's directory) are moved.
+	KeepCores string
 }
 
 // StepResult is how one step went.
@@ -115,7 +119,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 		res.Steps = append(res.Steps, sr)
 		if step.Name == toolchain.StepTest {
-			res.testStepDone(ctx, p, sr, req.CoreDirs, req.ProjectDir)
+			res.testStepDone(ctx, p, sr, req)
 		}
 		if !sr.Outcome.Result.Success() && step.Name != toolchain.StepTest {
 			for _, rest := range req.Steps[i+1:] {
@@ -160,7 +164,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
-	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir})
+	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores})
 	if err != nil {
 		if p.tests != nil {
 			p.tests.finish()
@@ -216,7 +220,7 @@ func reportProgress(req Request, p *pipeline, r *runner.Running, i int, start ti
 
 // testStepDone collects the test report of the test step just run, and the
 // core of a test process that crashed under the runner.
-func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, coreDirs []string, projectDir string) {
+func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, req Request) {
 	rep, format, err := p.tests.finish()
 	p.tests = nil
 	if err != nil {
@@ -228,14 +232,21 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		}
 	}
 	res.Report, res.Format = rep, format
-	if rep == nil {
-		return
-	}
-	if sr.Outcome.Result.Exited {
+	if rep != nil && sr.Outcome.Result.Exited {
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
-	if rep.Status == testreport.Crashed || sr.Outcome.Result.Signaled {
-		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, coreDirs...), projectDir)
+	// A crash the report records, the runner's own death, or (in output no
+	// parser knows: make) a crash line in the output: find the test's core.
+	// With a report, a crash line in the output (a Rust panic that libtest
+	// caught) is the report's to judge.
+	crashed := sr.Outcome.Result.Signaled
+	if rep != nil {
+		crashed = crashed || rep.Status == testreport.Crashed
+	} else {
+		crashed = crashed || sr.Outcome.Verdict.Status == verdict.StatusCrash
+	}
+	if crashed {
+		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, req.CoreDirs...), req.ProjectDir, req.KeepCores)
 	}
 }
 

@@ -12,10 +12,16 @@ import (
 // CoreInfo is what a Linux process core says about itself, read from its ELF
 // notes without a debugger.
 type CoreInfo struct {
-	Path    string `json:"path"`
-	Size    int64  `json:"size"`
-	Arch    string `json:"arch"` // "x86_64", "aarch64", ...
-	Pid     int    `json:"pid"`
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	Arch string `json:"arch"` // "x86_64", "aarch64", ...
+	Pid  int    `json:"pid"`
+	// PPid, Pgrp and Sid are the parent, process group and session of the
+	// process (from NT_PRPSINFO; 0 when absent): they tell whether a core
+	// is of a process a given run started.
+	PPid    int    `json:"ppid,omitempty"`
+	Pgrp    int    `json:"pgrp,omitempty"`
+	Sid     int    `json:"sid,omitempty"`
 	Program string `json:"program"` // pr_fname: the comm, at most 15 bytes
 	Args    string `json:"args"`    // pr_psargs: the command line, at most 80 bytes
 	Uid     int    `json:"uid"`
@@ -107,11 +113,12 @@ func (c *CoreInfo) readNotes(ef *elf.File) error {
 				}
 				c.Threads++
 			case ntPrpsinfo:
-				var pid int
-				c.Uid, c.Gid, pid, c.Program, c.Args = w.prpsinfo(n.desc)
+				var ids procIDs
+				c.Uid, c.Gid, ids, c.Program, c.Args = w.prpsinfo(n.desc)
 				if c.Pid == 0 {
-					c.Pid = pid
+					c.Pid = ids.pid
 				}
+				c.PPid, c.Pgrp, c.Sid = ids.ppid, ids.pgrp, ids.sid
 				c.Args = strings.TrimSpace(c.Args)
 			case ntSiginfo:
 				sig, code, addr := w.siginfo(n.desc)

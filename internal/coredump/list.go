@@ -27,6 +27,9 @@ type ListQuery struct {
 	Dirs []string
 	// Limit bounds the result (0: 50), newest first.
 	Limit int
+	// Kept is where triage keeps the cores it moved out of users' trees
+	// (one subdirectory per run); "" for none.
+	Kept string
 }
 
 // List finds crash artifacts on this machine: core files where core_pattern
@@ -63,6 +66,14 @@ func (f *Finder) List(ctx context.Context, q ListQuery) ([]Artifact, error) {
 			match := patternGlob(filepath.Base(pat.raw))
 			for _, d := range uniq(dirs) {
 				out = append(out, scanDir(d, q, match, "core")...)
+			}
+		}
+	}
+	if q.Kept != "" {
+		runs, _ := os.ReadDir(q.Kept)
+		for _, r := range runs {
+			if r.IsDir() {
+				out = append(out, scanDir(filepath.Join(q.Kept, r.Name()), q, func(string) bool { return true }, "core")...)
 			}
 		}
 	}

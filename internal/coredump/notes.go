@@ -106,7 +106,7 @@ func (w wordReader) prstatus(d []byte) (pid, ppid, sig int) {
 // prpsinfo reads struct elf_prpsinfo: 4 chars, unsigned long pr_flag, uid,
 // gid, pid, ppid, pgrp, sid, pr_fname[16], pr_psargs[80]. uid and gid are
 // 32-bit on 64-bit ABIs and 16-bit on i386/arm, which the size tells apart.
-func (w wordReader) prpsinfo(d []byte) (uid, gid, pid int, fname, args string) {
+func (w wordReader) prpsinfo(d []byte) (uid, gid int, ids procIDs, fname, args string) {
 	off := 4
 	if w.is64 {
 		off = 8
@@ -127,13 +127,18 @@ func (w wordReader) prpsinfo(d []byte) (uid, gid, pid int, fname, args string) {
 	}
 	uid, gid = readID(off), readID(off+idSize)
 	off += 2 * idSize
-	p, _ := w.u32(d, off)
-	pid = int(int32(p))
+	for i, id := range []*int{&ids.pid, &ids.ppid, &ids.pgrp, &ids.sid} {
+		v, _ := w.u32(d, off+4*i)
+		*id = int(int32(v))
+	}
 	off += 16 // pid, ppid, pgrp, sid
 	fname = cString(d, off, 16)
 	args = cString(d, off+16, 80)
-	return uid, gid, pid, fname, args
+	return uid, gid, ids, fname, args
 }
+
+// procIDs are the process ids struct elf_prpsinfo records.
+type procIDs struct{ pid, ppid, pgrp, sid int }
 
 // siginfo reads signo, code and, for faults, si_addr from siginfo_t; the
 // union starts after three ints, aligned to a word.

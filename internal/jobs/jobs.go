@@ -78,7 +78,7 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir
 		return nil, err
 	}
 	lw := &lockedWriter{w: w}
-	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program, ProjectDir: projectDir})
+	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program, ProjectDir: projectDir, KeepCores: m.store.CoreDir(w.ID())})
 	if err != nil {
 		w.Abort()
 		return nil, err

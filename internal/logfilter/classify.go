@@ -149,6 +149,8 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 		if hasPrefix(b, "---- ") && hasSuffix(b, " ----") {
 			return with(class{kind: KindOther, ctx: ctxAny}, "cargo"), true // "---- tests::x stdout ----"
 		}
+	case '#':
+		return classifyAutomakeTally(b)
 	case '=':
 		if hasPrefix(b, "=== ") {
 			return clsProg, true
@@ -183,6 +185,11 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 			return with(clsCrash, "rust"), true
 		}
 	case 'e':
+		if hasPrefix(b, "error: test failed") || (hasPrefix(b, "error: ") && hasSuffix(b, " failed:") && bytes.Contains(b, []byte(" target"))) {
+			// cargo's "error: test failed, to rerun pass `--lib`" and
+			// "error: 2 targets failed:": a test binary failed, no compiler error.
+			return class{kind: KindFailure, block: KindFailure, tool: "cargo"}, true
+		}
 		if hasPrefix(b, "error:") || hasPrefix(b, "error[") {
 			if bytes.Contains(b, litLinker) && (bytes.Contains(b, []byte("link command failed")) || bytes.Contains(b, []byte("linking with"))) {
 				return with(clsError, "ld").asLinker(), true
@@ -223,6 +230,9 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 	case 'p':
 		if hasPrefix(b, "panic:") {
 			return with(clsCrash, "go"), true
+		}
+		if c, ok := isProcessFailure(b); ok {
+			return c, true
 		}
 	case 't':
 		return classifyLowerT(b)
@@ -275,14 +285,14 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 		}
 	case 'm':
 		if hasPrefix(b, "make") && isMakeFailure(b[4:]) {
-			return with(class{kind: KindFailure}, "make"), true
+			return makeFailure(b), true
 		}
 		if hasPrefix(b, "malloc(): ") || hasPrefix(b, "munmap_chunk(): ") {
 			return with(clsCrash, "glibc"), true
 		}
 	case 'g':
 		if hasPrefix(b, "gmake") && isMakeFailure(b[5:]) {
-			return with(class{kind: KindFailure}, "make"), true
+			return makeFailure(b), true
 		}
 		if hasPrefix(b, "goroutine ") {
 			return class{kind: KindOther, tool: "go"}, true
@@ -352,6 +362,22 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 	return class{}, false
 }
 
+// classifyAutomakeTally reads automake's test-suite summary, "# TOTAL: 3",
+// "# FAIL:  2": a non-zero FAIL, XPASS or ERROR count is a failure.
+func classifyAutomakeTally(b []byte) (class, bool) {
+	for _, word := range []string{"# TOTAL:", "# PASS:", "# SKIP:", "# XFAIL:", "# FAIL:", "# XPASS:", "# ERROR:"} {
+		if !hasPrefix(b, word) {
+			continue
+		}
+		n := bytes.TrimSpace(b[len(word):])
+		if (word == "# FAIL:" || word == "# XPASS:" || word == "# ERROR:") && len(n) > 0 && string(n) != "0" {
+			return with(class{kind: KindFailure}, "automake"), true
+		}
+		return with(clsSummary, "automake"), true
+	}
+	return class{}, false
+}
+
 func (c class) asLinker() class { c.kind = KindLinker; return c }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -368,9 +394,32 @@ func isMakeFailure(rest []byte) bool {
 	return hasPrefix(rest, ": *** ")
 }
 
+// makeFailure classes make's "*** [Makefile:17: test] Error 2", or a
+// crash when make names the signal that killed the recipe's program:
+// "*** [Makefile:17: test] Segmentation fault (core dumped)".
+func makeFailure(b []byte) class {
+	if i := bytes.LastIndexByte(b, ']'); i > 0 && i+2 < len(b) && isSignalWords(b[i+2:]) {
+		return with(clsCrash, "make")
+	}
+	return with(class{kind: KindFailure}, "make")
+}
+
+// isProcessFailure reads cargo's "process didn't exit successfully: `…`
+// (signal: 6, SIGABRT: process abort signal)": a crash with a signal, a
+// failure with an exit status.
+func isProcessFailure(b []byte) (class, bool) {
+	if !hasPrefix(b, "process didn't exit successfully") {
+		return class{}, false
+	}
+	if bytes.Contains(b, []byte("(signal: ")) {
+		return with(clsCrash, "cargo"), true
+	}
+	return with(class{kind: KindFailure}, "cargo"), true
+}
+
 func classifyLowerT(b []byte) (class, bool) {
 	switch {
-	case hasPrefix(b, "thread '") && bytes.Contains(b, litPanickedAt):
+	case hasPrefix(b, "thread '") && (bytes.Contains(b, litPanickedAt) || bytes.Contains(b, []byte(" has overflowed its stack"))):
 		return with(clsCrash, "rust"), true
 	case hasPrefix(b, "test result: "):
 		if bytes.Contains(b, litFailed) {

@@ -47,6 +47,10 @@ func beforeColon(pre []byte) (class, bool) {
 		return clsFailure, true
 	case "Failure", "failure":
 		return clsFailure, true
+	case "FAIL", "XPASS":
+		// Unity's "tests/x.c:56:test_name:FAIL: Expected 1 Was 2",
+		// automake's "FAIL: test_x" and "XPASS: test_y".
+		return clsFailure, true
 	case "panic":
 		return with(clsCrash, "go"), true
 	}
@@ -85,8 +89,8 @@ func afterColon(a []byte) (class, bool) {
 		if hasPrefix(a, "Fatal error") {
 			return with(clsCrash, "swift"), true
 		}
-		if hasPrefix(a, "Failed ") {
-			return class{kind: KindFailure}, true
+		if hasPrefix(a, "Failed ") || hasPrefix(a, "FAIL") {
+			return class{kind: KindFailure}, true // "check.c:3: FAIL compare: …"
 		}
 	case 'w':
 		if hasPrefix(a, "warning:") {
@@ -162,6 +166,9 @@ func isSignalWords(a []byte) bool {
 // classifyMidline is the last resort: XCTest reports crashed runners in the
 // middle of lines.
 func classifyMidline(b []byte) class {
+	if hasSuffix(b, " has overflowed its stack") {
+		return with(clsCrash, "rust") // stderr's line, cut by stdout's
+	}
 	if bytes.Contains(b, litCrashed) || bytes.Contains(b, litUnexpectedExt) {
 		return with(clsCrash, "xctest")
 	}

@@ -14,6 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
@@ -40,6 +43,9 @@ type Request struct {
 	NoBacktrace bool
 	// BacktraceTimeout bounds the debugger; 0 means coredump's default.
 	BacktraceTimeout time.Duration
+	// KeepCores, when set, is the directory where a core that the run
+	// left in its working directory (the user's tree) is moved.
+	KeepCores string
 }
 
 // Outcome is what a run left behind.
@@ -162,6 +168,13 @@ func (o *Outcome) collectCore(ctx context.Context, req Request, res *proc.Result
 		}
 		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
 	}
+	if req.KeepCores != "" {
+		dir := res.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		arts = KeepCores(arts, req.KeepCores, []string{dir})
+	}
 	o.Artifacts = arts
 	var ev []verdict.Evidence
 	var core string
@@ -193,4 +206,51 @@ func evidenceKind(artifact string) string {
 	default:
 		return "crash_report"
 	}
+}
+
+// KeepCores moves the core files among arts that lie in one of the user's
+// directories (under) into dir, and returns arts with their new paths and a
+// note of where each was. A core that cannot be moved stays, with a note
+// saying why. Cores elsewhere (an absolute core_pattern directory,
+// systemd-coredump) are left where the system keeps them.
+func KeepCores(arts []coredump.Artifact, dir string, under []string) []coredump.Artifact {
+	out := make([]coredump.Artifact, len(arts))
+	for i, a := range arts {
+		out[i] = a
+		if a.Kind != "core" || !inAny(a.Path, under) {
+			continue
+		}
+		pid := 0
+		if ci, err := coredump.OpenCore(a.Path); err == nil {
+			pid = ci.Pid
+		}
+		kept, err := coredump.Keep(a.Path, dir, pid)
+		if err != nil {
+			out[i].Note = joinNote(a.Note, "left in place: "+err.Error())
+			continue
+		}
+		out[i].Path = kept
+		out[i].Note = joinNote(a.Note, "moved from "+a.Path+" out of the project")
+	}
+	return out
+}
+
+// inAny reports whether path lies under one of dirs.
+func inAny(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(d, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

@@ -79,6 +79,7 @@ func (s *Store) remove(ctx context.Context, id string) error {
 		return describe(err)
 	}
 	os.Remove(s.bodyPath(id))
+	os.RemoveAll(s.CoreDir(id))
 	return nil
 }
 

@@ -193,6 +193,17 @@ func (s *Store) Close() error {
 
 func (s *Store) bodyPath(id string) string { return filepath.Join(s.bodies, id+".log") }
 
+// CoreDir is where the core dumps a run caused are kept, out of the user's
+// tree: cores/ID beside the bodies, removed with output id when it is
+// pruned (so cores live as long as the run's log). For an in-memory store
+// it is inside the temporary body directory, removed by Close.
+func (s *Store) CoreDir(id string) string {
+	if s.tmp != nil {
+		return filepath.Join(s.bodies, "cores", id)
+	}
+	return filepath.Join(filepath.Dir(s.bodies), "cores", id)
+}
+
 // Meta says what produced an output.
 type Meta struct {
 	Tool       string   `json:"tool"`

@@ -94,11 +94,12 @@ func (p *cargoParser) line(line string) {
 			p.summary = true
 		}
 	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(signal: "):
-		p.endPending(Crashed, strings.TrimSpace(line))
-		p.rep.crashSeen = true
+		p.binaryKilled(strings.TrimSpace(line))
 	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(exit status: "):
 		how := line[strings.LastIndex(line, "(exit status: ")+1:]
 		p.exitHow = strings.TrimSuffix(how, ")")
+	case strings.HasSuffix(line, " has overflowed its stack"):
+		p.overflowed(line)
 	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
 		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
 	case p.section != "":
@@ -214,4 +215,72 @@ func (p *cargoParser) endPending(st Status, why string) {
 		}
 	}
 	p.pending = nil
+}
+
+// UnnamedCase names a test that crashed before the output named it: libtest
+// prints a test's name only once it finishes (unless it runs one test at a
+// time), so a test that aborts the binary is named only by its core.
+const UnnamedCase = "(unnamed test)"
+
+// overflowed reads libtest's "thread 'tests::deep' (1234) has overflowed its
+// stack": the named test crashed the binary (SIGABRT follows).
+//
+// stderr's line may be cut by stdout's ("thread 'test tests::adds ... ok\n
+// tests::deep' (1234) has overflowed its stack"), so the name is read back
+// from the quote that ends it.
+func (p *cargoParser) overflowed(line string) {
+	line = strings.TrimSpace(line)
+	end := strings.LastIndex(line, "' ")
+	name := ""
+	if end > 0 {
+		name = line[:end]
+		if i := strings.LastIndex(name, "thread '"); i >= 0 {
+			name = name[i+len("thread '"):]
+		}
+	}
+	if name == "" || strings.ContainsAny(name, "' ") || name == "main" || name == "<unnamed>" {
+		p.rep.crashSeen = true
+		return
+	}
+	p.crashCase(name, strings.TrimSpace(line))
+}
+
+// crashCase marks the test name of the current binary crashed.
+func (p *cargoParser) crashCase(name, why string) {
+	key := p.suite + "\x00" + name
+	i, ok := p.index[key]
+	if !ok {
+		i = len(p.rep.Cases)
+		p.index[key] = i
+		p.rep.Cases = append(p.rep.Cases, Case{Suite: p.suite, Name: name})
+	}
+	c := &p.rep.Cases[i]
+	c.Status, c.Message = Crashed, why
+	p.rep.crashSeen = true
+}
+
+// binaryKilled reads cargo's "process didn't exit successfully: `…` (signal:
+// 6, SIGABRT: process abort signal)": the tests of this binary that started
+// and did not finish crashed. When none is known by name (libtest names
+// tests as they finish), an unnamed case stands for the one that was running.
+func (p *cargoParser) binaryKilled(line string) {
+	var crashed []string
+	for i := range p.rep.Cases {
+		c := &p.rep.Cases[i]
+		if c.Suite == p.suite && c.Status == Crashed {
+			c.Message += "\n" + line
+			crashed = append(crashed, c.Name)
+		}
+	}
+	switch {
+	case len(crashed) > 0:
+		// A test named its own crash: the others that started did not
+		// finish (or their result was lost in stderr's interleaving).
+		p.endPending(Errored, "no result: the test binary was killed by the crash of "+strings.Join(crashed, ", "))
+	case len(p.pending) > 0:
+		p.endPending(Crashed, line)
+	default:
+		p.crashCase(UnnamedCase, line)
+	}
+	p.rep.crashSeen = true
 }

@@ -11,9 +11,10 @@ import (
 )
 
 var (
-	// "2/3 Test #2: crash ............................***Exception: SegFault  0.00 sec"
+	// "2/3 Test #2: crash ............................***Exception: SegFault  0.00 sec",
+	// "3/4 Test #3: t_abort ..........Subprocess aborted***Exception:   0.02 sec"
 	ctestCaseRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?([^*]*?)\s+([\d.]+) sec`)
+		return regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(.*?)\s+([\d.]+) sec`)
 	})
 	// "    Start 2: crash"
 	ctestStartRE = sync.OnceValue(func() *regexp.Regexp {
@@ -33,6 +34,7 @@ func parseCTest(r io.Reader) (*Report, error) {
 	rep := &Report{Format: FormatCTest}
 	var started []string // tests started without a result line, in order
 	summary := false
+	inReport := false // a sanitizer report's frames are being read
 	err := lines(r, func(line string) {
 		if m := ctestStartRE().FindStringSubmatch(line); m != nil {
 			started = append(started, m[1])
@@ -42,15 +44,34 @@ func parseCTest(r io.Reader) (*Report, error) {
 			if i := slices.Index(started, m[1]); i >= 0 {
 				started = slices.Delete(started, i, i+1)
 			}
-			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(m[3])}
-			if secs, err := strconv.ParseFloat(m[4], 64); err == nil {
+			result := strings.TrimSpace(strings.ReplaceAll(m[2], "***", " "))
+			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(result)}
+			if secs, err := strconv.ParseFloat(m[3], 64); err == nil {
 				c.Duration = time.Duration(secs * float64(time.Second))
 			}
 			if c.Status != Passed {
-				c.Message = strings.TrimSpace(m[3])
+				c.Message = result
 			}
 			rep.Cases = append(rep.Cases, c)
 			return
+		}
+		// --output-on-failure prints a failed test's output after its
+		// result line: a sanitizer report there makes the test crashed,
+		// whatever exit status the sanitizer chose.
+		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && isSanitizerReport(line) {
+			c := &rep.Cases[n-1]
+			c.Status, c.Message = Crashed, sanitizerMessage(line)
+			inReport = true
+			return
+		}
+		if n := len(rep.Cases); inReport && n > 0 {
+			// The report's first frame in the program's own code.
+			if fn, file, ln, ok := sanitizerFrame(line); ok {
+				c := &rep.Cases[n-1]
+				c.File, c.Line = file, ln
+				c.Message += " in " + fn + " at " + file + ":" + strconv.Itoa(ln)
+				inReport = false
+			}
 		}
 		if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
 			summary = true
@@ -89,7 +110,7 @@ func ctestStatus(s string) Status {
 	switch {
 	case s == "Passed":
 		return Passed
-	case strings.HasPrefix(s, "Exception"), strings.Contains(s, "aborted"), strings.Contains(s, "killed"):
+	case strings.Contains(s, "Exception"), strings.Contains(s, "aborted"), strings.Contains(s, "killed"):
 		return Crashed
 	case strings.HasPrefix(s, "Skipped"), strings.Contains(s, "Disabled"):
 		return Skipped
@@ -97,4 +118,55 @@ func ctestStatus(s string) Status {
 		return Errored
 	}
 	return Failed
+}
+
+// isSanitizerReport recognises the first line of a sanitizer's report:
+// "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address …",
+// "WARNING: ThreadSanitizer: data race", "x.c:3:5: runtime error: …".
+func isSanitizerReport(line string) bool {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "==") {
+		if i := strings.Index(t[2:], "=="); i >= 0 {
+			t = t[2+i+2:]
+		}
+	}
+	return (strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "WARNING: ")) && strings.Contains(t, "Sanitizer") ||
+		strings.Contains(t, ": runtime error: ")
+}
+
+// sanitizerMessage is a report's first line without the pid and address:
+// "AddressSanitizer: heap-buffer-overflow".
+func sanitizerMessage(line string) string {
+	t := strings.TrimSpace(line)
+	if i := strings.Index(t, "Sanitizer: "); i >= 0 {
+		start := strings.LastIndexAny(t[:i], " =") + 1
+		t = t[start:]
+		if j := strings.Index(t, " on "); j > 0 {
+			t = t[:j]
+		}
+	}
+	return t
+}
+
+// sanitizerFrame reads a sanitizer stack frame, "#0 0x55d1 in fill
+// /src/tests/asan.c:4:10", when it is in the program's own code (not the
+// sanitizer's interceptors, nor a system library).
+func sanitizerFrame(line string) (fn, file string, ln int, ok bool) {
+	f := strings.Fields(line)
+	if len(f) < 5 || !strings.HasPrefix(f[0], "#") || f[2] != "in" {
+		return "", "", 0, false
+	}
+	fn, loc := f[3], f[4]
+	if strings.HasPrefix(loc, "/usr/") || strings.Contains(loc, "sanitizer") || strings.HasPrefix(loc, "(") {
+		return "", "", 0, false
+	}
+	parts := strings.Split(loc, ":")
+	if len(parts) < 2 {
+		return "", "", 0, false
+	}
+	n, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return "", "", 0, false
+	}
+	return fn, parts[0], n, true
 }

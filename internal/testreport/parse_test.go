@@ -162,3 +162,54 @@ func BenchmarkParseCTest(b *testing.B) { benchParse(b, FormatCTest, "testdata/ct
 func BenchmarkParseJUnit(b *testing.B) {
 	benchParse(b, FormatJUnit, fixtures+"/junit/go-junit-report_030-stdout-report.xml", 1)
 }
+
+// TestNativeCrashes: a cargo test binary killed by a signal crashes the test
+// that was running (named by libtest's stack-overflow line, or unnamed when
+// libtest had not printed it), and CTest's "Subprocess aborted***Exception:"
+// is a crash.
+func TestNativeCrashes(t *testing.T) {
+	const caused = "error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: `/p/target/debug/deps/crashy-3a07` (signal: 6, SIGABRT: process abort signal)\n"
+	tests := []struct {
+		format, log string
+		crashed     string // name of the crashed case
+		others      map[string]Status
+	}{
+		{FormatCargo, "     Running unittests src/lib.rs (target/debug/deps/crashy-3a07)\n\nrunning 2 tests\ntest tests::adds ... ok\n\n" +
+			"thread 'tests::overflows' (12538) has overflowed its stack\nfatal runtime error: stack overflow, aborting\n" + caused,
+			"tests::overflows", map[string]Status{"tests::adds": Passed}},
+		// stderr's line cut by stdout's, as 2>&1 interleaves them.
+		{FormatCargo, "running 2 tests\n\nthread 'test tests::adds ... ok\ntests::overflows' (17310) has overflowed its stack\n" + caused,
+			"tests::overflows", nil},
+		{FormatCargo, "running 2 tests\ntest tests::adds ... \nthread 'ok\ntests::overflows' (24015) has overflowed its stack\n" + caused,
+			"tests::overflows", map[string]Status{"tests::adds": Errored}},
+		{FormatCargo, "     Running unittests src/lib.rs (target/debug/deps/crashy-3a07)\n\nrunning 3 tests\ntest tests::adds ... ok\n" + caused,
+			UnnamedCase, map[string]Status{"tests::adds": Passed}},
+		{FormatCargo, "running 2 tests\ntest tests::adds ... ok\ntest tests::aborts ... " + caused,
+			"tests::aborts", map[string]Status{"tests::adds": Passed}},
+		{FormatCTest, "1/3 Test #1: t_ok .............................   Passed    0.00 sec\n" +
+			"2/3 Test #2: t_abort ..........................Subprocess aborted***Exception:   0.02 sec\n" +
+			"3/3 Test #3: t_segv ...........................***Exception: SegFault  0.00 sec\n",
+			"t_abort", map[string]Status{"t_ok": Passed, "t_segv": Crashed}},
+	}
+	for _, tt := range tests {
+		rep, err := Parse(tt.format, strings.NewReader(tt.log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Status != Crashed {
+			t.Errorf("%s: run status %s, want crashed", tt.crashed, rep.Status)
+		}
+		got := map[string]Case{}
+		for _, c := range rep.Cases {
+			got[c.Name] = c
+		}
+		if c := got[tt.crashed]; c.Status != Crashed || c.Message == "" {
+			t.Errorf("%s: %+v, want crashed with a message (all %+v)", tt.crashed, c, rep.Cases)
+		}
+		for name, st := range tt.others {
+			if got[name].Status != st {
+				t.Errorf("%s: %s, want %s", name, got[name].Status, st)
+			}
+		}
+	}
+}

@@ -57,6 +57,14 @@ func shellReport(name, word string, typ CrashType) pattern {
 		re: re(`^(` + w + `\s*|\S+: (line \d+: +)?\d+ +` + w + `(\s.*)?)$`)}
 }
 
+// makeSignal builds the pattern for make's report of a recipe's program
+// killed by a signal: "make: *** [Makefile:17: test] Segmentation fault
+// (core dumped)".
+func makeSignal(word string, typ CrashType) pattern {
+	return pattern{pack: "c", name: "make: " + word, typ: typ, sev: sevCrash, key: "] " + word,
+		re: re(`^g?make(\[\d+\])?: \*\*\* .*\] ` + regexp.QuoteMeta(word))}
+}
+
 // patterns are the indicator packs. Order matters only for ties: when two
 // patterns fire on the same line, the earlier one names the crash, so
 // specific patterns precede generic ones.
@@ -76,8 +84,9 @@ var patterns = sync.OnceValue(func() []pattern {
 		// "thread 'main' panicked at 'msg', src/main.rs:4:21".
 		{pack: "rust", name: "Rust panic", typ: CrashPanic, sev: sevCrash, key: " panicked at ", re: re(`^thread '[^']*'( \(\d+\))? panicked at `), frame: frameInLine, withNext: true,
 			frameRe: re(`panicked at (?:'.*', )?(?P<file>[^\s:']+):(?P<line>\d+)`)},
-		{pack: "rust", name: "Rust stack overflow", typ: CrashFatalError, sev: sevCrash, key: " has overflowed its stack", re: re(`^thread '[^']*'( \(\d+\))? has overflowed its stack`)},
+		{pack: "rust", name: "Rust stack overflow", typ: CrashFatalError, sev: sevCrash, key: " has overflowed its stack", re: re(`'( \(\d+\))? has overflowed its stack$`)},
 		{pack: "rust", name: "Rust fatal runtime error", typ: CrashFatalError, sev: sevCrash, key: "fatal runtime error: ", re: re(`^fatal runtime error: `)},
+		{pack: "rust", name: "cargo test binary killed by a signal", typ: CrashTestRunnerCrash, sev: sevCrash, key: "process didn't exit successfully", re: re(`process didn't exit successfully: .*\(signal: \d+, SIG`)},
 		{pack: "rust", name: "cargo test failure", typ: CrashTestFailure, sev: sevError, key: "test result: FAILED"},
 		{pack: "rust", name: "rustc error", typ: CrashBuildFailure, sev: sevError, key: "error[E", re: re(`^error\[E\d+\]: `)},
 		{pack: "rust", name: "cargo build failure", typ: CrashBuildFailure, sev: sevError, key: "error: could not compile"},
@@ -128,7 +137,13 @@ var patterns = sync.OnceValue(func() []pattern {
 		{pack: "c", name: "compiler error", typ: CrashBuildFailure, sev: sevError, key: "error: ", re: re(`^\S+:\d+:\d+: (fatal )?error: `)},
 		{pack: "c", name: "linker error", typ: CrashBuildFailure, sev: sevError, key: "ld returned"},
 		{pack: "c", name: "linker error", typ: CrashBuildFailure, sev: sevError, key: "linker command failed"},
+		makeSignal("Segmentation fault", CrashSegmentationFault),
+		makeSignal("Aborted", CrashAbort),
+		makeSignal("Bus error", CrashBusError),
+		makeSignal("Illegal instruction", CrashIllegalInstruction),
+		makeSignal("Floating point exception", CrashFPException),
 		{pack: "c", name: "make failure", typ: CrashBuildFailure, sev: sevError, key: ": *** ", re: re(`^g?make(\[\d+\])?: \*\*\* `)},
+		{pack: "c", name: "ctest test crashed", typ: CrashTestRunnerCrash, sev: sevCrash, key: "***Exception:", re: re(`^\s*\d+/\d+ Test\s+#\d+: .*\*\*\*Exception:`)},
 		{pack: "c", name: "ctest failure", typ: CrashTestFailure, sev: sevError, key: " tests failed out of "},
 
 		// Sanitizers.

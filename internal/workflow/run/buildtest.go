@@ -173,7 +173,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
 	res, err := buildrun.Run(ctx, buildrun.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
-		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir,
+		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: st.CoreDir(w.ID()),
 		Progress: func(p buildrun.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
 	})
 	if err != nil {

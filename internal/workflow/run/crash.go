@@ -57,6 +57,10 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 			}
 		}
 	}
+	// And where triage keeps the cores it moved out of the user's tree.
+	if st, err := h.svc.Store(ctx); err == nil {
+		q.Kept = st.CoreDir("")
+	}
 	arts, err := coredump.List(ctx, q)
 	if err != nil {
 		return catalog.Result[CrashList]{}, err

@@ -139,7 +139,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	name := filepath.Base(in.Program)
 	c.Progress(ctx, 0, 0, "running "+name)
 	stopProgress := reportProgress(ctx, c, name, &lines)
-	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir()})
+	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(w.ID())})
 	stopProgress()
 	if err != nil {
 		w.Abort()
