@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/triage-dev/triage/internal/crashsite"
 )
 
 var (
@@ -149,23 +151,24 @@ func sanitizerMessage(line string) string {
 }
 
 // sanitizerFrame reads a sanitizer stack frame, "#0 0x55d1 in fill
-// /src/tests/asan.c:4:10", when it is in the program's own code (not the
-// sanitizer's interceptors, nor a system library).
+// /src/tests/asan.c:4:10", when it is in the program's own code by the one
+// crashing-frame rule (crashsite): not the sanitizer's interceptors, nor a
+// system library.
 func sanitizerFrame(line string) (fn, file string, ln int, ok bool) {
 	f := strings.Fields(line)
-	if len(f) < 5 || !strings.HasPrefix(f[0], "#") || f[2] != "in" {
+	if len(f) < 5 || !strings.HasPrefix(f[0], "#") || f[2] != "in" || strings.HasPrefix(f[4], "(") {
 		return "", "", 0, false
 	}
 	fn, loc := f[3], f[4]
-	if strings.HasPrefix(loc, "/usr/") || strings.Contains(loc, "sanitizer") || strings.HasPrefix(loc, "(") {
-		return "", "", 0, false
-	}
 	parts := strings.Split(loc, ":")
 	if len(parts) < 2 {
 		return "", "", 0, false
 	}
 	n, err := strconv.Atoi(parts[1])
 	if err != nil {
+		return "", "", 0, false
+	}
+	if crashsite.OriginOf(crashsite.Frame{Function: fn, File: parts[0], Line: n}, "") != crashsite.Project {
 		return "", "", 0, false
 	}
 	return fn, parts[0], n, true

@@ -1,0 +1,28 @@
+package testreport
+
+import "testing"
+
+// TestSanitizerFrame: of a sanitizer report's frames, only the program's
+// own code is the crash site (the crashsite rule): interceptors, the
+// sanitizer runtime and libc are passed over.
+func TestSanitizerFrame(t *testing.T) {
+	tests := []struct {
+		line string
+		fn   string
+		file string
+		ln   int
+	}{
+		{"    #0 0x7f3c2a4b in __interceptor_memcpy ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:827", "", "", 0},
+		{"    #0 0x7f3c2a4b in __asan_memcpy (/lib/x86_64-linux-gnu/libasan.so.8+0xc4b1c)", "", "", 0},
+		{"    #1 0x7f3c2a4c in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58", "", "", 0},
+		{"    #1 0x55d1 in fill /src/tests/asan.c:4:10", "fill", "/src/tests/asan.c", 4},
+		{"    #2 0x55d2 in main tests/asan.c:12", "main", "tests/asan.c", 12},
+		{"SUMMARY: AddressSanitizer: heap-buffer-overflow", "", "", 0},
+	}
+	for _, tt := range tests {
+		fn, file, ln, ok := sanitizerFrame(tt.line)
+		if ok != (tt.fn != "") || fn != tt.fn || file != tt.file || ln != tt.ln {
+			t.Errorf("%q: got %q %q %d %v, want %q %q %d", tt.line, fn, file, ln, ok, tt.fn, tt.file, tt.ln)
+		}
+	}
+}
