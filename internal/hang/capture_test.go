@@ -6,51 +6,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/hangers"
 )
-
-// expireOn is a context whose deadline passes when marker first appears in
-// the output written to it: a timeout at a known point of the program
-// rather than after a guessed delay.
-type expireOn struct {
-	context.Context
-	marker string
-	mu     sync.Mutex
-	seen   bytes.Buffer
-	done   chan struct{}
-	once   sync.Once
-}
-
-func newExpireOn(marker string) *expireOn {
-	return &expireOn{Context: context.Background(), marker: marker, done: make(chan struct{})}
-}
-
-func (e *expireOn) Done() <-chan struct{} { return e.done }
-
-func (e *expireOn) Err() error {
-	select {
-	case <-e.done:
-		return context.DeadlineExceeded
-	default:
-		return nil
-	}
-}
-
-func (e *expireOn) Write(p []byte) (int, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.seen.Write(p)
-	if bytes.Contains(e.seen.Bytes(), []byte(e.marker)) {
-		e.once.Do(func() { close(e.done) })
-	}
-	return len(p), nil
-}
 
 // hung is a run that timed out once the program said "ready".
 type hung struct {
@@ -63,7 +26,7 @@ type hung struct {
 // captures its stacks before the kill, as the runner does.
 func runHung(t *testing.T, dir string, argv ...string) hung {
 	t.Helper()
-	ctx := newExpireOn("ready")
+	ctx := testutil.NewExpireOn("ready")
 	tap := hang.NewTap(0)
 	var out bytes.Buffer
 	var rep *hang.Report

@@ -45,6 +45,15 @@ func (r *Report) Analyze(test string) []Stuck {
 			all = append(all, s)
 		}
 	}
+	// In the order of the program's own numbering (thread 2 before 3,
+	// goroutine 1 first), whatever order the debugger printed them in.
+	slices.SortStableFunc(all, func(a, b Stuck) int {
+		sa, sb := &r.Stacks[a.Stack], &r.Stacks[b.Stack]
+		if sa.Pid != sb.Pid {
+			return sa.Pid - sb.Pid
+		}
+		return sa.ID - sb.ID
+	})
 	var locks []Stuck
 	for _, s := range all {
 		if s.Lock {
