@@ -100,6 +100,14 @@ func (r *Report) Analyze(test string) []Stuck {
 		return nil
 	}
 	r.Stuck = pick()
+	for i := range r.Stuck {
+		// Rust's libtest names a test's thread after the test: when no
+		// report said which test ran, the thread does (unless cut short
+		// at the kernel's 15 bytes).
+		if st := &r.Stacks[r.Stuck[i].Stack]; r.Stuck[i].Test == "" && len(r.Stuck) == 1 && strings.Contains(st.Name, "::") && len(st.Name) < 15 {
+			r.Stuck[i].Test = st.Name
+		}
+	}
 	return r.Stuck
 }
 
