@@ -109,3 +109,25 @@ func TestUserFrame(t *testing.T) {
 func frameAt(fn, file string) coredump.Frame {
 	return coredump.Frame{Function: fn, File: file, Line: 3}
 }
+
+// TestThreadOnItsWayIntoALock: the kernel saw a thread running a moment
+// before the debugger stopped it inside pthread_mutex_lock; the frames win.
+func TestThreadOnItsWayIntoALock(t *testing.T) {
+	lock := []coredump.Frame{
+		{Function: "futex_wait", File: "../sysdeps/nptl/futex-internal.h", Line: 146},
+		{Function: "___pthread_mutex_lock", File: "./nptl/pthread_mutex_lock.c", Line: 93},
+	}
+	rep := &Report{Stacks: []Stack{
+		{Kind: KindThread, ID: 1, Pid: 7, LWP: 7, Frames: []coredump.Frame{frameAt("main", "m.c")}},
+		{Kind: KindThread, ID: 3, State: "running", Frames: append(lock, frameAt("two", "m.c"))},
+		{Kind: KindThread, ID: 2, Frames: append(lock, frameAt("one", "m.c"))},
+		{Kind: KindThread, ID: 4, State: "running", Frames: []coredump.Frame{{Function: "memcpy", File: "./string/memcpy.S", Line: 1}, frameAt("spin", "m.c")}},
+	}}
+	if got, want := Phrase(rep.Analyze("")), "deadlocked: one blocked in pthread_mutex_lock at m.c:3; two blocked in pthread_mutex_lock at m.c:3"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	rep.Stacks = rep.Stacks[2:]
+	if got, want := Phrase(rep.Analyze("")), "in spin, running at m.c:3"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

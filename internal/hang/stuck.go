@@ -123,8 +123,12 @@ func stuckAt(i int, st *Stack) (Stuck, bool) {
 		s.Lock = goLockWait(st.State, st.Frames[:u])
 		return s, true
 	}
-	s.Reason, s.Lock = nativeWait(st.Frames[:u])
-	if st.State == "running" || s.Reason == "" {
+	// The frames decide over the kernel's state, read a moment before
+	// the debugger stopped the thread: one in a blocking call is blocked
+	// there (it may have been on its way in, or just woken).
+	var known bool
+	s.Reason, s.Lock, known = nativeWait(st.Frames[:u])
+	if !known && (st.State == "running" || s.Reason == "") {
 		s.Reason = "running"
 	}
 	return s, true
@@ -169,18 +173,21 @@ var nativeCalls = []struct {
 	{func(fn string) bool { return strings.Contains(fn, "futex") }, "futex wait", false},
 }
 
-func nativeWait(lib []coredump.Frame) (reason string, lock bool) {
+// nativeWait names the blocking call among a thread's library frames;
+// known is false when none is a call nativeCalls knows (the outermost
+// library function is named then).
+func nativeWait(lib []coredump.Frame) (reason string, lock, known bool) {
 	for _, c := range nativeCalls {
 		for _, f := range lib {
 			if c.match(f.Function) {
-				return c.reason, c.lock
+				return c.reason, c.lock, true
 			}
 		}
 	}
 	if len(lib) > 0 {
-		return strings.TrimLeft(lib[len(lib)-1].Function, "_"), false
+		return strings.TrimLeft(lib[len(lib)-1].Function, "_"), false, false
 	}
-	return "", false
+	return "", false, false
 }
 
 // runsTest reports whether a stack runs the named test: a frame of the
