@@ -118,6 +118,9 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 			mu.Lock()
 			defer mu.Unlock()
 			rep.Processes = append(rep.Processes, p)
+			if p.Err != "" {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("pid %d (%s): %s", p.Pid, p.Comm, p.Err))
+			}
 			rep.Stacks = append(rep.Stacks, stacks...)
 			rep.Text += text
 		}()
@@ -226,9 +229,11 @@ func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.Threa
 		if err != nil {
 			return nil, false
 		}
-		// -nx: no ~/.gdbinit; no debuginfod, which could stall on the network.
-		return []string{path, "-nx", "-batch", "-iex", "set debuginfod enabled off",
-			"-ex", "set pagination off", "-ex", "set width 0",
+		// -nx: no ~/.gdbinit; no debuginfod, which could stall on the
+		// network; no auto-loaded scripts (Rust's pretty printers) and no
+		// argument values, which only cost time here.
+		return []string{path, "-nx", "-batch", "-iex", "set debuginfod enabled off", "-iex", "set auto-load off",
+			"-ex", "set pagination off", "-ex", "set width 0", "-ex", "set print frame-arguments none",
 			"-ex", "thread apply all bt", "-p", strconv.Itoa(pid)}, true
 	}
 	lldb := func() ([]string, bool) {

@@ -160,7 +160,7 @@ static void *sleeper(void *arg) {
 
 int main(void) {
 	pthread_t t[THREADS];
-	pthread_barrier_init(&started, 0, THREADS + 1);
+	pthread_barrier_init(&started, 0, 2);
 	for (int i = 0; i < THREADS; i++) {
 		pthread_create(&t[i], 0, sleeper, 0);
 		pthread_barrier_wait(&started);
