@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -44,6 +45,9 @@ type Result struct {
 	Format string             `json:"format,omitempty"` // the Report's input format
 	// Crash describes a test process that crashed under the test runner.
 	Crash *TestCrash `json:"crash,omitempty"`
+	// Hang holds the stacks taken before a timed-out step was killed, and
+	// where it was stuck.
+	Hang *hang.Report `json:"hang,omitempty"`
 	// Failed is the step that failed and ended the run, nil when none did.
 	Failed   *StepResult   `json:"-"`
 	RawID    string        `json:"raw_id,omitempty"`
@@ -94,6 +98,7 @@ func (r *Result) stoppedByUs() bool {
 	if res.TimedOut {
 		r.Status = TimedOut
 		r.Line = fmt.Sprintf("TIMED OUT after %s in the %s step%s", res.Duration.Round(time.Second), f.Step.Name, running)
+		r.Line = r.withStuck(f, r.Line) // where it was stuck: hang.go
 	} else {
 		r.Status = Interrupted
 		r.Line = fmt.Sprintf("INTERRUPTED in the %s step%s", f.Step.Name, running)

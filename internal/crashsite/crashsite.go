@@ -28,6 +28,7 @@
 package crashsite
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -110,7 +111,7 @@ func cleanDir(dir string) string {
 }
 
 func originOf(f Frame, dir string) Origin {
-	if runtimeModule(f.Module) || runtimeFunction(f.Function) || runtimeFile(f.File) {
+	if runtimeModule(f.Module) || runtimeFunction(f.Function) || runtimeFile(f.File) || goStd(f) {
 		return Runtime
 	}
 	file := filepath.ToSlash(f.File)
@@ -144,7 +145,7 @@ var runtimeModules = []string{
 	"libc.so", "libc-", "libc.musl", "ld-linux", "ld-musl", "ld64.so", "ld.so",
 	"libstdc++", "libc++", "libgcc_s", "libpthread", "libm.so", "libdl.so", "librt.so",
 	"libasan", "libtsan", "liblsan", "libubsan", "libhwasan", "libmsan", "libclang_rt",
-	"libsystem_", "libdyld", "dyld", "libobjc", "libswiftCore", "libunwind",
+	"libsystem_", "libdyld", "dyld", "libobjc", "libswiftCore", "libdispatch", "libunwind",
 }
 
 func runtimeModule(mod string) bool {
@@ -242,6 +243,35 @@ func runtimeFile(file string) bool {
 	return false
 }
 
+// goStd reports a frame of Go's standard library (sync, time, net, ...):
+// its function's import path has no dot in its first element and its file
+// sits at <GOROOT>/src/<import path>/, or it is go test's generated main.
+// A user module named without a dot ("hang") lives elsewhere, so it is not
+// mistaken for one.
+func goStd(f Frame) bool {
+	file := filepath.ToSlash(f.File)
+	if !strings.HasSuffix(file, ".go") && !strings.HasSuffix(file, ".s") {
+		return false
+	}
+	if path.Base(file) == "_testmain.go" {
+		return true
+	}
+	fn := f.Function
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 {
+		return false
+	}
+	pkg := fn[:slash+1+dot]
+	if first, _, _ := strings.Cut(pkg, "/"); strings.Contains(first, ".") || pkg == "main" {
+		return false
+	}
+	dir := path.Dir(file)
+	// The runtime's files also hold functions of other std packages
+	// (sync.runtime_SemacquireMutex is in runtime/sema.go).
+	return strings.HasSuffix(dir, "/src/"+pkg) || strings.HasSuffix(dir, "/src/runtime")
+}
+
 // goRootParts are GOROOT's runtime and testing packages: GOROOT/src/runtime/...
 var goRootParts = []string{"/src/runtime/", "/src/testing/", "/src/internal/", "/src/reflect/"}
 
@@ -265,6 +295,7 @@ func buildRelative(file string) (string, bool) {
 var runtimePathParts = []string{
 	"/rustc/",           // Rust's std, core, alloc: /rustc/<hash>/library/std/src/...
 	"/lib/rustlib/src/", // the same, from rustup's rust-src component
+	"/.rustup/",
 	"libsanitizer/", "compiler-rt/",
 	"/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
 	"/glibc-", "/libgcc/", "/libstdc++-v3/",

@@ -20,6 +20,19 @@ func TestPick(t *testing.T) {
 			{Function: "std::process::abort", File: "library/std/src/process.rs", Line: 2533},
 			{Function: "rcrash::boom", File: "src/main.rs", Line: 3},
 		}, "", 6},
+		{"go std below the user's call (a deadlock on sync.Mutex)", []Frame{
+			{Function: "runtime.gopark", File: "/usr/local/go/src/runtime/proc.go", Line: 435},
+			{Function: "sync.runtime_SemacquireMutex", File: "/usr/local/go/src/runtime/sema.go", Line: 95},
+			{Function: "sync.(*Mutex).Lock", File: "/usr/local/go/src/sync/mutex.go", Line: 81},
+			{Function: "main.transfer", File: "/tmp/w/hang/main.go", Line: 17},
+		}, "", 3},
+		{"a user module named without a dot is the user's", []Frame{
+			{Function: "hang.wait", File: "/tmp/w/hang/wait.go", Line: 9},
+		}, "", 0},
+		{"go test's generated main is not the user's", []Frame{
+			{Function: "main.main", File: "_testmain.go", Line: 50},
+			{Function: "example.com/x.TestX", File: "/tmp/w/x_test.go", Line: 7},
+		}, "", 1},
 		{"rust std under /rustc/<hash>", []Frame{
 			{Function: "abort_internal", File: "/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/sys/pal/unix/mod.rs", Line: 305},
 			{Function: "mylib::parse", File: "src/lib.rs", Line: 170},

@@ -163,6 +163,7 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		waitDelay: orDefault(s.WaitDelay, DefaultWaitDelay),
 		oomBefore: oomBefore,
 		comb:      comb,
+		hang:      hangHook{fn: s.OnHang, limit: orDefault(s.HangLimit, DefaultHangLimit)},
 	})
 	return p, nil
 }

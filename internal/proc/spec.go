@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,18 @@ type Spec struct {
 	// a line from one stream is never split by a line of the other (see
 	// MaxLineLen for the two cases where a '\n' is added to keep it so).
 	Combined io.Writer
+
+	// OnHang, when set, is called before a hung group is killed: when
+	// Timeout (or the context's deadline) passes, before SIGTERM; and after
+	// Stop, when the group outlived the grace period, before SIGKILL. It
+	// lets the caller take the stacks of a group still alive. Its context
+	// ends after HangLimit, and the kill proceeds when it returns or the
+	// limit passes, whichever comes first; it must return soon after its
+	// context ends. Never called for a cancelled context or a run that
+	// ended on its own.
+	OnHang func(context.Context, Hang)
+	// HangLimit bounds OnHang; 0 means DefaultHangLimit.
+	HangLimit time.Duration
 }
 
 // StartErrorKind says why a process could not be started.
@@ -187,6 +200,7 @@ func checkDurations(prog string, s *Spec) error {
 		check("timeout", s.Timeout, MaxTimeout),
 		check("grace", s.Grace, MaxGrace),
 		check("wait delay", s.WaitDelay, MaxGrace),
+		check("hang limit", s.HangLimit, MaxGrace),
 	)
 }
 

@@ -13,6 +13,7 @@ type supervision struct {
 	timeout, grace, waitDelay time.Duration
 	oomBefore                 int64
 	comb                      *combiner
+	hang                      hangHook
 }
 
 type leaderExit struct {
@@ -59,6 +60,26 @@ func (p *Process) supervise(ctx context.Context, sv supervision) {
 		killC = time.After(grace)
 	}
 
+	// Before a hung group is killed (a timeout; a Stop whose SIGTERM was
+	// ignored), Spec.OnHang may take evidence from it; hangC fires when
+	// the kill may proceed. Never for a cancellation.
+	var hangC <-chan struct{}
+	stopped := false
+	timedOut := func() {
+		res.TimedOut = true
+		if hangC != nil || terminating {
+			return
+		}
+		var ok bool
+		if hangC, ok = sv.hang.start(p.pid, HangTimeout, func() { terminate(sv.grace) }); !ok {
+			terminate(sv.grace)
+		}
+	}
+	kill := func() {
+		weKilled = true
+		p.signalGroup(syscall.SIGKILL)
+	}
+
 	var exit leaderExit
 wait:
 	for {
@@ -66,30 +87,39 @@ wait:
 		case exit = <-waitc:
 			break wait
 		case <-timeoutC:
-			res.TimedOut = true
-			terminate(sv.grace)
+			timedOut()
 		case <-ctxDone:
 			ctxDone = nil
 			// A context deadline is a timeout the caller chose to express
 			// that way; anything else is a cancellation.
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				res.TimedOut = true
-			} else {
-				res.Cancelled = true
+				timedOut()
+				continue
 			}
+			res.Cancelled = true
+			sv.hang.abort()
 			terminate(sv.grace)
 		case g := <-p.stopc:
-			res.Cancelled = true
+			res.Cancelled, stopped = true, true
 			if g <= 0 {
 				g = sv.grace
 			}
+			sv.hang.abort()
 			terminate(g)
 		case <-killC:
 			killC = nil
-			weKilled = true
-			p.signalGroup(syscall.SIGKILL)
+			if stopped && !res.TimedOut && p.groupAlive() {
+				if hangC, _ = sv.hang.start(p.pid, HangIgnoredTerm, kill); hangC != nil {
+					continue
+				}
+			}
+			kill()
+		case <-hangC:
+			hangC = nil
+			sv.hang.then()
 		}
 	}
+	sv.hang.wait()
 	p.closeStdin()
 	res.OrphansKilled = p.reapGroup(sv.waitDelay)
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -57,6 +58,9 @@ type Outcome struct {
 	NoCore string
 	// Trace is the first-look backtrace of the core, when there was one.
 	Trace *coredump.Trace
+	// Hang holds the stacks taken before a hung run was killed (see
+	// hangWatch), nil when there was no such kill.
+	Hang *hang.Report
 	// Lines and Bytes count the combined output.
 	Lines int
 	Bytes int64
@@ -79,6 +83,7 @@ type Running struct {
 	proc *proc.Process
 	scan *verdict.Scanner
 	out  *fanout
+	hang *hangWatch
 }
 
 // Start starts the request's process. ctx bounds the process's life as in
@@ -91,13 +96,15 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 		sinks = append(sinks, req.Output)
 	}
 	out := newFanout(sinks...)
-	spec.Combined = out
+	hw := newHangWatch(out)
+	spec.Combined = io.MultiWriter(hw.tap, out)
+	spec.OnHang = hw.onHang
 	p, err := proc.Start(ctx, spec)
 	if err != nil {
 		out.Close()
 		return nil, err
 	}
-	return &Running{req: req, proc: p, scan: scan, out: out}, nil
+	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw}, nil
 }
 
 // Flush passes the output read so far on to Request.Output (which otherwise
@@ -131,6 +138,11 @@ func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
 	if res.Signaled && dumpsCore(res) {
 		evidence, frame = out.collectCore(ctx, req, res)
 	}
+	hangRep, hangReason := r.hang.conclude()
+	if hangRep != nil {
+		out.Hang = hangRep
+		evidence = append(evidence, hangEvidence(hangRep, req.OutputID))
+	}
 	out.Verdict = verdict.Classify(verdict.Input{
 		Result:     res,
 		Scan:       scan,
@@ -140,6 +152,9 @@ func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
 		ProjectDir: req.ProjectDir,
 		OutputID:   req.OutputID,
 	})
+	if hangRep != nil {
+		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
+	}
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/triage-dev/triage/internal/hang"
 	"strings"
 	"time"
 
@@ -126,6 +127,7 @@ type BuildTestOutput struct {
 	Diagnostics []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
 	Tests       *testreport.Report     `json:"tests,omitempty" jsonschema:"the parsed test run: every case, totals, the tool's own summary"`
 	Crash       *buildrun.TestCrash    `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
+	Hang        *hang.Report           `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string               `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
 	DurationMS  int64                  `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
@@ -220,7 +222,7 @@ func newBuildTestOutput(res *buildrun.Result, tc string) BuildTestOutput {
 	out := BuildTestOutput{
 		Verdict: res.Line, Status: res.Status, Toolchain: tc,
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
-		Diagnostics: res.Log.Diagnostics, Crash: res.Crash, Notes: res.Notes,
+		Diagnostics: res.Log.Diagnostics, Crash: res.Crash, Hang: res.Hang, Notes: res.Notes,
 		DurationMS: res.Duration.Milliseconds(),
 	}
 	for _, s := range res.Steps {

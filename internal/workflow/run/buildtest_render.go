@@ -30,6 +30,9 @@ func renderBuildTest(out BuildTestOutput, res *buildrun.Result, filtered excerpt
 	if res.Crash != nil {
 		writeTestCrash(&b, res.Crash)
 	}
+	if res.Hang != nil {
+		res.Hang.WriteStuck(&b)
+	}
 	writeSummary(&b, out, res)
 	if len(out.Notes) > 0 {
 		b.WriteString("notes:\n")

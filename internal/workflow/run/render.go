@@ -61,6 +61,9 @@ func renderText(out RunOutput, o *runner.Outcome, ex excerpt.Excerpt) string {
 			fmt.Fprintf(&b, "  %s\n", f.String())
 		}
 	}
+	if out.Hang != nil {
+		out.Hang.WriteStuck(&b)
+	}
 	if len(v.Hints) > 0 {
 		b.WriteString("next:\n")
 		for _, h := range v.Hints {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/triage-dev/triage/internal/hang"
 	"io"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,7 @@ type RunOutput struct {
 	Core         string              `json:"core,omitempty" jsonschema:"core dump path"`
 	Backtrace    []coredump.Frame    `json:"backtrace,omitempty" jsonschema:"crashing thread's frames from the core"`
 	Artifacts    []coredump.Artifact `json:"artifacts,omitempty" jsonschema:"crash artifacts found"`
+	Hang         *hang.Report        `json:"hang,omitempty" jsonschema:"stacks taken before a hung program was killed, and where it was stuck"`
 	catalog.Captured
 }
 
@@ -218,6 +220,9 @@ func renderOutcome(o *runner.Outcome, outputID string, ex excerpt.Excerpt) catal
 	}
 	if o.Trace != nil {
 		out.Backtrace = o.Trace.Frames
+	}
+	if o.Hang != nil {
+		out.Hang = o.Hang.Trimmed()
 	}
 	outcome := catalog.OK
 	if !o.Verdict.OK() {

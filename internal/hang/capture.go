@@ -1,0 +1,355 @@
+package hang
+
+import (
+	"context"
+	"debug/buildinfo"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/proc"
+)
+
+// Options tune Capture.
+type Options struct {
+	// Limit bounds the whole capture; 0 means DefaultLimit. The context
+	// passed to Capture may bound it further.
+	Limit time.Duration
+	// Debugger is "gdb", "lldb", or "" for gdb falling back to lldb.
+	Debugger string
+}
+
+// DefaultLimit bounds a capture: attaching gdb to a program of 50 threads
+// takes about 0.3 s, a Go dump of 10,000 goroutines about as long.
+const DefaultLimit = 5 * time.Second
+
+// Limits on what is kept.
+const (
+	maxProcesses   = 4       // leaves of the group captured
+	maxKeptStacks  = 64      // stacks kept in a Report; the store has all
+	maxDebuggerOut = 8 << 20 // a debugger's output kept
+)
+
+// Report is what a capture took.
+type Report struct {
+	Processes []Process `json:"processes"`
+	// Stacks kept (bounded: the stuck ones first); TotalStacks counts all.
+	Stacks      []Stack `json:"stacks,omitempty"`
+	TotalStacks int     `json:"total_stacks"`
+	// Stuck is set by Analyze.
+	Stuck []Stuck `json:"stuck,omitempty"`
+	// Notes say what could not be taken.
+	Notes    []string      `json:"notes,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	// Text is the debuggers' output, for the output store (a Go dump is in
+	// the program's own output already).
+	Text string `json:"-"`
+}
+
+// Process is one process the capture looked at.
+type Process struct {
+	Pid    int    `json:"pid"`
+	Comm   string `json:"comm"`
+	Method string `json:"method"` // "SIGQUIT" (Go), "gdb" or "lldb"
+	Err    string `json:"error,omitempty"`
+}
+
+// Capture takes the stacks of the process group pgid, which is about to be
+// killed for hanging. It never kills anything itself except by SIGQUIT to
+// a Go program (whose runtime then exits); it returns within opts.Limit.
+// Goroutine dumps arrive in the program's output: pass it to AddGoDump.
+func Capture(ctx context.Context, pgid int, opts Options) *Report {
+	start := time.Now()
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	rep := &Report{}
+	defer func() { rep.Duration = time.Since(start) }()
+
+	members, err := groupMembers(pgid)
+	if err != nil {
+		rep.Notes = append(rep.Notes, "no stacks taken: "+err.Error())
+		return rep
+	}
+	leaves := leafMembers(members)
+	if len(leaves) == 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("no stacks taken: process group %d has no live process left", pgid))
+		return rep
+	}
+	if len(leaves) > maxProcesses {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d busy processes in the group: stacks of the first %d only", len(leaves), maxProcesses))
+		leaves = leaves[:maxProcesses]
+	}
+
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		quitted []int // Go processes sent SIGQUIT
+	)
+	for _, m := range leaves {
+		if isGoProgram(m.pid) {
+			p := Process{Pid: m.pid, Comm: m.comm, Method: "SIGQUIT"}
+			// SIGQUIT rather than `go test -timeout` set inside triage's
+			// limit: it works alike for test binaries, `go run` and any Go
+			// program, needs no change to the user's command, and triage's
+			// limit covers the whole run (build included), so the test
+			// binary's own share of it is not known when it starts.
+			if err := syscall.Kill(m.pid, syscall.SIGQUIT); err != nil {
+				p.Err = err.Error()
+			} else {
+				quitted = append(quitted, m.pid)
+			}
+			rep.Processes = append(rep.Processes, p)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, stacks, text := attach(ctx, m, opts.Debugger)
+			mu.Lock()
+			defer mu.Unlock()
+			rep.Processes = append(rep.Processes, p)
+			if p.Err != "" {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("pid %d (%s): %s", p.Pid, p.Comm, p.Err))
+			}
+			rep.Stacks = append(rep.Stacks, stacks...)
+			rep.Text += text
+		}()
+	}
+	wg.Wait()
+	for _, pid := range quitted {
+		if !waitExit(ctx, pid) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("Go program %d did not dump its goroutines on SIGQUIT within %s (it may catch SIGQUIT, or run with GOTRACEBACK=none)", pid, limit))
+		}
+	}
+	if len(quitted) > 0 {
+		// The dump reaches our pipe through its parent (go test copies the
+		// test binary's output): give the leader, now without its child,
+		// a moment to pass it on and exit.
+		settle, cancel := context.WithTimeout(ctx, time.Second)
+		waitExit(settle, pgid)
+		cancel()
+	}
+	slices.SortStableFunc(rep.Processes, func(a, b Process) int { return a.Pid - b.Pid })
+	rep.TotalStacks = len(rep.Stacks)
+	return rep
+}
+
+// leafMembers are the members with no child in the group: the processes
+// doing the work (a test binary rather than `go test`, a program rather
+// than the shell that started it).
+func leafMembers(ms []member) []member {
+	parents := make(map[int]bool, len(ms))
+	for _, m := range ms {
+		parents[m.ppid] = true
+	}
+	var out []member
+	for _, m := range ms {
+		if !parents[m.pid] {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b member) int { return a.pid - b.pid })
+	return out
+}
+
+// isGoProgram reports whether pid runs a Go binary (it carries Go's build
+// information).
+func isGoProgram(pid int) bool {
+	_, err := buildinfo.ReadFile(exePath(pid))
+	return err == nil
+}
+
+// waitExit polls until pid is dead or ctx ends; it cannot wait(2) for a
+// process that is not its child.
+func waitExit(ctx context.Context, pid int) bool {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for !exited(pid) {
+		select {
+		case <-ctx.Done():
+			return exited(pid)
+		case <-t.C:
+		}
+	}
+	return true
+}
+
+// lldbNames are tried in order: distributions install versioned binaries.
+var lldbNames = []string{"lldb", "lldb-20", "lldb-19", "lldb-18", "lldb-17", "lldb-16", "lldb-15"}
+
+// attach takes every thread's backtrace of a native process with a
+// debugger in batch mode, which detaches when done.
+func attach(ctx context.Context, m member, debugger string) (Process, []Stack, string) {
+	p := Process{Pid: m.pid, Comm: m.comm}
+	states := threadStates(m.pid) // before the debugger stops them
+	argv, parse, err := debuggerArgv(debugger, m.pid)
+	if err != nil {
+		p.Err = err.Error()
+		return p, nil, ""
+	}
+	p.Method = debuggerName(argv[0])
+	out := &capped{max: maxDebuggerOut}
+	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Stdout: out, Stderr: out, Grace: 200 * time.Millisecond})
+	switch {
+	case err != nil:
+		p.Err = err.Error()
+		return p, nil, ""
+	case res.TimedOut || res.Cancelled:
+		p.Err = p.Method + " did not finish within the capture's time limit"
+	}
+	threads := parse(out.String())
+	if len(threads) == 0 && p.Err == "" {
+		p.Err = p.Method + " printed no thread: " + lastLine(out.String())
+	}
+	stacks := make([]Stack, 0, len(threads))
+	for _, t := range threads {
+		st := Stack{Pid: m.pid, Kind: KindThread, ID: t.ID, LWP: t.LWP, Name: t.Name, Frames: t.Frames}
+		if states[t.LWP] == 'R' {
+			st.State = "running"
+		}
+		stacks = append(stacks, st)
+	}
+	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.pid, m.comm, p.Method, strings.TrimSpace(out.String()))
+	return p, stacks, text
+}
+
+func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.ThreadTrace, error) {
+	gdb := func() ([]string, bool) {
+		path, err := exec.LookPath("gdb")
+		if err != nil {
+			return nil, false
+		}
+		// -nx: no ~/.gdbinit; no debuginfod, which could stall on the
+		// network; no auto-loaded scripts (Rust's pretty printers) and no
+		// argument values, which only cost time here.
+		return []string{path, "-nx", "-batch", "-iex", "set debuginfod enabled off", "-iex", "set auto-load off",
+			"-ex", "set pagination off", "-ex", "set width 0", "-ex", "set print frame-arguments none",
+			"-ex", "thread apply all bt", "-p", strconv.Itoa(pid)}, true
+	}
+	lldb := func() ([]string, bool) {
+		for _, n := range lldbNames {
+			if path, err := exec.LookPath(n); err == nil {
+				return []string{path, "--batch", "--no-lldbinit", "-p", strconv.Itoa(pid),
+					"-o", "bt all", "-o", "process detach"}, true
+			}
+		}
+		return nil, false
+	}
+	if name != "lldb" {
+		if argv, ok := gdb(); ok {
+			return argv, coredump.ParseGDBThreads, nil
+		}
+	}
+	if name != "gdb" {
+		if argv, ok := lldb(); ok {
+			return argv, coredump.ParseLLDBThreads, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("no debugger to take the stacks with: install gdb or lldb")
+}
+
+func debuggerName(path string) string {
+	if strings.Contains(path[strings.LastIndexByte(path, '/')+1:], "lldb") {
+		return "lldb"
+	}
+	return "gdb"
+}
+
+// AddGoDump reads the goroutine dumps a capture's SIGQUIT made the program
+// print, from the output kept since the capture began.
+func (r *Report) AddGoDump(out []byte, cut bool) {
+	var goPid int
+	for _, p := range r.Processes {
+		if p.Method == "SIGQUIT" && p.Err == "" {
+			if goPid != 0 {
+				goPid = -1 // several: their dumps cannot be told apart
+				continue
+			}
+			goPid = p.Pid
+		}
+	}
+	if goPid == 0 {
+		return
+	}
+	stacks := ParseGoroutines(out)
+	if len(stacks) == 0 {
+		r.Notes = append(r.Notes, "no goroutine dump found in the output after SIGQUIT")
+		return
+	}
+	if cut {
+		r.Notes = append(r.Notes, fmt.Sprintf("the goroutine dump was cut at %d MiB: %d goroutines read", MaxTap>>20, len(stacks)))
+	}
+	for i := range stacks {
+		stacks[i].Pid = max(goPid, 0)
+	}
+	r.Stacks = append(r.Stacks, stacks...)
+	r.TotalStacks = len(r.Stacks)
+}
+
+// Trimmed returns a copy of the report keeping the stuck stacks and the
+// first others up to a bound, so that a report of 10,000 goroutines stays
+// small (the output store has them all); Stuck indexes follow. Call it
+// after Analyze, for rendering.
+func (r *Report) Trimmed() *Report {
+	c := *r
+	if len(r.Stacks) <= maxKeptStacks {
+		return &c
+	}
+	c.Stuck = slices.Clone(r.Stuck)
+	keep := make([]Stack, 0, maxKeptStacks)
+	from := make(map[int]bool, len(r.Stuck))
+	for i, s := range r.Stuck {
+		from[s.Stack] = true
+		keep = append(keep, r.Stacks[s.Stack])
+		c.Stuck[i].Stack = len(keep) - 1
+	}
+	for i := 0; i < len(r.Stacks) && len(keep) < maxKeptStacks; i++ {
+		if !from[i] {
+			keep = append(keep, r.Stacks[i])
+		}
+	}
+	c.Stacks = keep
+	return &c
+}
+
+// capped keeps the first max bytes written.
+type capped struct {
+	mu  sync.Mutex
+	b   strings.Builder
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - c.b.Len(); room < len(p) {
+		c.b.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	c.b.Write(p)
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.String()
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

@@ -1,0 +1,270 @@
+package hang
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/coredump"
+)
+
+// Stuck is a place where a hung program was stuck: one stack that matters,
+// at its first frame in the user's own code.
+type Stuck struct {
+	Stack int            `json:"stack"` // index in Report.Stacks
+	Kind  string         `json:"kind"`  // KindGoroutine or KindThread
+	ID    int            `json:"id"`
+	Frame coredump.Frame `json:"frame"`
+	// Reason is what it waited for: the Go runtime's wait reason, the
+	// blocking call a thread was in (pthread_mutex_lock, pthread_join,
+	// futex wait), or "running" for one busy in user code.
+	Reason string `json:"reason"`
+	Lock   bool   `json:"lock,omitempty"` // waiting to take a lock
+	Test   string `json:"test,omitempty"` // the running test it belongs to
+}
+
+// maxDeadlocked bounds the lock waiters a deadlock names.
+const maxDeadlocked = 4
+
+// Analyze picks the stacks that matter and where each was stuck. test is
+// the running test's name when known ("TestWaitsForever",
+// "tests::spins"). In order:
+//
+//  1. the stacks running the test (by function, or a thread named after
+//     it, as Rust's libtest names its threads); if it waits on a lock
+//     while other stacks do too, those are named with it;
+//  2. two or more stacks waiting on locks: a deadlock, all named;
+//  3. stacks busy in user code (a loop);
+//  4. the main goroutine or thread;
+//  5. the first stack that reaches user code at all.
+func (r *Report) Analyze(test string) []Stuck {
+	var all []Stuck
+	for i := range r.Stacks {
+		if s, ok := stuckAt(i, &r.Stacks[i]); ok {
+			all = append(all, s)
+		}
+	}
+	// In the order of the program's own numbering (thread 2 before 3,
+	// goroutine 1 first), whatever order the debugger printed them in.
+	slices.SortStableFunc(all, func(a, b Stuck) int {
+		sa, sb := &r.Stacks[a.Stack], &r.Stacks[b.Stack]
+		if sa.Pid != sb.Pid {
+			return sa.Pid - sb.Pid
+		}
+		return sa.ID - sb.ID
+	})
+	var locks []Stuck
+	for _, s := range all {
+		if s.Lock {
+			locks = append(locks, s)
+		}
+	}
+	deadlock := func(first Stuck) []Stuck {
+		out := []Stuck{first}
+		for _, s := range locks {
+			if s.Stack != first.Stack && len(out) < maxDeadlocked {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	pick := func() []Stuck {
+		if test != "" {
+			for _, s := range all {
+				if runsTest(&r.Stacks[s.Stack], test) {
+					s.Test = test
+					if s.Lock && len(locks) >= 2 {
+						return deadlock(s)
+					}
+					return []Stuck{s}
+				}
+			}
+		}
+		if len(locks) >= 2 {
+			return deadlock(locks[0])
+		}
+		for _, s := range all {
+			if s.Reason == "running" {
+				return []Stuck{s}
+			}
+		}
+		for _, s := range all {
+			if isMain(&r.Stacks[s.Stack]) {
+				return []Stuck{s}
+			}
+		}
+		if len(all) > 0 {
+			return all[:1]
+		}
+		return nil
+	}
+	r.Stuck = pick()
+	for i := range r.Stuck {
+		// Rust's libtest names a test's thread after the test: when no
+		// report said which test ran, the thread does (unless cut short
+		// at the kernel's 15 bytes).
+		if st := &r.Stacks[r.Stuck[i].Stack]; r.Stuck[i].Test == "" && len(r.Stuck) == 1 && strings.Contains(st.Name, "::") && len(st.Name) < 15 {
+			r.Stuck[i].Test = st.Name
+		}
+	}
+	return r.Stuck
+}
+
+// stuckAt finds the stack's first user frame and the reason it waits.
+func stuckAt(i int, st *Stack) (Stuck, bool) {
+	u := slices.IndexFunc(st.Frames, isUserFrame)
+	if u < 0 {
+		return Stuck{}, false
+	}
+	s := Stuck{Stack: i, Kind: st.Kind, ID: st.ID, Frame: st.Frames[u]}
+	if st.Kind == KindGoroutine {
+		s.Reason = st.State
+		s.Lock = goLockWait(st.State, st.Frames[:u])
+		return s, true
+	}
+	// The frames decide over the kernel's state, read a moment before
+	// the debugger stopped the thread: one in a blocking call is blocked
+	// there (it may have been on its way in, or just woken).
+	var known bool
+	s.Reason, s.Lock, known = nativeWait(st.Frames[:u])
+	if !known && (st.State == "running" || s.Reason == "") {
+		s.Reason = "running"
+	}
+	return s, true
+}
+
+// goLockWait: the runtime names mutex waits since Go 1.20
+// (sync.Mutex.Lock, sync.RWMutex.RLock); older ones say semacquire,
+// recognised by the sync frames above it.
+func goLockWait(state string, lib []coredump.Frame) bool {
+	if strings.Contains(state, "Mutex") {
+		return true
+	}
+	for _, f := range lib {
+		if strings.HasPrefix(f.Function, "sync.(*Mutex).") || strings.HasPrefix(f.Function, "sync.(*RWMutex).") {
+			return true
+		}
+	}
+	return false
+}
+
+// nativeCalls name a thread's blocking call from the library frames above
+// its first user frame, innermost user-facing name first.
+var nativeCalls = []struct {
+	match  func(fn string) bool
+	reason string
+	lock   bool
+}{
+	{func(fn string) bool {
+		return strings.Contains(fn, "pthread_mutex_lock") || strings.Contains(fn, "lll_lock_wait")
+	}, "pthread_mutex_lock", true},
+	{func(fn string) bool { return strings.Contains(fn, "pthread_rwlock_") }, "pthread_rwlock", true},
+	{func(fn string) bool { return strings.Contains(fn, "Mutex") && strings.Contains(fn, "lock") }, "Mutex::lock", true},
+	{func(fn string) bool { return strings.Contains(fn, "RwLock") }, "RwLock", true},
+	{func(fn string) bool { return strings.Contains(fn, "pthread_cond_") || strings.Contains(fn, "Condvar") }, "condition wait", false},
+	{func(fn string) bool {
+		return strings.Contains(fn, "pthread_join") || strings.Contains(fn, "clockjoin") || strings.Contains(fn, "JoinHandle") || strings.Contains(fn, "JoinInner")
+	}, "thread join", false},
+	{func(fn string) bool { return strings.Contains(fn, "mpsc") || strings.Contains(fn, "mpmc") }, "channel receive", false},
+	{func(fn string) bool { return strings.Contains(fn, "sleep") }, "sleep", false},
+	{func(fn string) bool { return strings.Contains(fn, "poll") || strings.Contains(fn, "select") }, "poll", false},
+	{func(fn string) bool { return strings.HasSuffix(fn, "read") || strings.Contains(fn, "recv") }, "read", false},
+	{func(fn string) bool { return strings.Contains(fn, "futex") }, "futex wait", false},
+}
+
+// nativeWait names the blocking call among a thread's library frames;
+// known is false when none is a call nativeCalls knows (the outermost
+// library function is named then).
+func nativeWait(lib []coredump.Frame) (reason string, lock, known bool) {
+	for _, c := range nativeCalls {
+		for _, f := range lib {
+			if c.match(f.Function) {
+				return c.reason, c.lock, true
+			}
+		}
+	}
+	if len(lib) > 0 {
+		return strings.TrimLeft(lib[len(lib)-1].Function, "_"), false, false
+	}
+	return "", false, false
+}
+
+// runsTest reports whether a stack runs the named test: a frame of the
+// test function (or of a closure in it, for Go subtests), or a thread named
+// after it (the kernel keeps 15 bytes of a name).
+func runsTest(st *Stack, test string) bool {
+	base, _, _ := strings.Cut(test, "/") // Go subtest: its parent's function
+	if st.Name != "" && (st.Name == test || len(st.Name) == 15 && strings.HasPrefix(test, st.Name)) {
+		return true
+	}
+	for _, f := range st.Frames {
+		fn := f.Function
+		if fn == "" {
+			continue
+		}
+		if st.Kind == KindGoroutine {
+			fn = path.Base(fn) // "example.com/m/pkg.TestX.func1" -> "pkg.TestX.func1"
+			_, fn, _ = strings.Cut(fn, ".")
+			if fn == base || strings.HasPrefix(fn, base+".") {
+				return true
+			}
+			continue
+		}
+		if fn == test || strings.HasSuffix(fn, "::"+test) || strings.HasSuffix(fn, "::"+test+"::{{closure}}") {
+			return true
+		}
+	}
+	return false
+}
+
+func isMain(st *Stack) bool {
+	if st.Kind == KindGoroutine {
+		return st.ID == 1
+	}
+	return st.ID == 1 || st.LWP != 0 && st.LWP == st.Pid
+}
+
+// Phrase says where a hung program was stuck, for a verdict line:
+//
+//	in TestWaitsForever, blocked in chan receive at hang_test.go:7
+//	in spin, running at spin.c:4
+//	deadlocked: one blocked in pthread_mutex_lock at abba.c:8; two blocked in pthread_mutex_lock at abba.c:14
+func Phrase(stuck []Stuck) string {
+	switch len(stuck) {
+	case 0:
+		return ""
+	case 1:
+		s := stuck[0]
+		who := s.Test
+		if who == "" {
+			who = shortFunction(s.Frame.Function)
+		}
+		return fmt.Sprintf("in %s, %s", who, where(s))
+	}
+	parts := make([]string, len(stuck))
+	for i, s := range stuck {
+		parts[i] = shortFunction(s.Frame.Function) + " " + where(s)
+	}
+	return "deadlocked: " + strings.Join(parts, "; ")
+}
+
+func where(s Stuck) string {
+	loc := fmt.Sprintf("%s:%d", path.Base(s.Frame.File), s.Frame.Line)
+	if s.Reason == "running" {
+		return "running at " + loc
+	}
+	return fmt.Sprintf("blocked in %s at %s", s.Reason, loc)
+}
+
+// shortFunction drops a Go function's import path ("example.com/m/pkg.f"
+// -> "pkg.f").
+func shortFunction(fn string) string {
+	if fn == "" {
+		return "??"
+	}
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 && !strings.Contains(fn, "::") {
+		return fn[i+1:]
+	}
+	return fn
+}

@@ -1,0 +1,39 @@
+package hangers
+
+import "testing"
+
+// RustLoopTest is a cargo crate whose test tests::spins never leaves a
+// loop ("SPIN", one line, so that wherever the debugger stops it the line
+// is the same); it prints "ready" as it enters it.
+func RustLoopTest(t testing.TB) Program {
+	t.Helper()
+	Need(t, "cargo")
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"spinner\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": rustLoop,
+	})
+	return Program{Dir: dir, Source: "src/lib.rs"}
+}
+
+const rustLoop = `#[rustfmt::skip]
+pub fn spin(limit: u64) -> u64 {
+    let mut n: u64 = 0;
+    let mut i: u64 = 0;
+    while i < limit { n = n.wrapping_mul(6364136223846793005).wrapping_add(i); i = i.wrapping_add((n >> 63) & 0); } // SPIN
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    #[test]
+    fn spins() {
+        // Straight to the descriptor: libtest captures println!.
+        std::io::stdout().write_all(b"ready\n").unwrap();
+        std::io::stdout().flush().unwrap();
+        assert_eq!(super::spin(u64::MAX), 1);
+    }
+}
+`
