@@ -96,10 +96,10 @@ func logLine(raw string) string {
 
 // judgeKept checks that every raw-log line matching one of the cell's Keep
 // expressions is in triage filter's output, and that the raw log has one.
-func judgeKept(c Cell, raw []string, filtered string) []string {
+func judgeKept(c Cell, loc faultLoc, raw []string, filtered string) []string {
 	var probs []string
 	for _, expr := range c.Keep {
-		re := regexp.MustCompile(expr)
+		re := regexp.MustCompile(strings.ReplaceAll(expr, "{line}", fmt.Sprint(loc.Line)))
 		seen := false
 		for _, r := range raw {
 			l := strings.TrimSpace(logLine(r))
@@ -201,15 +201,22 @@ func runCell(t *testing.T, c Cell) Outcome {
 		o.Filter = firstLine(filtered)
 		// A log cut short by a timeout reads, to a filter, as a run that
 		// ended with a test unfinished.
-		want := c.Class
+		want := c.FilterClass
+		if want == "" {
+			want = c.Class
+		}
 		if want == TimedOut {
 			want = Failed
 		}
-		o.Problems = append(o.Problems, judgeAnswer("filter", filtered, want, c, loc)...)
+		// A filter can name only what the log shows.
+		fc := c
+		fc.Test = shownIn(raw, c.Test)
+		fc.Frame = c.Frame && shownIn(raw, fmt.Sprintf("%s:%d", filepath.Base(loc.File), loc.Line)) != ""
+		o.Problems = append(o.Problems, judgeAnswer("filter", filtered, want, fc, loc)...)
 		if (want != Passed) != (code != 0) {
 			o.Problems = append(o.Problems, fmt.Sprintf("filter: exit %d", code))
 		}
-		o.Problems = append(o.Problems, judgeKept(c, raw, filtered)...)
+		o.Problems = append(o.Problems, judgeKept(c, loc, raw, filtered)...)
 	}
 	if c.Core {
 		o.Problems = append(o.Problems, judgeCore(t, store, test.Text, loc)...)
@@ -221,6 +228,19 @@ func runCell(t *testing.T, c Cell) Outcome {
 	}
 	o.Took = time.Since(start)
 	return o
+}
+
+// shownIn returns s when a line of the raw log mentions it, else "".
+func shownIn(raw []string, s string) string {
+	if s == "" {
+		return ""
+	}
+	for _, r := range raw {
+		if strings.Contains(logLine(r), s) {
+			return s
+		}
+	}
+	return ""
 }
 
 // truth says in words what the cell truly is.
