@@ -1,7 +1,7 @@
 # Common tasks. `make test` is what CI runs (scripts/test.sh).
 GO ?= go
 
-.PHONY: build test demo docs lint bench bench-quick deps fuzz soak
+.PHONY: build test demo docs lint bench bench-quick deps fuzz soak corpus verdicts
 
 build:
 	$(GO) build -o bin/triage ./cmd/triage
@@ -37,3 +37,12 @@ fuzz:
 
 soak:
 	scripts/soak.sh
+
+corpus:
+	scripts/corpus.sh
+
+# verdicts runs the whole real-world fault matrix (e2e/realworld) and
+# rewrites docs/VERDICTS.md; `go test` runs only the cells marked CI.
+verdicts: corpus
+	TRIAGE_VERDICTS=all TRIAGE_VERDICTS_MD=$(CURDIR)/docs/VERDICTS.md \
+		$(GO) test -count=1 -timeout 60m -run 'TestVerdicts' -v ./e2e/realworld

@@ -19,6 +19,9 @@ declare -A PKG=(
   [crash]=crash [drgn]=python3-drgn
   [qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static [cpio]=cpio
   [node]=nodejs [npm]=npm [git]=git [xz]=xz-utils [file]=file
+  # the real-world corpus (scripts/corpus.sh): Debian source packages and
+  # autotools projects
+  [dpkg-source]=dpkg-dev [autoreconf]=autoconf [automake]=automake [libtoolize]=libtool
 )
 missing=()
 for cmd in "${!PKG[@]}"; do
@@ -26,6 +29,11 @@ for cmd in "${!PKG[@]}"; do
 done
 # libasan/libubsan come with gcc; the static busybox must be the static one.
 [ -x /bin/busybox ] || missing+=(busybox-static)
+# Rust crates of the corpus, with what their manifests must resolve offline.
+for crate in semver strsim serde; do
+  [ -d /usr/share/cargo/registry ] && ls -d /usr/share/cargo/registry/"$crate"-[0-9]* >/dev/null 2>&1 ||
+    missing+=("librust-$crate-dev")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   log "apt-get install ${missing[*]}"

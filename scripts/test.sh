@@ -2,10 +2,11 @@
 # Runs every check triage has: it installs what the tests need (idempotently),
 # then gofmt, go vet, staticcheck, the docs/TOOLS.md staleness check, and
 # `go test -race ./...`, which includes the end-to-end tests with the MCP
-# Inspector CLI and the real debuggers and dump engines. The test log is read
-# through `triage filter` (a skip not in .ci/allowed-skips fails), and the
-# last step fails when the run left a process alive or a triage-* entry in
-# its temporary directory.
+# Inspector CLI and the real debuggers and dump engines, and the CI subset of
+# the fault matrix on the real-world corpus (scripts/corpus.sh). The test log
+# is read through `triage filter` (a skip not in .ci/allowed-skips fails), and
+# the last step fails when the run left a process alive or a triage-* entry
+# in its temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,9 @@ if [ -x scripts/make-vmcore.sh ]; then
   step "kernel vmcore (cached)"
   scripts/make-vmcore.sh
 fi
+
+step "real-world corpus (cached; e2e/realworld's fault matrix runs on it)"
+scripts/corpus.sh
 
 step "fuzz (short; \`make fuzz\` runs longer)"
 FUZZTIME=${FUZZTIME:-10s} scripts/fuzz.sh

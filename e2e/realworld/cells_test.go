@@ -1,0 +1,196 @@
+package realworld
+
+// Class is a verdict class: what a run truly was.
+type Class string
+
+const (
+	Passed      Class = "passed"
+	Failed      Class = "failed"
+	Crashed     Class = "crashed"
+	TimedOut    Class = "timed out"
+	BuildFailed Class = "build failed"
+)
+
+// Edit inserts Insert right after Anchor, which must occur exactly once in
+// File. The inserted line carrying the word FAULT is the fault's line: the
+// file:line the verdict must point at when Cell.Frame is set.
+type Edit struct {
+	File, Anchor, Insert string
+}
+
+// Cell is one fault injected into one project, with the truth about it.
+type Cell struct {
+	Project string
+	Fault   string
+	Edits   []Edit
+	Class   Class
+	// FilterClass is what the raw log alone shows, when it shows less than
+	// the run did; a timed-out run's log reads as failed (a test unfinished).
+	FilterClass Class
+	Test        string         // the test that was running; "" when the runner names none
+	Frame       bool           // the verdict points at the FAULT line (first project frame, or the compiler's location)
+	Core        bool           // a core is dumped: triage finds it and dump_open opens it with the hinted arguments
+	Keep        []string       // regexps ({line} is the FAULT line): every raw-log line matching one survives triage filter
+	Options     map[string]any // more arguments of triage's test call (timeout_s, args, env)
+	Build       bool           // also judged through triage call build
+	CI          bool           // in the default `go test` subset
+	Known       string         // what triage answers today, while a fix is pending
+}
+
+// Name is the subtest name.
+func (c Cell) Name() string { return c.Project + "/" + c.Fault }
+
+// Faults repeated across projects.
+const (
+	cSegv   = "    { volatile int *injected_null = NULL; *injected_null = 1; } /* FAULT */\n"
+	cAbort  = "    abort(); /* FAULT */\n"
+	cLoop   = "    { volatile int injected_spin = 1; while (injected_spin) { } } /* FAULT */\n"
+	cExit0  = "    exit(0); /* FAULT */\n"
+	cAsan   = "    { volatile size_t injected_i = 8; char *injected = (char *) malloc(8); injected[injected_i] = 1; free(injected); } /* FAULT */\n"
+	cUndef  = "    injected_undeclared_identifier = 1; /* FAULT */\n"
+	goUndef = "\tvar injected int = \"not an int\" // FAULT\n\t_ = injected\n"
+	rsUndef = "        let injected: u32 = \"not a number\"; // FAULT\n"
+)
+
+var asanEnv = map[string]any{"env": map[string]any{
+	"CFLAGS": "-g -O0 -fsanitize=address -fno-omit-frame-pointer", "LDFLAGS": "-fsanitize=address",
+}}
+
+// Anchors.
+const (
+	cjsonLib   = "    cJSON *bool_item = cJSON_CreateBool(boolean);\n" // cJSON_AddBoolToObject: only the cjson_add test calls it
+	cjsonTest  = "static void parse_number_should_parse_zero(void)\n{\n"
+	zlibLib    = "const char * ZEXPORT zlibVersion()\n{\n"
+	yamlLib    = "yaml_get_version(int *major, int *minor, int *patch)\n{\n"
+	yamlTest   = "    yaml_get_version(&major, &minor, &patch);\n"
+	semverLib  = "impl Default for VersionReq {\n    fn default() -> Self {\n" // only test_default calls it
+	semverTest = "fn test_default() {\n"
+	uuidTest   = "func TestUUID(t *testing.T) {\n"
+	errgroupGo = "func (g *Group) Go(f func() error) {\n\tif g.sem != nil {\n\t\tg.sem <- token{}\n\t}\n\n\tg.wg.Add(1)\n\tgo func() {\n"
+)
+
+var cells = []Cell{
+	// Go: github.com/google/uuid
+	{Project: "uuid", Fault: "failing assertion", Class: Failed, Test: "TestUUID", Frame: true, CI: true,
+		Edits: []Edit{{"uuid_test.go", uuidTest, "\tt.Errorf(\"injected failure: got %d, want %d\", 1, 2) // FAULT\n"}},
+		Keep:  []string{`injected failure`, `--- FAIL: TestUUID`}},
+	{Project: "uuid", Fault: "Go panic", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestNullUUIDValue", Frame: true, CI: true,
+		Edits: []Edit{{"uuid.go", "func MustParse(s string) UUID {\n", "\tif len(s) > 0 {\n\t\tpanic(\"injected panic\") // FAULT\n\t}\n"}},
+		Keep:  []string{`^panic: injected panic`}},
+	{Project: "uuid", Fault: "nil-map write", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestNullUUIDValue", Frame: true,
+		Edits: []Edit{{"uuid.go", "func (uuid UUID) String() string {\n", "\tvar injected map[string]int\n\tinjected[\"x\"] = 1 // FAULT\n"}},
+		Keep:  []string{`^panic: assignment to entry in nil map`}},
+	{Project: "uuid", Fault: "goroutine panic", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestNullUUIDValue", Frame: true,
+		Edits: []Edit{{"uuid.go", "func (uuid UUID) String() string {\n", "\tinjectedDone := make(chan bool)\n\tgo func() {\n\t\tpanic(\"injected goroutine panic\") // FAULT\n\t}()\n\t<-injectedDone\n"}},
+		Keep:  []string{`^panic: injected goroutine panic`}},
+	{Project: "uuid", Fault: "infinite loop", Class: TimedOut, Test: "TestUUID", Frame: false,
+		Options: map[string]any{"timeout_s": 20},
+		Edits:   []Edit{{"uuid_test.go", uuidTest, "\tfor injected := true; injected; { // FAULT\n\t}\n"}}},
+	{Project: "uuid", Fault: "syscall.Exit(0)", Known: "TESTS PASSED: 17 passed — a run cut short by exit 0 reads as a pass", Class: Failed, Test: "TestUUID", CI: true,
+		Edits: []Edit{
+			{"uuid_test.go", "import (\n", "\t\"syscall\"\n"},
+			{"uuid_test.go", uuidTest, "\tsyscall.Exit(0) // FAULT\n"}}},
+	{Project: "uuid", Fault: "compile error in library", Known: "TESTS FAILED: the test runner failed … [build failed]; the compiler line (build-output event) is dropped", Class: BuildFailed, Frame: true, Build: true, CI: true,
+		Edits: []Edit{{"uuid.go", "func (uuid UUID) String() string {\n", goUndef}},
+		Keep:  []string{`uuid\.go:\d+:\d+: `}},
+	{Project: "uuid", Fault: "compile error in test file", Known: "TESTS FAILED: the test runner failed … [build failed]; the compiler line (build-output event) is dropped", Class: BuildFailed, Frame: true,
+		Edits: []Edit{{"uuid_test.go", uuidTest, goUndef}},
+		Keep:  []string{`uuid_test\.go:\d+:\d+: `}},
+
+	// Go: github.com/BurntSushi/toml
+	{Project: "toml", Fault: "Go panic", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestDecodeReader", Frame: true,
+		Edits: []Edit{{"decode.go", "func NewDecoder(r io.Reader) *Decoder {\n", "\tpanic(\"injected panic\") // FAULT\n"}},
+		Keep:  []string{`^panic: injected panic`}},
+	{Project: "toml", Fault: "failing assertion", Class: Failed, Test: "TestDecodeFile", Frame: true,
+		Edits: []Edit{{"decode_test.go", "func TestDecodeFile(t *testing.T) {\n", "\tt.Fatalf(\"injected failure\") // FAULT\n"}},
+		Keep:  []string{`injected failure`, `--- FAIL: TestDecodeFile`}},
+
+	// Go: golang.org/x/sync (errgroup), under -race
+	{Project: "xsync", Fault: "data race (-race)", Known: "TESTS FAILED: 1 of 6 failed without the test or the racy line; \"race detected during execution of test\" dropped", Class: Failed, Test: "TestWithContext", Frame: true, CI: true,
+		Options: map[string]any{"args": []string{"-race"}},
+		Edits: []Edit{
+			{"errgroup/errgroup.go", errgroupGo, "\t\tinjectedCount++ // FAULT\n"},
+			{"errgroup/errgroup.go", "type token struct{}\n", "\nvar injectedCount int\n"}},
+		Keep: []string{`WARNING: DATA RACE`, `race detected during execution of test`}},
+	{Project: "xsync", Fault: "goroutine panic", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestZeroGroup", Frame: true,
+		Edits: []Edit{{"errgroup/errgroup.go", errgroupGo, "\t\tpanic(\"injected goroutine panic\") // FAULT\n"}},
+		Keep:  []string{`^panic: injected goroutine panic`}},
+
+	// Go: github.com/cespare/xxhash/v2
+	{Project: "xxhash", Fault: "nil-map write", Known: "CRASHED names the test but gives no file:line for the Go panic", Class: Crashed, Test: "TestReset", Frame: true,
+		Edits: []Edit{{"xxhash.go", "func (d *Digest) Reset() {\n", "\tvar injected map[int]int\n\tinjected[0] = 1 // FAULT\n"}},
+		Keep:  []string{`^panic: assignment to entry in nil map`}},
+	{Project: "xxhash", Fault: "syscall.Exit(0)", Known: "TESTS PASSED: 150 passed — a run cut short by exit 0 reads as a pass", Class: Failed, Test: "TestReset",
+		Edits: []Edit{
+			{"xxhash.go", "import (\n", "\t\"syscall\"\n"},
+			{"xxhash.go", "func (d *Digest) Reset() {\n", "\tsyscall.Exit(0) // FAULT\n"}}},
+
+	// C, CMake + CTest (Unity): cjson
+	{Project: "cjson", Fault: "failing assertion", Known: "TESTS FAILED: 1 of 19 failed without Unity's file:line; Unity's FAIL line dropped by the filter", Class: Failed, Test: "parse_number", Frame: true, CI: true,
+		Edits: []Edit{{"tests/parse_number.c", cjsonTest, "    TEST_ASSERT_EQUAL_INT_MESSAGE(1, 2, \"injected\"); /* FAULT */\n"}},
+		Keep:  []string{`:FAIL`, `\*\*\*Failed`}},
+	{Project: "cjson", Fault: "SIGSEGV in library", Known: "CRASHED while running cjson_add, but no frame and no core (it is in build/tests)", Class: Crashed, Test: "cjson_add", Frame: true, Core: true, CI: true,
+		Edits: []Edit{{"cJSON.c", cjsonLib, cSegv}}, Keep: []string{`\*\*\*Exception`}},
+	{Project: "cjson", Fault: "abort", Known: "FAILED (exit 8) but no failing test was reported: \"Subprocess aborted***Exception\" not read as a crash", Class: Crashed, Test: "cjson_add", Frame: true, Core: true,
+		Edits: []Edit{{"cJSON.c", cjsonLib, cAbort}}, Keep: []string{`\*\*\*Exception`}},
+	{Project: "cjson", Fault: "infinite loop", Known: "TIMED OUT names no test; the filter says TESTS PASSED: 16 passed", Class: TimedOut, Test: "cjson_add",
+		Options: map[string]any{"timeout_s": 60}, Edits: []Edit{{"cJSON.c", cjsonLib, cLoop}}},
+	{Project: "cjson", Fault: "exit(0)", Known: "TESTS PASSED: 19 passed although cjson_add's Unity summary never came", Class: Failed, Test: "cjson_add",
+		Edits: []Edit{{"cJSON.c", cjsonLib, cExit0}}},
+	{Project: "cjson", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"cJSON.c", cjsonLib, cUndef}}, Keep: []string{`cJSON\.c:\d+:\d+: error`}},
+	{Project: "cjson", Fault: "compile error in test file", Class: BuildFailed, Frame: true,
+		Edits: []Edit{{"tests/parse_number.c", cjsonTest, cUndef}}, Keep: []string{`parse_number\.c:\d+:\d+: error`}},
+	{Project: "cjson", Fault: "ASan report", Known: "TESTS FAILED: 1 of 19 failed — the AddressSanitizer report is not read as a crash, no frame", Class: Crashed, Test: "cjson_add", Frame: true, Options: asanEnv,
+		Edits: []Edit{{"cJSON.c", cjsonLib, cAsan}},
+		Keep:  []string{`ERROR: AddressSanitizer`, `SUMMARY: AddressSanitizer`}},
+
+	// C, configure + make test: zlib (its tests are programs, not named tests)
+	{Project: "zlib", Fault: "SIGSEGV in library", Known: "CRASHED (shell: segmentation fault) with no frame and no core (it is in the project directory)", Class: Crashed, Frame: true, Core: true, CI: true,
+		Edits: []Edit{{"zutil.c", zlibLib, cSegv}}, Keep: []string{`Segmentation fault`}},
+	{Project: "zlib", Fault: "abort", Known: "CRASHED (shell: aborted) with no frame and no core (it is in the project directory)", Class: Crashed, Frame: true, Core: true,
+		Edits: []Edit{{"zutil.c", zlibLib, cAbort}}, Keep: []string{`Abort`}},
+	{Project: "zlib", Fault: "compile error in library", Known: "call test: TESTS FAILED (exit 2): 1 error in the output — a compile error under make test is not a build failure", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"zutil.c", zlibLib, cUndef}}, Keep: []string{`zutil\.c:\d+:\d+: error`}},
+
+	// C, autotools + make check: libyaml
+	// automake keeps each test's own output in tests/NAME.log: the make
+	// check log shows only "FAIL: test-version", so a filter can say no more
+	// than failed.
+	{Project: "libyaml", Fault: "SIGSEGV in library", Known: "FAILED (exit 2) but no failing test was reported; the filter says BUILD FAILED and drops \"FAIL: test-version\"; no core", Class: Crashed, FilterClass: Failed, Test: "test-version", Frame: true, Core: true,
+		Edits: []Edit{{"src/api.c", yamlLib, cSegv}}, Keep: []string{`^FAIL: test-version`}},
+	{Project: "libyaml", Fault: "assert", Known: "FAILED (exit 2) but no failing test was reported; the filter says BUILD FAILED; no core", Class: Crashed, FilterClass: Failed, Test: "test-version", Frame: true, Core: true,
+		Edits: []Edit{{"tests/test-version.c", yamlTest, "    assert(major == -1); /* FAULT */\n"}},
+		Keep:  []string{`^FAIL: test-version`}},
+	{Project: "libyaml", Fault: "ASan report", Known: "FAILED (exit 2) but no failing test was reported; the filter says BUILD FAILED and drops \"FAIL: test-version\"", Class: Crashed, FilterClass: Failed, Test: "test-version", Frame: true, Options: asanEnv,
+		Edits: []Edit{{"src/api.c", yamlLib, cAsan}},
+		Keep:  []string{`^FAIL: test-version`}},
+
+	// Rust: semver (Debian's librust-semver-dev)
+	{Project: "semver", Fault: "failing assertion", Class: Failed, Test: "test_default", Frame: true,
+		Edits: []Edit{{"tests/test_version_req.rs", semverTest, "    assert_eq!(1 + 1, 3, \"injected\"); // FAULT\n"}},
+		Keep:  []string{`panicked at`, `assertion .*failed`}},
+	{Project: "semver", Fault: "Rust panic", Class: Failed, Test: "test_default", Frame: true, CI: true,
+		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            panic!(\"injected panic\"); // FAULT\n        }\n"}},
+		Keep:  []string{`panicked at`}},
+	{Project: "semver", Fault: "stack overflow", Known: "CRASHED in abort_internal at mod.rs:305 (a runtime frame), no test named; the filter drops the overflow and \"process didn't exit successfully\" lines", Class: Crashed, Test: "test_default", Frame: true, Core: true, CI: true,
+		Edits: []Edit{{"src/lib.rs", semverLib, "        #[inline(never)]\n        fn injected_deep(n: u64) -> u64 {\n            let pad = std::hint::black_box([n; 64]);\n            if n == u64::MAX { pad[0] } else { injected_deep(n + 1) + pad[1] } // FAULT\n        }\n        std::hint::black_box(injected_deep(0));\n"}},
+		Keep:  []string{`has overflowed its stack`, `process didn't exit successfully`}},
+	{Project: "semver", Fault: "process::abort", Known: "CRASHED in abort_internal at mod.rs:305 (a runtime frame); the filter drops \"process didn't exit successfully\"", Class: Crashed, Test: "test_default", Frame: true, Core: true,
+		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            std::process::abort(); // FAULT\n        }\n"}},
+		Keep:  []string{`process didn't exit successfully`}},
+	{Project: "semver", Fault: "infinite loop", Known: "TIMED OUT names no test; the filter says TESTS PASSED: 31 passed", Class: TimedOut, Test: "test_default",
+		Options: map[string]any{"timeout_s": 40},
+		Edits:   []Edit{{"src/lib.rs", semverLib, "        while std::hint::black_box(true) {} // FAULT\n"}}},
+	{Project: "semver", Fault: "process::exit(0)", Known: "TESTS PASSED: 31 passed — a run cut short by exit 0 reads as a pass", Class: Failed, Test: "test_default",
+		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            std::process::exit(0); // FAULT\n        }\n"}}},
+	{Project: "semver", Fault: "compile error in library", Known: "BUILD FAILED: 3 errors without the compiler's src/lib.rs:LINE", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"src/lib.rs", semverLib, rsUndef}}, Keep: []string{`^error\[E\d+\]: `, `--> src/lib\.rs:{line}:`}},
+	{Project: "semver", Fault: "compile error in test file", Known: "BUILD FAILED: 2 errors without the compiler's tests/test_version_req.rs:LINE", Class: BuildFailed, Frame: true,
+		Edits: []Edit{{"tests/test_version_req.rs", semverTest, rsUndef}}, Keep: []string{`^error\[E\d+\]: `, `--> tests/test_version_req\.rs:{line}:`}},
+
+	// Rust: strsim
+	{Project: "strsim", Fault: "Rust panic", Class: Failed, Test: "hamming_works", Frame: true,
+		Edits: []Edit{{"src/lib.rs", "pub fn hamming(a: &str, b: &str) -> HammingResult {\n", "    if a == \"hamming\" {\n        panic!(\"injected panic\"); // FAULT\n    }\n"}},
+		Keep:  []string{`panicked at`}},
+}

@@ -1,0 +1,18 @@
+// Package realworld judges triage's verdicts on real open-source projects
+// with faults injected: Go modules, C projects from Debian source packages
+// and Rust crates from Debian's packaged registry, fetched by
+// scripts/corpus.sh into the test cache (never into the repository).
+//
+// Each cell of the matrix (a project and one fault, applied as a small
+// source patch to a fresh copy) is judged three ways: `triage call test`
+// (and `triage call build` for compile errors), `triage filter` over the
+// raw log of the same run, read back from triage's output store with
+// output_get, and, for crashes with a core, `triage call dump_open` with the
+// arguments triage's own hint gave. The faults are data (cells_test.go);
+// the expected fault line is the line of the patch marked FAULT.
+//
+// `go test` runs the cells marked CI; TRIAGE_VERDICTS=all runs them all,
+// and TRIAGE_VERDICTS_MD=FILE writes the table (`make verdicts` does both,
+// into docs/VERDICTS.md). A cell whose truth triage gets wrong fails the
+// test unless it carries a Known reason, in which case it is reported.
+package realworld
