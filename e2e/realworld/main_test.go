@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // triageBin is the binary under test, built once by TestMain.
@@ -24,9 +26,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building triage:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testutil.Main(m, func() { os.RemoveAll(dir) }))
 }
 
 // missing fails the test in CI, where the corpus and every tool must be
