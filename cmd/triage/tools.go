@@ -75,7 +75,8 @@ func toolMap(tools []*mcp.Tool) map[string]*mcp.Tool {
 }
 
 // markdown renders the tool reference: one section per workflow, one table of
-// arguments per tool, generated from the very schemas tools/list serves.
+// arguments per tool, generated from the tools' own schemas (those tools/list
+// serves, with the fields it leaves out).
 func markdown(srv *server.Server, tools []*mcp.Tool) string {
 	var b strings.Builder
 	b.WriteString("# triage tools\n\n")
@@ -95,7 +96,7 @@ func markdown(srv *server.Server, tools []*mcp.Tool) string {
 				continue
 			}
 			fmt.Fprintf(&b, "\n### `%s`\n\n%s\n\n%s\n", t.Name, mt.Description, hints(t.Annotations))
-			writeArgs(&b, mt.InputSchema)
+			writeArgs(&b, t.InputSchema()) // every argument a call may pass, unlisted ones too
 		}
 		b.WriteString("\n")
 	}

@@ -160,7 +160,10 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if step.Name == toolchain.StepTest {
 		p.tests = newTestParser(step.Format)
 	}
-	spec := proc.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true}
+	// One pipe for stdout and stderr, as `2>&1` gives: a runner prints its
+	// progress on stderr (cargo's "Running …") and the tests' results on
+	// stdout (libtest), and two pipes would let those arrive out of order.
+	spec := proc.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true, MergeStderr: true}
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}

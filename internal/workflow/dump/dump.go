@@ -29,7 +29,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Description: "Open kernel dumps (crash, drgn) and process cores (gdb, lldb, drgn); first-look report, routed and cached engine commands.",
 		Tools: []*catalog.Tool{
 			catalog.New("dump_open", "Open a kernel dump (vmcore + vmlinux) or a process core (core + program); the same dump reuses its session.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)),
+				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)).
+				Unlisted("", "project_dir"), // filled from session defaults; where relative paths resolve
 			catalog.New("dump_report", "First look at an open dump: panic or signal, crashing backtrace, kernel log tail or registers.", world, h.report),
 			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump (cached per engine context).", world, h.command),
 			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one on an open dump.", world, h.scripts),

@@ -52,7 +52,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			catalog.New("process_stop", "Stop a background process (SIGTERM, then SIGKILL) and return its verdict.",
 				catalog.Annotations{Destructive: true, Idempotent: true}, h.stop),
 			catalog.New("crash_report_list", "List crash artifacts: core files, systemd-coredump and apport entries, macOS crash reports.", ro, h.crashList),
-			catalog.New("crash_report_show", "Summarise a core file or .ips/.crash report: signal, exception, crashed thread's frames.", ro, h.crashShow),
+			catalog.New("crash_report_show", "Summarise a core file or .ips/.crash report: signal, exception, crashed thread's frames.", ro, h.crashShow).
+				Unlisted("", "project_dir"), // only where relative paths resolve; rarely given
 		},
 	}
 }
