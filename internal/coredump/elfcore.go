@@ -76,7 +76,7 @@ func OpenCore(path string) (*CoreInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening core: %w", err)
 	}
-	info := &CoreInfo{Path: path, Size: st.Size(), Arch: archName(ef.Machine), Uid: -1, Gid: -1}
+	info := &CoreInfo{Path: path, Size: st.Size(), Arch: ArchName(ef), Uid: -1, Gid: -1}
 	if err := info.readNotes(ef); err != nil {
 		return nil, err
 	}
@@ -185,8 +185,11 @@ func (c *CoreInfo) checkSegments(ef *elf.File) {
 	}
 }
 
-func archName(m elf.Machine) string {
-	switch m {
+// ArchName names an ELF file's architecture the way the tools that read
+// cores and kernel dumps do ("x86_64", "aarch64", "riscv64"): the one table
+// of machine names for cores and vmcores alike.
+func ArchName(ef *elf.File) string {
+	switch ef.Machine {
 	case elf.EM_X86_64:
 		return "x86_64"
 	case elf.EM_386:
@@ -196,13 +199,19 @@ func archName(m elf.Machine) string {
 	case elf.EM_ARM:
 		return "arm"
 	case elf.EM_RISCV:
-		return "riscv"
+		if ef.Class == elf.ELFCLASS32 {
+			return "riscv32"
+		}
+		return "riscv64"
 	case elf.EM_PPC64:
+		if ef.Data == elf.ELFDATA2LSB {
+			return "ppc64le"
+		}
 		return "ppc64"
 	case elf.EM_S390:
 		return "s390x"
 	}
-	return strings.ToLower(strings.TrimPrefix(m.String(), "EM_"))
+	return strings.ToLower(strings.TrimPrefix(ef.Machine.String(), "EM_"))
 }
 
 // ErrExeMismatch: a core was matched against a program it did not come from.

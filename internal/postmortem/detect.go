@@ -95,7 +95,7 @@ func (d *DumpInfo) inspectELF(r io.ReaderAt) error {
 		return err
 	}
 	defer ef.Close()
-	d.Arch = elfArch(ef.Machine)
+	d.Arch = coredump.ArchName(ef)
 	var qemu bool
 	var prstatus int
 	var total uint64
@@ -169,23 +169,3 @@ func parseNotes(b []byte, bo binary.ByteOrder) []note {
 }
 
 func align4(n uint64) uint64 { return (n + 3) &^ 3 }
-
-func elfArch(m elf.Machine) string {
-	switch m {
-	case elf.EM_X86_64:
-		return "x86_64"
-	case elf.EM_386:
-		return "i386"
-	case elf.EM_AARCH64:
-		return "aarch64"
-	case elf.EM_ARM:
-		return "arm"
-	case elf.EM_PPC64:
-		return "ppc64"
-	case elf.EM_S390:
-		return "s390x"
-	case elf.EM_RISCV:
-		return "riscv64"
-	}
-	return m.String()
-}
