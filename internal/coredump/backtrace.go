@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // BacktraceOptions tune Backtrace. The zero value tries gdb, then lldb, with
@@ -28,9 +30,6 @@ var ErrNoDebugger = errors.New("no debugger found")
 
 // ErrDebuggerTimeout: the debugger did not finish within the timeout.
 var ErrDebuggerTimeout = errors.New("debugger timed out")
-
-// lldbNames are tried in order: distributions install versioned binaries.
-var lldbNames = []string{"lldb", "lldb-20", "lldb-19", "lldb-18", "lldb-17", "lldb-16", "lldb-15"}
 
 // Backtrace runs a debugger in batch mode on core and returns the crashing
 // thread's frames. exe may be empty when the core records its executable.
@@ -89,12 +88,10 @@ func pickDebugger(name string) (debuggerRun, error) {
 		return nil, false
 	}
 	lldb := func() (debuggerRun, bool) {
-		for _, n := range lldbNames {
-			if path, err := exec.LookPath(n); err == nil {
-				return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
-					return runLLDB(ctx, path, exe, core, timeout)
-				}, true
-			}
+		if path, ok := toolpath.LLVM("lldb"); ok {
+			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
+				return runLLDB(ctx, path, exe, core, timeout)
+			}, true
 		}
 		return nil, false
 	}

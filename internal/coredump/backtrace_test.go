@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 func needTool(t *testing.T, name, pkg string) {
@@ -23,12 +24,9 @@ func needTool(t *testing.T, name, pkg string) {
 
 func needLLDB(t *testing.T) {
 	t.Helper()
-	for _, n := range lldbNames {
-		if _, err := exec.LookPath(n); err == nil {
-			return
-		}
+	if _, ok := toolpath.LLVM("lldb"); !ok {
+		t.Skip("lldb not found: install the lldb (or lldb-16) package")
 	}
-	t.Skip("lldb not found: install the lldb (or lldb-16) package")
 }
 
 // TestBacktraceReal: a real crash, found through core_pattern, backtraced by

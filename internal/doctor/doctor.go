@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // ToolStatus values.
@@ -101,8 +102,8 @@ type probe struct {
 
 var probes = []probe{
 	{[]string{"gdb"}, "debugger, core backtraces, userspace dumps", []string{"--version"}, "apt-get install gdb"},
-	{lldbNames("lldb"), "LLDB command-line debugger backend, userspace dumps", []string{"--version"}, "apt-get install lldb-16"},
-	{append(lldbNames("lldb-dap"), lldbNames("lldb-vscode")...), "DAP debugger backend for C, C++, Swift, Rust", nil, "apt-get install lldb-16"},
+	{toolpath.Names("lldb"), "LLDB command-line debugger backend, userspace dumps", []string{"--version"}, "apt-get install lldb-16"},
+	{toolpath.Names("lldb-dap", "lldb-vscode"), "DAP debugger backend for C, C++, Swift, Rust", nil, "apt-get install lldb-16"},
 	{[]string{"dlv"}, "DAP debugger backend for Go", []string{"version"}, "go install github.com/go-delve/delve/cmd/dlv@latest"},
 	{[]string{"crash"}, "kernel vmcore analysis", []string{"--version"}, "apt-get install crash"},
 	{[]string{"drgn"}, "programmable kernel and userspace dump analysis", []string{"--version"}, "apt-get install python3-drgn"},
@@ -118,13 +119,6 @@ var probes = []probe{
 }
 
 // lldbNames lists base and base-N for the LLVM versions Debian and Homebrew ship.
-func lldbNames(base string) []string {
-	names := []string{base}
-	for v := 21; v >= 11; v-- {
-		names = append(names, fmt.Sprintf("%s-%d", base, v))
-	}
-	return names
-}
 
 // Inspect runs every probe concurrently, each bounded by timeout.
 func Inspect(ctx context.Context, version string, timeout time.Duration) *Report {

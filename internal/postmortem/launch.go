@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/triage-dev/triage/internal/repl"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // Target is what a session analyses: a kernel dump and its vmlinux, or a
@@ -43,12 +44,17 @@ var binaries = map[Engine]struct {
 	EngineCrash: {[]string{"crash"}, "crash"},
 	EngineDrgn:  {[]string{"drgn"}, "python3-drgn"},
 	EngineGDB:   {[]string{"gdb"}, "gdb"},
-	EngineLLDB:  {[]string{"lldb-16", "lldb"}, "lldb-16"},
+	EngineLLDB:  {[]string{"lldb"}, "lldb-16"}, // found locally by toolpath: lldb, or the newest lldb-N
 }
 
 // lookEngine finds e's binary in PATH.
 func lookEngine(e Engine) (string, error) {
 	b := binaries[e]
+	if e == EngineLLDB {
+		if p, ok := toolpath.LLVM("lldb"); ok {
+			return p, nil
+		}
+	}
 	for _, n := range b.names {
 		if p, err := exec.LookPath(n); err == nil {
 			return p, nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // Adapter kinds.
@@ -71,19 +72,8 @@ func FindAdapter(kind, program string) (Adapter, error) {
 }
 
 func findLLDBDAP() string {
-	for _, name := range []string{"lldb-dap", "lldb-vscode"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	for v := 30; v >= 10; v-- {
-		for _, name := range []string{"lldb-dap-", "lldb-vscode-"} {
-			if p, err := exec.LookPath(name + strconv.Itoa(v)); err == nil {
-				return p
-			}
-		}
-	}
-	return ""
+	p, _ := toolpath.LLVM("lldb-dap", "lldb-vscode")
+	return p
 }
 
 func lookDlv() (string, error) {

@@ -20,15 +20,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/repl"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // ErrLLDBNotFound: no lldb or lldb-N in PATH.
@@ -36,13 +35,8 @@ var ErrLLDBNotFound = errors.New("lldb not found in PATH (install lldb, e.g. Deb
 
 // FindLLDB returns the path of lldb, or of the newest lldb-N.
 func FindLLDB() (string, error) {
-	if p, err := exec.LookPath("lldb"); err == nil {
+	if p, ok := toolpath.LLVM("lldb"); ok {
 		return p, nil
-	}
-	for v := 30; v >= 10; v-- {
-		if p, err := exec.LookPath("lldb-" + strconv.Itoa(v)); err == nil {
-			return p, nil
-		}
 	}
 	return "", ErrLLDBNotFound
 }
