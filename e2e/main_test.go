@@ -14,19 +14,7 @@ import (
 var triageBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "triage-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	triageBin = filepath.Join(dir, "triage")
-	build := exec.Command("go", "build", "-o", triageBin, "../cmd/triage")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building triage:", err)
-		os.Exit(1)
-	}
-	os.Exit(testutil.Main(m, func() { os.RemoveAll(dir) }))
+	os.Exit(testutil.MainBuilding(m, "../cmd/triage", &triageBin))
 }
 
 // need returns the path of an external tool, failing in CI (where every tool

@@ -1,9 +1,7 @@
 package realworld
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -14,19 +12,7 @@ import (
 var triageBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "triage-realworld-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	triageBin = filepath.Join(dir, "triage")
-	build := exec.Command("go", "build", "-o", triageBin, "../../cmd/triage")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building triage:", err)
-		os.Exit(1)
-	}
-	os.Exit(testutil.Main(m, func() { os.RemoveAll(dir) }))
+	os.Exit(testutil.MainBuilding(m, "../../cmd/triage", &triageBin))
 }
 
 // missing fails the test in CI, where the corpus and every tool must be

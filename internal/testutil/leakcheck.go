@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,4 +166,24 @@ func OwnProcesses() []string {
 		out = append(out, fmt.Sprintf("%d %s", p.pid, p.cmdline))
 	}
 	return out
+}
+
+// MainBuilding is Main for packages that test a built binary: it builds the
+// Go command in cmdDir (relative to the package) once, sets *bin to its path
+// for the tests, and removes it afterwards. A failed build fails the package.
+func MainBuilding(m *testing.M, cmdDir string, bin *string, cleanups ...func()) int {
+	dir, err := os.MkdirTemp("", "binary-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*bin = filepath.Join(dir, filepath.Base(cmdDir))
+	build := exec.Command("go", "build", "-o", *bin, cmdDir)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "building %s: %v\n", cmdDir, err)
+		return 1
+	}
+	return Main(m, cleanups...)
 }
