@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 export TRIAGE_CACHE="${TRIAGE_CACHE:-$HOME/.cache/triage}"
 export PATH="$(go env GOPATH)/bin:$PATH"
-step() { printf '\n== %s\n' "$*"; }
+step() { current="$*"; printf '\n== %s\n' "$*"; }
 
 # Everything this run starts carries TRIAGE_CI_RUN and makes its temporary
 # files in a TMPDIR of its own, so that scripts/leftovers.sh can tell, at the
@@ -60,8 +60,18 @@ while read -r re; do allow+=(--allow-skip "$re"); done < <(grep -v '^\s*\(#\|$\)
 go test -json -race -count=1 -timeout 25m ./... | tee bin/test.json | ./bin/triage filter --toolchain go --fail-on-skip "${allow[@]}"
 status=("${PIPESTATUS[@]}")
 set -e
-if [ "${status[0]}" -ne 0 ]; then echo "go test failed (exit ${status[0]})"; exit "${status[0]}"; fi
-if [ "${status[2]}" -ne 0 ]; then echo "triage filter judged the run a failure (exit ${status[2]})"; exit "${status[2]}"; fi
+# The log ends with triage's verdict on the tests and their counts, whatever
+# happens after them.
+verdict() {
+  step "triage's verdict on the tests"
+  ./bin/triage filter --toolchain go --level minimal --fail-on-skip "${allow[@]}" bin/test.json | sed -n '1p;/^tests (/p;/^  skipped: /p'
+}
+if [ "${status[0]}" -ne 0 ] || [ "${status[2]}" -ne 0 ]; then
+  echo "go test exit ${status[0]}, triage filter exit ${status[2]}"
+  verdict
+  exit 1
+fi
+trap 'rc=$?; [ $rc -eq 0 ] || echo "CI FAILED in \"$current\" (exit $rc)"; verdict' EXIT
 
 step "make bench-quick (fails on a figure worse than 2× its target)"
 make bench-quick
