@@ -32,6 +32,10 @@ func TestAnalyzeRecordedRuns(t *testing.T) {
 			"TESTS FAILED: unittests src/lib.rs ended without a result (exit 0; 1 of 3 tests reported no result); 3 passed", nil, 0},
 		{"cargo-test-exit3.log", Failed,
 			"TESTS FAILED: the run ended before tests::b_mid finished (unittests src/lib.rs: exit status: 3); 1 passed", nil, 0},
+		// A hung cargo run killed after gdb took its stacks: the libtest
+		// thread names the test that never finished.
+		{"cargo-test-hang-semver.log", Failed,
+			"TESTS FAILED: the run ended before test_default finished (tests/test_version_req.rs: the output ended; 1 of 19 tests reported no result); 31 passed", nil, 0},
 		{"ctest-killed.log", Failed,
 			"TESTS FAILED: the run ended before killer finished (ctest: the output ended); 1 passed", nil, 0},
 		{"go-test-json-build-fail-lib.log", Failed,
