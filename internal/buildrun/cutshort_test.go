@@ -36,6 +36,10 @@ func TestAnalyzeRecordedRuns(t *testing.T) {
 		// thread names the test that never finished.
 		{"cargo-test-hang-semver.log", Failed,
 			"TESTS FAILED: the run ended before test_default finished (tests/test_version_req.rs: the output ended; 1 of 19 tests reported no result); 31 passed", nil, 0},
+		// exit(0) ended a parallel binary unnamed; triage's rerun of its
+		// unreported tests one at a time, in the log, names the test.
+		{"cargo-test-exit0-rerun-semver.log", Failed,
+			"TESTS FAILED: the run ended before test_default finished (tests/test_version_req.rs: exit 0; 16 of 19 tests reported no result); 19 passed", nil, 0},
 		{"ctest-killed.log", Failed,
 			"TESTS FAILED: the run ended before killer finished (ctest: the output ended); 1 passed", nil, 0},
 		{"go-test-json-build-fail-lib.log", Failed,
