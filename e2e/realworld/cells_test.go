@@ -173,16 +173,20 @@ var cells = []Cell{
 	{Project: "semver", Fault: "Rust panic", Class: Failed, Test: "test_default", Frame: true, CI: true,
 		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            panic!(\"injected panic\"); // FAULT\n        }\n"}},
 		Keep:  []string{`panicked at`}},
-	{Project: "semver", Fault: "stack overflow", Known: "test: does not point at lib.rs:488; dump_open/dump_report: no frame at lib.rs:488", Class: Crashed, Test: "test_default", Frame: true, Core: true, CI: true,
-		Edits: []Edit{{"src/lib.rs", semverLib, "        #[inline(never)]\n        fn injected_deep(n: u64) -> u64 {\n            let pad = std::hint::black_box([n; 64]);\n            if n == u64::MAX { pad[0] } else { injected_deep(n + 1) + pad[1] } // FAULT\n        }\n        std::hint::black_box(injected_deep(0));\n"}},
+	// The crashing frame of a stack overflow is the function's entry: its
+	// prologue's first stack write hits the guard page (gdb: the innermost
+	// injected_deep at its fn line; the recursive call's line is the
+	// callers').
+	{Project: "semver", Fault: "stack overflow", Known: "filter: now and then names no test (1 run in about 10 here): libtest's stdout and the overflow message on stderr share the pipe and the log's line naming the thread comes split; call test names it from the core", Class: Crashed, Test: "test_default", Frame: true, Core: true, CI: true,
+		Edits: []Edit{{"src/lib.rs", semverLib, "        #[inline(never)]\n        fn injected_deep(n: u64) -> u64 { // FAULT\n            let pad = std::hint::black_box([n; 64]);\n            if n == u64::MAX { pad[0] } else { injected_deep(n + 1) + pad[1] }\n        }\n        std::hint::black_box(injected_deep(0));\n"}},
 		Keep:  []string{`has overflowed its stack`, `process didn't exit successfully`}},
-	{Project: "semver", Fault: "process::abort", Known: "dump_open/dump_report: no frame at lib.rs:486", Class: Crashed, Test: "test_default", Frame: true, Core: true,
+	{Project: "semver", Fault: "process::abort", Class: Crashed, Test: "test_default", Frame: true, Core: true,
 		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            std::process::abort(); // FAULT\n        }\n"}},
 		Keep:  []string{`process didn't exit successfully`}},
-	{Project: "semver", Fault: "infinite loop", Known: "filter: does not name test test_default", Class: TimedOut, Test: "test_default",
+	{Project: "semver", Fault: "infinite loop", Class: TimedOut, Test: "test_default",
 		Options: map[string]any{"timeout_s": 40},
 		Edits:   []Edit{{"src/lib.rs", semverLib, "        while std::hint::black_box(true) {} // FAULT\n"}}},
-	{Project: "semver", Fault: "process::exit(0)", Known: "test: does not name test test_default", Class: Failed, Test: "test_default",
+	{Project: "semver", Fault: "process::exit(0)", Class: Failed, Test: "test_default",
 		Edits: []Edit{{"src/lib.rs", semverLib, "        if VersionReq::STAR.comparators.is_empty() {\n            std::process::exit(0); // FAULT\n        }\n"}}},
 	{Project: "semver", Fault: "compile error in library", Known: "test: does not point at lib.rs:485; build: does not point at lib.rs:485", Class: BuildFailed, Frame: true, Build: true,
 		Edits: []Edit{{"src/lib.rs", semverLib, rsUndef}}, Keep: []string{`^error\[E\d+\]: `, `--> src/lib\.rs:{line}:`}},

@@ -7,8 +7,8 @@
 // source patch to a fresh copy) is judged three ways: `triage call test`
 // (and `triage call build` for compile errors), `triage filter` over the
 // raw log of the same run, read back from triage's output store with
-// output_get, and, for crashes with a core, `triage call dump_open` with the
-// arguments triage's own hint gave. The faults are data (cells_test.go);
+// output_get, and, for crashes with a core, dump_open with the arguments
+// triage's own hint gave, then dump_report, in one `triage serve` session. The faults are data (cells_test.go);
 // the expected fault line is the line of the patch marked FAULT.
 //
 // `go test` runs the cells marked CI; TRIAGE_VERDICTS=all runs them all,

@@ -143,16 +143,16 @@ func judgeCore(t *testing.T, store, text string, loc faultLoc) []string {
 	if _, err := os.Stat(core); err != nil {
 		return []string{fmt.Sprintf("test: hinted core %s does not exist", core)}
 	}
-	r := callTool(t, store, "dump_open", args)
-	if r.Exit != 0 {
-		return []string{fmt.Sprintf("dump_open %s: exit %d: %s", clip(m[1], 200), r.Exit, clip(firstLine(r.Text), 160))}
+	// dump_open and dump_report in one session, as an agent calls them:
+	// a dump session lives in the server, so two `triage call` processes
+	// cannot share one.
+	texts, err := callSession(store, []toolCall{{"dump_open", args}, {"dump_report", map[string]any{}}})
+	if err != nil {
+		return []string{fmt.Sprintf("dump_open %s, dump_report: %v", clip(m[1], 200), err)}
 	}
 	at := filepath.Base(loc.File) + ":" + fmt.Sprint(loc.Line)
-	if !strings.Contains(r.Text, at) {
-		rep := callTool(t, store, "dump_report", map[string]any{})
-		if !strings.Contains(rep.Text, at) {
-			return []string{fmt.Sprintf("dump_open/dump_report: no frame at %s", at)}
-		}
+	if !strings.Contains(texts[0], at) && !strings.Contains(texts[1], at) {
+		return []string{fmt.Sprintf("dump_open/dump_report: no frame at %s (report: %s)", at, clip(firstLine(texts[1]), 120))}
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // callTimeout bounds one triage invocation; triage's own timeouts are far
@@ -44,6 +46,41 @@ func callTool(t *testing.T, store, tool string, args map[string]any) toolResult 
 	}
 	r.Exit = exitCode(err)
 	return r
+}
+
+// toolCall is one call of a session.
+type toolCall struct {
+	Tool string
+	Args map[string]any
+}
+
+// callSession makes the calls in order in one `triage serve` session over
+// stdio, against the cell's store, and returns each answer's text (a
+// failed outcome is an answer too: dump_report's is, for a crash).
+func callSession(store string, calls []toolCall) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cmd := exec.Command(triageBin, "serve", "--store", store)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "realworld"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	var texts []string
+	for _, c := range calls {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args})
+		if err != nil {
+			return texts, fmt.Errorf("%s: %w", c.Tool, err)
+		}
+		var b strings.Builder
+		for _, content := range res.Content {
+			if tc, ok := content.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	return texts, nil
 }
 
 // rawLog reads the whole stored log of a run back, page by page, the way

@@ -32,6 +32,14 @@ func TestAnalyzeRecordedRuns(t *testing.T) {
 			"TESTS FAILED: unittests src/lib.rs ended without a result (exit 0; 1 of 3 tests reported no result); 3 passed", nil, 0},
 		{"cargo-test-exit3.log", Failed,
 			"TESTS FAILED: the run ended before tests::b_mid finished (unittests src/lib.rs: exit status: 3); 1 passed", nil, 0},
+		// A hung cargo run killed after gdb took its stacks: the libtest
+		// thread names the test that never finished.
+		{"cargo-test-hang-semver.log", Failed,
+			"TESTS FAILED: the run ended before test_default finished (tests/test_version_req.rs: the output ended; 1 of 19 tests reported no result); 31 passed", nil, 0},
+		// exit(0) ended a parallel binary unnamed; triage's rerun of its
+		// unreported tests one at a time, in the log, names the test.
+		{"cargo-test-exit0-rerun-semver.log", Failed,
+			"TESTS FAILED: the run ended before test_default finished (tests/test_version_req.rs: exit 0; 16 of 19 tests reported no result); 19 passed", nil, 0},
 		{"ctest-killed.log", Failed,
 			"TESTS FAILED: the run ended before killer finished (ctest: the output ended); 1 passed", nil, 0},
 		{"go-test-json-build-fail-lib.log", Failed,

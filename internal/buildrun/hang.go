@@ -21,6 +21,9 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 		return line
 	}
 	stuck := rep.Analyze(runningTest(r.Report))
+	if len(stuck) == 1 && stuck[0].Test != "" && r.Report != nil {
+		r.Report.NameCutShort("", stuck[0].Test, "it was still running when the run was killed")
+	}
 	r.Hang = rep.Trimmed()
 	phrase := hang.Phrase(stuck)
 	switch {

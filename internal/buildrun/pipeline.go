@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
 )
@@ -136,7 +137,10 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 		out = io.Discard
 	}
 	p := &pipeline{filter: logfilter.New(o.Level, out), tests: newTestParser(o.Format), count: newCounter()}
-	_, copyErr := io.Copy(p, r)
+	var stacks hang.LogStacks // a hung run's stacks, taken before the kill
+	tap := &lineTap{fn: stacks.Line}
+	_, copyErr := io.Copy(p, io.TeeReader(r, tap))
+	tap.flush()
 	ferr := p.filter.Close()
 	rep, format, perr := p.tests.finish()
 	if copyErr != nil {
@@ -148,6 +152,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 	res := &Result{Kind: KindBuild, Log: p.filter.Summary()}
 	if perr == nil && rep != nil && rep.RanTests() {
 		res.Kind, res.Report, res.Format = KindTest, rep, format
+		nameFromStacks(rep, stacks.Report())
 		if rep.Status == testreport.Crashed {
 			res.Crash = crashedTest(rep)
 		}

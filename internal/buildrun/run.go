@@ -238,6 +238,7 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 	if rep != nil && sr.Outcome.Result.Exited {
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
+	res.rerunCutShort(ctx, p, sr, rep) // name the test that ended a binary: rerun.go
 	// A crash the report records, the runner's own death, or (in output no
 	// parser knows: make) a crash line in the output: find the test's core.
 	// With a report, a crash line in the output (a Rust panic that libtest

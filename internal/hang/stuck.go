@@ -32,7 +32,8 @@ const maxDeadlocked = 4
 // "tests::spins"). In order:
 //
 //  1. the stacks running the test (by function, or a thread named after
-//     it, as Rust's libtest names its threads); if it waits on a lock
+//     it, as Rust's libtest names its threads; without a name, a libtest
+//     thread still running a test: LibtestName); if it waits on a lock
 //     while other stacks do too, those are named with it;
 //  2. two or more stacks waiting on locks: a deadlock, all named;
 //  3. stacks busy in user code (a loop);
@@ -69,6 +70,15 @@ func (r *Report) Analyze(test string) []Stuck {
 		}
 		return out
 	}
+	if test == "" {
+		// A Rust test still running on its libtest thread is the
+		// running test, though no report said so.
+		for _, s := range all {
+			if test = LibtestName(&r.Stacks[s.Stack]); test != "" {
+				break
+			}
+		}
+	}
 	pick := func() []Stuck {
 		if test != "" {
 			for _, s := range all {
@@ -101,14 +111,47 @@ func (r *Report) Analyze(test string) []Stuck {
 	}
 	r.Stuck = pick()
 	for i := range r.Stuck {
-		// Rust's libtest names a test's thread after the test: when no
-		// report said which test ran, the thread does (unless cut short
-		// at the kernel's 15 bytes).
-		if st := &r.Stacks[r.Stuck[i].Stack]; r.Stuck[i].Test == "" && len(r.Stuck) == 1 && strings.Contains(st.Name, "::") && len(st.Name) < 15 {
-			r.Stuck[i].Test = st.Name
+		// When no report said which test ran, a Rust libtest thread does.
+		if r.Stuck[i].Test == "" && len(r.Stuck) == 1 {
+			r.Stuck[i].Test = LibtestName(&r.Stacks[r.Stuck[i].Stack])
 		}
 	}
 	return r.Stuck
+}
+
+// LibtestName is the name of the Rust test a thread runs, or "": libtest
+// runs a test as a closure of its function on a thread of its own
+// (test::__rust_begin_short_backtrace calls "krate::tests::spins::{closure#0}",
+// which calls the test), and names the thread after the test. The frames
+// give the whole name ("tests::spins": the path without the crate); the
+// thread's name is taken only when no frame gives it and the kernel kept it
+// whole (it keeps 15 bytes).
+func LibtestName(st *Stack) string {
+	if st.Kind != KindThread {
+		return ""
+	}
+	runner := slices.IndexFunc(st.Frames, func(f coredump.Frame) bool {
+		return strings.HasPrefix(f.Function, "test::__rust_begin_short_backtrace") || strings.HasPrefix(f.Function, "test::run_test")
+	})
+	if runner < 0 {
+		return ""
+	}
+	for i := runner - 1; i >= 0; i-- {
+		fn := st.Frames[i].Function
+		for _, closure := range []string{"::{closure#0}", "::{{closure}}"} {
+			body, ok := strings.CutSuffix(fn, closure)
+			if !ok || strings.HasPrefix(body, "core::") || strings.HasPrefix(body, "std::") || strings.HasPrefix(body, "test::") {
+				continue
+			}
+			if _, name, ok := strings.Cut(body, "::"); ok && name != "" && !strings.ContainsAny(name, "<{ ") {
+				return name
+			}
+		}
+	}
+	if n := st.Name; n != "" && len(n) < 15 && n != "main" && !strings.ContainsAny(n, " <") {
+		return n
+	}
+	return ""
 }
 
 // stuckAt finds the stack's first user frame and the reason it waits.

@@ -45,6 +45,9 @@ type cargoParser struct {
 	summary  bool   // its "test result:" line came
 	exitHow  string // "exit status: 3" from cargo's "process didn't exit successfully"
 	suiteIdx int    // index of its first case
+	binary   string // its path, from cargo's "Running x (path)"
+
+	rerun rerunState // a rerun of a cut-short binary's unreported tests (culprit.go)
 }
 
 func parseCargo(r io.Reader) (*Report, error) {
@@ -54,10 +57,14 @@ func parseCargo(r io.Reader) (*Report, error) {
 	}
 	p.endBinary("the output ended")
 	p.endPending(Errored, "the test binary ended before reporting a result")
+	p.endRerun()
 	return p.rep, nil
 }
 
 func (p *cargoParser) line(line string) {
+	if p.rerunLine(line) {
+		return
+	}
 	t := strings.TrimSpace(line)
 	switch {
 	case strings.HasPrefix(t, "Running ") || strings.HasPrefix(t, "Doc-tests "):
@@ -65,7 +72,9 @@ func (p *cargoParser) line(line string) {
 		p.endBinary("exit 0")
 		p.endPending(Errored, "the test binary ended before reporting a result")
 		p.suite = strings.TrimPrefix(strings.TrimPrefix(t, "Running "), "Doc-tests ")
+		p.binary = ""
 		if i := strings.Index(p.suite, " ("); i > 0 {
+			p.binary = strings.TrimSuffix(p.suite[i+2:], ")")
 			p.suite = p.suite[:i]
 		}
 	case strings.HasPrefix(line, "running ") && (strings.HasSuffix(line, " tests") || strings.HasSuffix(line, " test")):
@@ -170,6 +179,9 @@ func (p *cargoParser) endBinary(how string) {
 	if !named {
 		missing := max(p.running-p.results, 0)
 		p.rep.cutShort(p.suite, "", fmt.Sprintf("%s; %d of %d tests reported no result", how, missing, p.running))
+		if n := len(p.rep.CutShort); n > 0 && p.rep.CutShort[n-1].Suite == p.suite {
+			p.rep.CutShort[n-1].Binary = p.binary
+		}
 	}
 	p.pending = nil
 	p.running = -1

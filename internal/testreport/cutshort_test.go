@@ -33,29 +33,29 @@ func TestCutShortRunsFail(t *testing.T) {
 		// syscall.Exit(0) in TestMid: test2json gives TestMid the package's
 		// "ok" and "pass"; TestAfter never runs; hash's TestSum passes.
 		{"testdata/go-test-json-syscall-exit0.log", FormatGoJSON,
-			[]CutShort{{"example.com/cap/calc", "TestMid", "exit 0"}}, []string{"TestAdd", "TestSum"}},
+			[]CutShort{{Suite: "example.com/cap/calc", Test: "TestMid", How: "exit 0"}}, []string{"TestAdd", "TestSum"}},
 		// TestMain exits 0 before m.Run: "ok" and "pass" without PASS.
 		{"testdata/go-test-json-testmain-exit0.log", FormatGoJSON,
-			[]CutShort{{"example.com/m2", "", "exit 0"}}, nil},
+			[]CutShort{{Suite: "example.com/m2", Test: "", How: "exit 0"}}, nil},
 		// os.Exit(1) in TestExits.
 		{"testdata/go-test-json-exit.log", FormatGoJSON,
-			[]CutShort{{"example.com/lf/exit", "TestExits", "exit"}}, []string{"TestFirst", "TestOK"}},
+			[]CutShort{{Suite: "example.com/lf/exit", Test: "TestExits", How: "exit"}}, []string{"TestFirst", "TestOK"}},
 		// process::exit(0) in tests::b_mid, one test thread: "test b_mid ... "
 		// runs into cargo's next "Running" line; no "test result:" for it.
 		{"testdata/cargo-test-exit0-serial.log", FormatCargo,
-			[]CutShort{{"unittests src/lib.rs", "tests::b_mid", "exit 0"}}, []string{"tests::a_adds", "integ_ok"}},
+			[]CutShort{{Suite: "unittests src/lib.rs", Test: "tests::b_mid", How: "exit 0"}}, []string{"tests::a_adds", "integ_ok"}},
 		// The same with parallel threads: b_mid never prints its name.
 		{"testdata/cargo-test-exit0-parallel.log", FormatCargo,
-			[]CutShort{{"unittests src/lib.rs", "", "1 of 3 tests reported no result"}}, []string{"tests::a_adds", "tests::c_after", "integ_ok"}},
+			[]CutShort{{Suite: "unittests src/lib.rs", Test: "", How: "1 of 3 tests reported no result"}}, []string{"tests::a_adds", "tests::c_after", "integ_ok"}},
 		// process::exit(3): cargo names the exit status.
 		{"testdata/cargo-test-exit3.log", FormatCargo,
-			[]CutShort{{"unittests src/lib.rs", "tests::b_mid", "exit status: 3"}}, []string{"tests::a_adds"}},
+			[]CutShort{{Suite: "unittests src/lib.rs", Test: "tests::b_mid", How: "exit status: 3"}}, []string{"tests::a_adds"}},
 		// The same under --no-fail-fast: cargo goes on to the next binary.
 		{"testdata/cargo-test-exit3-no-fail-fast.log", FormatCargo,
-			[]CutShort{{"unittests src/lib.rs", "tests::b_mid", "exit status: 3"}}, []string{"tests::a_adds", "integ_ok"}},
+			[]CutShort{{Suite: "unittests src/lib.rs", Test: "tests::b_mid", How: "exit status: 3"}}, []string{"tests::a_adds", "integ_ok"}},
 		// A test killed ctest itself (SIGKILL to its parent): no summary.
 		{"testdata/ctest-killed.log", FormatCTest,
-			[]CutShort{{"ctest", "killer", "the output ended"}}, []string{"first"}},
+			[]CutShort{{Suite: "ctest", Test: "killer", How: "the output ended"}}, []string{"first"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -150,8 +150,8 @@ func TestXCTestCutShort(t *testing.T) {
 		keep int
 		want CutShort
 	}{
-		{11, CutShort{"CaptureGroupTests", "testMatchSwiftTestingIssueArgument3", "the output ended"}},
-		{12, CutShort{"xctest", "", "the output ended before the test runner's summary"}},
+		{11, CutShort{Suite: "CaptureGroupTests", Test: "testMatchSwiftTestingIssueArgument3", How: "the output ended"}},
+		{12, CutShort{Suite: "xctest", Test: "", How: "the output ended before the test runner's summary"}},
 	}
 	for _, tt := range tests {
 		rep, err := Parse(FormatXCTest, strings.NewReader(strings.Join(lines[:tt.keep], "")))

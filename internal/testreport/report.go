@@ -95,6 +95,9 @@ type CutShort struct {
 	// How is what is known of the end: "exit 0", "exit status: 3", "the
 	// output ended", "2 of 3 tests reported no result".
 	How string `json:"how"`
+	// Binary is the test binary that ended, when the runner named it
+	// (cargo: "target/debug/deps/x-1a2b", relative to where cargo ran).
+	Binary string `json:"binary,omitempty"`
 }
 
 // cutShort records a run that ended early.
