@@ -67,9 +67,7 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		if err != nil {
 			return 0, err
 		}
-		if err := applyPairs(arguments, pairs, schema); err != nil {
-			return 0, err
-		}
+		applyPairs(arguments, pairs, schema)
 	}
 	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
 	if pp != nil {
@@ -147,22 +145,18 @@ func inputSchema(sel *catalog.Selection, tool string) (map[string]any, error) {
 	return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
 }
 
-// applyPairs converts each --KEY VALUE by the schema type of KEY.
-func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) error {
+// applyPairs converts each --KEY VALUE by the schema type of KEY. A KEY the
+// tool does not take, or a VALUE that is not of KEY's type, is passed on as
+// given: the tool refuses it by the rule that words every argument error
+// (the names it takes, the type it expects), as it would over MCP.
+func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) {
 	for _, p := range pairs {
 		key, raw := p[0], p[1]
-		prop, ok := props[key].(map[string]any)
-		if !ok {
-			names := make([]string, 0, len(props))
-			for n := range props {
-				names = append(names, n)
-			}
-			return usagef("unknown argument --%s; this tool takes: %s", key, strings.Join(sortedStrings(names), ", "))
-		}
+		prop, _ := props[key].(map[string]any)
 		typ, _ := prop["type"].(string)
-		v, err := convertArg(typ, raw)
-		if err != nil {
-			return usagef("--%s %q: %v", key, raw, err)
+		v, ok := convertArg(typ, raw)
+		if !ok {
+			v = raw
 		}
 		if typ == "array" {
 			if list, ok := v.([]any); ok {
@@ -173,46 +167,34 @@ func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) er
 		}
 		args[key] = v
 	}
-	return nil
 }
 
-func convertArg(typ, raw string) (any, error) {
+// convertArg reads raw as a value of JSON type typ; ok is false when it is
+// not one.
+func convertArg(typ, raw string) (v any, ok bool) {
+	var err error
 	switch typ {
 	case "integer":
-		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("want an integer")
-		}
-		return n, nil
+		v, err = strconv.ParseInt(raw, 10, 64)
 	case "number":
-		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil {
-			return nil, fmt.Errorf("want a number")
-		}
-		return f, nil
+		v, err = strconv.ParseFloat(raw, 64)
 	case "boolean":
-		b, err := strconv.ParseBool(raw)
-		if err != nil {
-			return nil, fmt.Errorf("want true or false")
-		}
-		return b, nil
+		v, err = strconv.ParseBool(raw)
 	case "array":
-		if strings.HasPrefix(raw, "[") {
-			var list []any
-			if err := json.Unmarshal([]byte(raw), &list); err != nil {
-				return nil, fmt.Errorf("invalid JSON array: %v", err)
-			}
-			return list, nil
+		if !strings.HasPrefix(raw, "[") {
+			return []any{raw}, true
 		}
-		return []any{raw}, nil
+		var list []any
+		err = json.Unmarshal([]byte(raw), &list)
+		v = list
 	case "object":
 		var obj map[string]any
-		if err := json.Unmarshal([]byte(raw), &obj); err != nil {
-			return nil, fmt.Errorf("want a JSON object: %v", err)
-		}
-		return obj, nil
+		err = json.Unmarshal([]byte(raw), &obj)
+		v = obj
+	default:
+		return raw, true
 	}
-	return raw, nil
+	return v, err == nil
 }
 
 // imageInfo describes an image of a result without its data: a terminal

@@ -173,8 +173,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-func sortedStrings(s []string) []string {
-	sort.Strings(s)
-	return s
-}

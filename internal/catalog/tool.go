@@ -159,6 +159,13 @@ func (t *Tool) decode(args json.RawMessage, dst any) error {
 	if err := json.Unmarshal(args, &v); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("arguments must be a JSON object, got %s", shortJSON(v))
+	}
+	if err := t.checkArgs(obj); err != nil {
+		return err
+	}
 	if err := t.resolved.Validate(v); err != nil {
 		return fmt.Errorf("invalid arguments: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/repl"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
@@ -171,7 +172,7 @@ func TestEngineDeathAndTimeout(t *testing.T) {
 	// The engine exits mid-command: a clear error, then a fresh engine.
 	_, err = s.Exec(ctx, EngineDrgn, "import os; os._exit(3)", 0, false)
 	var ce *CommandError
-	if !errors.As(err, &ce) || ce.Usable || !strings.Contains(err.Error(), "died") || !strings.Contains(err.Error(), "next command restarts") {
+	if !errors.As(err, &ce) || ce.Usable || !strings.Contains(err.Error(), "drgn ended while running") || !strings.Contains(err.Error(), "exited with status 3") || !strings.Contains(err.Error(), "next command restarts") {
 		t.Fatalf("exit mid-command: %v", err)
 	}
 	res, err := s.Exec(ctx, EngineDrgn, "'x' in globals()", 0, false)
@@ -220,5 +221,35 @@ func TestEngineMissing(t *testing.T) {
 	// The failure is recorded, not retried on every call.
 	if infos := s.EngineInfos(); infos[0].State != "failed" {
 		t.Errorf("gdb state = %+v", infos[0])
+	}
+}
+
+// An error from an engine that stays up says only that the command failed:
+// never that the engine ended, and the next command runs on the same engine.
+func TestCommandErrorOfLiveEngineNamesNoDeath(t *testing.T) {
+	exe, core := makeCore(t, "segv")
+	if _, err := lookEngine(EngineGDB); err != nil {
+		t.Skip(err)
+	}
+	m := NewManager(Options{WorkRoot: t.TempDir()})
+	t.Cleanup(func() { m.CloseAll() })
+	ctx := context.Background()
+	s, _, err := m.Open(ctx, Target{Core: core, Program: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Exec(ctx, EngineGDB, "bt\ninfo registers", 0, false)
+	var ce *CommandError
+	if !errors.As(err, &ce) || !ce.Usable || !errors.Is(err, repl.ErrMultiline) {
+		t.Fatalf("two lines: %v", err)
+	}
+	for _, word := range []string{"died", "ended", "killed", "timed out", "restart"} {
+		if strings.Contains(err.Error(), word) {
+			t.Errorf("error of a live engine says %q: %v", word, err)
+		}
+	}
+	res, err := s.Exec(ctx, EngineGDB, "bt", 0, false)
+	if err != nil || len(res.Notes) != 0 || !strings.Contains(res.Output, "crash_here") {
+		t.Errorf("next command: %v notes %v output %q", err, res.Notes, res.Output)
 	}
 }

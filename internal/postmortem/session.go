@@ -147,8 +147,10 @@ type ExecResult struct {
 	Notes []string
 }
 
-// CommandError is a command that did not complete: it timed out, or the
-// engine died. Output is what it printed before that.
+// CommandError is a command that did not complete: it timed out, the
+// engine ended, or the engine refused it while staying up. Output is what it
+// printed before that. Its text says only what happened: an engine that is
+// still up is never said to have ended.
 type CommandError struct {
 	Engine  Engine
 	Command string
@@ -171,8 +173,11 @@ func (e *CommandError) Error() string {
 		what = fmt.Sprintf("%s: %q timed out after %s and was interrupted; the engine is still usable", e.Engine, e.Command, e.Timeout)
 	case e.Timeout > 0:
 		what = fmt.Sprintf("%s: %q timed out after %s; the engine did not answer an interrupt and was killed", e.Engine, e.Command, e.Timeout)
+	case e.Usable:
+		// The engine is up: the command alone failed.
+		return fmt.Sprintf("%s: %q: %v", e.Engine, e.Command, e.Err)
 	default:
-		what = fmt.Sprintf("%s died while running %q: %v", e.Engine, e.Command, e.Err)
+		what = fmt.Sprintf("%s ended while running %q: %v", e.Engine, e.Command, e.Err)
 	}
 	switch {
 	case e.Usable:

@@ -22,6 +22,9 @@ var (
 	ErrDead = errors.New("engine session is dead")
 	// ErrTimeout: a command (or start-up) did not finish in time.
 	ErrTimeout = errors.New("engine command timed out")
+	// ErrMultiline: Run was given several lines; each command is sent,
+	// and answered, on its own.
+	ErrMultiline = errors.New("an engine command is one line; this one has several")
 )
 
 // ExitError reports an engine that exited by itself. It wraps ErrDead.
@@ -32,9 +35,9 @@ type ExitError struct {
 
 func (e *ExitError) Error() string {
 	if e.Tail == "" {
-		return "engine died: " + e.Status
+		return "engine process ended: " + e.Status
 	}
-	return fmt.Sprintf("engine died: %s; last output:\n%s", e.Status, e.Tail)
+	return fmt.Sprintf("engine process ended: %s; last output:\n%s", e.Status, e.Tail)
 }
 
 func (e *ExitError) Unwrap() error { return ErrDead }
@@ -206,7 +209,7 @@ func (s *Session) Run(ctx context.Context, command string) (string, error) {
 // while the command is still in flight. A nil until is Run.
 func (s *Session) RunUntil(ctx context.Context, command string, until *regexp.Regexp) (string, error) {
 	if strings.ContainsAny(command, "\r\n") {
-		return "", errors.New("running engine command: command must be one line")
+		return "", ErrMultiline
 	}
 	select {
 	case <-s.sem:

@@ -98,7 +98,7 @@ func TestToolsListIsStableAndComplete(t *testing.T) {
 // *_s seconds, env merging); describing them in every tool would cost
 // tools/list bytes for nothing.
 var selfExplanatory = map[string]bool{
-	"args": true, "command": true, "condition": true, "core": true, "env": true,
+	"args": true, "command": true, "condition": true, "core": true, "engine": true, "env": true,
 	"expression": true, "id": true, "jobs": true, "location": true, "path": true,
 	"pid": true, "profile": true, "program": true, "project_dir": true,
 	"output_id": true, "session_id": true, "stdin": true, "stop_on_entry": true, "thread": true,

@@ -26,8 +26,9 @@ const (
 	KindGDB  = "gdb"  // gdb -i=dap, gdb 14 and later
 )
 
-// ErrAdapterNotFound: no adapter of the wanted kind is installed.
-var ErrAdapterNotFound = errors.New("debug adapter not found")
+// ErrAdapterNotFound: no usable adapter of the wanted kind is installed (none
+// on PATH, or one without DAP support), or the kind is unknown.
+var ErrAdapterNotFound = errors.New("no usable debug adapter")
 
 // Adapter is a debug adapter program and how to talk to it.
 type Adapter struct {

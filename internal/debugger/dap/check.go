@@ -3,6 +3,7 @@ package dap
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -20,10 +21,12 @@ func checkProgram(path string) error {
 func checkFile(path, what string) error {
 	fi, err := os.Stat(path)
 	switch {
-	case err != nil:
-		return fmt.Errorf("%w: %s %s: %v", ErrNoTarget, what, path, err)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s %s: %v", ErrNoTarget, what, path, errors.Unwrap(err))
+	case err != nil: // it may exist: permission denied, a file as a directory
+		return fmt.Errorf("%s %s: %v", what, path, errors.Unwrap(err))
 	case fi.IsDir():
-		return fmt.Errorf("%w: %s %s is a directory", ErrNoTarget, what, path)
+		return fmt.Errorf("%s %s is a directory, not a file", what, path)
 	}
 	return nil
 }

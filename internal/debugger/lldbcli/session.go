@@ -2,6 +2,7 @@ package lldbcli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/repl"
 )
 
 func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
@@ -210,7 +212,7 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	out, err := b.run(wctx, "process continue", resumedStopReport())
 	st := b.observe(out)
 	if err != nil {
-		return st, fmt.Errorf("%w after %s: %v", debugger.ErrTimeout, opts.Wait, err)
+		return st, waitError(err, opts.Wait)
 	}
 	return st, nil
 }
@@ -240,7 +242,7 @@ func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, 
 	out, err := b.run(wctx, cmd, stopReport())
 	st := b.observe(out)
 	if err != nil {
-		return st, err
+		return st, waitError(err, wait)
 	}
 	if e := lldbError(out); e != "" {
 		return st, fmt.Errorf("%s: %s", cmd, e)
@@ -291,4 +293,15 @@ func (b *Backend) RawCommand(ctx context.Context, command string) (string, error
 		capped += "\n[" + cut + "]"
 	}
 	return capped, nil
+}
+
+// waitError words the failure of a command that waited for the target to
+// stop: ErrTimeout only when the wait ran out with lldb still up (it was
+// interrupted); an lldb that ended, or a caller that gave up, keeps its own
+// error.
+func waitError(err error, wait time.Duration) error {
+	if errors.Is(err, repl.ErrTimeout) && !errors.Is(err, debugger.ErrSessionDead) {
+		return fmt.Errorf("%w after %s", debugger.ErrTimeout, wait)
+	}
+	return err
 }

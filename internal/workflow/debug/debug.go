@@ -240,7 +240,7 @@ func findProgram(program, cwd, projectDir string) (string, error) {
 	if strings.ContainsRune(program, filepath.Separator) {
 		program = argpath.Join(dir, program)
 		if _, err := os.Stat(program); err != nil {
-			return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s not found: %v", program, errors.Unwrap(err))}
+			return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s: %v", program, errors.Unwrap(err))}
 		}
 		return program, nil
 	}

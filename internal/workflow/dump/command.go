@@ -19,7 +19,7 @@ import (
 type commandParams struct {
 	sessionParam
 	Command  string  `json:"command" jsonschema:"a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
-	Engine   string  `json:"engine,omitempty" jsonschema:"crash, drgn, gdb or lldb"`
+	Engine   string  `json:"engine,omitempty"` // the tool description names the engines
 	Force    bool    `json:"force,omitempty" jsonschema:"bypass the cache"`
 	TimeoutS float64 `json:"timeout_s,omitempty"`
 }
@@ -35,6 +35,10 @@ type CommandOutput struct {
 	Context   postmortem.Context `json:"context" jsonschema:"engine context after the command (task, CPU, thread, frame)"`
 	Notes     []string           `json:"notes,omitempty" jsonschema:"what happened to the engine (restarts)"`
 	catalog.Captured
+	// Commands are the results of a command of several lines, one a line
+	// in order; the fields above then describe the whole (its first engine
+	// error, the context after the last line) and carry no output.
+	Commands []CommandOutput `json:"commands,omitempty" jsonschema:"one result a line, for a command of several lines"`
 }
 
 func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[CommandOutput], error) {
@@ -50,6 +54,14 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
+	lines, err := route.Lines()
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, describe(err)
+	}
+	if len(lines) > 1 {
+		return h.runLines(ctx, c, s, route, lines, in.Force, timeout)
+	}
+	route.Command = lines[0]
 	if route.Engine == postmortem.EngineCrash || route.Engine == postmortem.EngineGDB {
 		c.Progress(ctx, 0, 0, fmt.Sprintf("%s: %s", route.Engine, firstLine(route.Command)))
 	}
@@ -76,31 +88,37 @@ type ran struct {
 }
 
 func (r ran) result() catalog.Result[CommandOutput] {
-	o := r.out
 	var b strings.Builder
+	r.write(&b)
+	outcome := catalog.OK
+	if r.out.Error != "" {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[CommandOutput]{Text: b.String(), Output: r.out, Outcome: outcome}
+}
+
+// write renders one command's result: its verdict line, context, notes and
+// output excerpt.
+func (r ran) write(b *strings.Builder) {
+	o := r.out
 	label := fmt.Sprintf("%s %q", o.Engine, firstLine(o.Command))
 	switch {
 	case o.Error != "":
-		fmt.Fprintf(&b, "ENGINE ERROR %s: %s\n", label, o.Error)
+		fmt.Fprintf(b, "ENGINE ERROR %s: %s\n", label, o.Error)
 	default:
-		fmt.Fprintf(&b, "OK %s: %d lines", label, o.TotalLines)
+		fmt.Fprintf(b, "OK %s: %d lines", label, o.TotalLines)
 		if o.Cached {
 			b.WriteString(" (cached; force: true re-runs)")
 		}
 		b.WriteByte('\n')
 	}
 	if k := o.Context.Key(); k != "" {
-		fmt.Fprintf(&b, "context: %s\n", k)
+		fmt.Fprintf(b, "context: %s\n", k)
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(b, "note: %s\n", n)
 	}
-	catalog.WriteExcerpt(&b, o.Captured, r.excerpt.Text)
-	outcome := catalog.OK
-	if o.Error != "" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[CommandOutput]{Text: b.String(), Output: o, Outcome: outcome}
+	catalog.WriteExcerpt(b, o.Captured, r.excerpt.Text)
 }
 
 // run executes a routed command through the cache: a cacheable command
@@ -201,7 +219,11 @@ func readAll(ctx context.Context, st *store.Store, id string) (string, error) {
 }
 
 func (h *handler) buildExcerpt(text string) excerpt.Excerpt {
-	b := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
+	return buildExcerpt(text, h.svc.Config.BudgetBytes()/2)
+}
+
+func buildExcerpt(text string, budget int) excerpt.Excerpt {
+	b := excerpt.New(budget, important)
 	b.Write([]byte(text))
 	b.Flush()
 	return b.Excerpt()

@@ -32,7 +32,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)).
 				Unlisted("", "project_dir"), // filled from session defaults; where relative paths resolve
 			catalog.New("dump_report", "First look at an open dump: panic or signal, crashing backtrace, kernel log tail or registers.", world, h.report),
-			catalog.New("dump_command", "Run a crash, drgn, gdb or lldb command on an open dump (cached per engine context).", world, h.command),
+			catalog.New("dump_command", "Run crash, drgn, gdb or lldb commands, one a line, on an open dump (cached per engine context).", world, h.command),
 			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one on an open dump.", world, h.scripts),
 			catalog.New("dump_list", "List open dump sessions and the state of their engines.", ro, h.list),
 			catalog.New("dump_close", "Release a dump session; the last release stops its engines.", catalog.Annotations{Destructive: true, Idempotent: true}, h.close),
@@ -72,7 +72,8 @@ func describe(err error) error {
 	case errors.Is(err, postmortem.ErrBadTarget), errors.Is(err, postmortem.ErrUnknownPrefix),
 		errors.Is(err, postmortem.ErrUnknownEngine), errors.Is(err, postmortem.ErrEngineConflict),
 		errors.Is(err, postmortem.ErrWrongEngine), errors.Is(err, postmortem.ErrEmptyCommand),
-		errors.Is(err, postmortem.ErrShellEscape), errors.Is(err, postmortem.ErrEngineMissing):
+		errors.Is(err, postmortem.ErrShellEscape), errors.Is(err, postmortem.ErrEngineMissing),
+		errors.Is(err, postmortem.ErrBlockCommand):
 		return &defaults.UsageError{Msg: err.Error()}
 	}
 	return err

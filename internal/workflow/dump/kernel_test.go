@@ -178,7 +178,7 @@ func TestKernelDump(t *testing.T) {
 		need(t, "drgn", "python3-drgn")
 		// drgn dies mid-command.
 		r, _ := cmd(t, map[string]any{"command": "drgn: import os, signal; os.kill(os.getpid(), signal.SIGKILL)"})
-		if !r.IsError || !strings.Contains(r.Text, "drgn died") {
+		if !r.IsError || !strings.Contains(r.Text, "drgn ended while running") || !strings.Contains(r.Text, "SIGKILL") {
 			t.Fatalf("death mid-command:\n%s", r.Text)
 		}
 		r, o := cmd(t, map[string]any{"command": "drgn: prog['init_task'].comm"})

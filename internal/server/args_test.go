@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/catalog"
+)
+
+// checkUnknownArgumentAnswer checks the answer to a call with an unknown
+// argument: a usage error that names it and lists every argument the tool
+// takes, unlisted ones included.
+func checkUnknownArgumentAnswer(t *testing.T, tool *catalog.Tool, res *mcp.CallToolResult, text string) {
+	t.Helper()
+	if !res.IsError || res.Meta[catalog.OutcomeKey] != string(catalog.UsageError) {
+		t.Errorf("%s: IsError=%v outcome=%v, want a usage error: %.300s", tool.Name, res.IsError, res.Meta[catalog.OutcomeKey], text)
+	}
+	if !strings.Contains(text, `unknown argument "no_such_argument"`) {
+		t.Errorf("%s: answer does not name the unknown argument: %.300s", tool.Name, text)
+	}
+	names := tool.InputSchema().Properties
+	if len(names) == 0 && !strings.Contains(text, "takes no arguments") {
+		t.Errorf("%s: answer does not say the tool takes no arguments: %.300s", tool.Name, text)
+	}
+	for name := range names {
+		if !strings.Contains(text, name) {
+			t.Errorf("%s: answer does not list argument %q: %.300s", tool.Name, name, text)
+		}
+	}
+}
+
+// TestUnknownArgumentListsAllowedNamesForEveryTool calls every tool of the
+// catalog, those of workflows unavailable here included, with an unknown
+// argument.
+func TestUnknownArgumentListsAllowedNamesForEveryTool(t *testing.T) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "every-tool"}, nil)
+	var tools []*catalog.Tool
+	for _, w := range Catalog(newServices(t, nil)).Workflows {
+		for _, tool := range w.Tools {
+			tool.Register(s, func(string) bool { return true })
+			tools = append(tools, tool)
+		}
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	for _, tool := range tools {
+		res, text := callText(t, cs, tool.Name, map[string]any{"no_such_argument": 1})
+		checkUnknownArgumentAnswer(t, tool, res, text)
+	}
+}
+
+// TestUnknownArgumentThroughServer calls every tool the server lists with an
+// unknown argument and a misspelt one.
+func TestUnknownArgumentThroughServer(t *testing.T) {
+	srv, _ := New(newServices(t, nil), Options{})
+	cs := connect(t, srv, nil)
+	for _, tool := range srv.Selection.Tools {
+		res, text := callText(t, cs, tool.Name, map[string]any{"no_such_argument": 1})
+		checkUnknownArgumentAnswer(t, tool, res, text)
+	}
+	_, text := callText(t, cs, "build", map[string]any{"dir": "."})
+	if !strings.Contains(text, `did you mean "project_dir"?`) {
+		t.Errorf("build {dir}: %s", text)
+	}
+	_, text = callText(t, cs, "run", map[string]any{"program": "/bin/true", "timeout_s": "ten"})
+	if !strings.Contains(text, `timeout_s: expected a number, got "ten"`) {
+		t.Errorf("run {timeout_s: ten}: %s", text)
+	}
+	_, text = callText(t, cs, "test", map[string]any{})
+	if !strings.Contains(text, `session_set_defaults {"project_dir": `) {
+		t.Errorf("test without project_dir: %s", text)
+	}
+}
