@@ -231,7 +231,7 @@ func TestSessionDefaults(t *testing.T) {
 func TestShutdownRemovesSessionFiles(t *testing.T) {
 	needTool(t, "lldb-vscode-16", "lldb-16")
 	// The package's temporary directory is its own (testutil.Main).
-	pattern := filepath.Join(os.TempDir(), "triage-debug-*")
+	pattern := filepath.Join(os.TempDir(), "triage-debug-[0-9]*") // not the test program's triage-debug-test-*
 	var pid int
 	t.Run("session", func(t *testing.T) {
 		c := mcptest.Connect(t, nil)
