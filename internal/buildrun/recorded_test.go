@@ -1,11 +1,16 @@
 package buildrun
 
 import (
+	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
 )
 
 // analyzeRecorded runs Analyze over a recorded log at every level and
@@ -54,6 +59,62 @@ func TestAnalyzeGoPanicNamesTheFrame(t *testing.T) {
 		}
 		if res.Crash == nil || res.Crash.Frame == nil || res.Crash.Frame.Line == 0 {
 			t.Errorf("%s: no crash frame: %+v", tt.log, res.Crash)
+		}
+	}
+}
+
+// TestBuildFailuresNameTheFirstError: a failed build is named by its first
+// compiler error with the compiler's location, for rustc (which prints it
+// on the next line), gcc and Go, whether the log is piped into the filter,
+// or the build or test step failed; a compile error in output no test
+// parser knows (make test) is a build failure, not a test failure.
+func TestBuildFailuresNameTheFirstError(t *testing.T) {
+	const (
+		rustLib  = "src/lib.rs:485:29: error[E0308]: mismatched types"
+		rustTest = "tests/test_version_req.rs:47:29: error[E0308]: mismatched types"
+		zlib     = "zutil.c:29:5: ‘injected_undeclared_identifier’ undeclared (first use in this function)"
+	)
+	// triage filter --toolchain T < log
+	for _, tt := range []struct{ log, format, line string }{
+		{"cargo-test-compile-error-lib.log", testreport.FormatCargo, "BUILD FAILED: 3 errors: " + rustLib},
+		{"cargo-test-compile-error-test.log", testreport.FormatCargo, "BUILD FAILED: 2 errors: " + rustTest},
+		{"make-test-compile-error.log", "", "BUILD FAILED: 1 error: " + zlib},
+	} {
+		res, _ := analyzeRecorded(t, tt.log, tt.format, nil)
+		if res.Status != Failed || res.Line != tt.line {
+			t.Errorf("filter %s: %s %q\n want %s %q", tt.log, res.Status, res.Line, Failed, tt.line)
+		}
+	}
+	// The same logs printed by a build or test step that exits as the tool did.
+	for _, tt := range []struct {
+		log  string
+		kind string
+		step toolchain.Step
+		exit int
+		line string
+	}{
+		{"cargo-test-compile-error-lib.log", KindBuild, toolchain.Step{Name: toolchain.StepBuild}, 101, "BUILD FAILED: 3 errors: " + rustLib},
+		{"cargo-test-compile-error-lib.log", KindTest, toolchain.Step{Name: toolchain.StepTest, Format: testreport.FormatCargo}, 101,
+			"BUILD FAILED: 3 errors (the tests did not run): " + rustLib},
+		{"cargo-test-compile-error-test.log", KindTest, toolchain.Step{Name: toolchain.StepTest, Format: testreport.FormatCargo}, 101,
+			"BUILD FAILED: 2 errors (the tests did not run): " + rustTest},
+		{"make-test-compile-error.log", KindTest, toolchain.Step{Name: toolchain.StepTest}, 2,
+			"BUILD FAILED: 1 error (test step; no test results recognised): " + zlib},
+		{"make-test-compile-error.log", KindTest, toolchain.Step{Name: toolchain.StepBuild}, 2,
+			"BUILD FAILED: 1 error (build step; the tests did not run): " + zlib},
+	} {
+		path, err := filepath.Abs(recorded + tt.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := tt.step
+		step.Argv = []string{"sh", "-c", `cat "$0"; exit "$1"`, path, strconv.Itoa(tt.exit)}
+		res, err := Run(context.Background(), Request{Kind: tt.kind, Steps: []toolchain.Step{step}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Failed || res.Line != tt.line {
+			t.Errorf("%s step over %s: %s %q\n want %s %q", step.Name, tt.log, res.Status, res.Line, Failed, tt.line)
 		}
 	}
 }

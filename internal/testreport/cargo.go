@@ -45,6 +45,8 @@ type cargoParser struct {
 	summary  bool   // its "test result:" line came
 	exitHow  string // "exit status: 3" from cargo's "process didn't exit successfully"
 	suiteIdx int    // index of its first case
+
+	rustcErr string // a compiler error whose location may be on the next line
 }
 
 func parseCargo(r io.Reader) (*Report, error) {
@@ -52,12 +54,21 @@ func parseCargo(r io.Reader) (*Report, error) {
 	if err := lines(r, p.line); err != nil {
 		return nil, err
 	}
+	if e := rustcBuildError(p.rustcErr, ""); p.rustcErr != "" && e != "" {
+		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, e)
+	}
 	p.endBinary("the output ended")
 	p.endPending(Errored, "the test binary ended before reporting a result")
 	return p.rep, nil
 }
 
 func (p *cargoParser) line(line string) {
+	if p.rustcErr != "" {
+		if e := rustcBuildError(p.rustcErr, line); e != "" {
+			p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, e)
+		}
+		p.rustcErr = ""
+	}
 	t := strings.TrimSpace(line)
 	switch {
 	case strings.HasPrefix(t, "Running ") || strings.HasPrefix(t, "Doc-tests "):
@@ -100,8 +111,10 @@ func (p *cargoParser) line(line string) {
 		p.exitHow = strings.TrimSuffix(how, ")")
 	case strings.HasSuffix(line, " has overflowed its stack"):
 		p.overflowed(line)
-	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
+	case strings.HasPrefix(line, "error: could not compile"):
 		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
+	case isRustcError(line):
+		p.rustcErr = line // recorded with the location on the next line
 	case p.section != "":
 		p.sectionLine(line)
 	}
