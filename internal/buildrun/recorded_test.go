@@ -118,3 +118,24 @@ func TestBuildFailuresNameTheFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestDataRaceVerdict: a test failed by a data race is named in the
+// verdict with the racy line, from go test -race's log and from a
+// ThreadSanitizer report under ctest, and the race's lines stay in the
+// filtered log.
+func TestDataRaceVerdict(t *testing.T) {
+	for _, tt := range []struct {
+		log, line string
+		keep      []string
+	}{
+		{"go-test-json-race.log", "TESTS FAILED: 2 of 6 failed; data race in golang.org/x/sync/errgroup/TestWithContext at errgroup.go:78",
+			[]string{"WARNING: DATA RACE", "testing.go:1712: race detected during execution of test", "--- FAIL: TestWithContext"}},
+		{"ctest-tsan.log", "TESTS FAILED: 1 of 2 failed; data race in race at race.c:8",
+			[]string{"WARNING: ThreadSanitizer: data race", "SUMMARY: ThreadSanitizer: data race /tmp/cap/tsan/race.c:8 in bump"}},
+	} {
+		res, _ := analyzeRecorded(t, tt.log, "", tt.keep)
+		if res.Status != Failed || res.Line != tt.line {
+			t.Errorf("%s: %s %q\n want %s %q", tt.log, res.Status, res.Line, Failed, tt.line)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func (r *Result) concludeTests() {
 		r.Line = "TESTS FAILED: " + cutShortClause(rep)
 	case bad > 0:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total)
+		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total) + kindClause(rep)
 	case len(rep.RunnerErrors) > 0:
 		// The runner said why it failed: not a silent failure.
 		r.Status = Failed
@@ -254,6 +254,22 @@ func (r *Result) concludeTests() {
 			r.Line += " (count mismatch with the tool's summary — see notes)"
 		}
 	}
+}
+
+// kindClause names the first test that failed by more than an assertion
+// (a data race) and where: "; data race in pkg/TestX at errgroup.go:78".
+func kindClause(rep *testreport.Report) string {
+	for _, c := range rep.Failures() {
+		if c.Kind == "" {
+			continue
+		}
+		s := "; " + c.Kind + " in " + qualifiedName(c, rep.Format)
+		if c.File != "" {
+			s += fmt.Sprintf(" at %s:%d", baseName(c.File), c.Line)
+		}
+		return s
+	}
+	return ""
 }
 
 // buildErrorsLine is "BUILD FAILED: 1 error: a.go:3:5: undefined: x",
