@@ -131,7 +131,11 @@ func writeFilterSummary(w io.Writer, res *buildrun.Result) {
 		fmt.Fprintf(w, "tests (%s): %d total, %d passed, %d failed, %d errored, %d crashed, %d skipped\n",
 			rep.Format, t.Total, t.Passed, t.Failed, t.Errored, t.Crashed, t.Skipped)
 		for _, c := range rep.Failures() {
-			fmt.Fprintf(w, "  %s %s [%s]", c.Suite, c.Name, c.Status)
+			status := string(c.Status)
+			if c.Kind != "" {
+				status += ": " + c.Kind
+			}
+			fmt.Fprintf(w, "  %s %s [%s]", c.Suite, c.Name, status)
 			if c.File != "" {
 				fmt.Fprintf(w, " at %s:%d", c.File, c.Line)
 			}

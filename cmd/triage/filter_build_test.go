@@ -22,8 +22,8 @@ func TestFilterBuildLogs(t *testing.T) {
 		{"testdata/cargo-build.log", exitOK, "BUILD SUCCEEDED (0 warnings)"},
 		{"testdata/make-build.log", exitOK, "BUILD SUCCEEDED (0 warnings)"},
 		{"testdata/go-build-v.log", exitOK, "BUILD SUCCEEDED (0 warnings)"},
-		{"testdata/go-build-fail.log", exitFailure, "BUILD FAILED: 1 error"},
-		{"testdata/go-build-json-fail.log", exitFailure, "BUILD FAILED: 1 error"},
+		{"testdata/go-build-fail.log", exitFailure, "BUILD FAILED: 1 error: hash/hash.go:6:17: undefined: undefinedThing"},
+		{"testdata/go-build-json-fail.log", exitFailure, "BUILD FAILED: 1 error: hash/hash.go:6:17: undefined: undefinedThing"},
 	}
 	for _, tt := range tests {
 		if _, err := os.Stat(tt.path); err != nil && strings.HasPrefix(tt.path, xcodebuildFixtures) {

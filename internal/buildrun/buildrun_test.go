@@ -46,7 +46,7 @@ func TestAnalyzeVerdicts(t *testing.T) {
 	}{
 		{"build ok", "", "gcc -c a.c\ncc -o app a.o\n", Succeeded, "BUILD SUCCEEDED (0 warnings)"},
 		{"warning", "", "a.c:1:2: warning: unused variable 'x'\n", Succeeded, "BUILD SUCCEEDED (1 warning)"},
-		{"errors", "", "a.c:1:2: error: x\nb.c:3:4: error: y\n", Failed, "BUILD FAILED: 2 errors"},
+		{"errors", "", "a.c:1:2: error: x\nb.c:3:4: error: y\n", Failed, "BUILD FAILED: 2 errors: a.c:1:2: x"},
 		{"empty", "", "", SilentFailure, "EMPTY LOG: nothing was read, so nothing can be said to have succeeded"},
 		{"cargo pass", "cargo", "running 2 tests\ntest a ... ok\ntest b ... ignored\n\ntest result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\n", Succeeded, "TESTS PASSED: 1 passed, 1 skipped"},
 		{"cargo none", "cargo", "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out\n", NoTests, "NO TESTS RAN: the run found no tests"},
@@ -79,7 +79,7 @@ func TestRunStopsAtFailedStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Failed || res.Line != "BUILD FAILED: 1 error (build step; the tests did not run)" {
+	if res.Status != Failed || res.Line != "BUILD FAILED: 1 error (build step; the tests did not run): main.c:3:1: expected declaration" {
 		t.Errorf("%s %q", res.Status, res.Line)
 	}
 	if len(res.Steps) != 3 || !res.Steps[1].Ran || res.Steps[2].Ran {

@@ -154,7 +154,11 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 		res.Kind, res.Report, res.Format = KindTest, rep, format
 		nameFromStacks(rep, stacks.Report())
 		if rep.Status == testreport.Crashed {
+			// The log is all there is: the crash is reported at the frame
+			// its trace shows (a Go panic's), by the rule a test run uses.
+			// Where the project is, is not known.
 			res.Crash = crashedTest(rep)
+			res.Crash.Frame = messageFrame(res.Crash.Message, "")
 		}
 	}
 	res.conclude()

@@ -69,14 +69,15 @@ func (r *Result) conclude() {
 	case r.stoppedByUs():
 		return
 	case r.Failed != nil && r.Failed.Step.Name != toolchain.StepTest:
-		r.concludeBuild()
-		if r.Kind == KindTest && r.Status != Crashed {
-			r.Line += fmt.Sprintf(" (%s step; the tests did not run)", r.Failed.Step.Name)
+		where := ""
+		if r.Kind == KindTest {
+			where = r.Failed.Step.Name + " step; the tests did not run"
 		}
+		r.concludeBuild(where)
 	case r.Kind == KindTest:
 		r.concludeTests()
 	default:
-		r.concludeBuild()
+		r.concludeBuild("")
 	}
 }
 
@@ -107,8 +108,11 @@ func (r *Result) stoppedByUs() bool {
 }
 
 // concludeBuild concludes a build, or the build part of a test run, from
-// the failed step (if any) and the diagnostics.
-func (r *Result) concludeBuild() {
+// the failed step (if any) and the diagnostics. where, when set, says what
+// the failure stopped ("build step; the tests did not run"). A failed
+// build is named by its first compiler error, with its location:
+// "BUILD FAILED: 2 errors (where): src/lib.rs:485:29: error[E0308]: …".
+func (r *Result) concludeBuild(where string) {
 	errs := r.Log.Errors + r.Log.LinkerErrors
 	warn := plural(r.Log.Warnings, "warning")
 	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
@@ -126,8 +130,15 @@ func (r *Result) concludeBuild() {
 		r.Line = fmt.Sprintf("BUILD FAILED: %s", plural(errs, "error"))
 		if r.Failed == nil && len(r.Steps) > 0 {
 			// The tools exited 0 yet printed errors: say both.
-			r.Line += " (yet every step exited 0)"
+			where = strings.TrimPrefix(where+"; yet every step exited 0", "; ")
 		}
+		if where != "" {
+			r.Line += " (" + where + ")"
+		}
+		if first := firstError(r.Log.Diagnostics); first != "" {
+			r.Line += ": " + clip(first, 160)
+		}
+		return
 	case r.Failed != nil:
 		r.Status = SilentFailure
 		r.Line = fmt.Sprintf("BUILD FAILED (exit %d in the %s step) but no error was recognised — see output", exit, r.Failed.Step.Name)
@@ -142,7 +153,57 @@ func (r *Result) concludeBuild() {
 		r.Status = Succeeded
 		r.Line = fmt.Sprintf("BUILD SUCCEEDED (%s)", warn)
 	}
+	if where != "" && r.Status != Crashed {
+		r.Line += " (" + where + ")"
+	}
 }
+
+// firstError names the first compiler or linker error, "file:line:col:
+// message" (an absolute file by its base name), preferring the first one with a location (cargo's "could
+// not compile" comes after rustc's located errors); "" when none.
+func firstError(diags []logfilter.Diagnostic) string {
+	first := ""
+	for _, d := range diags {
+		if d.Kind != logfilter.KindError && d.Kind != logfilter.KindLinker {
+			continue
+		}
+		if d.File == "" || d.Line == 0 {
+			if first == "" {
+				first = d.Message
+			}
+			continue
+		}
+		file := d.File
+		if strings.HasPrefix(file, "/") {
+			// As a crash's frame is named: the errors list has the path.
+			file = baseName(file)
+		}
+		loc := fmt.Sprintf("%s:%d", file, d.Line)
+		if d.Col > 0 {
+			loc += fmt.Sprintf(":%d", d.Col)
+		}
+		return loc + ": " + d.Message
+	}
+	return first
+}
+
+// compilerErrors counts the errors a compiler printed at a source location,
+// and the linker's: what tells a build's output from a test's.
+func compilerErrors(diags []logfilter.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		switch {
+		case d.Kind == logfilter.KindLinker:
+			n++
+		case d.Kind == logfilter.KindError && d.Line > 0 && compilers[d.Tool]:
+			n++
+		}
+	}
+	return n
+}
+
+// compilers are the Diagnostic tools that name a compiler.
+var compilers = map[string]bool{"cc": true, "go": true, "rustc": true, "swiftc": true, "clang": true}
 
 // concludeTests concludes a test run from its report.
 func (r *Result) concludeTests() {
@@ -169,7 +230,7 @@ func (r *Result) concludeTests() {
 		r.Line = "TESTS FAILED: " + cutShortClause(rep)
 	case bad > 0:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total)
+		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total) + kindClause(rep)
 	case len(rep.RunnerErrors) > 0:
 		// The runner said why it failed: not a silent failure.
 		r.Status = Failed
@@ -193,6 +254,22 @@ func (r *Result) concludeTests() {
 			r.Line += " (count mismatch with the tool's summary — see notes)"
 		}
 	}
+}
+
+// kindClause names the first test that failed by more than an assertion
+// (a data race) and where: "; data race in pkg/TestX at errgroup.go:78".
+func kindClause(rep *testreport.Report) string {
+	for _, c := range rep.Failures() {
+		if c.Kind == "" {
+			continue
+		}
+		s := "; " + c.Kind + " in " + qualifiedName(c, rep.Format)
+		if c.File != "" {
+			s += fmt.Sprintf(" at %s:%d", baseName(c.File), c.Line)
+		}
+		return s
+	}
+	return ""
 }
 
 // buildErrorsLine is "BUILD FAILED: 1 error: a.go:3:5: undefined: x",
@@ -251,11 +328,17 @@ func cutShortClause(rep *testreport.Report) string {
 func (r *Result) concludeUnparsed(res *testStepOutcome) {
 	switch {
 	case res == nil:
-		r.concludeBuild()
+		r.concludeBuild("")
 	case res.crashed:
 		r.Status = Crashed
 		r.Line = r.crashLine(res)
 	case res.exit != 0:
+		if compilerErrors(r.Log.Diagnostics) > 0 {
+			// make test, make check: the test step builds first, and
+			// its compiler stopped it.
+			r.concludeBuild("test step; no test results recognised")
+			return
+		}
 		if r.Log.Errors+r.Log.LinkerErrors > 0 {
 			r.Status = Failed
 			r.Line = fmt.Sprintf("TESTS FAILED (exit %d): %s in the output; no test results recognised", res.exit, plural(r.Log.Errors+r.Log.LinkerErrors, "error"))

@@ -11,7 +11,7 @@
 //
 // A Result carries one verdict line, first thing a reader sees:
 //
-//	BUILD SUCCEEDED (0 warnings)        BUILD FAILED: 2 errors
+//	BUILD SUCCEEDED (0 warnings)        BUILD FAILED: 2 errors: src/lib.rs:485:29: error[E0308]: …
 //	TESTS PASSED: 412 passed, 3 skipped TESTS FAILED: 3 of 412 failed
 //	CRASHED: test binary SIGSEGV in f at a.c:5 while running crash_test
 //	NO TESTS RAN: filter -run=TestX matched nothing

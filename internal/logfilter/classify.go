@@ -170,6 +170,8 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 			return with(class{kind: KindFailure}, "ninja"), true
 		case hasPrefix(b, "Finished "):
 			return with(clsSummary, "cargo"), true
+		case hasPrefix(b, "Found ") && hasSuffix(b, " data race(s)"):
+			return with(class{kind: KindFailure}, "go"), true // the race detector's tally at exit
 		}
 	case 'f':
 		switch {
@@ -216,6 +218,9 @@ func classifyPrefix(b []byte, indent int) (class, bool) {
 	case 'W':
 		if hasPrefix(b, "WARNING: ") && bytes.Contains(b, litSanitizer) {
 			return with(clsCrash, "sanitizer"), true
+		}
+		if string(b) == "WARNING: DATA RACE" {
+			return with(clsCrash, "go"), true // the race detector's report, ThreadSanitizer's in Go
 		}
 		if hasPrefix(b, "Warning:") || hasPrefix(b, "WARNING:") {
 			return clsWarning, true

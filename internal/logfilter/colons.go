@@ -104,6 +104,10 @@ func afterColon(a []byte) (class, bool) {
 		if hasPrefix(a, "runtime error:") {
 			return with(clsCrash, "sanitizer"), true
 		}
+		if hasPrefix(a, "race detected") {
+			// "testing.go:1712: race detected during execution of test"
+			return with(class{kind: KindFailure}, "go"), true
+		}
 	case 'u':
 		if hasPrefix(a, "undefined reference") || hasPrefix(a, "undefined symbol") {
 			return class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}, true

@@ -39,6 +39,10 @@ type Filter struct {
 	block      Kind
 	blockItems int
 
+	// locFor is 1 + the index of the diagnostic just recorded without a
+	// location, which rustc prints on the next line; 0 when none waits.
+	locFor int
+
 	goEvent  goTestEvent // reused for `go test -json` lines
 	held     heldLines   // t.Log output of the running Go test, written if it fails
 	folds    folds
@@ -145,6 +149,9 @@ func (f *Filter) line(raw []byte) {
 			return
 		}
 		line = text
+	}
+	if f.locFor > 0 {
+		f.takeLocation(line)
 	}
 	c := classify(line)
 
@@ -254,10 +261,14 @@ func (f *Filter) topLine(line []byte, c class) {
 		f.block, f.blockItems = c.block, 0
 	}
 	folded := false
+	before := len(f.sum.Diagnostics)
 	if f.foldable(line, c) {
 		folded = f.fold(line, c)
 	} else {
 		f.count(line, c)
+	}
+	if len(f.sum.Diagnostics) > before && f.sum.Diagnostics[before].File == "" {
+		f.locFor = before + 1
 	}
 	keep := f.keep(c.kind)
 	if c.ctx != ctxNone {
@@ -274,6 +285,23 @@ func (f *Filter) topLine(line []byte, c class) {
 		f.emit(line)
 	}
 	f.holdGoTestOutput(line, c)
+}
+
+// takeLocation gives the diagnostic recorded on the line before the
+// location rustc prints under it: "  --> src/lib.rs:485:29".
+func (f *Filter) takeLocation(line []byte) {
+	d := &f.sum.Diagnostics[f.locFor-1]
+	f.locFor = 0
+	body, _ := trimIndent(line)
+	if !hasPrefix(body, "--> ") {
+		return
+	}
+	if file, ln, col, _ := parseLocation(bytes.TrimSpace(body[4:])); file != "" {
+		d.File, d.Line, d.Col = file, ln, col
+		if d.Tool == "" {
+			d.Tool = toolForFile([]byte(file))
+		}
+	}
 }
 
 // holdGoTestOutput keeps the indented output of a running Go test (in

@@ -48,12 +48,17 @@ type cargoParser struct {
 	binary   string // its path, from cargo's "Running x (path)"
 
 	rerun rerunState // a rerun of a cut-short binary's unreported tests (culprit.go)
+
+	rustcErr string // a compiler error whose location may be on the next line
 }
 
 func parseCargo(r io.Reader) (*Report, error) {
 	p := &cargoParser{rep: &Report{Format: FormatCargo}, index: map[string]int{}, running: -1}
 	if err := lines(r, p.line); err != nil {
 		return nil, err
+	}
+	if e := rustcBuildError(p.rustcErr, ""); p.rustcErr != "" && e != "" {
+		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, e)
 	}
 	p.endBinary("the output ended")
 	p.endPending(Errored, "the test binary ended before reporting a result")
@@ -64,6 +69,12 @@ func parseCargo(r io.Reader) (*Report, error) {
 func (p *cargoParser) line(line string) {
 	if p.rerunLine(line) {
 		return
+	}
+	if p.rustcErr != "" {
+		if e := rustcBuildError(p.rustcErr, line); e != "" {
+			p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, e)
+		}
+		p.rustcErr = ""
 	}
 	t := strings.TrimSpace(line)
 	switch {
@@ -109,8 +120,10 @@ func (p *cargoParser) line(line string) {
 		p.exitHow = strings.TrimSuffix(how, ")")
 	case strings.HasSuffix(line, " has overflowed its stack"):
 		p.overflowed(line)
-	case strings.HasPrefix(line, "error: could not compile"), strings.HasPrefix(line, "error[E"):
+	case strings.HasPrefix(line, "error: could not compile"):
 		p.rep.BuildErrors = addDistinct(p.rep.BuildErrors, line)
+	case isRustcError(line):
+		p.rustcErr = line // recorded with the location on the next line
 	case p.section != "":
 		p.sectionLine(line)
 	}

@@ -37,6 +37,7 @@ func parseCTest(r io.Reader) (*Report, error) {
 	var started []string // tests started without a result line, in order
 	summary := false
 	inReport := false // a sanitizer report's frames are being read
+	var race *raceReport
 	err := lines(r, func(line string) {
 		if m := ctestStartRE().FindStringSubmatch(line); m != nil {
 			started = append(started, m[1])
@@ -60,6 +61,20 @@ func parseCTest(r io.Reader) (*Report, error) {
 		// --output-on-failure prints a failed test's output after its
 		// result line: a sanitizer report there makes the test crashed,
 		// whatever exit status the sanitizer chose.
+		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && isRaceStart(line) {
+			// A data race fails the test, which ran to its end: race.go.
+			c := &rep.Cases[n-1]
+			c.Kind, c.Message = KindDataRace, sanitizerMessage(line)
+			race = &raceReport{}
+			race.feed(line)
+			return
+		}
+		if race != nil && race.feed(line) {
+			c := &rep.Cases[len(rep.Cases)-1]
+			c.File, c.Line = race.site.File, race.site.Line
+			c.Message += " in " + race.site.Function + " at " + c.File + ":" + strconv.Itoa(c.Line)
+			race = nil
+		}
 		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && isSanitizerReport(line) {
 			c := &rep.Cases[n-1]
 			c.Status, c.Message = Crashed, sanitizerMessage(line)

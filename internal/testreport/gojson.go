@@ -250,6 +250,13 @@ func (p *goParser) setMessage(c *Case, key string) {
 		}
 		c.Message = bound(strings.TrimRight(strings.Join(keep, ""), "\n"))
 		c.File, c.Line = goLocation(c.Message)
+		if site, ok := raceIn(c.Message); ok && c.Status == Failed {
+			// "testing.go:1712: race detected during execution of test"
+			c.Kind = KindDataRace
+			if c.File == "" {
+				c.File, c.Line = site.File, site.Line
+			}
+		}
 	}
 }
 

@@ -49,6 +49,9 @@ type Case struct {
 	Message  string        `json:"message,omitempty"` // failure message, bounded
 	File     string        `json:"file,omitempty"`
 	Line     int           `json:"line,omitempty"`
+	// Kind says what failed the case when its status does not say all:
+	// KindDataRace. File and Line are then where it happened.
+	Kind string `json:"kind,omitempty"`
 	// OutputRef locates the case's output in a stored log (for example an
 	// output-store id and line), set by callers that store the raw log.
 	OutputRef string `json:"output_ref,omitempty"`

@@ -59,7 +59,11 @@ func failures(rep *testreport.Report) []render.Failure {
 		if c.File != "" {
 			where = fmt.Sprintf("%s:%d", c.File, c.Line)
 		}
-		fs = append(fs, render.Failure{Name: name, Status: string(c.Status), Where: where, Message: c.Message})
+		status := string(c.Status)
+		if c.Kind != "" {
+			status += ": " + c.Kind // "failed: data race"
+		}
+		fs = append(fs, render.Failure{Name: name, Status: status, Where: where, Message: c.Message})
 	}
 	return fs
 }
