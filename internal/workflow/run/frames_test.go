@@ -261,12 +261,21 @@ func TestRelativeCorePathsResolveInProjectDir(t *testing.T) {
 	r := c.Call("run", map[string]any{"program": "./app", "project_dir": dir})
 	var out run.RunOutput
 	r.Decode(t, &out)
-	if out.Core == "" || filepath.Dir(out.Core) != dir {
-		t.Skipf("the core is not in the project directory (core_pattern?): %q", out.Core)
+	if out.Core == "" {
+		t.Fatalf("the run left no core:\n%s", r.Text)
 	}
-	core := filepath.Base(out.Core)
+	// triage keeps the cores it causes out of the project (in the store);
+	// a core the user has in the project directory is what this is about.
+	const core = "core.user"
+	data, err := os.ReadFile(out.Core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, core), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	open := c.Call("dump_open", map[string]any{"core": core, "program": "./app", "project_dir": dir})
-	if open.IsError || !strings.Contains(open.Text, out.Core) || !strings.Contains(open.Text, filepath.Join(dir, "app")) {
+	if open.IsError || !strings.Contains(open.Text, filepath.Join(dir, core)) || !strings.Contains(open.Text, filepath.Join(dir, "app")) {
 		t.Errorf("dump_open with a relative core and ./app in project_dir:\n%s", open.Text)
 	}
 	if rep := c.Call("dump_report", nil); !strings.Contains(rep.Text, "crash_here") || !strings.Contains(rep.Text, "app.c:3") {
