@@ -45,6 +45,7 @@ var Suite = []Package{
 	// crash takes about 10 s to open the vmcore: the full suite only.
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkKernelCommandUncached$", Benchtime: "20x"},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
+	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 }
 
 // Keys of the figures the report computes itself rather than from a
@@ -108,6 +109,10 @@ var Figures = []Figure{
 		Or: &Target{Check: "overhead-ms", Unit: "ms", Op: "<=", Limit: 5}},
 	{Title: "building the server, all workflows", Key: Key("./internal/server", "BenchmarkNew"),
 		Value: "ns/op", Unit: "ms", Scale: 1e-6},
+	{Title: "hang evidence: stacks of a 50-thread C program (gdb attach)", Key: Key("./internal/hang", "BenchmarkCaptureNative50Threads"),
+		Value: "ns/op", Unit: "s", Scale: 1e-9, Op: "<=", Limit: 2},
+	{Title: "hang evidence: a Go program's 10,000 goroutines (SIGQUIT dump)", Key: Key("./internal/hang", "BenchmarkCaptureGo10000Goroutines"),
+		Value: "ns/op", Unit: "s", Scale: 1e-9, Op: "<=", Limit: 2},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
 		Op: "<=", Limit: 6000},
