@@ -167,7 +167,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
-	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores})
+	r, err := runner.Start(ctx, runner.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks})
 	if err != nil {
 		if p.tests != nil {
 			p.tests.finish()

@@ -47,6 +47,10 @@ type Request struct {
 	// KeepCores, when set, is the directory where a core that the run
 	// left in its working directory (the user's tree) is moved.
 	KeepCores string
+	// NoHangStacks: a timed-out run's stacks are not taken, because what
+	// hangs is out of reach (xcodebuild's tests run in a simulator) and the
+	// local process's stacks would only show it waiting.
+	NoHangStacks bool
 }
 
 // Outcome is what a run left behind.
@@ -98,7 +102,9 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 	out := newFanout(sinks...)
 	hw := newHangWatch(out)
 	spec.Combined = io.MultiWriter(hw.tap, out)
-	spec.OnHang = hw.onHang
+	if !req.NoHangStacks {
+		spec.OnHang = hw.onHang
+	}
 	p, err := proc.Start(ctx, spec)
 	if err != nil {
 		out.Close()

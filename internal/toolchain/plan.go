@@ -70,6 +70,9 @@ type Step struct {
 	// that a run in which nothing ran can name the filter that selected
 	// nothing.
 	Filter string `json:"filter,omitempty"`
+	// NoHangStacks: when the step times out, take no stacks of its process;
+	// the tests run where triage cannot reach them (a simulator).
+	NoHangStacks bool `json:"-"`
 }
 
 // CommandLine renders the argv for people, quoting arguments that need it.

@@ -76,6 +76,10 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 	if bundleDir != "" {
 		step.Name, step.Format, kind = toolchain.StepTest, testreport.FormatXCTest, buildrun.KindTest
 		step.Filter = selection(r)
+		// The tests run in the test runner (in a simulator, on a device),
+		// not in xcodebuild, whose stacks would only show it waiting; the
+		// verdict names the test that never finished, from the log.
+		step.NoHangStacks = true
 	}
 	start := time.Now()
 	res, err := buildrun.Run(ctx, buildrun.Request{

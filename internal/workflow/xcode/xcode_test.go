@@ -347,3 +347,24 @@ func TestUnavailableOffMacOS(t *testing.T) {
 		t.Errorf("calling an unavailable tool: %s", r.Text)
 	}
 }
+
+// TestHungTestRunnerNamesTheRunningTest: the test runner hangs in a test
+// (its process is in the simulator, out of reach); the verdict names the
+// test that started and never finished, and triage takes no stacks of
+// xcodebuild, which would only show xcodebuild waiting.
+func TestHungTestRunnerNamesTheRunningTest(t *testing.T) {
+	log := "Testing started\n" +
+		"Test Suite 'All tests' started at 2026-11-25 10:00:00.000.\n" +
+		"Test Suite 'HangTests' started at 2026-11-25 10:00:00.001.\n" +
+		"Test Case '-[AppTests.HangTests testFast]' started.\n" +
+		"Test Case '-[AppTests.HangTests testFast]' passed (0.001 seconds).\n" +
+		"Test Case '-[AppTests.HangTests testWaitsForever]' started.\n"
+	e := newEnv(t, fakexcode.Rule{Tool: "xcodebuild", Match: []string{"test"}, Stdout: log, Hang: true})
+	r := e.c.Call("xcode_test", e.args(map[string]any{"timeout_s": 2}))
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "TIMED OUT after") || !strings.Contains(r.FirstLine(), "testWaitsForever") {
+		t.Fatalf("verdict %q (%s)\n%s", r.FirstLine(), r.Outcome, r.Text)
+	}
+	if strings.Contains(r.Text, "goroutine") || strings.Contains(r.Text, "hang.go") {
+		t.Errorf("the answer shows xcodebuild's own stacks:\n%s", r.Text)
+	}
+}
