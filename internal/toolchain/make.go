@@ -12,10 +12,7 @@ func makeBuild(p *planInput) ([]Step, error) {
 	if err := makeRefusals(p); err != nil {
 		return nil, err
 	}
-	argv := append([]string{"make"}, jobsArg("--jobs", p.o.Jobs)...)
-	argv = append(argv, p.o.Args...)
-	argv = append(argv, p.o.Targets...)
-	return []Step{p.step(StepBuild, argv...)}, nil
+	return []Step{makeStep(p, StepBuild, p.o.Targets)}, nil
 }
 
 // makeTest runs the Makefile's test target (see testTarget) or the given
@@ -28,10 +25,25 @@ func makeTest(p *planInput) ([]Step, error) {
 	if len(targets) == 0 {
 		targets = []string{testTarget(p.dir)}
 	}
+	return []Step{makeStep(p, StepTest, targets)}, nil
+}
+
+// makeStep runs make on targets, with debug info where the Makefile takes
+// its flags from the usual variables (see makeDebugFlags).
+func makeStep(p *planInput, name string, targets []string) Step {
+	flags, env := makeDebugFlags(p.dir, p.o)
 	argv := append([]string{"make"}, jobsArg("--jobs", p.o.Jobs)...)
+	argv = append(argv, flags...)
 	argv = append(argv, p.o.Args...)
 	argv = append(argv, targets...)
-	return []Step{p.step(StepTest, argv...)}, nil
+	s := p.step(name, argv...)
+	for k, v := range env {
+		if s.Env == nil {
+			s.Env = map[string]string{}
+		}
+		s.Env[k] = v
+	}
+	return s
 }
 
 // makeRefusals rejects options make has no standard way to honour, rather
