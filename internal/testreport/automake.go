@@ -60,7 +60,7 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := driverSignalRE().FindStringSubmatch(line); m != nil {
-			signal = m[1]
+			signal = strings.Join(strings.Fields(m[1]), " ")
 			return
 		}
 		if m := automakeResultRE().FindStringSubmatch(line); m != nil {
