@@ -102,8 +102,6 @@ type SessionOutput struct {
 	Reused    bool                    `json:"reused,omitempty" jsonschema:"the dump was already open"`
 	Default   string                  `json:"default_engine" jsonschema:"engine for commands without a prefix"`
 	Engines   []postmortem.EngineInfo `json:"engines" jsonschema:"engines and their state"`
-	Crash     string                  `json:"crash,omitempty" jsonschema:"a process core's crashing frame, at first look"`
-	Frames    []string                `json:"frames,omitempty" jsonschema:"the crashing thread's top frames, at first look"`
 }
 
 func sessionOutput(s *postmortem.Session) SessionOutput {
@@ -168,9 +166,10 @@ func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (cat
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", verb, s.ID, describeDump(out))
 	if !t.Kernel && t.SSHHost == "" {
-		out.Crash, out.Frames = firstLook(ctx, t.Program, t.Core, in.ProjectDir)
-		if out.Crash != "" {
-			fmt.Fprintf(&b, "%s\nbacktrace:\n  %s\n", out.Crash, strings.Join(out.Frames, "\n  "))
+		// In the text only: tools/list's budget has no room for more
+		// output fields, and dump_report has the structured backtrace.
+		if crash, frames := firstLook(ctx, t.Program, t.Core, in.ProjectDir); crash != "" {
+			fmt.Fprintf(&b, "%s\nbacktrace:\n  %s\n", crash, strings.Join(frames, "\n  "))
 		}
 	}
 	fmt.Fprintf(&b, "engines: %s (started on first use; %s by default)\n", engineNames(s.Engines()), out.Default)
