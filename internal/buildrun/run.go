@@ -234,6 +234,10 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 			rep, format = jr, sr.Step.ReportFormat
 		}
 	}
+	if rep != nil {
+		// automake keeps each test's output in its own log, not the run's.
+		rep.ReadTestLogs(sr.Step.Dir)
+	}
 	res.Report, res.Format = rep, format
 	if rep != nil && sr.Outcome.Result.Exited {
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)

@@ -203,6 +203,11 @@ func (f *Filter) isContext(line []byte, c class) bool {
 		if indent == 0 && (c.kind >= KindWarning || c.kind == KindSummary) {
 			return false
 		}
+		// The next test's progress ("Start 18: x", "18/19 Test #18: x ...
+		// Passed") is not the crash's: a passing test's lines stay out.
+		if c.kind == KindProgress || isCTestStart(body) {
+			return false
+		}
 		return f.ctxLeft > 0 || f.level == Verbose && !f.ctxDrop
 	}
 	if len(body) == 0 {
@@ -212,6 +217,19 @@ func (f *Filter) isContext(line []byte, c class) bool {
 		return true
 	}
 	return isGutter(body)
+}
+
+// isCTestStart matches CTest's "Start 18: readme_examples".
+func isCTestStart(b []byte) bool {
+	rest, ok := bytes.CutPrefix(b, []byte("Start "))
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && (isDigit(rest[i]) || rest[i] == ' ') {
+		i++
+	}
+	return i > 0 && i < len(rest) && rest[i] == ':'
 }
 
 // isGutter matches rustc/swiftc source gutters ("12 | code", "| ^^^") and

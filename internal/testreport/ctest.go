@@ -2,6 +2,7 @@ package testreport
 
 import (
 	"io"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,6 +22,12 @@ var (
 	// "    Start 2: crash"
 	ctestStartRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*Start\s+\d+: (\S+)$`)
+	})
+	// Unity's failure line, which --output-on-failure prints after the
+	// failed test's result line:
+	// "/src/tests/parse_number.c:72:parse_number_should_parse_zero:FAIL: Expected 1 Was 2. injected"
+	unityFailRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\S+?\.\w+):(\d+):(\w+):FAIL(?::\s*(.*))?$`)
 	})
 	// "33% tests passed, 2 tests failed out of 3"
 	ctestSummaryRE = sync.OnceValue(func() *regexp.Regexp {
@@ -80,6 +87,19 @@ func parseCTest(r io.Reader) (*Report, error) {
 			c.Status, c.Message = Crashed, sanitizerMessage(line)
 			inReport = true
 			return
+		}
+		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && rep.Cases[n-1].File == "" {
+			if m := unityFailRE().FindStringSubmatch(line); m != nil {
+				// The first failed assertion of the test program.
+				c := &rep.Cases[n-1]
+				c.File = m[1]
+				c.Line, _ = strconv.Atoi(m[2])
+				c.Message = m[3] + " at " + filepath.Base(m[1]) + ":" + m[2]
+				if m[4] != "" {
+					c.Message += ": " + m[4]
+				}
+				return
+			}
 		}
 		if n := len(rep.Cases); inReport && n > 0 {
 			// The report's first frame in the program's own code.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Input formats. The xcodebuild, swift and swift-testing names are aliases
@@ -37,6 +39,8 @@ func Parse(format string, r io.Reader) (*Report, error) {
 		rep, err = parseCargo(r)
 	case FormatCTest:
 		rep, err = parseCTest(r)
+	case FormatAutomake, "make-check":
+		rep, err = parseAutomake(r)
 	case FormatJUnit, "xml":
 		rep, err = parseJUnit(r)
 	case FormatXCTest, "xcodebuild", "swift", "swift-testing", "swiftpm":
@@ -92,6 +96,9 @@ func DetectFormat(sample []byte) string {
 		bytes.Contains(sample, []byte("** TEST")) || bytes.Contains(sample, []byte("** BUILD")) ||
 		bytes.Contains(sample, []byte("Testing failed:")) || bytes.Contains(sample, []byte("Test Suite '")):
 		return FormatXCTest
+	case automakeLineRE().Match(sample):
+		// Before cargo's "running ": autotools logs say "running CONFIG_SHELL=…".
+		return FormatAutomake
 	case bytes.Contains(sample, []byte("test result: ")) || bytes.Contains(sample, []byte("\nrunning ")):
 		return FormatCargo
 	case bytes.Contains(sample, []byte(" Test #")) || bytes.Contains(sample, []byte("tests failed out of")):
@@ -99,6 +106,12 @@ func DetectFormat(sample []byte) string {
 	}
 	return ""
 }
+
+// automakeLineRE finds automake's harness in a sample: a test's result
+// line, or the summary's tally.
+var automakeLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): \S+|# TOTAL: +\d+)\r?$`)
+})
 
 // maxLine caps the length of one line; the rest of a longer line is dropped.
 const maxLine = 256 << 10

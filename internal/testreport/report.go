@@ -55,6 +55,9 @@ type Case struct {
 	// OutputRef locates the case's output in a stored log (for example an
 	// output-store id and line), set by callers that store the raw log.
 	OutputRef string `json:"output_ref,omitempty"`
+	// LogFile is the test's own log, where the runner keeps its output
+	// apart from the run's (automake's NAME.log beside the test).
+	LogFile string `json:"log_file,omitempty"`
 }
 
 // Suite groups cases as the tool grouped them.

@@ -7,11 +7,8 @@ import (
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
-const (
-	defaultCMakeBuildDir = "build"
-	// ctestJUnitFile is written by ctest (3.21+) into the build directory.
-	ctestJUnitFile = "triage-ctest-junit.xml"
-)
+// ctestJUnitFile is written by ctest (3.21+) into the build directory.
+const ctestJUnitFile = "triage-ctest-junit.xml"
 
 // cmakeBuild configures, then builds. Configuring an already configured
 // build directory is cheap and picks up changed options.
@@ -27,9 +24,10 @@ func cmakeBuild(p *planInput) ([]Step, error) {
 // Targets narrows it.
 func cmakeTest(p *planInput) ([]Step, error) {
 	steps := cmakeConfigureAndBuild(p, nil)
-	buildDir := cmakeBuildDir(p)
+	cfg := planCMakeConfig(p)
+	buildDir := cfg.buildDir
 	argv := []string{"ctest", "--output-on-failure"}
-	if c := p.o.Configuration; c != "" {
+	if c := cfg.buildType; c != "" {
 		argv = append(argv, "-C", c)
 	}
 	var filter []string
@@ -52,16 +50,20 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	return append(steps, test), nil
 }
 
+// cmakeConfigureAndBuild configures and builds in triage's own build
+// directory of the configuration (see planCMakeConfig), with a build type
+// that has debug info when neither the project nor the caller sets one.
 func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
-	buildDir := cmakeBuildDir(p)
+	cfg := planCMakeConfig(p)
+	buildDir := cfg.buildDir
 	configure := []string{"cmake", "-S", p.dir, "-B", buildDir}
-	if c := p.o.Configuration; c != "" {
+	if c := cfg.buildType; c != "" {
 		configure = append(configure, "-DCMAKE_BUILD_TYPE="+c)
 	}
 	configure = append(configure, p.o.ConfigureArgs...)
 
 	build := []string{"cmake", "--build", buildDir}
-	if c := p.o.Configuration; c != "" {
+	if c := cfg.buildType; c != "" {
 		// For multi-config generators (Ninja Multi-Config, Xcode, Visual
 		// Studio), which ignore CMAKE_BUILD_TYPE.
 		build = append(build, "--config", c)
@@ -72,17 +74,6 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 	}
 	build = append(build, buildArgs...)
 	return []Step{p.step(StepConfigure, configure...), p.step(StepBuild, build...)}
-}
-
-func cmakeBuildDir(p *planInput) string {
-	d := p.o.BuildDir
-	if d == "" {
-		d = defaultCMakeBuildDir
-	}
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(p.dir, d)
-	}
-	return filepath.Clean(d)
 }
 
 // ctestPattern joins regular expressions into one alternation.

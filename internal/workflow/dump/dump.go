@@ -166,6 +166,13 @@ func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (cat
 		verb = "REUSED"
 	}
 	fmt.Fprintf(&b, "%s %s: %s\n", verb, s.ID, describeDump(out))
+	if !t.Kernel && t.SSHHost == "" {
+		// In the text only: tools/list's budget has no room for more
+		// output fields, and dump_report has the structured backtrace.
+		if crash, frames := firstLook(ctx, t.Program, t.Core, in.ProjectDir); crash != "" {
+			fmt.Fprintf(&b, "%s\nbacktrace:\n  %s\n", crash, strings.Join(frames, "\n  "))
+		}
+	}
 	fmt.Fprintf(&b, "engines: %s (started on first use; %s by default)\n", engineNames(s.Engines()), out.Default)
 	if reused {
 		fmt.Fprintf(&b, "references: %d (each dump_close releases one)\n", out.Refs)

@@ -1,0 +1,226 @@
+package testreport
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// FormatAutomake is the output of automake's parallel test harness
+// (`make check`): one "PASS: name" line per test, the "# TOTAL:" summary.
+const FormatAutomake = "automake"
+
+var (
+	// "FAIL: test-version", "PASS: tests/t.tap 3 - reads"
+	automakeResultRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): (\S+)(.*)$`)
+	})
+	// "# TOTAL: 2", "# FAIL:  1"
+	automakeTallyRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+(\d+)$`)
+	})
+	// The serial harness: "All 3 tests passed", "1 of 3 tests failed".
+	automakeSerialRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:All (\d+) tests passed|(\d+) of (\d+) tests failed)`)
+	})
+	// "make[2]: Entering directory '/src/tests'"
+	makeDirRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^g?make(?:\[\d+\])?: (Entering|Leaving) directory ['` + "`" + `](.*)'$`)
+	})
+	// The shell of automake's test-driver reporting the signal that killed
+	// a test: "../config/test-driver: line 112: 28854 Segmentation fault
+	// (core dumped) "$@" >> "$log_file" 2>&1".
+	driverSignalRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`test-driver: line \d+: +\d+ (.+?)\s+"\$@"`)
+	})
+)
+
+// parseAutomake reads `make check` output of automake's test harness. A
+// test's own output is not in it: automake keeps it in NAME.log beside the
+// test (see Case.LogFile and ReadTestLogs). What the log does show of a
+// crash is the test-driver shell's line naming the signal, printed just
+// before the test's FAIL line. A run is complete with the harness's summary.
+func parseAutomake(r io.Reader) (*Report, error) {
+	rep := &Report{Format: FormatAutomake}
+	var dirs []string
+	signal := "" // the driver's signal line, for the next failed test
+	summary := false
+	err := lines(r, func(line string) {
+		if m := makeDirRE().FindStringSubmatch(line); m != nil {
+			if m[1] == "Entering" {
+				dirs = append(dirs, m[2])
+			} else if n := len(dirs); n > 0 {
+				dirs = dirs[:n-1]
+			}
+			return
+		}
+		if m := driverSignalRE().FindStringSubmatch(line); m != nil {
+			signal = strings.Join(strings.Fields(m[1]), " ")
+			return
+		}
+		if m := automakeResultRE().FindStringSubmatch(line); m != nil {
+			c := Case{Suite: FormatAutomake, Name: m[2], Status: automakeStatus(m[1])}
+			if rest := strings.TrimSpace(m[3]); rest != "" {
+				c.Message = rest // a TAP test's number and description
+			}
+			// automake's log of test T is T.log, or with T's extension
+			// (one of TEST_EXTENSIONS, .test by default) replaced by .log.
+			c.LogFile = c.Name + ".log"
+			if n := len(dirs); n > 0 && filepath.IsAbs(dirs[n-1]) {
+				c.LogFile = filepath.Join(dirs[n-1], c.LogFile)
+			}
+			if signal != "" && (c.Status == Failed || c.Status == Errored) {
+				c.Status, c.Message = Crashed, signal
+			}
+			signal = ""
+			rep.Cases = append(rep.Cases, c)
+			return
+		}
+		if m := automakeTallyRE().FindStringSubmatch(line); m != nil {
+			summary = true
+			ts := rep.summary()
+			n, _ := strconv.Atoi(m[2])
+			switch m[1] {
+			case "TOTAL":
+				addTally(&ts.Total, n)
+			case "PASS", "XFAIL":
+				addTally(&ts.Passed, n)
+			case "SKIP":
+				addTally(&ts.Skipped, n)
+			case "FAIL", "XPASS", "ERROR":
+				addTally(&ts.Failed, n)
+			}
+			ts.addLine(line)
+			if m[1] != "TOTAL" && m[1] != "PASS" && m[1] != "SKIP" && m[1] != "XFAIL" && n > 0 {
+				ts.Verdict = "tests failed"
+			}
+			return
+		}
+		if m := automakeSerialRE().FindStringSubmatch(line); m != nil {
+			summary = true
+			rep.summary().addLine(line)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !summary && len(rep.Cases) > 0 {
+		rep.cutShort(FormatAutomake, "", "the output ended before the test-suite summary")
+	}
+	return rep, nil
+}
+
+// automakeStatus maps the harness's result words. An expected failure
+// (XFAIL) is a success and an unexpected pass (XPASS) a failure, as
+// automake itself counts them.
+func automakeStatus(word string) Status {
+	switch word {
+	case "PASS", "XFAIL":
+		return Passed
+	case "SKIP":
+		return Skipped
+	case "ERROR":
+		return Errored
+	}
+	return Failed
+}
+
+// maxTestLog bounds how much of one test's own log ReadTestLogs reads.
+const maxTestLog = 1 << 20
+
+// exitStatusRE is the test-driver's last line in a test's log: "FAIL
+// test-version (exit status: 139)".
+var exitStatusRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\(exit status: (\d+)\)\s*$`)
+})
+
+// coreSignals name the signals whose default action dumps core, by number
+// (Linux), as a shell's exit status 128+N shows them.
+var coreSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV", 31: "SIGSYS"}
+
+// ReadTestLogs reads the own logs of the failed tests (automake's NAME.log,
+// relative paths taken in dir) for what the run's output did not show: a
+// test killed by a signal (its exit status 128+N), a sanitizer's report, an
+// assertion. Such a test becomes crashed, with the evidence as its message
+// and the report's first project frame as its location.
+func (r *Report) ReadTestLogs(dir string) {
+	changed := false
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if c.LogFile == "" || (c.Status != Failed && c.Status != Errored && c.Status != Crashed) {
+			continue
+		}
+		path := c.LogFile
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if _, err := os.Stat(path); err != nil {
+			if ext := filepath.Ext(c.Name); ext != "" {
+				path = strings.TrimSuffix(path, ext+".log") + ".log"
+			}
+		}
+		if readTestLog(c, path) {
+			changed = true
+		}
+	}
+	if changed {
+		r.finish()
+	}
+}
+
+// readTestLog reads one test's log into c; it reports whether c changed.
+func readTestLog(c *Case, path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	c.LogFile = path
+	sc := bufio.NewScanner(io.LimitReader(f, maxTestLog))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var sanitizer, assertion, frame string
+	var file string
+	var line, status int
+	inReport := false
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case sanitizer == "" && isSanitizerReport(l):
+			sanitizer, inReport = sanitizerMessage(l), true
+		case inReport:
+			if fn, fl, n, ok := sanitizerFrame(l); ok {
+				frame, file, line, inReport = fn, fl, n, false
+			}
+		case assertion == "" && strings.Contains(l, "Assertion `") && strings.Contains(l, "' failed"):
+			assertion = strings.TrimSpace(l)
+		}
+		if m := exitStatusRE().FindStringSubmatch(l); m != nil {
+			status, _ = strconv.Atoi(m[1])
+		}
+	}
+	before := *c
+	switch {
+	case sanitizer != "":
+		c.Status, c.Message = Crashed, sanitizer
+		if frame != "" {
+			c.File, c.Line = file, line
+			c.Message += " in " + frame + " at " + filepath.Base(file) + ":" + strconv.Itoa(line)
+		}
+	case status > 128 && coreSignals[status-128] != "":
+		c.Status = Crashed
+		c.Message = coreSignals[status-128] + " (exit status " + strconv.Itoa(status) + ")"
+		if assertion != "" {
+			c.Message += ": " + assertion
+		}
+	case assertion != "":
+		c.Message = assertion
+	default:
+		return false
+	}
+	return *c != before
+}

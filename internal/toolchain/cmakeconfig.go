@@ -1,0 +1,129 @@
+package toolchain
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// DefaultCMakeConfiguration is the build type triage configures with when
+// neither the project nor the caller sets one. Debug rather than
+// RelWithDebInfo: an empty build type compiles without -O and without
+// -DNDEBUG, and Debug only adds -g to that, so the tests behave as the
+// project's own default build (RelWithDebInfo defines NDEBUG, which turns
+// assert() off, and optimises frames and lines away).
+const DefaultCMakeConfiguration = "Debug"
+
+// triageBuildRoot holds triage's own CMake build directories, one per
+// configuration, inside the project: the user's build/ is never
+// configured by triage.
+const triageBuildRoot = ".triage/build"
+
+// flagEnv are the variables CMake reads only when it first configures a
+// build directory: a build directory per set of their values keeps one
+// call's flags from sticking to the next.
+var flagEnv = []string{"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS"}
+
+// cmakeConfig is what a plan configures: the build type passed to cmake
+// ("" when the project's or the caller's own is used) and the build
+// directory.
+type cmakeConfig struct {
+	buildType string
+	buildDir  string
+}
+
+func planCMakeConfig(p *planInput) cmakeConfig {
+	c := cmakeConfig{buildType: p.o.Configuration}
+	name := strings.ToLower(c.buildType)
+	if c.buildType == "" {
+		if t, ok := callerBuildType(p.o); ok {
+			name = strings.ToLower(t)
+		} else if !projectSetsBuildType(p.dir) {
+			c.buildType = DefaultCMakeConfiguration
+			name = strings.ToLower(c.buildType)
+		}
+	}
+	if name == "" {
+		name = "default"
+	}
+	if d := p.o.BuildDir; d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(p.dir, d)
+		}
+		c.buildDir = filepath.Clean(d)
+		return c
+	}
+	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env))
+	return c
+}
+
+// callerBuildType is a build type the caller set another way than
+// Configuration: -DCMAKE_BUILD_TYPE in ConfigureArgs, or the
+// CMAKE_BUILD_TYPE environment variable (CMake 3.22+).
+func callerBuildType(o Options) (string, bool) {
+	for _, a := range o.ConfigureArgs {
+		if v, ok := strings.CutPrefix(a, "-DCMAKE_BUILD_TYPE"); ok {
+			if i := strings.IndexByte(v, '='); i >= 0 {
+				return v[i+1:], true
+			}
+		}
+	}
+	if v, ok := o.Env["CMAKE_BUILD_TYPE"]; ok && v != "" {
+		return v, true
+	}
+	return "", false
+}
+
+// setBuildType matches a CMakeLists.txt line that sets CMAKE_BUILD_TYPE
+// (often "if(NOT CMAKE_BUILD_TYPE) set(CMAKE_BUILD_TYPE Release)").
+var setBuildType = regexp.MustCompile(`(?i)^\s*set\s*\(\s*CMAKE_BUILD_TYPE\s`)
+
+// projectSetsBuildType reports whether the top-level CMakeLists.txt sets
+// a build type of its own, which triage then leaves to the project.
+func projectSetsBuildType(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "CMakeLists.txt"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, maxMakefileScan))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		if setBuildType.MatchString(sc.Text()) {
+			return true
+		}
+	}
+	return false
+}
+
+// safeDirName keeps a configuration name usable as one path element.
+func safeDirName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == '.' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// flagsSuffix is "-" and a short hash of the compiler and flag variables
+// the caller sets, or "" when it sets none.
+func flagsSuffix(env map[string]string) string {
+	h := sha256.New()
+	set := false
+	for _, k := range flagEnv {
+		if v, ok := env[k]; ok {
+			set = true
+			io.WriteString(h, k+"="+v+"\x00")
+		}
+	}
+	if !set {
+		return ""
+	}
+	return "-" + hex.EncodeToString(h.Sum(nil))[:8]
+}

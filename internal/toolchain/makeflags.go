@@ -1,0 +1,146 @@
+package toolchain
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// debugFlagVars are the variables through which make builds by convention
+// (GNU coding standards, automake, implicit rules) take compiler flags.
+var debugFlagVars = []string{"CFLAGS", "CXXFLAGS"}
+
+// makeDebugFlags returns what makes a make build carry debug info where
+// the project honours the usual variables: command-line assignments
+// (VAR=value -g) for variables the Makefile assigns, and environment
+// overrides for those it leaves to the environment. A variable the caller
+// sets (in env or in args), one whose value has debug info already, and one
+// the Makefile assigns in a way its text alone cannot tell (under a
+// conditional, with override) are left alone.
+func makeDebugFlags(dir string, o Options) (args []string, env map[string]string) {
+	assigned := makefileFlags(dir)
+	for _, v := range debugFlagVars {
+		if _, ok := o.Env[v]; ok || argsAssign(o.Args, v) {
+			continue
+		}
+		a, ok := assigned[v]
+		switch {
+		case !ok:
+			if base := os.Getenv(v); !hasDebugInfo(base) {
+				if env == nil {
+					env = map[string]string{}
+				}
+				env[v] = strings.TrimSpace(base + " -g")
+			}
+		case a.unknown || hasDebugInfo(a.value):
+		default:
+			args = append(args, v+"="+strings.TrimSpace(a.value+" -g"))
+		}
+	}
+	return args, env
+}
+
+// argsAssign reports whether make's arguments assign v (VAR=..., VAR+=...).
+func argsAssign(args []string, v string) bool {
+	for _, a := range args {
+		name, _, ok := strings.Cut(a, "=")
+		if ok && strings.TrimRight(strings.TrimSpace(name), "+:?!") == v {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDebugInfo reports whether compiler flags ask for debug info: the last
+// -g option decides, and -g0 turns it off.
+func hasDebugInfo(flags string) bool {
+	on := false
+	for _, f := range strings.Fields(flags) {
+		if strings.HasPrefix(f, "-g") && !strings.HasPrefix(f, "-gno-") {
+			on = f != "-g0"
+		}
+	}
+	return on
+}
+
+// flagValue is what a Makefile's own text gives a variable.
+type flagValue struct {
+	value   string
+	unknown bool // assigned under a conditional or with override
+}
+
+// makeAssignment is "VAR = value" and its kin (:=, ::=, ?=, +=), with an
+// optional export.
+var makeAssignment = regexp.MustCompile(`^(override\s+)?(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+
+// makefileFlags reads the assignments of debugFlagVars in the project's
+// Makefile, in order.
+func makefileFlags(dir string) map[string]flagValue {
+	vals := map[string]flagValue{}
+	for _, name := range makefiles {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		defer f.Close()
+		readFlags(io.LimitReader(f, maxMakefileScan), vals)
+		return vals
+	}
+	return vals
+}
+
+func readFlags(r io.Reader, vals map[string]flagValue) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	depth := 0
+	var line string
+	for sc.Scan() {
+		line += sc.Text()
+		if strings.HasSuffix(line, `\`) {
+			line = strings.TrimSuffix(line, `\`) + " "
+			continue
+		}
+		l := line
+		line = ""
+		if l == "" || l[0] == '\t' {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		switch word, _, _ := strings.Cut(t, " "); word {
+		case "ifeq", "ifneq", "ifdef", "ifndef":
+			depth++
+			continue
+		case "endif":
+			depth--
+			continue
+		}
+		m := makeAssignment.FindStringSubmatch(t)
+		if m == nil || !isFlagVar(m[2]) {
+			continue
+		}
+		v := vals[m[2]]
+		value, _, _ := strings.Cut(m[4], "#")
+		switch {
+		case depth > 0 || m[1] != "" || m[3] == "!=":
+			v.unknown = true
+		case m[3] == "+=":
+			v.value = strings.TrimSpace(v.value + " " + value)
+		case m[3] == "?=" && v.value != "":
+		default:
+			v.value = strings.TrimSpace(value)
+		}
+		vals[m[2]] = v
+	}
+}
+
+func isFlagVar(name string) bool {
+	for _, v := range debugFlagVars {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}

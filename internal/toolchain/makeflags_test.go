@@ -1,0 +1,67 @@
+package toolchain
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func makeProject(t *testing.T, makefile string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(makefile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestMakeBuildsWithDebugInfo(t *testing.T) {
+	t.Setenv("CFLAGS", "")
+	t.Setenv("CXXFLAGS", "-O1")
+	tests := []struct {
+		name     string
+		makefile string
+		o        Options
+		argv     []string
+		env      map[string]string
+	}{
+		{"zlib's configure: -O3 without -g", "CC=gcc\n\nCFLAGS=-O3  -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN\n#CFLAGS=-g -DZLIB_DEBUG\nCXXFLAGS = -O2 # comment\ntest: all\n\t./example\n",
+			Options{}, []string{"make", "CFLAGS=-O3  -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN -g", "CXXFLAGS=-O2 -g", "test"}, nil},
+		{"automake's default has -g already", "CFLAGS = -g -O2\nCXXFLAGS = -g -O2\ncheck: all\n",
+			Options{}, []string{"make", "check"}, nil},
+		{"appended and continued", "CFLAGS = -O2 \\\n  -Wall\nCFLAGS += -Iinc\nCXXFLAGS ?= -ggdb\ntest:\n",
+			Options{}, []string{"make", "CFLAGS=-O2    -Wall -Iinc -g", "test"}, nil},
+		{"-g0 turns it off", "CFLAGS = -g -O2 -g0\nCXXFLAGS=-g\ntest:\n",
+			Options{}, []string{"make", "CFLAGS=-g -O2 -g0 -g", "test"}, nil},
+		{"a conditional or override: left alone", "ifeq ($(DEBUG),1)\nCFLAGS = -O0\nendif\noverride CXXFLAGS = -O2\ntest:\n",
+			Options{}, []string{"make", "test"}, nil},
+		{"left to the environment", "test:\n\t$(CC) $(CFLAGS) t.c\n",
+			Options{}, []string{"make", "test"}, map[string]string{"CFLAGS": "-g", "CXXFLAGS": "-O1 -g"}},
+		{"the caller's env and args win", "CFLAGS = -O3\nCXXFLAGS = -O3\ntest:\n",
+			Options{Env: map[string]string{"CFLAGS": "-O1"}, Args: []string{"CXXFLAGS=-O0"}}, []string{"make", "CXXFLAGS=-O0", "test"}, map[string]string{"CFLAGS": "-O1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps, err := TestPlan(Make, makeProject(t, tt.makefile), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := steps[0]
+			if !reflect.DeepEqual(s.Argv, tt.argv) {
+				t.Errorf("argv %q, want %q", s.Argv, tt.argv)
+			}
+			if len(s.Env) != len(tt.env) || (len(tt.env) > 0 && !reflect.DeepEqual(s.Env, tt.env)) {
+				t.Errorf("env %v, want %v", s.Env, tt.env)
+			}
+		})
+	}
+}
+
+func TestHasDebugInfo(t *testing.T) {
+	for flags, want := range map[string]bool{"": false, "-O2": false, "-g": true, "-ggdb3 -O2": true, "-gdwarf-4": true, "-g -g0": false, "-g0 -g": true, "-gno-column-info": false} {
+		if got := hasDebugInfo(flags); got != want {
+			t.Errorf("hasDebugInfo(%q) = %v, want %v", flags, got, want)
+		}
+	}
+}
