@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -102,4 +104,33 @@ func tail(s string) string {
 		return "…" + s[len(s)-3000:]
 	}
 	return s
+}
+
+// TestTimedOutBuildStepNamesTheGenerator: a build whose code generator
+// deadlocks (make runs it as a build step) ends TIMED OUT in the build
+// step, naming both lock sites of the generator, not make's own wait.
+func TestTimedOutBuildStepNamesTheGenerator(t *testing.T) {
+	gen := hangers.ABBA(t)
+	mk := "all:\n\t" + gen.Bin + " | tee generated.h\n"
+	if err := os.WriteFile(filepath.Join(gen.Dir, "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps, err := toolchain.BuildPlan(toolchain.Make, gen.Dir, toolchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testutil.NewExpireOn("ready")
+	var raw syncBuilder
+	res, err := Run(ctx, Request{Kind: KindBuild, Steps: steps, Level: logfilter.Standard,
+		Raw: io.MultiWriter(&raw, ctx), ProgressInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, two := gen.Line(t, "LOCK-B-IN-ONE"), gen.Line(t, "LOCK-A-IN-TWO")
+	for _, want := range []string{"build step", "deadlocked", fmt.Sprintf("abba.c:%d", one), fmt.Sprintf("abba.c:%d", two)} {
+		if res.Status != TimedOut || !strings.Contains(res.Line, want) {
+			t.Fatalf("%s %q: want TIMED OUT naming %q\nraw log:\n%s", res.Status, res.Line, want, tail(raw.String()))
+		}
+	}
+	t.Logf("verdict: %s", res.Line)
 }
