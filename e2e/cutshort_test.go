@@ -161,9 +161,10 @@ func TestCTestCutShort(t *testing.T) {
 	if verdict, _, _ := strings.Cut(out, "\n"); code != 1 || !strings.Contains(verdict, "killer") {
 		t.Errorf("triage call test: exit %d\n%s", code, out)
 	}
-	// call test configured and built into dir/build; run ctest there again.
+	// call test configured and built into triage's own build directory of
+	// the default configuration; run ctest there again.
 	const want = "TESTS FAILED: the run ended before killer finished (ctest: the output ended); 1 passed"
-	if code, out := filterLog(t, filepath.Join(dir, "build"), ctest); code != 1 || !strings.HasPrefix(out, want) {
+	if code, out := filterLog(t, filepath.Join(dir, ".triage", "build", "debug"), ctest); code != 1 || !strings.HasPrefix(out, want) {
 		t.Errorf("ctest | triage filter: exit %d\n%s", code, out)
 	}
 }
