@@ -34,6 +34,9 @@ type TestCrash struct {
 	CoreNote string `json:"core_note,omitempty"`
 	// NoCore says why no core was found or read, when none was.
 	NoCore string `json:"no_core,omitempty"`
+	// NoDebugInfo names the file without debug info that keeps Frame from
+	// having a file:line, when one does.
+	NoDebugInfo *coredump.NoDebugInfo `json:"no_debug_info,omitempty"`
 }
 
 // findTestCrash names the crashed test and looks for the core of the test
@@ -61,7 +64,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 				c.Frame = &f
 			}
 		}
-		c.NoCore = sr.Outcome.NoCore
+		c.NoCore, c.NoDebugInfo = sr.Outcome.NoCore, sr.Outcome.NoDebugInfo
 		return c
 	}
 	dirs = slices.Compact(dirs)
@@ -100,6 +103,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		if f, ok := tr.Crashing(projectDir); ok {
 			c.Frame = &f
 		}
+		c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
 		if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
 			if name := rustTestInBacktrace(tr.Frames); name != "" {
 				c.Test = name

@@ -392,6 +392,9 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 			fmt.Fprintf(&b, " at %s:%d", baseName(f.File), f.Line)
 		}
 	}
+	if c.NoDebugInfo != nil {
+		fmt.Fprintf(&b, " (no debug info in %s)", baseName(c.NoDebugInfo.File))
+	}
 	if c.Test != "" {
 		fmt.Fprintf(&b, " while running %s", c.Test)
 	} else if rep := r.Report; rep != nil && len(rep.CutShort) > 0 && rep.CutShort[0].Test != "" {

@@ -37,6 +37,13 @@ type GroupQuery struct {
 // DefaultGroupDepth is how deep FindGroup looks under each directory.
 const DefaultGroupDepth = 5
 
+// mtimeSlack is how far before Since a core's modification time may be and
+// still count: the kernel stamps files from a coarse clock, which lags the
+// clock Since is read from by up to a tick, so a test that crashes in the
+// first milliseconds of a run leaves a core "older" than the run. The
+// process group check keeps another run's core out.
+const mtimeSlack = time.Second
+
 // maxGroupEntries bounds the directory entries FindGroup reads, whatever
 // the tree's size.
 const maxGroupEntries = 50000
@@ -78,7 +85,7 @@ func (f *Finder) FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error
 	budget := maxGroupEntries
 	for _, d := range uniq(dirs) {
 		walkCores(ctx, d, depth, &budget, func(path string, info fs.FileInfo) {
-			if seen[path] || !match(filepath.Base(path)) || (!q.Since.IsZero() && info.ModTime().Before(q.Since)) {
+			if seen[path] || !match(filepath.Base(path)) || (!q.Since.IsZero() && info.ModTime().Before(q.Since.Add(-mtimeSlack))) {
 				return
 			}
 			seen[path] = true

@@ -62,6 +62,9 @@ type Outcome struct {
 	NoCore string
 	// Trace is the first-look backtrace of the core, when there was one.
 	Trace *coredump.Trace
+	// NoDebugInfo names the file without debug info that keeps the crash
+	// frame from having a file:line, when one does.
+	NoDebugInfo *coredump.NoDebugInfo
 	// Hang holds the stacks taken before a hung run was killed (see
 	// hangWatch), nil when there was no such kill.
 	Hang *hang.Report
@@ -161,7 +164,21 @@ func (r *Running) conclude(ctx context.Context, res *proc.Result) *Outcome {
 	if hangRep != nil {
 		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
 	}
+	if nd := out.NoDebugInfo; nd != nil {
+		out.Verdict.Line = WithNoDebugInfo(out.Verdict.Line, nd)
+	}
 	return out
+}
+
+// WithNoDebugInfo says in a crash verdict line which file has no debug
+// info, after the crash site and before any " — " detail: "CRASHED
+// (SIGSEGV) in crash_here (no debug info in segv) — core dump captured".
+func WithNoDebugInfo(line string, nd *coredump.NoDebugInfo) string {
+	clause := " (no debug info in " + filepath.Base(nd.File) + ")"
+	if head, rest, ok := strings.Cut(line, " — "); ok {
+		return head + clause + " — " + rest
+	}
+	return line + clause
 }
 
 // dumpsCore reports whether the signal's default action dumps core, or the
@@ -214,6 +231,11 @@ func (o *Outcome) collectCore(ctx context.Context, req Request, res *proc.Result
 	}
 	o.Trace = tr
 	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
+	if ci, err := coredump.OpenCore(core); err == nil {
+		if o.NoDebugInfo = tr.MissingDebugInfo(ci, res.Path, req.ProjectDir); o.NoDebugInfo != nil {
+			ev = append(ev, verdict.Evidence{Kind: "debug_info", Path: o.NoDebugInfo.File, Summary: o.NoDebugInfo.Reason()})
+		}
+	}
 	if f, ok := tr.Crashing(req.ProjectDir); ok {
 		return ev, &verdict.Frame{Function: f.Function, File: f.File, Line: f.Line}
 	}

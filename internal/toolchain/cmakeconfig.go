@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -25,9 +26,11 @@ const DefaultCMakeConfiguration = "Debug"
 const triageBuildRoot = ".triage/build"
 
 // flagEnv are the variables CMake reads only when it first configures a
-// build directory: a build directory per set of their values keeps one
-// call's flags from sticking to the next.
-var flagEnv = []string{"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS"}
+// build directory, besides the CMAKE_* ones (CMAKE_GENERATOR,
+// CMAKE_TOOLCHAIN_FILE, CMAKE_EXPORT_COMPILE_COMMANDS…): a build directory
+// per set of their values, and of the configure arguments (-DFOO=ON stays
+// in the cache), keeps one call's options from sticking to the next.
+var flagEnv = []string{"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CPPFLAGS", "FC", "FFLAGS", "CUDACXX", "CUDAFLAGS", "ASM", "ASMFLAGS", "OBJC", "OBJCFLAGS", "OBJCXX", "OBJCXXFLAGS"}
 
 // cmakeConfig is what a plan configures: the build type passed to cmake
 // ("" when the project's or the caller's own is used) and the build
@@ -58,7 +61,7 @@ func planCMakeConfig(p *planInput) cmakeConfig {
 		c.buildDir = filepath.Clean(d)
 		return c
 	}
-	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env))
+	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env, p.o.ConfigureArgs))
 	return c
 }
 
@@ -111,19 +114,74 @@ func safeDirName(s string) string {
 	}, s)
 }
 
-// flagsSuffix is "-" and a short hash of the compiler and flag variables
-// the caller sets, or "" when it sets none.
-func flagsSuffix(env map[string]string) string {
-	h := sha256.New()
-	set := false
-	for _, k := range flagEnv {
-		if v, ok := env[k]; ok {
-			set = true
-			io.WriteString(h, k+"="+v+"\x00")
+// flagsSuffix is "-" and a short hash of the cached settings the caller
+// gives (compiler and flag variables, CMAKE_* variables, configure
+// arguments), or "" when it gives none. The build type is left out: it
+// names the directory already.
+func flagsSuffix(env map[string]string, configureArgs []string) string {
+	var keys []string
+	for k := range env {
+		if slices.Contains(flagEnv, k) || strings.HasPrefix(k, "CMAKE_") && k != "CMAKE_BUILD_TYPE" {
+			keys = append(keys, k)
 		}
 	}
-	if !set {
+	var args []string
+	for _, a := range configureArgs {
+		if !strings.HasPrefix(a, "-DCMAKE_BUILD_TYPE") {
+			args = append(args, a)
+		}
+	}
+	if len(keys) == 0 && len(args) == 0 {
 		return ""
 	}
+	slices.Sort(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		io.WriteString(h, k+"="+env[k]+"\x00")
+	}
+	for _, a := range args {
+		io.WriteString(h, "\x01"+a+"\x00")
+	}
 	return "-" + hex.EncodeToString(h.Sum(nil))[:8]
+}
+
+// CMakeBuildDir is the build directory a CMake plan for dir with o
+// configures and builds in.
+func CMakeBuildDir(dir string, o Options) string {
+	return planCMakeConfig(&planInput{tc: CMake, dir: dir, o: o}).buildDir
+}
+
+// CMakeBuildType is the build type a CMake plan for dir with o passes to
+// cmake: the caller's, else DefaultCMakeConfiguration; "" when the
+// project's own or one set in ConfigureArgs or the environment is used.
+func CMakeBuildType(dir string, o Options) string {
+	return planCMakeConfig(&planInput{tc: CMake, dir: dir, o: o}).buildType
+}
+
+// HasDebugInfoType reports whether a CMake build type compiles with -g.
+func HasDebugInfoType(buildType string) bool {
+	switch strings.ToLower(buildType) {
+	case "debug", "relwithdebinfo":
+		return true
+	}
+	return false
+}
+
+// CMakeBuildNote says in a sentence what a CMake plan for dir with o
+// configures and where: "configuration Debug (the default: the project
+// sets no build type), built in /p/.triage/build/debug".
+func CMakeBuildNote(dir string, o Options) string {
+	c := planCMakeConfig(&planInput{tc: CMake, dir: dir, o: o})
+	var what string
+	switch t, fromCaller := callerBuildType(o); {
+	case o.Configuration != "":
+		what = "configuration " + o.Configuration + " (as asked)"
+	case c.buildType == DefaultCMakeConfiguration:
+		what = "configuration " + c.buildType + " (the default: the project sets no build type)"
+	case fromCaller:
+		what = "configuration " + t + " (from the environment or configure arguments)"
+	default:
+		what = "the project's own build type"
+	}
+	return what + ", built in " + c.buildDir
 }

@@ -88,4 +88,25 @@ func TestCMakeNothingSticky(t *testing.T) {
 	if dirOf(Options{Env: map[string]string{"OTHER": "1"}}) != plain {
 		t.Error("a variable CMake does not cache changed the build directory")
 	}
+	// Settings CMake caches on the first configure: CMAKE_* variables and
+	// configure arguments.
+	seen := map[string]string{plain: "none", asan: "CFLAGS"}
+	for name, o := range map[string]Options{
+		"CMAKE_EXPORT_COMPILE_COMMANDS": {Env: map[string]string{"CMAKE_EXPORT_COMPILE_COMMANDS": "ON"}},
+		"CMAKE_GENERATOR":               {Env: map[string]string{"CMAKE_GENERATOR": "Ninja"}},
+		"-DFOO=ON":                      {ConfigureArgs: []string{"-DFOO=ON"}},
+		"-DFOO=OFF":                     {ConfigureArgs: []string{"-DFOO=OFF"}},
+	} {
+		d := dirOf(o)
+		if other, ok := seen[d]; ok {
+			t.Errorf("%s shares %s with %s", name, d, other)
+		}
+		seen[d] = name
+		if again := dirOf(o); again != d {
+			t.Errorf("%s: %s then %s", name, d, again)
+		}
+	}
+	if d := dirOf(Options{Env: map[string]string{"CMAKE_BUILD_TYPE": "Debug"}}); d != plain {
+		t.Errorf("CMAKE_BUILD_TYPE=Debug in the environment: %s, want %s", d, plain)
+	}
 }

@@ -144,3 +144,43 @@ func isFlagVar(name string) bool {
 	}
 	return false
 }
+
+// MakeCompilesWithDebugInfo reports whether a make plan for dir with o
+// compiles with -g: every flag variable either gets -g from triage (see
+// makeDebugFlags) or has it in the value the caller or the Makefile
+// gives. make recompiles nothing on a flag change, so objects built
+// before still need a clean rebuild.
+func MakeCompilesWithDebugInfo(dir string, o Options) bool {
+	assigned := makefileFlags(dir)
+	for _, v := range debugFlagVars {
+		if val, ok := o.Env[v]; ok {
+			if !hasDebugInfo(val) {
+				return false
+			}
+			continue
+		}
+		if val, ok := argsValue(o.Args, v); ok {
+			if !hasDebugInfo(val) {
+				return false
+			}
+			continue
+		}
+		if a, ok := assigned[v]; ok && a.unknown {
+			return false
+		}
+	}
+	return true
+}
+
+// argsValue is the value make's arguments assign to v (the last VAR=...;
+// VAR+=... counts as the value given).
+func argsValue(args []string, v string) (string, bool) {
+	val, found := "", false
+	for _, a := range args {
+		name, value, ok := strings.Cut(a, "=")
+		if ok && strings.TrimRight(strings.TrimSpace(name), "+:?!") == v {
+			val, found = value, true
+		}
+	}
+	return val, found
+}

@@ -14,6 +14,8 @@
 // The programs, by name (see Names):
 //
 //	segv          NULL dereference in crash_here() at segv.c:5 (-g -O0): SIGSEGV
+//	segvnodebug   the same, built without -g: no DWARF, a symbol table
+//	segvstripped  the same, built without -g and stripped (-s)
 //	abort         abort(): SIGABRT
 //	fpe           integer division by zero in divide(): SIGFPE
 //	trap          __builtin_trap(): SIGILL on x86, SIGTRAP on arm64
@@ -82,6 +84,8 @@ var cflags = []string{"-g", "-O0"}
 
 var programs = map[string]program{
 	"segv":          {src: "segv.c", lang: langC, flags: cflags},
+	"segvnodebug":   {src: "segv.c", lang: langC, flags: []string{"-O0"}},
+	"segvstripped":  {src: "segv.c", lang: langC, flags: []string{"-O0", "-s"}},
 	"abort":         {src: "abort.c", lang: langC, flags: cflags},
 	"fpe":           {src: "fpe.c", lang: langC, flags: cflags},
 	"trap":          {src: "trap.c", lang: langC, flags: cflags},

@@ -20,6 +20,8 @@ func TestBuildAll(t *testing.T) {
 		output string
 	}{
 		"segv":          {signal: "SIGSEGV"},
+		"segvnodebug":   {signal: "SIGSEGV"},
+		"segvstripped":  {signal: "SIGSEGV"},
 		"abort":         {signal: "SIGABRT"},
 		"fpe":           {signal: "SIGFPE"},
 		"stackoverflow": {signal: "SIGSEGV"},

@@ -18,6 +18,7 @@ import (
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
+	"github.com/triage-dev/triage/internal/verdict"
 )
 
 // planRequest is what build and test have in common once decoded.
@@ -129,6 +130,8 @@ type BuildTestOutput struct {
 	Crash       *buildrun.TestCrash    `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
 	Hang        *hang.Report           `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string               `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
+	Build       string                 `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake)"`
+	Next        []verdict.Hint         `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
 	DurationMS  int64                  `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
 }
@@ -188,6 +191,12 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 		h.svc.Log.Warn("storing "+c.Tool+" output", "err", ferr)
 	}
 	out := newBuildTestOutput(res, tc)
+	if res.Crash != nil {
+		out.Next = r.testRebuildHints(tc, res.Crash)
+	}
+	if tc == string(toolchain.CMake) {
+		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
+	}
 	filtered := ex.Excerpt()
 	out.Captured = catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < res.Log.Lines)
 	outcome := catalog.OK

@@ -10,6 +10,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/verdict"
 	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
@@ -39,6 +40,9 @@ func renderBuildTest(out BuildTestOutput, res *buildrun.Result, filtered excerpt
 		for _, n := range out.Notes {
 			fmt.Fprintf(&b, "  - %s\n", n)
 		}
+	}
+	for _, h := range out.Next {
+		writeHint(&b, h)
 	}
 	if res.Crash != nil && res.Crash.Core != "" {
 		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": res.Crash.Core, "program": res.Crash.Program}))
@@ -78,6 +82,9 @@ func writeTestCrash(b *strings.Builder, c *buildrun.TestCrash) {
 		b.WriteByte('\n')
 	case c.NoCore != "":
 		fmt.Fprintf(b, "core: none — %s\n", c.NoCore)
+	}
+	if c.NoDebugInfo != nil {
+		fmt.Fprintf(b, "%s\n", c.NoDebugInfo)
 	}
 	if len(c.Backtrace) == 0 {
 		return
@@ -128,8 +135,21 @@ func writeSummary(b *strings.Builder, out BuildTestOutput, res *buildrun.Result)
 		}
 		fmt.Fprintf(b, "command: %s (in %s)\n", last.Command, filepath.Clean(last.Dir))
 	}
+	if out.Build != "" {
+		fmt.Fprintf(b, "build: %s\n", out.Build)
+	}
 }
 
 func ms(n int64) string {
 	return (time.Duration(n) * time.Millisecond).Round(10 * time.Millisecond).String()
+}
+
+// writeHint writes a next call ("next: test {…} — rebuild …"), or the
+// advice when no call can do it.
+func writeHint(b *strings.Builder, h verdict.Hint) {
+	if h.Tool == "" {
+		fmt.Fprintf(b, "next: %s\n", h.Text)
+		return
+	}
+	fmt.Fprintf(b, "next: %s (%s)\n", catalog.NextCall(h.Tool, h.Args), h.Text)
 }

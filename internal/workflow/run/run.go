@@ -149,6 +149,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		return catalog.Result[RunOutput]{}, startError(err)
 	}
 	ex.Flush()
+	o.Verdict.Hints = append(runRebuildHints(o.NoDebugInfo, in, in.program()), o.Verdict.Hints...)
 	ferr := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
 	res := renderOutcome(o, w.ID(), ex.Excerpt())
 	if ferr != nil {
