@@ -34,7 +34,7 @@ type Values struct {
 	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift"`
 	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
 	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
-	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty" jsonschema:"merged key by key with a call's env"`
+	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
 	TimeoutS        float64           `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`

@@ -11,14 +11,14 @@ import (
 // build_command, configuration, env and timeout_s are session-managed.
 type buildParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (default: detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
 	BuildCommand  any               `json:"build_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
 	Args          []string          `json:"args,omitempty"`
 	Jobs          int               `json:"jobs,omitempty"`
-	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard (default) or verbose"`
+	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      float64           `json:"timeout_s,omitempty"`
 }

@@ -62,7 +62,7 @@ type handler struct{ svc *services.Set }
 
 // processParams describe a program to run.
 type processParams struct {
-	Program    string            `json:"program" jsonschema:"path, or a name in PATH"`
+	Program    string            `json:"program" jsonschema:"path or name in PATH"`
 	Args       []string          `json:"args,omitempty" jsonschema:"argv (no shell)"`
 	Cwd        string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
 	ProjectDir string            `json:"project_dir,omitempty"`

@@ -11,7 +11,7 @@ import (
 // test_command, configuration, env and timeout_s are session-managed.
 type testParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (default: detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
 	TestCommand   any               `json:"test_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
@@ -20,7 +20,7 @@ type testParams struct {
 	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
 	Args          []string          `json:"args,omitempty" jsonschema:"cargo: passed after --"`
 	Jobs          int               `json:"jobs,omitempty"`
-	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard (default) or verbose"`
+	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      float64           `json:"timeout_s,omitempty"`
 }
