@@ -19,6 +19,7 @@ import (
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
 )
 
 // FlushEvery bounds how stale process_output can be.
@@ -92,9 +93,13 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
-	go lw.flushLoop(j.done, run.Flush)
+	// Buffered output is passed on (upstream, the runner's blocks) and
+	// committed every FlushEvery while the program runs.
+	flush := tick.Start(m.base, FlushEvery, func() { run.Flush(); lw.flush() })
 	go func() {
-		j.finish(run.Wait(m.base))
+		o := run.Wait(m.base)
+		flush.Stop()
+		j.finish(o)
 	}()
 	return j, nil
 }
@@ -251,21 +256,5 @@ func (l *lockedWriter) finish(f store.Final) {
 	l.w.Finish(context.Background(), f)
 	if l.changed != nil {
 		close(l.changed)
-	}
-}
-
-// flushLoop passes buffered output on (upstream, the runner's blocks) and
-// commits it, every FlushEvery until done.
-func (l *lockedWriter) flushLoop(done <-chan struct{}, upstream func()) {
-	t := time.NewTicker(FlushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			upstream()
-			l.flush()
-		}
 	}
 }

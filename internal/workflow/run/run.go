@@ -24,6 +24,7 @@ import (
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -141,9 +142,9 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	var lines lineCounter
 	name := filepath.Base(in.Program)
 	c.Progress(ctx, 0, 0, "running "+name)
-	stopProgress := reportProgress(ctx, c, name, &lines)
+	progress := reportProgress(ctx, c, name, &lines)
 	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(w.ID())})
-	stopProgress()
+	progress.Stop()
 	if err != nil {
 		w.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
@@ -175,22 +176,12 @@ func (l *lineCounter) Write(p []byte) (int, error) {
 
 // reportProgress sends a progress notification every second while a program
 // runs (the client sees it only if it asked, with a progress token).
-func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) (stop func()) {
-	done := make(chan struct{})
+func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) *tick.Ticker {
 	start := time.Now()
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				c.Progress(ctx, float64(lines.n.Load()), 0, fmt.Sprintf("running %s: %d lines, %s", name, lines.n.Load(), time.Since(start).Round(time.Second)))
-			}
-		}
-	}()
-	return func() { close(done) }
+	return tick.Start(ctx, time.Second, func() {
+		n := lines.n.Load()
+		c.Progress(ctx, float64(n), 0, fmt.Sprintf("running %s: %d lines, %s", name, n, time.Since(start).Round(time.Second)))
+	})
 }
 
 // important picks the lines an excerpt shows first.
