@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/store"
@@ -128,9 +129,9 @@ func (m *Manager) Get(id string) (*Job, error) {
 		}
 		sort.Strings(ids)
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("no process %q: no background process was started (process_start starts one)", id)
+			return nil, fault.NotFoundf("no process %q: no background process was started (process_start starts one)", id)
 		}
-		return nil, fmt.Errorf("no process %q; known: %v (process_list shows them)", id, ids)
+		return nil, fault.NotFoundf("no process %q; known: %v (process_list shows them)", id, ids)
 	}
 	return j, nil
 }

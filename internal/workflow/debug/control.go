@@ -11,7 +11,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 type breakpointParams struct {
@@ -37,7 +37,7 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 		spec.HitCondition = fmt.Sprint(in.HitCount)
 	}
 	if err := spec.Validate(); err != nil {
-		return catalog.Result[BreakpointOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[BreakpointOutput]{}, fault.Usage(err)
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
@@ -132,7 +132,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 		kind = debugger.StepOver
 	case debugger.StepOver, debugger.StepIn, debugger.StepOut:
 	default:
-		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("kind %q: use over, in or out", in.Kind)}
+		return catalog.Result[StopOutput]{}, fault.Usagef("kind %q: use over, in or out", in.Kind)
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/jobs"
 )
 
@@ -103,14 +103,14 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 		return catalog.Result[ProcessOutput]{}, err
 	}
 	if in.Cursor < 0 {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "cursor must be 0 or more"}
+		return catalog.Result[ProcessOutput]{}, fault.Usagef("cursor must be 0 or more")
 	}
 	j, err := m.Get(in.ID)
 	if err != nil {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[ProcessOutput]{}, err
 	}
 	if in.WaitS < 0 || in.WaitS > 60 {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "wait_s must be between 0 and 60"}
+		return catalog.Result[ProcessOutput]{}, fault.Usagef("wait_s must be between 0 and 60")
 	}
 	p, err := m.Output(ctx, in.ID, in.Cursor, in.Limit, time.Duration(in.WaitS*float64(time.Second)))
 	if err != nil {
@@ -146,11 +146,11 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 		return catalog.Result[RunOutput]{}, err
 	}
 	if in.GraceS < 0 || in.GraceS > 600 {
-		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: "grace_s must be between 0 and 600"}
+		return catalog.Result[RunOutput]{}, fault.Usagef("grace_s must be between 0 and 600")
 	}
 	j, err := m.Stop(ctx, in.ID, time.Duration(in.GraceS*float64(time.Second)))
 	if err != nil {
-		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[RunOutput]{}, err
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {

@@ -18,7 +18,9 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
@@ -70,23 +72,24 @@ type processParams struct {
 	Env        map[string]string `json:"env,omitempty"`
 	Unset      []string          `json:"unset,omitempty"`
 	Stdin      string            `json:"stdin,omitempty"`
-	TimeoutS   float64           `json:"timeout_s,omitempty"`
+	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty"`
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
 }
 
 func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, error) {
 	if p.Program == "" {
-		return proc.Spec{}, &defaults.UsageError{Msg: "program is required: a path such as ./a.out, or a name in PATH"}
+		return proc.Spec{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
 	}
 	// Relative paths are the program's: cwd is taken in project_dir, and
 	// the directory is absolute so that whatever names it works anywhere.
 	dir := argpath.Base(p.Cwd, p.ProjectDir)
-	if p.TimeoutS < 0 || p.TimeoutS > proc.MaxTimeout.Seconds() {
-		return proc.Spec{}, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", p.TimeoutS, proc.MaxTimeout.Seconds())}
+	def := time.Duration(0) // a background process runs until stopped
+	if foreground {
+		def = svc.Config.RunTimeout()
 	}
-	timeout := time.Duration(p.TimeoutS * float64(time.Second))
-	if timeout == 0 && foreground {
-		timeout = svc.Config.RunTimeout()
+	timeout, err := p.TimeoutS.Timeout(def, 0)
+	if err != nil {
+		return proc.Spec{}, err
 	}
 	s := proc.Spec{
 		Argv:      append([]string{p.Program}, p.Args...),
@@ -192,7 +195,7 @@ func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }
 func startError(err error) error {
 	var se *proc.StartError
 	if errors.As(err, &se) {
-		return &defaults.UsageError{Msg: se.Error()}
+		return fault.Usage(se)
 	}
 	return err
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -47,14 +47,14 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 // checkApp refuses an app path that is not an existing .app directory.
 func checkApp(p string) error {
 	if p == "" {
-		return &defaults.UsageError{Msg: "app_path is required: the .app bundle to install"}
+		return fault.Usagef("app_path is required: the .app bundle to install")
 	}
 	fi, err := os.Stat(p)
 	switch {
 	case err != nil:
-		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)}
+		return fault.Usagef("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)
 	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
-		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q is not an .app bundle", p)}
+		return fault.Usagef("app_path %q is not an .app bundle", p)
 	}
 	return nil
 }
@@ -95,11 +95,11 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 		return zero, err
 	}
 	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())}
+		return zero, fault.Usagef("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())
 	}
 	for k := range in.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return zero, &defaults.UsageError{Msg: fmt.Sprintf("env: invalid variable name %q", k)}
+			return zero, fault.Usagef("env: invalid variable name %q", k)
 		}
 	}
 	d, err := in.Resolve(ctx)

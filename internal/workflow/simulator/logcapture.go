@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -43,7 +43,7 @@ func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCapture
 	case "stop":
 		return h.stopCapture(ctx, in)
 	}
-	return catalog.Result[LogCaptureOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("action %q: use start or stop", in.Action)}
+	return catalog.Result[LogCaptureOutput]{}, fault.Usagef("action %q: use start or stop", in.Action)
 }
 
 func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
@@ -52,14 +52,14 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 		return zero, err
 	}
 	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("max_s %v: use 0 to %v seconds", in.MaxS, maxCapture.Seconds())}
+		return zero, fault.Usagef("max_s %v: use 0 to %v seconds", in.MaxS, maxCapture.Seconds())
 	}
 	process := in.ProcessName
 	if process == "" {
 		process = xcode.ProcessName(in.BundleID)
 	}
 	if strings.ContainsAny(process, "\"\\\n\x00") {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("process_name %q: quotes, backslashes and newlines are not allowed", process)}
+		return zero, fault.Usagef("process_name %q: quotes, backslashes and newlines are not allowed", process)
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
@@ -88,7 +88,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
 	var zero catalog.Result[LogCaptureOutput]
 	if in.CaptureID == "" {
-		return zero, &defaults.UsageError{Msg: "capture_id is required to stop: the id sim_log_capture start returned"}
+		return zero, fault.Usagef("capture_id is required to stop: the id sim_log_capture start returned")
 	}
 	jm, err := h.svc.Jobs(ctx)
 	if err != nil {
@@ -96,7 +96,7 @@ func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog
 	}
 	j, err := jm.Stop(ctx, in.CaptureID, 0)
 	if err != nil {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("capture_id %q: %v", in.CaptureID, err)}
+		return zero, fmt.Errorf("capture_id %q: %w", in.CaptureID, err)
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {
