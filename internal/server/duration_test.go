@@ -88,3 +88,34 @@ func requiredArgs(tool *catalog.Tool) map[string]any {
 	}
 	return args
 }
+
+// The other duration arguments follow the same rule, each with its own
+// maximum.
+func TestDurationArgumentsOneRule(t *testing.T) {
+	srv, _ := New(newServices(t, nil), Options{})
+	cs := connect(t, srv, nil)
+	for _, tt := range []struct {
+		tool  string
+		args  map[string]any
+		limit int
+	}{
+		{"process_output", map[string]any{"id": "p1", "wait_s": 61.5}, 60},
+		{"process_stop", map[string]any{"id": "p1", "grace_s": 601}, 600},
+		{"debug_continue", map[string]any{"wait_s": -2}, 86400},
+		{"debug_step", map[string]any{"wait_s": 90000}, 86400},
+		{"debug_attach", map[string]any{"program": "/bin/true", "wait_s": -1}, 86400},
+	} {
+		res, text := callText(t, cs, tt.tool, tt.args)
+		var name string
+		var v any
+		for k, x := range tt.args {
+			if strings.HasSuffix(k, "_s") {
+				name, v = k, x
+			}
+		}
+		want := fmt.Sprintf("%s %v: use a number of seconds between 0 and %d", name, v, tt.limit)
+		if !res.IsError || res.Meta[catalog.OutcomeKey] != string(catalog.UsageError) || !strings.Contains(text, want) {
+			t.Errorf("%s %v: IsError=%v outcome=%v %q; want a usage error %q", tt.tool, tt.args, res.IsError, res.Meta[catalog.OutcomeKey], text, want)
+		}
+	}
+}

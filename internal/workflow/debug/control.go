@@ -11,6 +11,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 )
 
@@ -97,16 +98,20 @@ func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in brea
 
 type continueParams struct {
 	sessionParam
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
-	Thread int     `json:"thread,omitempty" jsonschema:"default: all"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
+	Thread int              `json:"thread,omitempty" jsonschema:"default: all"`
 }
 
 func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 0, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: seconds(in.WaitS, 0)})
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
 	note := ""
 	switch {
 	case err == nil:
@@ -120,12 +125,16 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 
 type stepParams struct {
 	sessionParam
-	Kind   string  `json:"kind,omitempty" jsonschema:"over (default), in or out"`
-	Thread int     `json:"thread,omitempty"`
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"default 10"`
+	Kind   string           `json:"kind,omitempty" jsonschema:"over (default), in or out"`
+	Thread int              `json:"thread,omitempty"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"default 10"`
 }
 
 func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 10*time.Second, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	kind := debugger.StepKind(in.Kind)
 	switch kind {
 	case "":
@@ -138,7 +147,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	st, err := b.Step(ctx, kind, in.Thread, seconds(in.WaitS, 10*time.Second))
+	st, err := b.Step(ctx, kind, in.Thread, wait)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, describe(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
@@ -120,10 +121,14 @@ type attachParams struct {
 	Cwd             string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
 	ProjectDir      string            `json:"project_dir,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
-	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
+	WaitS           duration.Seconds  `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 30*time.Second, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	if (in.Pid != 0 && in.Core != "") || (in.Pid == 0 && in.Core == "" && in.Program == "") {
 		return catalog.Result[StopOutput]{}, fault.Usagef("give exactly one of: pid; program (+ args) to launch; core + program")
 	}
@@ -142,7 +147,6 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
 	m := h.svc.Debugger()
 	var info debugger.SessionInfo
-	var err error
 	switch {
 	case in.Pid != 0:
 		info, err = m.Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
@@ -184,7 +188,7 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 			// The target runs to the entry or the first breakpoint (or the
 			// end); an adapter may report that stop after the launch returns.
 			if b, berr := m.Backend(info.ID); berr == nil {
-				waitWhileRunning(ctx, b, seconds(in.WaitS, 30*time.Second))
+				waitWhileRunning(ctx, b, wait)
 			}
 		}
 	}
@@ -290,13 +294,6 @@ func parseLocation(s string) (debugger.BreakpointSpec, error) {
 		return debugger.BreakpointSpec{}, fault.Usagef("empty breakpoint: give a function name or file:line")
 	}
 	return debugger.BreakpointSpec{Function: s}, nil
-}
-
-func seconds(s float64, def time.Duration) time.Duration {
-	if s <= 0 {
-		return def
-	}
-	return time.Duration(s * float64(time.Second))
 }
 
 type detachParams struct {

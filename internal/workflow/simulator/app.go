@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -76,7 +77,7 @@ type launchParams struct {
 	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
 	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // LaunchOutput is the result of sim_launch_app.
@@ -94,8 +95,9 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
-	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
-		return zero, fault.Usagef("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())
+	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return zero, err
 	}
 	for k := range in.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
@@ -105,10 +107,6 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
-	}
-	watch := time.Duration(in.WatchS * float64(time.Second))
-	if watch == 0 {
-		watch = launchWatch
 	}
 	process := in.ProcessName
 	if process == "" {

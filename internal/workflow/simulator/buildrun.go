@@ -27,7 +27,7 @@ type buildRunParams struct {
 	Env        map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
 	LaunchArgs []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
 	LaunchEnv  map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
-	WatchS     float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	WatchS     duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 	Level      string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
 }
@@ -55,8 +55,9 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	if err != nil {
 		return zero, err
 	}
-	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
-		return zero, fault.Usagef("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())
+	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return zero, err
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
@@ -103,10 +104,6 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		return finish(out, ex), nil
 	}
 	out.Stage = "launch"
-	watch := time.Duration(in.WatchS * float64(time.Second))
-	if watch == 0 {
-		watch = launchWatch
-	}
 	process := xcode.ProcessName(out.App.BundleID)
 	if out.App.Executable != "" {
 		process = filepath.Base(out.App.Executable)

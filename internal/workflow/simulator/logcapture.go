@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/workflow/apple"
@@ -15,11 +16,11 @@ import (
 
 type logCaptureParams struct {
 	apple.SimulatorArgs
-	Action      string  `json:"action" jsonschema:"start or stop"`
-	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
-	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
-	MaxS        float64 `json:"max_s,omitempty" jsonschema:"start: capture limit, seconds (default 600, max 3600)"`
-	CaptureID   string  `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
+	Action      string           `json:"action" jsonschema:"start or stop"`
+	BundleID    string           `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
+	ProcessName string           `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
+	MaxS        duration.Seconds `json:"max_s,omitempty" jsonschema:"start: capture limit, seconds (default 600, max 3600)"`
+	CaptureID   string           `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
 }
 
 // LogCaptureOutput describes a capture.
@@ -51,8 +52,9 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
-	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
-		return zero, fault.Usagef("max_s %v: use 0 to %v seconds", in.MaxS, maxCapture.Seconds())
+	limit, err := in.MaxS.Duration("max_s", defaultCapture, maxCapture)
+	if err != nil {
+		return zero, err
 	}
 	process := in.ProcessName
 	if process == "" {
@@ -64,10 +66,6 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
-	}
-	limit := time.Duration(in.MaxS * float64(time.Second))
-	if limit == 0 {
-		limit = defaultCapture
 	}
 	jm, err := h.svc.Jobs(ctx)
 	if err != nil {
