@@ -34,13 +34,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/tick"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -174,16 +174,16 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 		}
 		return StepResult{}, err
 	}
-	stop := reportProgress(req, p, r, i, start)
+	progress := reportProgress(ctx, req, p, r, i, start)
 	o := r.Wait(ctx)
-	stop()
+	progress.Stop()
 	return StepResult{Step: step, Outcome: o, Ran: true}, nil
 }
 
 // reportProgress reports the step's start, then its progress every interval
-// until stop is called. It also flushes the runner's output, which otherwise
+// until stopped. It also flushes the runner's output, which otherwise
 // reaches the pipeline in large blocks.
-func reportProgress(req Request, p *pipeline, r *runner.Running, i int, start time.Time) (stop func()) {
+func reportProgress(ctx context.Context, req Request, p *pipeline, r *runner.Running, i int, start time.Time) *tick.Ticker {
 	step := req.Steps[i]
 	snapshot := func() Progress {
 		return Progress{
@@ -195,30 +195,12 @@ func reportProgress(req Request, p *pipeline, r *runner.Running, i int, start ti
 	if req.Progress != nil {
 		req.Progress(snapshot())
 	}
-	interval := req.ProgressInterval
-	if interval <= 0 {
-		interval = time.Second
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				r.Flush()
-				if req.Progress != nil {
-					req.Progress(snapshot())
-				}
-			}
+	return tick.Start(ctx, req.ProgressInterval, func() {
+		r.Flush()
+		if req.Progress != nil {
+			req.Progress(snapshot())
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+	})
 }
 
 // testStepDone collects the test report of the test step just run, and the

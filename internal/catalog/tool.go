@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -27,7 +26,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // Outcome says how a tool call went, beyond protocol success.
@@ -123,12 +122,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 		}
 		res, err := h(ctx, &Call{req: req, Tool: name}, in)
 		if err != nil {
-			outcome := Error
-			var ue *defaults.UsageError
-			if errors.As(err, &ue) {
-				outcome = UsageError
-			}
-			return toolError(err, outcome), nil
+			return toolError(err, OutcomeOf(err)), nil
 		}
 		if res.Outcome == "" {
 			res.Outcome = OK
@@ -203,6 +197,17 @@ func structured(out any, schema *jsonschema.Schema) (json.RawMessage, error) {
 		}
 	}
 	return json.Marshal(fields)
+}
+
+// OutcomeOf is the outcome of a handler's error, by its fault kind: the
+// caller's mistakes (usage, not found) are usage errors; everything else,
+// unclassified errors included, is an error of the operation.
+func OutcomeOf(err error) Outcome {
+	switch fault.KindOf(err) {
+	case fault.KindUsage, fault.KindNotFound:
+		return UsageError
+	}
+	return Error
 }
 
 func toolError(err error, outcome Outcome) *mcp.CallToolResult {

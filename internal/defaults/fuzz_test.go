@@ -2,8 +2,9 @@ package defaults
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // FuzzMerge checks the merge's invariants on arbitrary argument objects: it
@@ -26,8 +27,7 @@ func FuzzMerge(f *testing.F) {
 		}
 		merged, err := Merge(explicit, defs, fields, buildReq)
 		if err != nil {
-			var ue *UsageError
-			if !errors.As(err, &ue) {
+			if !fault.Is(err, fault.KindUsage) {
 				t.Fatalf("non-usage error: %v", err)
 			}
 			return

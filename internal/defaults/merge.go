@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // ExclusivePairs are the session-managed fields of which at most one may be used.
@@ -19,12 +21,6 @@ type Requirements struct {
 	// OneOf lists groups of which at least one field must be present.
 	OneOf [][]string
 }
-
-// UsageError reports arguments that cannot be used as given; the message says
-// what to change.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
 
 // Merge applies the session defaults defs to a tool call's explicit arguments.
 // Fields lists the argument names the tool accepts; only session-managed ones
@@ -53,7 +49,7 @@ func Merge(explicit map[string]any, defs Values, fields []string, req Requiremen
 		_, a := given[p[0]]
 		_, b := given[p[1]]
 		if a && b {
-			return nil, &UsageError{fmt.Sprintf("%s and %s are mutually exclusive: pass only one", p[0], p[1])}
+			return nil, fault.Usagef("%s and %s are mutually exclusive: pass only one", p[0], p[1])
 		}
 	}
 	merged := make(map[string]any, len(given))
@@ -85,7 +81,7 @@ func Merge(explicit map[string]any, defs Values, fields []string, req Requiremen
 		_, a := merged[p[0]]
 		_, b := merged[p[1]]
 		if a && b { // only defaults can leave both: explicit pairs were refused above
-			return nil, &UsageError{fmt.Sprintf("session defaults set both %s and %s: pass one explicitly, or clear one with session_clear_defaults {\"keys\": [\"%s\"]}", p[0], p[1], p[1])}
+			return nil, fault.Usagef("session defaults set both %s and %s: pass one explicitly, or clear one with session_clear_defaults {\"keys\": [\"%s\"]}", p[0], p[1], p[1])
 		}
 	}
 	for _, f := range req.AllOf {
@@ -156,6 +152,6 @@ func missing(group []string) error {
 	if len(group) > 1 {
 		what = "one of " + strings.Join(group, ", ")
 	}
-	return &UsageError{fmt.Sprintf("missing %s: pass it as an argument, or set it once with session_set_defaults %s",
-		what, strings.Join(example, " or "))}
+	return fault.Usagef("missing %s: pass it as an argument, or set it once with session_set_defaults %s",
+		what, strings.Join(example, " or "))
 }

@@ -1,10 +1,11 @@
 package defaults
 
 import (
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 type buildArgs struct {
@@ -94,9 +95,8 @@ func TestMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Merge(tt.explicit, tt.defs, fields, buildReq)
 			if tt.wantErr != "" {
-				var ue *UsageError
-				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Merge error = %v, want a UsageError containing %q", err, tt.wantErr)
+				if !fault.Is(err, fault.KindUsage) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Merge error = %v, want a usage error containing %q", err, tt.wantErr)
 				}
 				return
 			}

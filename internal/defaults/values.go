@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/triage-dev/triage/internal/duration"
 )
 
 // Values are the session-managed fields. Every field is optional; an empty value
@@ -35,7 +37,7 @@ type Values struct {
 	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
 	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
 	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
-	TimeoutS        float64           `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
+	TimeoutS        duration.Seconds  `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
 	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"runs dump engines over ssh"`

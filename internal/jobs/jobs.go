@@ -16,9 +16,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
 )
 
 // FlushEvery bounds how stale process_output can be.
@@ -92,9 +94,13 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
-	go lw.flushLoop(j.done, run.Flush)
+	// Buffered output is passed on (upstream, the runner's blocks) and
+	// committed every FlushEvery while the program runs.
+	flush := tick.Start(m.base, FlushEvery, func() { run.Flush(); lw.flush() })
 	go func() {
-		j.finish(run.Wait(m.base))
+		o := run.Wait(m.base)
+		flush.Stop()
+		j.finish(o)
 	}()
 	return j, nil
 }
@@ -123,9 +129,9 @@ func (m *Manager) Get(id string) (*Job, error) {
 		}
 		sort.Strings(ids)
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("no process %q: no background process was started (process_start starts one)", id)
+			return nil, fault.NotFoundf("no process %q: no background process was started (process_start starts one)", id)
 		}
-		return nil, fmt.Errorf("no process %q; known: %v (process_list shows them)", id, ids)
+		return nil, fault.NotFoundf("no process %q; known: %v (process_list shows them)", id, ids)
 	}
 	return j, nil
 }
@@ -251,21 +257,5 @@ func (l *lockedWriter) finish(f store.Final) {
 	l.w.Finish(context.Background(), f)
 	if l.changed != nil {
 		close(l.changed)
-	}
-}
-
-// flushLoop passes buffered output on (upstream, the runner's blocks) and
-// commits it, every FlushEvery until done.
-func (l *lockedWriter) flushLoop(done <-chan struct{}, upstream func()) {
-	t := time.NewTicker(FlushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			upstream()
-			l.flush()
-		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // Page is a window of an output's lines.
@@ -26,7 +28,7 @@ func (s *Store) Page(ctx context.Context, id string, offset, limit int) (Page, e
 		return Page{}, err
 	}
 	if offset < 0 {
-		return Page{}, fmt.Errorf("offset %d: must be 0 or more", offset)
+		return Page{}, fault.Usagef("offset %d: must be 0 or more", offset)
 	}
 	if limit <= 0 {
 		limit = 200
@@ -37,7 +39,7 @@ func (s *Store) Page(ctx context.Context, id string, offset, limit int) (Page, e
 		if offset == 0 {
 			return p, nil
 		}
-		return Page{}, fmt.Errorf("offset %d is past the end: output %s has %d lines (last offset %d)", offset, id, e.Lines, max(e.Lines-1, 0))
+		return Page{}, fault.Usagef("offset %d is past the end: output %s has %d lines (last offset %d)", offset, id, e.Lines, max(e.Lines-1, 0))
 	}
 	err = s.eachChunkFrom(ctx, id, offset, func(first int, data []byte) bool {
 		line := first

@@ -3,8 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"regexp"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // Query is a regex search over one output or the recent ones.
@@ -45,7 +46,7 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 	// (?m): ^ and $ match at line boundaries, as they would line by line.
 	re, err := regexp.Compile("(?m)" + q.Pattern)
 	if err != nil {
-		return SearchResult{}, fmt.Errorf("pattern %q does not compile (RE2 syntax): %v", q.Pattern, err)
+		return SearchResult{}, fault.Usagef("pattern %q does not compile (RE2 syntax): %w", q.Pattern, err)
 	}
 	pf := newPrefilter("(?m)" + q.Pattern)
 	if q.MaxMatches <= 0 {

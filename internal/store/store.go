@@ -49,6 +49,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/scratch"
 )
 
@@ -267,7 +268,7 @@ func (s *Store) Info(ctx context.Context, id string) (Entry, error) {
 }
 
 func notFound(id string) error {
-	return fmt.Errorf("output %q not found (it may have been pruned); output_list shows recent outputs: %w", id, ErrNotFound)
+	return fault.NotFoundf("output %q not found (it may have been pruned); output_list shows recent outputs: %w", id, ErrNotFound)
 }
 
 const entryCols = `id, tool, argv, cwd, engine, context_key, status, verdict, exit_code, bytes, lines, created, finished, complete`

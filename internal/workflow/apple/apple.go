@@ -7,7 +7,7 @@ package apple
 import (
 	"context"
 
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -63,7 +63,7 @@ func (a SimulatorArgs) Resolve(ctx context.Context) (xcode.Device, error) {
 // errors, keeping their messages.
 func UsageOf(err error) error {
 	if xcode.CallerError(err) {
-		return &defaults.UsageError{Msg: err.Error()}
+		return fault.Usage(err)
 	}
 	return err
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -18,9 +18,9 @@ func TestUsageOf(t *testing.T) {
 		&proc.StartError{Program: "xcrun"},
 		fmt.Errorf("%w: generic/platform=iOS cannot test", xcode.ErrDestination),
 	} {
-		var ue *defaults.UsageError
-		if got := UsageOf(err); !errors.As(got, &ue) || ue.Msg != err.Error() {
-			t.Errorf("UsageOf(%v) = %#v, want a usage error with the same message", err, got)
+		got := UsageOf(err)
+		if !fault.Is(got, fault.KindUsage) || got.Error() != err.Error() || !errors.Is(got, err) {
+			t.Errorf("UsageOf(%v) = %#v, want a usage error wrapping it", err, got)
 		}
 	}
 	plain := errors.New("xcodebuild: timed out")

@@ -11,7 +11,8 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 type breakpointParams struct {
@@ -37,7 +38,7 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 		spec.HitCondition = fmt.Sprint(in.HitCount)
 	}
 	if err := spec.Validate(); err != nil {
-		return catalog.Result[BreakpointOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[BreakpointOutput]{}, fault.Usage(err)
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
@@ -97,16 +98,20 @@ func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in brea
 
 type continueParams struct {
 	sessionParam
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
-	Thread int     `json:"thread,omitempty" jsonschema:"default: all"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
+	Thread int              `json:"thread,omitempty" jsonschema:"default: all"`
 }
 
 func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 0, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: seconds(in.WaitS, 0)})
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
 	note := ""
 	switch {
 	case err == nil:
@@ -120,25 +125,29 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 
 type stepParams struct {
 	sessionParam
-	Kind   string  `json:"kind,omitempty" jsonschema:"over (default), in or out"`
-	Thread int     `json:"thread,omitempty"`
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"default 10"`
+	Kind   string           `json:"kind,omitempty" jsonschema:"over (default), in or out"`
+	Thread int              `json:"thread,omitempty"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"default 10"`
 }
 
 func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 10*time.Second, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	kind := debugger.StepKind(in.Kind)
 	switch kind {
 	case "":
 		kind = debugger.StepOver
 	case debugger.StepOver, debugger.StepIn, debugger.StepOut:
 	default:
-		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("kind %q: use over, in or out", in.Kind)}
+		return catalog.Result[StopOutput]{}, fault.Usagef("kind %q: use over, in or out", in.Kind)
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	st, err := b.Step(ctx, kind, in.Thread, seconds(in.WaitS, 10*time.Second))
+	st, err := b.Step(ctx, kind, in.Thread, wait)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, describe(err)
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 )
@@ -84,16 +86,16 @@ func (h *handler) backend(id string) (debugger.Backend, string, error) {
 func describe(err error) error {
 	switch {
 	case errors.Is(err, debugger.ErrNoSession):
-		return &defaults.UsageError{Msg: "no debug session: start one with debug_attach"}
+		return fault.Usagef("no debug session: start one with debug_attach")
 	case errors.Is(err, debugger.ErrUnknownSession):
-		return &defaults.UsageError{Msg: err.Error() + "; debug_attach starts one"}
+		return fault.NotFoundf("%w; debug_attach starts one", err)
 	case errors.Is(err, debugger.ErrSessionDead):
 		return fmt.Errorf("%w; debug_detach this session and debug_attach again", err)
 	case errors.Is(err, debugger.ErrRunning):
-		return &defaults.UsageError{Msg: "the target is running: debug_pause it, or debug_continue with wait_s"}
+		return fault.Usagef("the target is running: debug_pause it, or debug_continue with wait_s")
 	case errors.Is(err, debugger.ErrUnknownBreakpoint), errors.Is(err, debugger.ErrUnknownBackend),
 		errors.Is(err, debugger.ErrNotStarted), errors.Is(err, debugger.ErrTargetExited):
-		return &defaults.UsageError{Msg: err.Error()}
+		return fault.Usage(err)
 	}
 	return err
 }
@@ -119,18 +121,22 @@ type attachParams struct {
 	Cwd             string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
 	ProjectDir      string            `json:"project_dir,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
-	WaitS           float64           `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
+	WaitS           duration.Seconds  `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
+	wait, err := in.WaitS.Duration("wait_s", 30*time.Second, 0)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
 	if (in.Pid != 0 && in.Core != "") || (in.Pid == 0 && in.Core == "" && in.Program == "") {
-		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: "give exactly one of: pid; program (+ args) to launch; core + program"}
+		return catalog.Result[StopOutput]{}, fault.Usagef("give exactly one of: pid; program (+ args) to launch; core + program")
 	}
 	if in.Core != "" && in.Program == "" {
-		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: "core needs program: the executable that produced it"}
+		return catalog.Result[StopOutput]{}, fault.Usagef("core needs program: the executable that produced it")
 	}
 	if in.Pid < 0 {
-		return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("pid %d: must be positive", in.Pid)}
+		return catalog.Result[StopOutput]{}, fault.Usagef("pid %d: must be positive", in.Pid)
 	}
 	// Paths are resolved as the program would be run: cwd taken in
 	// project_dir, and made absolute for the debugger and what names them.
@@ -141,7 +147,6 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
 	m := h.svc.Debugger()
 	var info debugger.SessionInfo
-	var err error
 	switch {
 	case in.Pid != 0:
 		info, err = m.Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
@@ -150,10 +155,10 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 		// an error: check what the core's notes say first.
 		ci, cerr := coredump.OpenCore(in.Core)
 		if cerr != nil {
-			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("core %s: %v", in.Core, cerr)}
+			return catalog.Result[StopOutput]{}, fault.Usagef("core %s: %w", in.Core, cerr)
 		}
 		if merr := ci.MatchExe(in.Program); merr != nil {
-			return catalog.Result[StopOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("%v (the core's program: %s)", merr, ci.ExePath)}
+			return catalog.Result[StopOutput]{}, fault.Usagef("%w (the core's program: %s)", merr, ci.ExePath)
 		}
 		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
 		if err == nil {
@@ -183,7 +188,7 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 			// The target runs to the entry or the first breakpoint (or the
 			// end); an adapter may report that stop after the launch returns.
 			if b, berr := m.Backend(info.ID); berr == nil {
-				waitWhileRunning(ctx, b, seconds(in.WaitS, 30*time.Second))
+				waitWhileRunning(ctx, b, wait)
 			}
 		}
 	}
@@ -240,7 +245,7 @@ func findProgram(program, cwd, projectDir string) (string, error) {
 	if strings.ContainsRune(program, filepath.Separator) {
 		program = argpath.Join(dir, program)
 		if _, err := os.Stat(program); err != nil {
-			return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s: %v", program, errors.Unwrap(err))}
+			return "", fault.Usagef("program %s: %w", program, errors.Unwrap(err))
 		}
 		return program, nil
 	}
@@ -251,7 +256,7 @@ func findProgram(program, cwd, projectDir string) (string, error) {
 	}
 	p, err := exec.LookPath(program)
 	if err != nil {
-		return "", &defaults.UsageError{Msg: fmt.Sprintf("program %s not found in the launch directory or on PATH", program)}
+		return "", fault.Usagef("program %s not found in the launch directory or on PATH", program)
 	}
 	return p, nil
 }
@@ -264,15 +269,15 @@ func isFile(p string) bool {
 // attachError keeps the backend's own words and marks what the caller must fix.
 func attachError(err error) error {
 	if errors.Is(err, debugger.ErrUnknownBackend) {
-		return &defaults.UsageError{Msg: err.Error()}
+		return fault.Usage(err)
 	}
 	msg := err.Error()
 	if strings.Contains(strings.ToLower(msg), "not permitted") {
-		return &defaults.UsageError{Msg: msg + " (another debugger may be tracing it, or ptrace is restricted: see doctor)"}
+		return fault.Usagef("%w (another debugger may be tracing it, or ptrace is restricted: see doctor)", err)
 	}
 	for _, s := range []string{"no such file", "not found", "does not exist", "no such process", "invalid pid", "not a core", "does not match"} {
 		if strings.Contains(strings.ToLower(msg), s) {
-			return &defaults.UsageError{Msg: msg}
+			return fault.Usage(err)
 		}
 	}
 	return err
@@ -286,16 +291,9 @@ func parseLocation(s string) (debugger.BreakpointSpec, error) {
 		}
 	}
 	if s == "" {
-		return debugger.BreakpointSpec{}, &defaults.UsageError{Msg: "empty breakpoint: give a function name or file:line"}
+		return debugger.BreakpointSpec{}, fault.Usagef("empty breakpoint: give a function name or file:line")
 	}
 	return debugger.BreakpointSpec{Function: s}, nil
-}
-
-func seconds(s float64, def time.Duration) time.Duration {
-	if s <= 0 {
-		return def
-	}
-	return time.Duration(s * float64(time.Second))
 }
 
 type detachParams struct {

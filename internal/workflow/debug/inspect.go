@@ -9,8 +9,9 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -143,7 +144,7 @@ type EvaluateOutput struct {
 
 func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluateParams) (catalog.Result[EvaluateOutput], error) {
 	if strings.TrimSpace(in.Expression) == "" {
-		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: "expression is empty"}
+		return catalog.Result[EvaluateOutput]{}, fault.Usagef("expression is empty")
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
@@ -156,11 +157,10 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 		}
 		// The debugger's own words about the expression (syntax errors,
 		// unknown names) are what the caller needs.
-		msg := err.Error()
-		if !strings.HasPrefix(msg, "evaluating") {
-			msg = fmt.Sprintf("evaluating %q: %s", in.Expression, msg)
+		if !strings.HasPrefix(err.Error(), "evaluating") {
+			err = fmt.Errorf("evaluating %q: %w", in.Expression, err)
 		}
-		return catalog.Result[EvaluateOutput]{}, &defaults.UsageError{Msg: msg}
+		return catalog.Result[EvaluateOutput]{}, fault.Usage(err)
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s = %s", in.Expression, v.Value)
@@ -174,8 +174,8 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 
 type commandParams struct {
 	sessionParam
-	Command  string  `json:"command"`
-	TimeoutS float64 `json:"timeout_s,omitempty"`
+	Command  string           `json:"command"`
+	TimeoutS duration.Seconds `json:"timeout_s,omitempty"`
 }
 
 // CommandOutput is a raw command's output.
@@ -186,13 +186,16 @@ type CommandOutput struct {
 
 func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[CommandOutput], error) {
 	if strings.TrimSpace(in.Command) == "" {
-		return catalog.Result[CommandOutput]{}, &defaults.UsageError{Msg: "command is empty"}
+		return catalog.Result[CommandOutput]{}, fault.Usagef("command is empty")
+	}
+	limit, err := in.TimeoutS.Timeout(h.svc.Config.CommandTimeout(), duration.CommandMax)
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, err
 	}
 	b, id, err := h.backend(in.SessionID)
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	limit := seconds(in.TimeoutS, h.svc.Config.CommandTimeout())
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	out, err := b.RawCommand(cctx, in.Command)

@@ -8,6 +8,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -52,7 +53,7 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
 	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
 	if tool == "" {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("backend %q: use dap or lldb for a simulator app", backend)}
+		return zero, fault.Usagef("backend %q: use dap or lldb for a simulator app", backend)
 	}
 	// Xcode's own debugger (found before a launch leaves the app waiting
 	// for one): the one that knows the simulator's platform.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/postmortem"
@@ -18,10 +18,10 @@ import (
 
 type commandParams struct {
 	sessionParam
-	Command  string  `json:"command" jsonschema:"a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
-	Engine   string  `json:"engine,omitempty"` // the tool description names the engines
-	Force    bool    `json:"force,omitempty" jsonschema:"bypass the cache"`
-	TimeoutS float64 `json:"timeout_s,omitempty"`
+	Command  string           `json:"command" jsonschema:"a crash:, drgn:, gdb: or lldb: prefix picks the engine"`
+	Engine   string           `json:"engine,omitempty"` // the tool description names the engines
+	Force    bool             `json:"force,omitempty" jsonschema:"bypass the cache"`
+	TimeoutS duration.Seconds `json:"timeout_s,omitempty"`
 }
 
 // CommandOutput is one command's result.
@@ -42,6 +42,10 @@ type CommandOutput struct {
 }
 
 func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[CommandOutput], error) {
+	timeout, err := in.TimeoutS.Timeout(0, duration.CommandMax)
+	if err != nil {
+		return catalog.Result[CommandOutput]{}, err
+	}
 	s, err := h.session(in.SessionID)
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
@@ -49,10 +53,6 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	route, err := s.Router.Route(in.Command, postmortem.Engine(in.Engine))
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, describe(err)
-	}
-	timeout, err := timeoutOf(in.TimeoutS)
-	if err != nil {
-		return catalog.Result[CommandOutput]{}, err
 	}
 	lines, err := route.Lines()
 	if err != nil {
@@ -70,13 +70,6 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 		return catalog.Result[CommandOutput]{}, err
 	}
 	return r.result(), nil
-}
-
-func timeoutOf(s float64) (time.Duration, error) {
-	if s < 0 || s > 3600 {
-		return 0, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and 3600", s)}
-	}
-	return time.Duration(s * float64(time.Second)), nil
 }
 
 // ran is one command's outcome, fresh or cached.

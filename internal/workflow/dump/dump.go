@@ -14,6 +14,7 @@ import (
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/services"
 )
@@ -66,15 +67,15 @@ func (h *handler) session(id string) (*postmortem.Session, error) {
 func describe(err error) error {
 	switch {
 	case errors.Is(err, postmortem.ErrNoSession):
-		return &defaults.UsageError{Msg: "no dump is open: dump_open a vmcore (with vmlinux) or a core (with program)"}
+		return fault.Usagef("no dump is open: dump_open a vmcore (with vmlinux) or a core (with program)")
 	case errors.Is(err, postmortem.ErrUnknownSession):
-		return &defaults.UsageError{Msg: err.Error() + "; dump_list shows the open ones"}
+		return fault.NotFoundf("%w; dump_list shows the open ones", err)
 	case errors.Is(err, postmortem.ErrBadTarget), errors.Is(err, postmortem.ErrUnknownPrefix),
 		errors.Is(err, postmortem.ErrUnknownEngine), errors.Is(err, postmortem.ErrEngineConflict),
 		errors.Is(err, postmortem.ErrWrongEngine), errors.Is(err, postmortem.ErrEmptyCommand),
 		errors.Is(err, postmortem.ErrShellEscape), errors.Is(err, postmortem.ErrEngineMissing),
 		errors.Is(err, postmortem.ErrBlockCommand):
-		return &defaults.UsageError{Msg: err.Error()}
+		return fault.Usage(err)
 	}
 	return err
 }
@@ -131,25 +132,25 @@ func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (cat
 	t := postmortem.Target{Vmcore: in.Vmcore, Vmlinux: in.Vmlinux, Core: in.Core, Program: in.Program, SSHHost: in.SSHHost}
 	switch {
 	case in.Vmcore != "" && in.Core != "":
-		return catalog.Result[SessionOutput]{}, &defaults.UsageError{Msg: "give vmcore (+ vmlinux) or core (+ program), not both"}
+		return catalog.Result[SessionOutput]{}, fault.Usagef("give vmcore (+ vmlinux) or core (+ program), not both")
 	case in.Vmcore != "":
 		t.Kernel = true
 		if in.Vmlinux == "" {
-			return catalog.Result[SessionOutput]{}, &defaults.UsageError{Msg: "vmcore needs vmlinux: the kernel image with debug info (e.g. /usr/lib/debug/boot/vmlinux-RELEASE); set it once with session_set_defaults"}
+			return catalog.Result[SessionOutput]{}, fault.Usagef("vmcore needs vmlinux: the kernel image with debug info (e.g. /usr/lib/debug/boot/vmlinux-RELEASE); set it once with session_set_defaults")
 		}
 	case in.Core != "":
 		if in.Program == "" {
-			return catalog.Result[SessionOutput]{}, &defaults.UsageError{Msg: "core needs program: the executable that dumped it"}
+			return catalog.Result[SessionOutput]{}, fault.Usagef("core needs program: the executable that dumped it")
 		}
 	default:
-		return catalog.Result[SessionOutput]{}, &defaults.UsageError{Msg: "give vmcore + vmlinux (kernel dump) or core + program (process core)"}
+		return catalog.Result[SessionOutput]{}, fault.Usagef("give vmcore + vmlinux (kernel dump) or core + program (process core)")
 	}
 	if len(in.ExtraArgs) > 0 {
 		t.ExtraArgs = map[postmortem.Engine][]string{}
 		for name, args := range in.ExtraArgs {
 			e, err := postmortem.ParseEngine(name)
 			if err != nil {
-				return catalog.Result[SessionOutput]{}, &defaults.UsageError{Msg: "extra_args: " + err.Error()}
+				return catalog.Result[SessionOutput]{}, fault.Usagef("extra_args: %w", err)
 			}
 			t.ExtraArgs[e] = args
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
 )
 
@@ -24,8 +24,8 @@ const minLineShare = 256
 func (h *handler) runLines(ctx context.Context, c *catalog.Call, s *postmortem.Session, route postmortem.Route, lines []string, force bool, timeout time.Duration) (catalog.Result[CommandOutput], error) {
 	budget := h.svc.Config.BudgetBytes() / 2
 	if most := budget / minLineShare; len(lines) > most {
-		return catalog.Result[CommandOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf(
-			"the command has %d lines; one answer holds the outputs of at most %d: send the rest in another call", len(lines), most)}
+		return catalog.Result[CommandOutput]{}, fault.Usagef(
+			"the command has %d lines; one answer holds the outputs of at most %d: send the rest in another call", len(lines), most)
 	}
 	share := budget / len(lines)
 	out := CommandOutput{SessionID: s.ID, Engine: string(route.Engine), Command: strings.Join(lines, "\n"), Route: route.Reason}

@@ -11,15 +11,16 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
 )
 
 type scriptsParams struct {
 	sessionParam
-	Name     string   `json:"name,omitempty" jsonschema:"omit to list the scripts"`
-	Args     []string `json:"args,omitempty" jsonschema:"its sys.argv[1:]"`
-	TimeoutS float64  `json:"timeout_s,omitempty"`
+	Name     string           `json:"name,omitempty" jsonschema:"omit to list the scripts"`
+	Args     []string         `json:"args,omitempty" jsonschema:"its sys.argv[1:]"`
+	TimeoutS duration.Seconds `json:"timeout_s,omitempty"`
 }
 
 // Script is a drgn script found in a configured directory.
@@ -36,6 +37,10 @@ type ScriptsOutput struct {
 }
 
 func (h *handler) scripts(ctx context.Context, c *catalog.Call, in scriptsParams) (catalog.Result[ScriptsOutput], error) {
+	timeout, err := in.TimeoutS.Timeout(0, duration.CommandMax)
+	if err != nil {
+		return catalog.Result[ScriptsOutput]{}, err
+	}
 	dirs := h.svc.Config.Dump.ScriptDirs
 	scripts := findScripts(dirs)
 	if in.Name == "" {
@@ -63,13 +68,9 @@ func (h *handler) scripts(ctx context.Context, c *catalog.Call, in scriptsParams
 		for i, s := range scripts {
 			names[i] = s.Name
 		}
-		return catalog.Result[ScriptsOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("no script %q in dump.script_dirs (have: %s)", in.Name, strings.Join(names, ", "))}
+		return catalog.Result[ScriptsOutput]{}, fault.Usagef("no script %q in dump.script_dirs (have: %s)", in.Name, strings.Join(names, ", "))
 	}
 	s, err := h.session(in.SessionID)
-	if err != nil {
-		return catalog.Result[ScriptsOutput]{}, err
-	}
-	timeout, err := timeoutOf(in.TimeoutS)
 	if err != nil {
 		return catalog.Result[ScriptsOutput]{}, err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 )
@@ -54,11 +54,13 @@ func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catal
 		return catalog.Result[GetOutput]{}, err
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return catalog.Result[GetOutput]{}, &defaults.UsageError{Msg: "offset and limit must be 0 or more"}
+		return catalog.Result[GetOutput]{}, fault.Usagef("offset and limit must be 0 or more")
 	}
+	// The store says which errors are the caller's (an unknown id, an offset
+	// past the end); a failure to read is not.
 	p, err := st.Page(ctx, in.OutputID, in.Offset, in.Limit)
 	if err != nil {
-		return catalog.Result[GetOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[GetOutput]{}, err
 	}
 	// Keep within the response budget: drop lines from the end.
 	budget, size := h.svc.Config.BudgetBytes(), 0
@@ -115,11 +117,11 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 		return catalog.Result[SearchOutput]{}, err
 	}
 	if in.Pattern == "" {
-		return catalog.Result[SearchOutput]{}, &defaults.UsageError{Msg: "pattern is empty: give an RE2 regular expression, e.g. \"error|panic\""}
+		return catalog.Result[SearchOutput]{}, fault.Usagef("pattern is empty: give an RE2 regular expression, e.g. \"error|panic\"")
 	}
 	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches})
 	if err != nil {
-		return catalog.Result[SearchOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[SearchOutput]{}, err
 	}
 	out := SearchOutput{Pattern: in.Pattern, Matches: res.Matches, Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
 	if out.Matches == nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/triage-dev/triage/internal/hang"
 	"strings"
@@ -11,10 +12,10 @@ import (
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -29,15 +30,15 @@ type planRequest struct {
 	commandField, sessionField string
 	options                    toolchain.Options
 	level                      string
-	timeoutS                   float64
+	timeoutS                   duration.Seconds
 }
 
 // plan turns the request into steps, explaining every mistake as a usage
 // error.
 func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
 	if r.projectDir == "" {
-		return nil, "", &defaults.UsageError{Msg: "project_dir is required: pass it, or set it once with " +
-			catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"})}
+		return nil, "", fault.Usagef("project_dir is required: pass it, or set it once with %s",
+			catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"}))
 	}
 	argv, err := argvOf(r.command, r.commandField)
 	if err != nil {
@@ -76,7 +77,7 @@ func usage(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &defaults.UsageError{Msg: err.Error()}
+	return fault.Usage(err)
 }
 
 // argvOf reads an argv array argument. A string is refused with an
@@ -97,7 +98,7 @@ func argvOf(v any, field string) ([]string, error) {
 		} else {
 			msg += `; split it into its arguments yourself, e.g. ["sh","-c","..."] if you do need a shell`
 		}
-		return nil, &defaults.UsageError{Msg: msg}
+		return nil, fault.Usage(errors.New(msg))
 	case []string:
 		return x, nil
 	case []any:
@@ -105,7 +106,7 @@ func argvOf(v any, field string) ([]string, error) {
 		for i, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, &defaults.UsageError{Msg: fmt.Sprintf("%s[%d] is %v: every argument must be a string", field, i, e)}
+				return nil, fault.Usagef("%s[%d] is %v: every argument must be a string", field, i, e)
 			}
 			argv[i] = s
 		}
@@ -114,7 +115,7 @@ func argvOf(v any, field string) ([]string, error) {
 		}
 		return argv, nil
 	}
-	return nil, &defaults.UsageError{Msg: fmt.Sprintf("%s must be an argv array of strings, such as [\"make\",\"check\"]", field)}
+	return nil, fault.Usagef("%s must be an argv array of strings, such as [\"make\",\"check\"]", field)
 }
 
 // BuildTestOutput is the result of build and test.
@@ -151,20 +152,17 @@ type StepOutput struct {
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
 	var zero catalog.Result[BuildTestOutput]
 	r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
-	steps, tc, err := r.plan()
+	level, err := logfilter.ParseLevel(r.level)
+	if err != nil {
+		return zero, fault.Usagef("level %q: use minimal, standard or verbose", r.level)
+	}
+	timeout, err := r.timeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
 	if err != nil {
 		return zero, err
 	}
-	level, err := logfilter.ParseLevel(r.level)
+	steps, tc, err := r.plan()
 	if err != nil {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("level %q: use minimal, standard or verbose", r.level)}
-	}
-	if r.timeoutS < 0 || r.timeoutS > proc.MaxTimeout.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", r.timeoutS, proc.MaxTimeout.Seconds())}
-	}
-	timeout := time.Duration(r.timeoutS * float64(time.Second))
-	if timeout == 0 {
-		timeout = h.svc.Config.RunTimeout()
+		return zero, err
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 type crashListParams struct {
@@ -100,17 +101,17 @@ type CrashShow struct {
 
 func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowParams) (catalog.Result[CrashShow], error) {
 	if in.Path == "" {
-		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: "path is required: a core file, .ips or .crash report (crash_report_list finds them)"}
+		return catalog.Result[CrashShow]{}, fault.Usagef("path is required: a core file, .ips or .crash report (crash_report_list finds them)")
 	}
 	in.Path = argpath.Resolve(in.Path, "", in.ProjectDir)
 	in.Program = argpath.Resolve(in.Program, "", in.ProjectDir)
 	projectDir := argpath.Resolve(in.ProjectDir, "", "")
 	if st, err := os.Stat(in.Path); err == nil && st.IsDir() {
-		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s is a directory: name a core file, .ips or .crash report in it (crash_report_list finds them)", in.Path)}
+		return catalog.Result[CrashShow]{}, fault.Usagef("%s is a directory: name a core file, .ips or .crash report in it (crash_report_list finds them)", in.Path)
 	}
 	kind, err := coredump.Identify(in.Path)
 	if err != nil && !errors.Is(err, coredump.ErrUnrecognizedFormat) {
-		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s: %v", in.Path, err)}
+		return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
 	}
 	out := CrashShow{Kind: string(kind)}
 	var b strings.Builder
@@ -118,7 +119,7 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 	case coredump.KindProcessCore:
 		ci, err := coredump.OpenCore(in.Path)
 		if err != nil {
-			return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: err.Error()}
+			return catalog.Result[CrashShow]{}, fault.Usage(err)
 		}
 		out.Core = ci
 		exe := in.Program
@@ -142,7 +143,7 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 		defer f.Close()
 		reps, err := coredump.ParseReports(f)
 		if err != nil {
-			return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s: %v", in.Path, err)}
+			return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
 		}
 		out.Reports = reps
 		fmt.Fprintf(&b, "CRASH REPORT %s: %d report(s)\n", in.Path, len(reps))
@@ -154,7 +155,7 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 		fmt.Fprintf(&b, "KERNEL DUMP %s (%s): open it with %s\n", in.Path, kind,
 			catalog.NextCall("dump_open", map[string]any{"vmcore": in.Path, "vmlinux": "/path/to/vmlinux"}))
 	default:
-		return catalog.Result[CrashShow]{}, &defaults.UsageError{Msg: fmt.Sprintf("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))}
+		return catalog.Result[CrashShow]{}, fault.Usagef("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))
 	}
 	out.Summary = b.String()
 	return catalog.Result[CrashShow]{Text: out.Summary, Output: out}, nil

@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/jobs"
+	"github.com/triage-dev/triage/internal/proc"
 )
 
 // ProcessInfo describes a background process.
@@ -81,10 +83,10 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, _ struct{}) (catalo
 }
 
 type outputParams struct {
-	ID     string  `json:"id"`
-	Cursor int     `json:"cursor,omitempty" jsonschema:"next_cursor of the previous call"`
-	Limit  int     `json:"limit,omitempty" jsonschema:"default 200"`
-	WaitS  float64 `json:"wait_s,omitempty" jsonschema:"if nothing is new, wait this long for output (max 60)"`
+	ID     string           `json:"id"`
+	Cursor int              `json:"cursor,omitempty" jsonschema:"next_cursor of the previous call"`
+	Limit  int              `json:"limit,omitempty" jsonschema:"default 200"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"if nothing is new, wait this long for output (max 60)"`
 }
 
 // ProcessOutput is a slice of a background process's output.
@@ -103,16 +105,17 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 		return catalog.Result[ProcessOutput]{}, err
 	}
 	if in.Cursor < 0 {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "cursor must be 0 or more"}
+		return catalog.Result[ProcessOutput]{}, fault.Usagef("cursor must be 0 or more")
+	}
+	wait, err := in.WaitS.Duration("wait_s", 0, time.Minute)
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, err
 	}
 	j, err := m.Get(in.ID)
 	if err != nil {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[ProcessOutput]{}, err
 	}
-	if in.WaitS < 0 || in.WaitS > 60 {
-		return catalog.Result[ProcessOutput]{}, &defaults.UsageError{Msg: "wait_s must be between 0 and 60"}
-	}
-	p, err := m.Output(ctx, in.ID, in.Cursor, in.Limit, time.Duration(in.WaitS*float64(time.Second)))
+	p, err := m.Output(ctx, in.ID, in.Cursor, in.Limit, wait)
 	if err != nil {
 		return catalog.Result[ProcessOutput]{}, err
 	}
@@ -136,8 +139,8 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 }
 
 type stopParams struct {
-	ID     string  `json:"id"`
-	GraceS float64 `json:"grace_s,omitempty" jsonschema:"SIGTERM to SIGKILL (default 3)"`
+	ID     string           `json:"id"`
+	GraceS duration.Seconds `json:"grace_s,omitempty" jsonschema:"SIGTERM to SIGKILL (default 3)"`
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[RunOutput], error) {
@@ -145,12 +148,13 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	if in.GraceS < 0 || in.GraceS > 600 {
-		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: "grace_s must be between 0 and 600"}
-	}
-	j, err := m.Stop(ctx, in.ID, time.Duration(in.GraceS*float64(time.Second)))
+	grace, err := in.GraceS.Duration("grace_s", 0, proc.MaxGrace)
 	if err != nil {
-		return catalog.Result[RunOutput]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[RunOutput]{}, err
+	}
+	j, err := m.Stop(ctx, in.ID, grace)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {

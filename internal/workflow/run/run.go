@@ -18,12 +18,15 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -69,23 +72,24 @@ type processParams struct {
 	Env        map[string]string `json:"env,omitempty"`
 	Unset      []string          `json:"unset,omitempty"`
 	Stdin      string            `json:"stdin,omitempty"`
-	TimeoutS   float64           `json:"timeout_s,omitempty"`
+	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty"`
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
 }
 
 func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, error) {
 	if p.Program == "" {
-		return proc.Spec{}, &defaults.UsageError{Msg: "program is required: a path such as ./a.out, or a name in PATH"}
+		return proc.Spec{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
 	}
 	// Relative paths are the program's: cwd is taken in project_dir, and
 	// the directory is absolute so that whatever names it works anywhere.
 	dir := argpath.Base(p.Cwd, p.ProjectDir)
-	if p.TimeoutS < 0 || p.TimeoutS > proc.MaxTimeout.Seconds() {
-		return proc.Spec{}, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", p.TimeoutS, proc.MaxTimeout.Seconds())}
+	def := time.Duration(0) // a background process runs until stopped
+	if foreground {
+		def = svc.Config.RunTimeout()
 	}
-	timeout := time.Duration(p.TimeoutS * float64(time.Second))
-	if timeout == 0 && foreground {
-		timeout = svc.Config.RunTimeout()
+	timeout, err := p.TimeoutS.Timeout(def, 0)
+	if err != nil {
+		return proc.Spec{}, err
 	}
 	s := proc.Spec{
 		Argv:      append([]string{p.Program}, p.Args...),
@@ -141,9 +145,9 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	var lines lineCounter
 	name := filepath.Base(in.Program)
 	c.Progress(ctx, 0, 0, "running "+name)
-	stopProgress := reportProgress(ctx, c, name, &lines)
+	progress := reportProgress(ctx, c, name, &lines)
 	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(w.ID())})
-	stopProgress()
+	progress.Stop()
 	if err != nil {
 		w.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
@@ -176,22 +180,12 @@ func (l *lineCounter) Write(p []byte) (int, error) {
 
 // reportProgress sends a progress notification every second while a program
 // runs (the client sees it only if it asked, with a progress token).
-func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) (stop func()) {
-	done := make(chan struct{})
+func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) *tick.Ticker {
 	start := time.Now()
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				c.Progress(ctx, float64(lines.n.Load()), 0, fmt.Sprintf("running %s: %d lines, %s", name, lines.n.Load(), time.Since(start).Round(time.Second)))
-			}
-		}
-	}()
-	return func() { close(done) }
+	return tick.Start(ctx, time.Second, func() {
+		n := lines.n.Load()
+		c.Progress(ctx, float64(n), 0, fmt.Sprintf("running %s: %d lines, %s", name, n, time.Since(start).Round(time.Second)))
+	})
 }
 
 // important picks the lines an excerpt shows first.
@@ -202,7 +196,7 @@ func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }
 func startError(err error) error {
 	var se *proc.StartError
 	if errors.As(err, &se) {
-		return &defaults.UsageError{Msg: se.Error()}
+		return fault.Usage(se)
 	}
 	return err
 }

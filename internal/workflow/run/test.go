@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -22,7 +23,7 @@ type testParams struct {
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
-	TimeoutS      float64           `json:"timeout_s,omitempty"`
+	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 }
 
 func (p testParams) request() planRequest {

@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 )
@@ -61,14 +62,14 @@ type Output struct {
 
 func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catalog.Result[Output], error) {
 	if in.Values.IsZero() && !in.Persist {
-		return catalog.Result[Output]{}, &defaults.UsageError{Msg: "nothing to set: pass one or more of " + strings.Join(defaults.Keys(), ", ")}
+		return catalog.Result[Output]{}, fault.Usagef("nothing to set: pass one or more of %s", strings.Join(defaults.Keys(), ", "))
 	}
 	if err := validate(in.Values); err != nil {
 		return catalog.Result[Output]{}, err
 	}
 	v, err := h.svc.Defaults.Set(in.Profile, in.Values)
 	if err != nil {
-		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[Output]{}, fault.Usage(err)
 	}
 	out := h.output(in.Profile, v)
 	if in.Persist {
@@ -91,7 +92,7 @@ type showParams struct {
 func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
 	if in.Profile != "" {
 		if err := defaults.ValidProfile(in.Profile); err != nil {
-			return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+			return catalog.Result[Output]{}, fault.Usage(err)
 		}
 	}
 	out := h.output(in.Profile, h.svc.Defaults.Get(in.Profile))
@@ -106,7 +107,7 @@ type clearParams struct {
 func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
 	v, err := h.svc.Defaults.Clear(in.Profile, in.Keys)
 	if err != nil {
-		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[Output]{}, fault.Usage(err)
 	}
 	out := h.output(in.Profile, v)
 	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out), Output: out}, nil
@@ -118,7 +119,7 @@ type useParams struct {
 
 func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
 	if err := h.svc.Defaults.Use(in.Profile); err != nil {
-		return catalog.Result[Output]{}, &defaults.UsageError{Msg: err.Error()}
+		return catalog.Result[Output]{}, fault.Usage(err)
 	}
 	out := h.output("", h.svc.Defaults.Get(""))
 	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out), Output: out}, nil
@@ -134,17 +135,17 @@ func (h *handler) output(profile string, v defaults.Values) Output {
 }
 
 func validate(v defaults.Values) error {
-	if v.TimeoutS < 0 || v.TimeoutS > 7*24*3600 {
-		return &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and 604800", v.TimeoutS)}
+	if err := v.TimeoutS.Check("timeout_s", 0); err != nil {
+		return err
 	}
 	switch v.DebuggerBackend {
 	case "", "dap", "lldb":
 	default:
-		return &defaults.UsageError{Msg: fmt.Sprintf("debugger_backend %q: use dap or lldb", v.DebuggerBackend)}
+		return fault.Usagef("debugger_backend %q: use dap or lldb", v.DebuggerBackend)
 	}
 	for k := range v.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return &defaults.UsageError{Msg: fmt.Sprintf("env name %q: names must be non-empty and contain no '=' or NUL", k)}
+			return fault.Usagef("env name %q: names must be non-empty and contain no '=' or NUL", k)
 		}
 	}
 	return nil

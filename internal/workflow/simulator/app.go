@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -47,14 +48,14 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 // checkApp refuses an app path that is not an existing .app directory.
 func checkApp(p string) error {
 	if p == "" {
-		return &defaults.UsageError{Msg: "app_path is required: the .app bundle to install"}
+		return fault.Usagef("app_path is required: the .app bundle to install")
 	}
 	fi, err := os.Stat(p)
 	switch {
 	case err != nil:
-		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)}
+		return fault.Usagef("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)
 	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
-		return &defaults.UsageError{Msg: fmt.Sprintf("app_path %q is not an .app bundle", p)}
+		return fault.Usagef("app_path %q is not an .app bundle", p)
 	}
 	return nil
 }
@@ -76,7 +77,7 @@ type launchParams struct {
 	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
 	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // LaunchOutput is the result of sim_launch_app.
@@ -94,21 +95,18 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
-	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())}
+	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return zero, err
 	}
 	for k := range in.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return zero, &defaults.UsageError{Msg: fmt.Sprintf("env: invalid variable name %q", k)}
+			return zero, fault.Usagef("env: invalid variable name %q", k)
 		}
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
-	}
-	watch := time.Duration(in.WatchS * float64(time.Second))
-	if watch == 0 {
-		watch = launchWatch
 	}
 	process := in.ProcessName
 	if process == "" {

@@ -9,8 +9,9 @@ import (
 
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
@@ -26,9 +27,9 @@ type buildRunParams struct {
 	Env        map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
 	LaunchArgs []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
 	LaunchEnv  map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
-	WatchS     float64           `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	WatchS     duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 	Level      string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
-	TimeoutS   float64           `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
+	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
 }
 
 // BuildRunOutput is the result of sim_build_run.
@@ -48,14 +49,15 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	var zero catalog.Result[BuildRunOutput]
 	level, err := logfilter.ParseLevel(in.Level)
 	if err != nil {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("level %q: use minimal, standard or verbose", in.Level)}
+		return zero, fault.Usagef("level %q: use minimal, standard or verbose", in.Level)
 	}
-	limit, err := timeout(in.TimeoutS, h.svc.Config.RunTimeout())
+	limit, err := in.TimeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
 	if err != nil {
 		return zero, err
 	}
-	if in.WatchS < 0 || in.WatchS > maxWatch.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("watch_s %v: use 0 to %v seconds", in.WatchS, maxWatch.Seconds())}
+	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return zero, err
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
@@ -102,10 +104,6 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		return finish(out, ex), nil
 	}
 	out.Stage = "launch"
-	watch := time.Duration(in.WatchS * float64(time.Second))
-	if watch == 0 {
-		watch = launchWatch
-	}
 	process := xcode.ProcessName(out.App.BundleID)
 	if out.App.Executable != "" {
 		process = filepath.Base(out.App.Executable)

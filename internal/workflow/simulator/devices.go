@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -58,7 +59,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 
 type bootParams struct {
 	apple.SimulatorArgs
-	TimeoutS float64 `json:"timeout_s,omitempty" jsonschema:"seconds (default 180)"`
+	TimeoutS duration.Seconds `json:"timeout_s,omitempty" jsonschema:"seconds (default 180)"`
 }
 
 // SimOutput is the result of the tools acting on one simulator.
@@ -69,6 +70,10 @@ type SimOutput struct {
 
 func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (catalog.Result[SimOutput], error) {
 	var zero catalog.Result[SimOutput]
+	limit, err := in.TimeoutS.Timeout(bootTimeout, 0)
+	if err != nil {
+		return zero, err
+	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
@@ -76,10 +81,6 @@ func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (cat
 	if d.Booted() {
 		line := fmt.Sprintf("ALREADY BOOTED: %s", d)
 		return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
-	}
-	limit, err := timeout(in.TimeoutS, bootTimeout)
-	if err != nil {
-		return zero, err
 	}
 	c.Progress(ctx, 0, 0, "booting "+d.UDID)
 	// bootstatus -b boots the simulator if needed and returns once it is

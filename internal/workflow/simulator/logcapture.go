@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -15,11 +16,11 @@ import (
 
 type logCaptureParams struct {
 	apple.SimulatorArgs
-	Action      string  `json:"action" jsonschema:"start or stop"`
-	BundleID    string  `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
-	ProcessName string  `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
-	MaxS        float64 `json:"max_s,omitempty" jsonschema:"start: capture limit, seconds (default 600, max 3600)"`
-	CaptureID   string  `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
+	Action      string           `json:"action" jsonschema:"start or stop"`
+	BundleID    string           `json:"bundle_id,omitempty" jsonschema:"start: the app whose log to capture"`
+	ProcessName string           `json:"process_name,omitempty" jsonschema:"start: executable name (default: last bundle id component)"`
+	MaxS        duration.Seconds `json:"max_s,omitempty" jsonschema:"start: capture limit, seconds (default 600, max 3600)"`
+	CaptureID   string           `json:"capture_id,omitempty" jsonschema:"stop: the id start returned"`
 }
 
 // LogCaptureOutput describes a capture.
@@ -43,7 +44,7 @@ func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCapture
 	case "stop":
 		return h.stopCapture(ctx, in)
 	}
-	return catalog.Result[LogCaptureOutput]{}, &defaults.UsageError{Msg: fmt.Sprintf("action %q: use start or stop", in.Action)}
+	return catalog.Result[LogCaptureOutput]{}, fault.Usagef("action %q: use start or stop", in.Action)
 }
 
 func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
@@ -51,23 +52,20 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
 		return zero, err
 	}
-	if in.MaxS < 0 || in.MaxS > maxCapture.Seconds() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("max_s %v: use 0 to %v seconds", in.MaxS, maxCapture.Seconds())}
+	limit, err := in.MaxS.Duration("max_s", defaultCapture, maxCapture)
+	if err != nil {
+		return zero, err
 	}
 	process := in.ProcessName
 	if process == "" {
 		process = xcode.ProcessName(in.BundleID)
 	}
 	if strings.ContainsAny(process, "\"\\\n\x00") {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("process_name %q: quotes, backslashes and newlines are not allowed", process)}
+		return zero, fault.Usagef("process_name %q: quotes, backslashes and newlines are not allowed", process)
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
 		return zero, err
-	}
-	limit := time.Duration(in.MaxS * float64(time.Second))
-	if limit == 0 {
-		limit = defaultCapture
 	}
 	jm, err := h.svc.Jobs(ctx)
 	if err != nil {
@@ -88,7 +86,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
 	var zero catalog.Result[LogCaptureOutput]
 	if in.CaptureID == "" {
-		return zero, &defaults.UsageError{Msg: "capture_id is required to stop: the id sim_log_capture start returned"}
+		return zero, fault.Usagef("capture_id is required to stop: the id sim_log_capture start returned")
 	}
 	jm, err := h.svc.Jobs(ctx)
 	if err != nil {
@@ -96,7 +94,7 @@ func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog
 	}
 	j, err := jm.Stop(ctx, in.CaptureID, 0)
 	if err != nil {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("capture_id %q: %v", in.CaptureID, err)}
+		return zero, fmt.Errorf("capture_id %q: %w", in.CaptureID, err)
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -43,7 +43,7 @@ func (h *handler) screenshot(ctx context.Context, c *catalog.Call, in screenshot
 		}
 		path = filepath.Join(dir, fmt.Sprintf("%s-%s.png", d.UDID, time.Now().Format("20060102-150405.000")))
 	} else if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("path %q: its directory does not exist", path)}
+		return zero, fault.Usagef("path %q: its directory does not exist", path)
 	}
 	if _, err := xcode.Run(ctx, xcode.ScreenshotCommand(d.UDID, path), 0); err != nil {
 		return zero, apple.UsageOf(err)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -77,9 +77,9 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	var zero catalog.Result[BuildOutput]
 	level, err := logfilter.ParseLevel(in.Level)
 	if err != nil {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("level %q: use minimal, standard or verbose", in.Level)}
+		return zero, fault.Usagef("level %q: use minimal, standard or verbose", in.Level)
 	}
-	limit, err := timeout(in.TimeoutS, h.svc.Config.RunTimeout())
+	limit, err := in.TimeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
 	if err != nil {
 		return zero, err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 type discoverParams struct {
@@ -39,17 +39,17 @@ func (h *handler) discover(ctx context.Context, c *catalog.Call, in discoverPara
 		dir = in.ProjectDir
 	}
 	if dir == "" {
-		return zero, &defaults.UsageError{Msg: "dir is required (or set project_dir with session_set_defaults)"}
+		return zero, fault.Usagef("dir is required (or set project_dir with session_set_defaults)")
 	}
 	if in.MaxDepth < 0 || in.MaxDepth > 10 {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("max_depth %d: use 1 to 10", in.MaxDepth)}
+		return zero, fault.Usagef("max_depth %d: use 1 to 10", in.MaxDepth)
 	}
 	depth := in.MaxDepth
 	if depth == 0 {
 		depth = 4
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return zero, &defaults.UsageError{Msg: fmt.Sprintf("dir %q is not a directory", dir)}
+		return zero, fault.Usagef("dir %q is not a directory", dir)
 	}
 	out, err := discover(ctx, dir, depth)
 	if err != nil {

@@ -2,11 +2,8 @@ package xcode
 
 import (
 	"context"
-	"fmt"
-	"time"
 
-	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -25,7 +22,7 @@ type ActionArgs struct {
 	Args     []string          `json:"args,omitempty" jsonschema:"extra xcodebuild arguments"`
 	Level    string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env      map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
-	TimeoutS float64           `json:"timeout_s,omitempty" jsonschema:"seconds (default: run timeout)"`
+	TimeoutS duration.Seconds  `json:"timeout_s,omitempty" jsonschema:"seconds (default: run timeout)"`
 }
 
 // request resolves the destination (a simulator name becomes its UDID, so
@@ -48,15 +45,4 @@ func (p DestinationArgs) request(ctx context.Context) (xcode.Request, error) {
 		return r, apple.UsageOf(err)
 	}
 	return r, nil
-}
-
-// timeout validates timeout_s; 0 means the configured run timeout.
-func timeout(s float64, def time.Duration) (time.Duration, error) {
-	if s < 0 || s > proc.MaxTimeout.Seconds() {
-		return 0, &defaults.UsageError{Msg: fmt.Sprintf("timeout_s %v: use a number of seconds between 0 and %v", s, proc.MaxTimeout.Seconds())}
-	}
-	if s == 0 {
-		return def, nil
-	}
-	return time.Duration(s * float64(time.Second)), nil
 }
