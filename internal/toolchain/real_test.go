@@ -50,7 +50,9 @@ func runPlan(t *testing.T, steps []Step, env map[string]string) (*proc.Result, [
 	var out bytes.Buffer
 	for _, s := range steps {
 		out.Reset()
-		spec := proc.Spec{Argv: s.Argv, Dir: s.Dir, Env: mergeEnv(s.Env, env), Combined: &out}
+		// One pipe for both streams, as triage runs steps: cargo's "Running"
+		// on stderr must not overtake libtest's results on stdout.
+		spec := proc.Spec{Argv: s.Argv, Dir: s.Dir, Env: mergeEnv(s.Env, env), Combined: &out, MergeStderr: true}
 		var err error
 		res, err = proc.Run(ctx, spec)
 		if err != nil {

@@ -168,22 +168,26 @@ func (b *Backend) start(ctx context.Context, program string) error {
 // watch turns the adapter's death into StatusDead. Killing the adapter
 // closes its stdout, but a debuggee may hold a copy; proc reports the
 // adapter's exit either way, and closing the Conn then retires every call.
+// The state says dead before the Conn closes, so a call retired by the
+// close finds the session dead when it looks.
 func (b *Backend) watch(ad *started, conn *Conn) {
+	var cause error
 	select {
 	case <-ad.done():
 		res, _ := ad.p.Wait()
-		conn.Close(fmt.Errorf("adapter exited: %v", res))
+		cause = fmt.Errorf("adapter exited: %v", res)
 	case <-conn.Done():
+		cause = conn.Err()
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.killLaunchedTarget()
-	if b.disposed {
-		return
+	if !b.disposed {
+		b.state.Status = debugger.StatusDead
+		b.state.Error = fmt.Sprintf("%v%s", cause, ad.logHint())
+		b.bump()
 	}
-	b.state.Status = debugger.StatusDead
-	b.state.Error = fmt.Sprintf("%v%s", conn.Err(), ad.logHint())
-	b.bump()
+	b.mu.Unlock()
+	conn.Close(cause)
 }
 
 // call sends a request; a dead connection becomes ErrSessionDead.
