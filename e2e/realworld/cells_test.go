@@ -135,7 +135,11 @@ var cells = []Cell{
 		Edits: []Edit{{"cJSON.c", cjsonLib, cAbort}}, Keep: []string{`\*\*\*Exception`}},
 	{Project: "cjson", Fault: "infinite loop", Class: TimedOut, Test: "cjson_add",
 		Options: map[string]any{"timeout_s": 60}, Edits: []Edit{{"cJSON.c", cjsonLib, cLoop}}},
-	{Project: "cjson", Fault: "exit(0)", Known: "test: passed, want failed (\"TESTS PASSED: 19 passed\"); test: does not name test cjson_add; test: exit 0; filter: passed, want failed (\"TESTS PASSED: 19 passed\"); filter: does not name test cjson_add; filter: exit 0", Class: Failed, Test: "cjson_add",
+	// CTest judges a test program by its exit status, and its log shows
+	// no passing test's output: the raw log alone reads as a pass. call test
+	// reads the programs' own output in CTest's JUnit file, where Unity's
+	// summary is missing.
+	{Project: "cjson", Fault: "exit(0)", FilterClass: Passed, Class: Failed, Test: "cjson_add", CI: true,
 		Edits: []Edit{{"cJSON.c", cjsonLib, cExit0}}},
 	{Project: "cjson", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
 		Edits: []Edit{{"cJSON.c", cjsonLib, cUndef}}, Keep: []string{`cJSON\.c:\d+:\d+: error`}},

@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/triage-dev/triage/internal/logfilter"
@@ -156,6 +157,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 		// A report left by an earlier run must not pass for this one's.
 		_ = os.Remove(step.ReportFile)
 	}
+	writeStepFiles(step)
 	p.tests = nil
 	if step.Name == toolchain.StepTest {
 		p.tests = newTestParser(step.Format)
@@ -211,9 +213,17 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 	if err != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("parsing test output: %v", err))
 	}
-	if sr.Step.ReportFile != "" && (rep == nil || rep.Totals.Total == 0) {
-		if jr, err := parseReportFile(sr.Step.ReportFile, sr.Step.ReportFormat); err == nil {
+	if sr.Step.ReportFile != "" {
+		jr, err := parseReportFile(sr.Step.ReportFile, sr.Step.ReportFormat)
+		switch {
+		case err != nil:
+		case rep == nil || rep.Totals.Total == 0:
 			rep, format = jr, sr.Step.ReportFormat
+		default:
+			// The report file holds what the log does not (CTest's JUnit
+			// file: every test program's own output): a test whose own
+			// framework never printed its summary was cut short.
+			rep.AdoptCutShort(jr)
 		}
 	}
 	if rep != nil {
@@ -247,4 +257,18 @@ func parseReportFile(path, format string) (*testreport.Report, error) {
 	}
 	defer f.Close()
 	return testreport.Parse(format, f)
+}
+
+// writeStepFiles writes the files a step asks for into its directory, each
+// only where none of that name is there. A failure is not the step's: it
+// runs without them.
+func writeStepFiles(step toolchain.Step) {
+	for name, body := range step.Files {
+		f, err := os.OpenFile(filepath.Join(step.Dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			continue
+		}
+		_, _ = f.WriteString(body)
+		f.Close()
+	}
 }

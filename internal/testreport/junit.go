@@ -23,6 +23,8 @@ func parseJUnit(r io.Reader) (*Report, error) {
 		suites []string // enclosing testsuite names
 		cur    *Case    // testcase being read
 		inFail bool     // inside <failure> or <error>: collect text
+		inOut  bool     // inside the case's <system-out>
+		watch  *frameworkWatch
 		text   strings.Builder
 		depth  int
 		tally  junitTally
@@ -50,6 +52,9 @@ func parseJUnit(r io.Reader) (*Report, error) {
 				suites = append(suites, attr(t.Attr, "name"))
 			case "testcase":
 				cur = junitCase(t.Attr, suites)
+				watch = &frameworkWatch{}
+			case "system-out":
+				inOut = cur != nil
 			case "failure", "error":
 				if cur != nil {
 					cur.Status = Failed
@@ -70,6 +75,9 @@ func parseJUnit(r io.Reader) (*Report, error) {
 			if inFail && text.Len() < maxMessage {
 				text.Write(t)
 			}
+			if inOut {
+				watch.Write(t)
+			}
 		case xml.EndElement:
 			depth--
 			switch t.Name.Local {
@@ -77,8 +85,16 @@ func parseJUnit(r io.Reader) (*Report, error) {
 				if len(suites) > 0 {
 					suites = suites[:len(suites)-1]
 				}
+			case "system-out":
+				inOut = false
 			case "testcase":
 				if cur != nil {
+					if fw := watch.cutShort(); fw != "" && cur.Status == Passed {
+						// Exit 0 passed it; its own framework never finished.
+						how := "exit 0 before " + fw + "'s summary"
+						cur.Status, cur.Message = Errored, "the test program ended early: "+how
+						rep.cutShort(cur.Suite, cur.Name, how)
+					}
 					rep.Cases = append(rep.Cases, *cur)
 					cur = nil
 				}

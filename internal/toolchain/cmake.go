@@ -10,6 +10,11 @@ import (
 // ctestJUnitFile is written by ctest (3.21+) into the build directory.
 const ctestJUnitFile = "triage-ctest-junit.xml"
 
+// ctestCustom is the CTestCustom.cmake triage writes into its own build
+// directory (CTest reads it there, any version): passing tests' output kept
+// whole up to 1 MiB in the JUnit report.
+const ctestCustom = "# Written by triage: keep passing tests' output in the report.\nset(CTEST_CUSTOM_MAXIMUM_PASSED_TEST_OUTPUT_SIZE 1048576)\n"
+
 // cmakeBuild configures, then builds. Configuring an already configured
 // build directory is cheap and picks up changed options.
 func cmakeBuild(p *planInput) ([]Step, error) {
@@ -47,6 +52,13 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	test.Format = testreport.FormatCTest
 	test.ReportFile, test.ReportFormat = junit, testreport.FormatJUnit
 	test.Filter = strings.Join(filter, " ")
+	if p.o.BuildDir == "" {
+		// In triage's own build directory: CTest keeps only 1024 bytes of a
+		// passing test's output in its report, and the end of it (a test
+		// framework's summary) tells a finished test program from one that
+		// exited 0 halfway.
+		test.Files = map[string]string{"CTestCustom.cmake": ctestCustom}
+	}
 	return append(steps, test), nil
 }
 

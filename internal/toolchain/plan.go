@@ -73,6 +73,9 @@ type Step struct {
 	// NoHangStacks: when the step times out, take no stacks of its process;
 	// the tests run where triage cannot reach them (a simulator).
 	NoHangStacks bool `json:"-"`
+	// Files are written into Dir before the step runs, each only where no
+	// file of that name is there yet (the project's own wins).
+	Files map[string]string `json:"-"`
 }
 
 // CommandLine renders the argv for people, quoting arguments that need it.
