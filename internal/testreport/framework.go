@@ -29,7 +29,9 @@ var frameworks = []framework{
 	// "[==========] 3 tests from 1 test suite ran. (0 ms total)"
 	{"GoogleTest",
 		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[=+\] Running \d+ tests? from`) }),
-		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[=+\] \d+ tests? from \d+ test (?:suites?|cases?) ran`) })},
+		sync.OnceValue(func() *regexp.Regexp {
+			return regexp.MustCompile(`^\[=+\] \d+ tests? from \d+ test (?:suites?|cases?) ran`)
+		})},
 	// Catch2 v3: "Randomness seeded to: 1234" …
 	// "All tests passed (3 assertions in 2 test cases)" or "test cases: 2 | 1 passed | 1 failed"
 	{"Catch2",
