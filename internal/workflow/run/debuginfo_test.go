@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -140,4 +141,24 @@ func TestCrashWithoutDebugInfo(t *testing.T) {
 			t.Errorf("after the hinted calls: %s", last.Text)
 		}
 	})
+}
+
+// TestFirstAnswerHasTheCrashLine: a CMake project that sets no build type,
+// whose test dereferences a bad pointer, gets the faulting frame's
+// file:line in its first test answer: triage builds with debug info by
+// default, in its own build directory.
+func TestFirstAnswerHasTheCrashLine(t *testing.T) {
+	nativeprojects.Need(t, "cmake", "ctest", "cc", "gdb")
+	c, state := connectWithStore(t)
+	dir := nativeprojects.Write(t, listProject())
+	out := checkCrash(t, c, state, dir, nil, crashCase{
+		verdict: []string{"SIGSEGV in list_insert at list.c:6", "while running list_insert"},
+		core:    true,
+	})
+	if out.Crash.NoDebugInfo != nil {
+		t.Errorf("the default build has no debug info: %+v", out.Crash.NoDebugInfo)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build")); !os.IsNotExist(err) {
+		t.Errorf("triage made or changed the user's build/: %v", err)
+	}
 }
