@@ -2,27 +2,13 @@ package e2e
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
+)
 
 // callTest runs `triage call test` on dir and returns its exit status and
 // output.
@@ -68,7 +54,7 @@ func TestAfter(t *testing.T) {}
 // finished, through call test and through filter.
 func TestGoTestCutShort(t *testing.T) {
 	goBin := need(t, "go", "the Go toolchain (golang-go)")
-	dir := writeTree(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"go.mod":            "module example.com/e2e\n\ngo 1.24\n",
 		"calc/calc.go":      "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
 		"calc/calc_test.go": goCutShortTest,
@@ -113,7 +99,7 @@ func TestGoCompileErrors(t *testing.T) {
 				"hash/hash_test.go": "package hash\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) { _ = Sum(nil) }\n",
 			}
 			files[tt.file] = tt.code
-			dir := writeTree(t, files)
+			dir := nativeprojects.Write(t, files)
 			code, out := callTest(t, dir)
 			if code != 1 || !strings.HasPrefix(out, tt.verdict+"\n") || strings.Count(out, tt.compiler) < 2 || !strings.Contains(out, "1 errors") {
 				t.Errorf("triage call test: exit %d\n%s", code, out)
@@ -130,7 +116,7 @@ func TestGoCompileErrors(t *testing.T) {
 // binary with success, and cargo goes on to the next.
 func TestCargoTestCutShort(t *testing.T) {
 	cargo := need(t, "cargo", "rustup (https://rustup.rs) or the cargo package")
-	dir := writeTree(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"Cargo.toml":     "[package]\nname = \"cutshort\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 		"src/lib.rs":     "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn a_adds() { assert_eq!(super::add(1, 2), 3); }\n    #[test]\n    fn b_mid() { std::process::exit(0) }\n    #[test]\n    fn c_after() {}\n}\n",
 		"tests/integ.rs": "#[test]\nfn integ_ok() { assert_eq!(cutshort::add(1, 1), 2); }\n",
@@ -150,7 +136,7 @@ func TestCTestCutShort(t *testing.T) {
 	need(t, "cmake", "cmake")
 	ctest := need(t, "ctest", "cmake")
 	need(t, "cc", "gcc")
-	dir := writeTree(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(cutshort C)\nenable_testing()\n" +
 			"add_executable(t_ok ok.c)\nadd_executable(t_killer killer.c)\n" +
 			"add_test(NAME first COMMAND t_ok)\nadd_test(NAME killer COMMAND t_killer)\nadd_test(NAME after COMMAND t_ok)\n",

@@ -8,25 +8,9 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/workflow/run"
 )
-
-// writeProject writes files (path → content) under a new temporary
-// directory and returns it.
-func writeProject(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // needTool skips when a toolchain is missing, naming the package to install.
 func needTool(t *testing.T, name, pkg string) {
@@ -57,7 +41,7 @@ var goModule = map[string]string{
 func TestGoTests(t *testing.T) {
 	needTool(t, "go", "golang-go")
 	c := mcptest.Connect(t, nil)
-	dir := writeProject(t, goModule)
+	dir := nativeprojects.Write(t, goModule)
 
 	r := c.Call("test", map[string]any{"project_dir": dir})
 	if r.IsError || r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary panicked in example.com/demo/exits.TestExitEarly at exit_test.go:8 while running ") {
@@ -113,7 +97,7 @@ func TestGoTests(t *testing.T) {
 func TestGoBuildErrors(t *testing.T) {
 	needTool(t, "go", "golang-go")
 	c := mcptest.Connect(t, nil)
-	dir := writeProject(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"go.mod":  "module example.com/broken\n\ngo 1.22\n",
 		"main.go": "package main\n\nfunc main() {\n\tx := 1\n\tundefinedCall()\n}\n",
 	})
@@ -139,7 +123,7 @@ func TestCMakeCompileErrorThenSegfaultingTest(t *testing.T) {
 	needTool(t, "ctest", "cmake")
 	needTool(t, "cc", "gcc")
 	c := mcptest.Connect(t, nil)
-	dir := writeProject(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(demo C)\nenable_testing()\n" +
 			"set(CMAKE_C_FLAGS \"-g -O0\")\nadd_executable(adds adds.c)\nadd_executable(crashes crashes.c)\n" +
 			"add_test(NAME adds COMMAND adds)\nadd_test(NAME crashes COMMAND crashes)\n",
@@ -190,7 +174,7 @@ func TestCMakeCompileErrorThenSegfaultingTest(t *testing.T) {
 func TestCargoTests(t *testing.T) {
 	needTool(t, "cargo", "cargo")
 	c := mcptest.Connect(t, nil)
-	dir := writeProject(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"Cargo.toml": "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n" +
 			"    #[test]\n    fn adds() { assert_eq!(add(1, 2), 3); }\n" +
@@ -216,7 +200,7 @@ func TestMakeLinkerError(t *testing.T) {
 	needTool(t, "make", "make")
 	needTool(t, "cc", "gcc")
 	c := mcptest.Connect(t, nil)
-	dir := writeProject(t, map[string]string{
+	dir := nativeprojects.Write(t, map[string]string{
 		"Makefile": "app: main.o util.o\n\t$(CC) -o app main.o util.o\n%.o: %.c\n\t$(CC) -c -o $@ $<\n",
 		"main.c":   "int helper(int);\nint missing_function(int);\nint main(void) { return helper(1) + missing_function(2); }\n",
 		"util.c":   "int helper(int x) { return x - 1; }\n",
@@ -239,7 +223,7 @@ func TestMakeLinkerError(t *testing.T) {
 func TestBuildTestBadInput(t *testing.T) {
 	c := mcptest.Connect(t, nil)
 	empty := t.TempDir()
-	goDir := writeProject(t, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\n"})
+	goDir := nativeprojects.Write(t, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\n"})
 	tests := []struct {
 		tool string
 		args map[string]any

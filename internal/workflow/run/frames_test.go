@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/workflow/run"
 )
 
@@ -24,22 +25,6 @@ func requireTool(t *testing.T, name string) {
 		}
 		t.Skipf("%s not found", name)
 	}
-}
-
-// project writes files (relative path → content) into a new directory.
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // build runs a build command in dir.
@@ -68,7 +53,7 @@ int main(int argc, char **argv) {
 func cProject(t *testing.T) string {
 	t.Helper()
 	requireTool(t, "gcc")
-	dir := project(t, map[string]string{"app.c": libcCrash})
+	dir := nativeprojects.Write(t, map[string]string{"app.c": libcCrash})
 	build(t, dir, "gcc", "-g", "-O0", "-o", "app", "app.c")
 	return dir
 }
@@ -160,7 +145,7 @@ func TestCrashVerdictNamesProjectFrame(t *testing.T) {
 	})
 	t.Run("rust", func(t *testing.T) {
 		requireTool(t, "cargo")
-		dir := project(t, map[string]string{
+		dir := nativeprojects.Write(t, map[string]string{
 			"Cargo.toml":  "[package]\nname = \"rcrash\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 			"src/main.rs": rustMain,
 		})
@@ -172,7 +157,7 @@ func TestCrashVerdictNamesProjectFrame(t *testing.T) {
 	})
 	t.Run("go", func(t *testing.T) {
 		requireTool(t, "go")
-		dir := project(t, map[string]string{"go.mod": "module example.com/gp\n\ngo 1.22\n", "main.go": goMain})
+		dir := nativeprojects.Write(t, map[string]string{"go.mod": "module example.com/gp\n\ngo 1.22\n", "main.go": goMain})
 		build(t, dir, "go", "build", "-o", "gp", ".")
 		check(t, dir, filepath.Join(dir, "gp"),
 			crash{"nil map write", nil, "CRASHED (Go panic, exit 2) in main.write at main.go:11"},
@@ -193,7 +178,7 @@ func TestCrashVerdictOfAbortInLibraryNamesCaller(t *testing.T) {
 func TestGoTestPanicVerdictHasFileLine(t *testing.T) {
 	requireTool(t, "go")
 	c := mcptest.Connect(t, nil)
-	dir := project(t, map[string]string{"go.mod": "module example.com/gp\n\ngo 1.22\n", "main.go": goMain, "main_test.go": goTest})
+	dir := nativeprojects.Write(t, map[string]string{"go.mod": "module example.com/gp\n\ngo 1.22\n", "main.go": goMain, "main_test.go": goTest})
 	r := c.Call("test", map[string]any{"project_dir": dir})
 	if want := "CRASHED: test binary panicked in example.com/gp.write at main.go:11 while running"; !strings.HasPrefix(r.FirstLine(), want) {
 		t.Errorf("verdict %q, want it to start with %q\n%s", r.FirstLine(), want, r.Text)
