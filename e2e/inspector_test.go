@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -117,6 +118,10 @@ func startHTTP(t testing.TB, dir, token string) (string, int) {
 	cmd := exec.CommandContext(ctx, triageBin, "serve", "--http", "127.0.0.1:0", "--token", token)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TRIAGE_STORE=:memory:")
+	// Stopped the polite way, so that it removes its own temporary
+	// directories (its in-memory store's bodies); killed only if it hangs.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 20 * time.Second
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
