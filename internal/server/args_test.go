@@ -36,25 +36,7 @@ func checkUnknownArgumentAnswer(t *testing.T, tool *catalog.Tool, res *mcp.CallT
 // catalog, those of workflows unavailable here included, with an unknown
 // argument.
 func TestUnknownArgumentListsAllowedNamesForEveryTool(t *testing.T) {
-	ctx := context.Background()
-	s := mcp.NewServer(&mcp.Implementation{Name: "every-tool"}, nil)
-	var tools []*catalog.Tool
-	for _, w := range Catalog(newServices(t, nil)).Workflows {
-		for _, tool := range w.Tools {
-			tool.Register(s, func(string) bool { return true })
-			tools = append(tools, tool)
-		}
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	cs, tools := serveEveryTool(t, func(*catalog.Tool) bool { return true })
 	for _, tool := range tools {
 		res, text := callText(t, cs, tool.Name, map[string]any{"no_such_argument": 1})
 		checkUnknownArgumentAnswer(t, tool, res, text)
@@ -82,4 +64,32 @@ func TestUnknownArgumentThroughServer(t *testing.T) {
 	if !strings.Contains(text, `session_set_defaults {"project_dir": `) {
 		t.Errorf("test without project_dir: %s", text)
 	}
+}
+
+// serveEveryTool serves the catalog's tools that keep selects, those of
+// workflows unavailable here included, and connects a client to them.
+func serveEveryTool(t *testing.T, keep func(*catalog.Tool) bool) (*mcp.ClientSession, []*catalog.Tool) {
+	t.Helper()
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "every-tool"}, nil)
+	var tools []*catalog.Tool
+	for _, w := range Catalog(newServices(t, nil)).Workflows {
+		for _, tool := range w.Tools {
+			if keep(tool) {
+				tool.Register(s, func(string) bool { return true })
+				tools = append(tools, tool)
+			}
+		}
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs, tools
 }

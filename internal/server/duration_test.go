@@ -1,12 +1,9 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/catalog"
 )
@@ -16,28 +13,7 @@ import (
 // refuses it as a usage error in the same words, before doing any work. The
 // limit is a day, an hour for one debugger or engine command.
 func TestTimeoutOneRule(t *testing.T) {
-	ctx := context.Background()
-	s := mcp.NewServer(&mcp.Implementation{Name: "every-tool"}, nil)
-	var tools []*catalog.Tool
-	for _, w := range Catalog(newServices(t, nil)).Workflows {
-		for _, tool := range w.Tools {
-			if tool.InputSchema().Properties["timeout_s"] == nil {
-				continue
-			}
-			tool.Register(s, func(string) bool { return true })
-			tools = append(tools, tool)
-		}
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	cs, tools := serveEveryTool(t, func(tool *catalog.Tool) bool { return tool.InputSchema().Properties["timeout_s"] != nil })
 	commands := map[string]bool{"debug_command": true, "dump_command": true, "dump_scripts": true}
 	if len(tools) < 8 {
 		t.Fatalf("only %d tools take timeout_s", len(tools))
