@@ -42,9 +42,16 @@ func testUntilReady(t *testing.T, tc toolchain.Toolchain, dir string) (*Result, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runUntilReady(t, KindTest, steps)
+}
+
+// runUntilReady runs steps and times them out once their output says
+// "ready" (the raw log is flushed every 10 ms).
+func runUntilReady(t *testing.T, kind string, steps []toolchain.Step) (*Result, string) {
+	t.Helper()
 	ctx := testutil.NewExpireOn("ready")
 	var raw syncBuilder
-	res, err := Run(ctx, Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard,
+	res, err := Run(ctx, Request{Kind: kind, Steps: steps, Level: logfilter.Standard,
 		Raw: io.MultiWriter(&raw, ctx), ProgressInterval: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -119,17 +126,11 @@ func TestTimedOutBuildStepNamesTheGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := testutil.NewExpireOn("ready")
-	var raw syncBuilder
-	res, err := Run(ctx, Request{Kind: KindBuild, Steps: steps, Level: logfilter.Standard,
-		Raw: io.MultiWriter(&raw, ctx), ProgressInterval: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, raw := runUntilReady(t, KindBuild, steps)
 	one, two := gen.Line(t, "LOCK-B-IN-ONE"), gen.Line(t, "LOCK-A-IN-TWO")
 	for _, want := range []string{"build step", "deadlocked", fmt.Sprintf("abba.c:%d", one), fmt.Sprintf("abba.c:%d", two)} {
 		if res.Status != TimedOut || !strings.Contains(res.Line, want) {
-			t.Fatalf("%s %q: want TIMED OUT naming %q\nraw log:\n%s", res.Status, res.Line, want, tail(raw.String()))
+			t.Fatalf("%s %q: want TIMED OUT naming %q\nraw log:\n%s", res.Status, res.Line, want, tail(raw))
 		}
 	}
 	t.Logf("verdict: %s", res.Line)

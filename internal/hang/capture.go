@@ -14,6 +14,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // Options tune Capture.
@@ -184,9 +185,6 @@ func waitExit(ctx context.Context, pid int) bool {
 	return true
 }
 
-// lldbNames are tried in order: distributions install versioned binaries.
-var lldbNames = []string{"lldb", "lldb-20", "lldb-19", "lldb-18", "lldb-17", "lldb-16", "lldb-15"}
-
 // attach takes every thread's backtrace of a native process with a
 // debugger in batch mode, which detaches when done.
 func attach(ctx context.Context, m member, debugger string) (Process, []Stack, string) {
@@ -237,13 +235,12 @@ func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.Threa
 			"-ex", "thread apply all bt", "-p", strconv.Itoa(pid)}, true
 	}
 	lldb := func() ([]string, bool) {
-		for _, n := range lldbNames {
-			if path, err := exec.LookPath(n); err == nil {
-				return []string{path, "--batch", "--no-lldbinit", "-p", strconv.Itoa(pid),
-					"-o", "bt all", "-o", "process detach"}, true
-			}
+		path, ok := toolpath.LLVM("lldb")
+		if !ok {
+			return nil, false
 		}
-		return nil, false
+		return []string{path, "--batch", "--no-lldbinit", "-p", strconv.Itoa(pid),
+			"-o", "bt all", "-o", "process detach"}, true
 	}
 	if name != "lldb" {
 		if argv, ok := gdb(); ok {
