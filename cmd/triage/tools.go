@@ -97,6 +97,7 @@ func markdown(srv *server.Server, tools []*mcp.Tool) string {
 			}
 			fmt.Fprintf(&b, "\n### `%s`\n\n%s\n\n%s\n", t.Name, mt.Description, hints(t.Annotations))
 			writeArgs(&b, t.InputSchema()) // every argument a call may pass, unlisted ones too
+			writeResult(&b, t.ResultFields())
 		}
 		b.WriteString("\n")
 	}
@@ -148,6 +149,18 @@ func writeArgs(b *strings.Builder, schema any) {
 			req = "yes"
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, typeName(p.Type), req, strings.ReplaceAll(p.Description, "|", "\\|"))
+	}
+}
+
+// writeResult lists the whole structured result, nested fields included, so
+// that any change to what a tool returns changes this file.
+func writeResult(b *strings.Builder, fields []catalog.ResultField) {
+	if len(fields) == 0 {
+		return
+	}
+	b.WriteString("\n| result field | type | description |\n|---|---|---|\n")
+	for _, f := range fields {
+		fmt.Fprintf(b, "| `%s` | %s | %s |\n", f.Path, f.Type, strings.ReplaceAll(f.Description, "|", "\\|"))
 	}
 }
 

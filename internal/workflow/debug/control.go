@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type breakpointParams struct {
@@ -24,8 +25,8 @@ type breakpointParams struct {
 
 // BreakpointOutput is the breakpoint as the debugger resolved it.
 type BreakpointOutput struct {
-	SessionID  string              `json:"session_id" jsonschema:"the session"`
-	Breakpoint debugger.Breakpoint `json:"breakpoint" jsonschema:"id, verified, resolved location"`
+	SessionID  string          `json:"session_id" jsonschema:"the session"`
+	Breakpoint wire.Breakpoint `json:"breakpoint" jsonschema:"id, verified, resolved location"`
 }
 
 func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpointParams) (catalog.Result[BreakpointOutput], error) {
@@ -56,7 +57,7 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 	} else {
 		text += " — unverified: " + unverifiedReason(spec, bp.Message)
 	}
-	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: bp}}, nil
+	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
 }
 
 // unverifiedReason says why a breakpoint is pending in the caller's terms:
@@ -92,7 +93,7 @@ func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in brea
 	if err := b.RemoveBreakpoint(ctx, in.ID); err != nil {
 		return catalog.Result[StopOutput]{}, describe(err)
 	}
-	out := StopOutput{SessionID: id, Backend: b.Name(), State: b.State(), Breakpoints: b.Breakpoints()}
+	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(b.State()), Breakpoints: wire.BreakpointsOf(b.Breakpoints())}
 	return catalog.Result[StopOutput]{Text: fmt.Sprintf("BREAKPOINT %d REMOVED (%d left)\n", in.ID, len(out.Breakpoints)), Output: out}, nil
 }
 

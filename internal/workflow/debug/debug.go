@@ -25,6 +25,7 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // Workflow returns the debug workflow bound to svc.
@@ -102,11 +103,11 @@ func describe(err error) error {
 
 // StopOutput describes a session's state after a call.
 type StopOutput struct {
-	SessionID   string                `json:"session_id" jsonschema:"the session"`
-	Backend     string                `json:"backend,omitempty" jsonschema:"dap or lldb"`
-	State       debugger.State        `json:"state" jsonschema:"status and last stop"`
-	Frames      []debugger.Frame      `json:"frames,omitempty" jsonschema:"top frames of the stopped thread"`
-	Breakpoints []debugger.Breakpoint `json:"breakpoints,omitempty" jsonschema:"breakpoints of the session"`
+	SessionID   string            `json:"session_id" jsonschema:"the session"`
+	Backend     string            `json:"backend,omitempty" jsonschema:"dap or lldb"`
+	State       wire.DebugState   `json:"state" jsonschema:"status and last stop"`
+	Frames      []wire.DebugFrame `json:"frames,omitempty" jsonschema:"top frames of the stopped thread"`
+	Breakpoints []wire.Breakpoint `json:"breakpoints,omitempty" jsonschema:"breakpoints of the session"`
 }
 
 type attachParams struct {

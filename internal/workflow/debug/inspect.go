@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type stackParams struct {
@@ -23,8 +24,8 @@ type stackParams struct {
 
 // StackOutput is a backtrace.
 type StackOutput struct {
-	SessionID string           `json:"session_id" jsonschema:"the session"`
-	Frames    []debugger.Frame `json:"frames" jsonschema:"innermost first; ids for debug_variables and debug_evaluate"`
+	SessionID string            `json:"session_id" jsonschema:"the session"`
+	Frames    []wire.DebugFrame `json:"frames" jsonschema:"innermost first; ids for debug_variables and debug_evaluate"`
 }
 
 func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (catalog.Result[StackOutput], error) {
@@ -52,7 +53,7 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 		}
 		fmt.Fprintf(&sb, "cut at max_frames %d; more: %s\n", n, catalog.NextCall("debug_stack", args))
 	}
-	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: frames}}, nil
+	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
 }
 
 type variablesParams struct {
@@ -65,8 +66,8 @@ type variablesParams struct {
 
 // VariablesOutput lists variables.
 type VariablesOutput struct {
-	SessionID string              `json:"session_id" jsonschema:"the session"`
-	Variables []debugger.Variable `json:"variables" jsonschema:"values, with what the limits cut"`
+	SessionID string          `json:"session_id" jsonschema:"the session"`
+	Variables []wire.Variable `json:"variables" jsonschema:"values, with what the limits cut"`
 }
 
 func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesParams) (catalog.Result[VariablesOutput], error) {
@@ -98,7 +99,7 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 		}
 		fmt.Fprintf(&sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
 	}
-	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: vars}}, nil
+	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: wire.VariablesOf(vars)}}, nil
 }
 
 // depthCut reports whether the depth limit left children unfetched.
@@ -138,8 +139,8 @@ type evaluateParams struct {
 
 // EvaluateOutput is an expression's value.
 type EvaluateOutput struct {
-	SessionID string            `json:"session_id" jsonschema:"the session"`
-	Result    debugger.Variable `json:"result" jsonschema:"the value"`
+	SessionID string        `json:"session_id" jsonschema:"the session"`
+	Result    wire.Variable `json:"result" jsonschema:"the value"`
 }
 
 func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluateParams) (catalog.Result[EvaluateOutput], error) {
@@ -169,7 +170,7 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 	}
 	sb.WriteByte('\n')
 	writeVars(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
-	return catalog.Result[EvaluateOutput]{Text: sb.String(), Output: EvaluateOutput{SessionID: id, Result: v}}, nil
+	return catalog.Result[EvaluateOutput]{Text: sb.String(), Output: EvaluateOutput{SessionID: id, Result: wire.VariableOf(v)}}, nil
 }
 
 type commandParams struct {

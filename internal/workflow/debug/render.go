@@ -8,6 +8,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // topFrames is how many frames a stop result shows.
@@ -16,14 +17,14 @@ const topFrames = 5
 // stopResult renders a session's state: the verdict line (STOPPED, CRASHED,
 // EXITED, RUNNING, DEAD), the top frames when stopped, and the next calls.
 func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string, st debugger.State, note string) (catalog.Result[StopOutput], error) {
-	out := StopOutput{SessionID: id, Backend: b.Name(), State: st, Breakpoints: b.Breakpoints()}
+	bps := b.Breakpoints()
+	var frames []debugger.Frame
 	if st.Status == debugger.StatusStopped {
-		if frames, err := b.Stack(ctx, 0, topFrames); err == nil {
-			out.Frames = frames
-		}
+		frames, _ = b.Stack(ctx, 0, topFrames) // the verdict stands without them
 	}
+	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
 	var sb strings.Builder
-	sb.WriteString(verdictLine(st, out.Frames, out.Breakpoints))
+	sb.WriteString(verdictLine(st, frames, bps))
 	fmt.Fprintf(&sb, "\nsession %s (%s)", id, b.Name())
 	if st.Pid != 0 {
 		fmt.Fprintf(&sb, ", pid %d", st.Pid)
@@ -32,7 +33,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	if note != "" {
 		sb.WriteString(note + "\n")
 	}
-	for _, f := range out.Frames {
+	for _, f := range frames {
 		fmt.Fprintf(&sb, "  %s\n", frameString(f))
 	}
 	outcome := catalog.OK

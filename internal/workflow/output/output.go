@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // Workflow returns the output workflow bound to svc.
@@ -104,11 +105,11 @@ type searchParams struct {
 
 // SearchOutput holds the matches.
 type SearchOutput struct {
-	Pattern   string        `json:"pattern" jsonschema:"the pattern"`
-	Matches   []store.Match `json:"matches" jsonschema:"matching lines (0-based line numbers)"`
-	Total     int           `json:"total" jsonschema:"all matching lines, including those not returned"`
-	Truncated bool          `json:"truncated" jsonschema:"more lines matched than were returned"`
-	Searched  int           `json:"searched" jsonschema:"outputs searched"`
+	Pattern   string       `json:"pattern" jsonschema:"the pattern"`
+	Matches   []wire.Match `json:"matches" jsonschema:"matching lines (0-based line numbers)"`
+	Total     int          `json:"total" jsonschema:"all matching lines, including those not returned"`
+	Truncated bool         `json:"truncated" jsonschema:"more lines matched than were returned"`
+	Searched  int          `json:"searched" jsonschema:"outputs searched"`
 }
 
 func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) (catalog.Result[SearchOutput], error) {
@@ -123,9 +124,9 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 	if err != nil {
 		return catalog.Result[SearchOutput]{}, err
 	}
-	out := SearchOutput{Pattern: in.Pattern, Matches: res.Matches, Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
+	out := SearchOutput{Pattern: in.Pattern, Matches: wire.MatchesOf(res.Matches), Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
 	if out.Matches == nil {
-		out.Matches = []store.Match{}
+		out.Matches = []wire.Match{}
 	}
 	var b strings.Builder
 	scope := "the recent outputs"
@@ -160,7 +161,7 @@ type listParams struct {
 
 // ListOutput lists stored outputs.
 type ListOutput struct {
-	Outputs []store.Entry `json:"outputs" jsonschema:"recent outputs, newest first"`
+	Outputs []wire.Output `json:"outputs" jsonschema:"recent outputs, newest first"`
 }
 
 func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (catalog.Result[ListOutput], error) {
@@ -172,9 +173,6 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 	if err != nil {
 		return catalog.Result[ListOutput]{}, err
 	}
-	if entries == nil {
-		entries = []store.Entry{}
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "OUTPUTS: %d most recent\n", len(entries))
 	for _, e := range entries {
@@ -184,5 +182,13 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 		}
 		fmt.Fprintf(&b, "%s  %s  %-14s %6d lines  %s  %s\n", e.ID, e.Created.Format("01-02 15:04:05"), e.Tool, e.Lines, strings.Join(e.Argv, " "), verdict)
 	}
-	return catalog.Result[ListOutput]{Text: b.String(), Output: ListOutput{Outputs: entries}}, nil
+	return catalog.Result[ListOutput]{Text: b.String(), Output: ListOutput{Outputs: outputsOf(entries)}}, nil
+}
+
+// outputsOf is the wire form of stored-output entries, an empty list for none.
+func outputsOf(es []store.Entry) []wire.Output {
+	if len(es) == 0 {
+		return []wire.Output{}
+	}
+	return wire.OutputsOf(es)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type crashListParams struct {
@@ -24,7 +25,7 @@ type crashListParams struct {
 
 // CrashList lists crash artifacts.
 type CrashList struct {
-	Artifacts []coredump.Artifact `json:"artifacts" jsonschema:"newest first"`
+	Artifacts []wire.Artifact `json:"artifacts" jsonschema:"newest first"`
 }
 
 func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListParams) (catalog.Result[CrashList], error) {
@@ -32,42 +33,9 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 	if err != nil {
 		return catalog.Result[CrashList]{}, err
 	}
-	q := coredump.ListQuery{Process: in.Process, Limit: in.Limit}
-	if in.SinceS > 0 {
-		q.Since = time.Now().Add(-time.Duration(in.SinceS * float64(time.Second)))
-	}
-	// Cores with a relative core_pattern land in the crashing program's cwd:
-	// look where programs ran.
-	if wd, err := os.Getwd(); err == nil {
-		q.Dirs = append(q.Dirs, wd)
-	}
-	if in.ProjectDir != "" {
-		q.Dirs = append(q.Dirs, argpath.Resolve(in.ProjectDir, "", ""))
-	}
-	if m, err := h.svc.Jobs(ctx); err == nil {
-		for _, j := range m.List() {
-			q.Dirs = append(q.Dirs, j.Dir)
-		}
-	}
-	if st, err := h.svc.Store(ctx); err == nil {
-		if entries, err := st.List(ctx, 100); err == nil {
-			for _, e := range entries {
-				if e.Cwd != "" {
-					q.Dirs = append(q.Dirs, e.Cwd)
-				}
-			}
-		}
-	}
-	// And where triage keeps the cores it moved out of the user's tree.
-	if st, err := h.svc.Store(ctx); err == nil {
-		q.Kept = st.CoreDir("")
-	}
-	arts, err := coredump.List(ctx, q)
+	arts, err := coredump.List(ctx, h.crashQuery(ctx, in))
 	if err != nil {
 		return catalog.Result[CrashList]{}, err
-	}
-	if arts == nil {
-		arts = []coredump.Artifact{}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "CRASH ARTIFACTS: %d\n", len(arts))
@@ -81,7 +49,43 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 	if len(arts) > 0 {
 		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": arts[0].Path}))
 	}
-	return catalog.Result[CrashList]{Text: b.String(), Output: CrashList{Artifacts: arts}}, nil
+	out := CrashList{Artifacts: append([]wire.Artifact{}, wire.ArtifactsOf(arts)...)}
+	return catalog.Result[CrashList]{Text: b.String(), Output: out}, nil
+}
+
+// crashQuery looks where programs ran: cores with a relative core_pattern
+// land in the crashing program's cwd (triage's own, the project, background
+// jobs', recent runs'), and where triage keeps the cores it moved out of the
+// user's tree.
+func (h *handler) crashQuery(ctx context.Context, in crashListParams) coredump.ListQuery {
+	q := coredump.ListQuery{Process: in.Process, Limit: in.Limit}
+	if in.SinceS > 0 {
+		q.Since = time.Now().Add(-time.Duration(in.SinceS * float64(time.Second)))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		q.Dirs = append(q.Dirs, wd)
+	}
+	if in.ProjectDir != "" {
+		q.Dirs = append(q.Dirs, argpath.Resolve(in.ProjectDir, "", ""))
+	}
+	if m, err := h.svc.Jobs(ctx); err == nil {
+		for _, j := range m.List() {
+			q.Dirs = append(q.Dirs, j.Dir)
+		}
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return q
+	}
+	if entries, err := st.List(ctx, 100); err == nil {
+		for _, e := range entries {
+			if e.Cwd != "" {
+				q.Dirs = append(q.Dirs, e.Cwd)
+			}
+		}
+	}
+	q.Kept = st.CoreDir("")
+	return q
 }
 
 type crashShowParams struct {
@@ -92,11 +96,11 @@ type crashShowParams struct {
 
 // CrashShow summarises one artifact.
 type CrashShow struct {
-	Kind      string             `json:"kind" jsonschema:"core, vmcore, apple-crash-report, ..."`
-	Summary   string             `json:"summary" jsonschema:"a few lines for a model"`
-	Core      *coredump.CoreInfo `json:"core,omitempty" jsonschema:"what the core's notes say"`
-	Backtrace *coredump.Trace    `json:"backtrace,omitempty" jsonschema:"crashing thread of a core"`
-	Reports   []*coredump.Report `json:"reports,omitempty" jsonschema:"parsed Apple crash reports"`
+	Kind      string              `json:"kind" jsonschema:"core, vmcore, apple-crash-report, ..."`
+	Summary   string              `json:"summary" jsonschema:"a few lines for a model"`
+	Core      *wire.CoreInfo      `json:"core,omitempty" jsonschema:"what the core's notes say"`
+	Backtrace *wire.Trace         `json:"backtrace,omitempty" jsonschema:"crashing thread of a core"`
+	Reports   []*wire.CrashReport `json:"reports,omitempty" jsonschema:"parsed Apple crash reports"`
 }
 
 func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowParams) (catalog.Result[CrashShow], error) {
@@ -114,51 +118,68 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 		return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
 	}
 	out := CrashShow{Kind: string(kind)}
-	var b strings.Builder
 	switch kind {
 	case coredump.KindProcessCore:
-		ci, err := coredump.OpenCore(in.Path)
-		if err != nil {
-			return catalog.Result[CrashShow]{}, fault.Usage(err)
-		}
-		out.Core = ci
-		exe := in.Program
-		if exe == "" {
-			exe = ci.ExePath
-		}
-		fmt.Fprintf(&b, "CORE %s: %s\n", in.Path, firstLine(ci.Summary()))
-		if tr, err := coredump.Backtrace(ctx, exe, in.Path, coredump.BacktraceOptions{}); err != nil {
-			fmt.Fprintf(&b, "no backtrace: %v\n", err)
-		} else {
-			out.Backtrace = tr
-			b.WriteString(tr.Summary(projectDir))
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": in.Path, "program": exe}))
+		err = showCore(ctx, &out, in.Path, in.Program, projectDir)
 	case coredump.KindAppleReport:
-		f, err := os.Open(in.Path)
-		if err != nil {
-			return catalog.Result[CrashShow]{}, err
-		}
-		defer f.Close()
-		reps, err := coredump.ParseReports(f)
-		if err != nil {
-			return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
-		}
-		out.Reports = reps
-		fmt.Fprintf(&b, "CRASH REPORT %s: %d report(s)\n", in.Path, len(reps))
-		for _, r := range reps {
-			b.WriteString(r.Summary())
-			b.WriteByte('\n')
-		}
+		err = showReports(&out, in.Path)
 	case coredump.KindVmcore, coredump.KindKdumpCompact, coredump.KindKdumpFlat:
-		fmt.Fprintf(&b, "KERNEL DUMP %s (%s): open it with %s\n", in.Path, kind,
+		out.Summary = fmt.Sprintf("KERNEL DUMP %s (%s): open it with %s\n", in.Path, kind,
 			catalog.NextCall("dump_open", map[string]any{"vmcore": in.Path, "vmlinux": "/path/to/vmlinux"}))
 	default:
-		return catalog.Result[CrashShow]{}, fault.Usagef("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))
+		err = fault.Usagef("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))
+	}
+	if err != nil {
+		return catalog.Result[CrashShow]{}, err
+	}
+	return catalog.Result[CrashShow]{Text: out.Summary, Output: out}, nil
+}
+
+// showCore summarises a process core: its notes, the crashing thread's
+// backtrace, and the call that opens it.
+func showCore(ctx context.Context, out *CrashShow, path, program, projectDir string) error {
+	ci, err := coredump.OpenCore(path)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	out.Core = wire.CoreInfoOf(ci)
+	if program == "" {
+		program = ci.ExePath
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CORE %s: %s\n", path, firstLine(ci.Summary()))
+	if tr, err := coredump.Backtrace(ctx, program, path, coredump.BacktraceOptions{}); err != nil {
+		fmt.Fprintf(&b, "no backtrace: %v\n", err)
+	} else {
+		out.Backtrace = wire.TraceOf(tr)
+		b.WriteString(tr.Summary(projectDir))
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": path, "program": program}))
+	out.Summary = b.String()
+	return nil
+}
+
+// showReports summarises the Apple crash reports of one file.
+func showReports(out *CrashShow, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	reps, err := coredump.ParseReports(f)
+	if err != nil {
+		return fault.Usagef("%s: %w", path, err)
+	}
+	out.Reports = wire.CrashReportsOf(reps)
+	var b strings.Builder
+	fmt.Fprintf(&b, "CRASH REPORT %s: %d report(s)\n", path, len(reps))
+	for _, r := range reps {
+		b.WriteString(r.Summary())
+		b.WriteByte('\n')
 	}
 	out.Summary = b.String()
-	return catalog.Result[CrashShow]{Text: out.Summary, Output: out}, nil
+	return nil
 }
 
 func describeKind(k coredump.FileKind) string {

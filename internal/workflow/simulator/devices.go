@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -20,7 +21,7 @@ type listParams struct {
 
 // ListOutput lists simulators.
 type ListOutput struct {
-	Devices []xcode.Device `json:"devices" jsonschema:"simulators, newest runtime first"`
+	Devices []wire.Simulator `json:"devices" jsonschema:"simulators, newest runtime first"`
 }
 
 // maxListed bounds the devices shown in the text.
@@ -31,29 +32,28 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 	if err != nil {
 		return catalog.Result[ListOutput]{}, apple.UsageOf(err)
 	}
-	out := ListOutput{Devices: []xcode.Device{}}
+	shown := []xcode.Device{}
+	booted := 0
 	for _, d := range devs {
 		if (!d.Available && !in.All) || (in.BootedOnly && !d.Booted()) ||
 			(in.Name != "" && !strings.Contains(strings.ToLower(d.Name), strings.ToLower(in.Name))) {
 			continue
 		}
-		out.Devices = append(out.Devices, d)
-	}
-	var b strings.Builder
-	booted := 0
-	for _, d := range out.Devices {
+		shown = append(shown, d)
 		if d.Booted() {
 			booted++
 		}
 	}
-	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(out.Devices), booted)
-	for i, d := range out.Devices {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(shown), booted)
+	for i, d := range shown {
 		if i == maxListed {
-			fmt.Fprintf(&b, "  … %d more in devices\n", len(out.Devices)-i)
+			fmt.Fprintf(&b, "  … %d more in devices\n", len(shown)-i)
 			break
 		}
 		fmt.Fprintf(&b, "  %s\n", d)
 	}
+	out := ListOutput{Devices: append([]wire.Simulator{}, wire.SimulatorsOf(shown)...)}
 	return catalog.Result[ListOutput]{Text: b.String(), Output: out}, nil
 }
 

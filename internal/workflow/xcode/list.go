@@ -8,6 +8,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -46,7 +47,7 @@ type settingsParams struct {
 
 // SettingsOutput is what xcode_show_build_settings returns.
 type SettingsOutput struct {
-	Products []xcode.Product              `json:"products" jsonschema:"each target's product: path, executable, bundle id, type"`
+	Products []wire.Product               `json:"products" jsonschema:"each target's product: path, executable, bundle id, type"`
 	Settings map[string]map[string]string `json:"settings" jsonschema:"target → the requested settings"`
 }
 
@@ -70,7 +71,8 @@ func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in set
 	if len(keys) == 0 {
 		keys = defaultKeys
 	}
-	out := SettingsOutput{Products: xcode.Products(ts), Settings: map[string]map[string]string{}}
+	products := xcode.Products(ts)
+	out := SettingsOutput{Products: wire.ProductsOf(products), Settings: map[string]map[string]string{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "BUILD SETTINGS of scheme %s: %d targets\n", req.Scheme, len(ts))
 	for _, t := range ts {
@@ -92,7 +94,7 @@ func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in set
 		}
 		out.Settings[t.Target] = chosen
 	}
-	for _, p := range out.Products {
+	for _, p := range products {
 		if p.IsApp() {
 			fmt.Fprintf(&b, "app: %s (bundle id %s)\n", p.Path, p.BundleID)
 		}

@@ -1,0 +1,94 @@
+package wire
+
+import (
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// DebugState is a debug session's target state.
+type DebugState struct {
+	Status   string `json:"status" jsonschema:"not_started, running, stopped, exited or dead"`
+	LastStop *Stop  `json:"last_stop,omitempty" jsonschema:"the most recent stop, whatever happened since"`
+	Pid      int    `json:"pid,omitempty"`
+	Error    string `json:"error,omitempty" jsonschema:"why the session is dead"`
+}
+
+// Stop is one stop of a debugged target.
+type Stop struct {
+	Reason        string    `json:"reason" jsonschema:"breakpoint, signal, exception, step, pause, entry, exited, core or other"`
+	Description   string    `json:"description,omitempty" jsonschema:"the debugger's own words"`
+	ThreadID      int       `json:"thread_id,omitempty"`
+	Signal        string    `json:"signal,omitempty"`
+	BreakpointIDs []int     `json:"breakpoint_ids,omitempty"`
+	ExitCode      *int      `json:"exit_code,omitempty"`
+	At            time.Time `json:"at"`
+}
+
+// DebugFrame is one frame of a debugged thread.
+type DebugFrame struct {
+	ID       int    `json:"id" jsonschema:"for debug_variables and debug_evaluate"`
+	Index    int    `json:"index" jsonschema:"0 is the innermost"`
+	Function string `json:"function"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty" jsonschema:"1-based"`
+	Address  string `json:"address,omitempty"`
+}
+
+// Breakpoint is a breakpoint of a debug session.
+type Breakpoint struct {
+	ID       int              `json:"id"`
+	Spec     BreakpointTarget `json:"spec" jsonschema:"where it was asked for"`
+	Verified bool             `json:"verified" jsonschema:"the debugger found code there"`
+	Message  string           `json:"message,omitempty" jsonschema:"why it is not verified"`
+	File     string           `json:"file,omitempty" jsonschema:"resolved location"`
+	Line     int              `json:"line,omitempty"`
+}
+
+// BreakpointTarget is where a breakpoint was asked for.
+type BreakpointTarget struct {
+	File         string `json:"file,omitempty"`
+	Line         int    `json:"line,omitempty"`
+	Function     string `json:"function,omitempty"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hit_condition,omitempty"`
+}
+
+// Variable is a value, with its children as far as the limits allowed.
+type Variable struct {
+	Name     string     `json:"name"`
+	Type     string     `json:"type,omitempty"`
+	Value    string     `json:"value"`
+	Children []Variable `json:"children,omitempty"`
+	Cut      string     `json:"cut,omitempty" jsonschema:"what the limits left out"`
+}
+
+// DebugStateOf converts a session state.
+func DebugStateOf(s debugger.State) DebugState {
+	return DebugState{Status: string(s.Status), LastStop: ptr(s.LastStop, stopOf), Pid: s.Pid, Error: s.Error}
+}
+
+func stopOf(s debugger.Stop) Stop {
+	return Stop{Reason: string(s.Reason), Description: s.Description, ThreadID: s.ThreadID, Signal: s.Signal, BreakpointIDs: s.BreakpointIDs, ExitCode: s.ExitCode, At: s.At}
+}
+
+// DebugFramesOf converts stack frames.
+func DebugFramesOf(fs []debugger.Frame) []DebugFrame {
+	return list(fs, func(f debugger.Frame) DebugFrame { return DebugFrame(f) })
+}
+
+// BreakpointOf converts a breakpoint.
+func BreakpointOf(b debugger.Breakpoint) Breakpoint {
+	return Breakpoint{ID: b.ID, Spec: BreakpointTarget(b.Spec), Verified: b.Verified, Message: b.Message, File: b.File, Line: b.Line}
+}
+
+// BreakpointsOf converts breakpoints.
+func BreakpointsOf(bs []debugger.Breakpoint) []Breakpoint { return list(bs, BreakpointOf) }
+
+// VariableOf converts a value and its children.
+func VariableOf(v debugger.Variable) Variable {
+	return Variable{Name: v.Name, Type: v.Type, Value: v.Value, Children: VariablesOf(v.Children), Cut: v.Cut}
+}
+
+// VariablesOf converts values.
+func VariablesOf(vs []debugger.Variable) []Variable { return list(vs, VariableOf) }

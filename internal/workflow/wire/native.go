@@ -1,0 +1,68 @@
+package wire
+
+import (
+	"time"
+
+	"github.com/triage-dev/triage/internal/coredump"
+)
+
+// Frame is one frame of a native backtrace, from a core or a live process.
+type Frame struct {
+	Index    int    `json:"index" jsonschema:"0 is the innermost"`
+	Module   string `json:"module,omitempty" jsonschema:"image or shared object of the pc"`
+	Function string `json:"function,omitempty" jsonschema:"as the debugger printed it"`
+	Offset   uint64 `json:"offset,omitempty" jsonschema:"pc's distance from the function (or module) start"`
+	Address  uint64 `json:"address,omitempty"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty" jsonschema:"1-based"`
+	Inlined  bool   `json:"inlined,omitempty"`
+}
+
+// Artifact is a crash artifact found after a run.
+type Artifact struct {
+	Kind    string    `json:"kind" jsonschema:"core, ips, crash, coredumpctl or apport"`
+	Path    string    `json:"path,omitempty"`
+	Size    int64     `json:"size,omitempty" jsonschema:"bytes"`
+	ModTime time.Time `json:"mod_time,omitzero"`
+	Note    string    `json:"note,omitempty"`
+}
+
+// Trace is a crashing thread's backtrace, as a debugger printed it.
+type Trace struct {
+	Debugger string   `json:"debugger" jsonschema:"gdb or lldb"`
+	Signal   string   `json:"signal,omitempty"`
+	Reason   string   `json:"reason,omitempty" jsonschema:"the debugger's stop reason"`
+	Frames   []Frame  `json:"frames"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// NoDebugInfo names the file whose missing debug info keeps a frame from a
+// file:line.
+type NoDebugInfo struct {
+	File     string `json:"file" jsonschema:"executable or shared library"`
+	Function string `json:"function,omitempty"`
+	Stripped bool   `json:"stripped,omitempty" jsonschema:"no symbol table either"`
+}
+
+// FramesOf converts native frames.
+func FramesOf(fs []coredump.Frame) []Frame { return list(fs, FrameOf) }
+
+// FrameOf converts a native frame.
+func FrameOf(f coredump.Frame) Frame { return Frame(f) }
+
+// ArtifactsOf converts crash artifacts.
+func ArtifactsOf(as []coredump.Artifact) []Artifact {
+	return list(as, func(a coredump.Artifact) Artifact { return Artifact(a) })
+}
+
+// TraceOf converts a backtrace, nil for nil.
+func TraceOf(t *coredump.Trace) *Trace {
+	return ptr(t, func(t coredump.Trace) Trace {
+		return Trace{Debugger: t.Debugger, Signal: t.Signal, Reason: t.Reason, Frames: FramesOf(t.Frames), Warnings: t.Warnings}
+	})
+}
+
+// NoDebugInfoOf converts a missing-debug-info note, nil for nil.
+func NoDebugInfoOf(n *coredump.NoDebugInfo) *NoDebugInfo {
+	return ptr(n, func(n coredump.NoDebugInfo) NoDebugInfo { return NoDebugInfo(n) })
+}
