@@ -14,6 +14,7 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // Workflow returns the session workflow bound to svc.
@@ -53,11 +54,11 @@ type setParams struct {
 
 // Output describes a profile after a session call.
 type Output struct {
-	Profile   string          `json:"profile" jsonschema:"the profile shown or changed"`
-	Active    string          `json:"active" jsonschema:"the active profile"`
-	Defaults  defaults.Values `json:"defaults" jsonschema:"the profile's defaults"`
-	Profiles  []string        `json:"profiles" jsonschema:"profiles that hold values, and the active one"`
-	Persisted string          `json:"persisted,omitempty" jsonschema:"config file written, when persist was set"`
+	Profile   string        `json:"profile" jsonschema:"the profile shown or changed"`
+	Active    string        `json:"active" jsonschema:"the active profile"`
+	Defaults  wire.Defaults `json:"defaults" jsonschema:"the profile's defaults"`
+	Profiles  []string      `json:"profiles" jsonschema:"profiles that hold values, and the active one"`
+	Persisted string        `json:"persisted,omitempty" jsonschema:"config file written, when persist was set"`
 }
 
 func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catalog.Result[Output], error) {
@@ -131,7 +132,7 @@ func (h *handler) output(profile string, v defaults.Values) Output {
 		profile = active
 	}
 	v.Env = redact.Env(v.Env) // an echo: secret values stay in the profile only
-	return Output{Profile: profile, Active: active, Defaults: v, Profiles: h.svc.Defaults.Profiles()}
+	return Output{Profile: profile, Active: active, Defaults: wire.DefaultsOf(v), Profiles: h.svc.Defaults.Profiles()}
 }
 
 func validate(v defaults.Values) error {
@@ -159,7 +160,7 @@ func render(verb string, o Output) string {
 		fmt.Fprintf(&b, "; active: %s", o.Active)
 	}
 	b.WriteString(")\n")
-	m := o.Defaults.Map()
+	m := defaults.Values(o.Defaults).Map()
 	if len(m) == 0 {
 		b.WriteString("no defaults set\n")
 	}
