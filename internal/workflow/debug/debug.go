@@ -126,82 +126,102 @@ type attachParams struct {
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
-	wait, err := in.WaitS.Duration("wait_s", 30*time.Second, 0)
+	wait, err := in.check()
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	if (in.Pid != 0 && in.Core != "") || (in.Pid == 0 && in.Core == "" && in.Program == "") {
-		return catalog.Result[StopOutput]{}, fault.Usagef("give exactly one of: pid; program (+ args) to launch; core + program")
+	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
+	var info debugger.SessionInfo
+	signal := "" // a core's signal, from its notes
+	switch {
+	case in.Pid != 0:
+		info, err = h.svc.Debugger().Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
+		err = attachError(err)
+	case in.Core != "":
+		info, signal, err = h.loadCore(ctx, backend, in)
+	default:
+		info, err = h.launch(ctx, backend, in, wait)
 	}
-	if in.Core != "" && in.Program == "" {
-		return catalog.Result[StopOutput]{}, fault.Usagef("core needs program: the executable that produced it")
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
 	}
-	if in.Pid < 0 {
-		return catalog.Result[StopOutput]{}, fault.Usagef("pid %d: must be positive", in.Pid)
+	b, err := h.svc.Debugger().Backend(info.ID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, describe(err)
 	}
-	// Paths are resolved as the program would be run: cwd taken in
-	// project_dir, and made absolute for the debugger and what names them.
+	return h.stopResult(ctx, b, info.ID, withCoreSignal(b.State(), signal), "")
+}
+
+// check validates the arguments and resolves the paths in them as the
+// program would be run (cwd taken in project_dir, made absolute for the
+// debugger and what names them). It returns how long to wait for a stop.
+func (in *attachParams) check() (time.Duration, error) {
+	wait, err := in.WaitS.Duration("wait_s", 30*time.Second, 0)
+	switch {
+	case err != nil:
+		return 0, err
+	case (in.Pid != 0 && in.Core != "") || (in.Pid == 0 && in.Core == "" && in.Program == ""):
+		return 0, fault.Usagef("give exactly one of: pid; program (+ args) to launch; core + program")
+	case in.Core != "" && in.Program == "":
+		return 0, fault.Usagef("core needs program: the executable that produced it")
+	case in.Pid < 0:
+		return 0, fault.Usagef("pid %d: must be positive", in.Pid)
+	}
 	in.Core = argpath.Resolve(in.Core, in.Cwd, in.ProjectDir)
 	if in.Pid != 0 || in.Core != "" {
 		in.Program = argpath.Resolve(in.Program, in.Cwd, in.ProjectDir)
 	}
-	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
-	m := h.svc.Debugger()
-	var info debugger.SessionInfo
-	switch {
-	case in.Pid != 0:
-		info, err = m.Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
-	case in.Core != "":
-		// A core opened with the wrong executable gives nonsense frames, not
-		// an error: check what the core's notes say first.
-		ci, cerr := coredump.OpenCore(in.Core)
-		if cerr != nil {
-			return catalog.Result[StopOutput]{}, fault.Usagef("core %s: %w", in.Core, cerr)
-		}
-		if merr := ci.MatchExe(in.Program); merr != nil {
-			return catalog.Result[StopOutput]{}, fault.Usagef("%w (the core's program: %s)", merr, ci.ExePath)
-		}
-		info, err = m.LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
-		if err == nil {
-			b, berr := m.Backend(info.ID)
-			if berr != nil {
-				return catalog.Result[StopOutput]{}, describe(berr)
-			}
-			return h.stopResult(ctx, b, info.ID, withCoreSignal(b.State(), ci.SignalName), "")
-		}
-	default:
-		program, perr := findProgram(in.Program, in.Cwd, in.ProjectDir)
-		if perr != nil {
-			return catalog.Result[StopOutput]{}, perr
-		}
-		in.Program = program
-		var bps []debugger.BreakpointSpec
-		for _, s := range in.Breakpoints {
-			bp, perr := parseLocation(s)
-			if perr != nil {
-				return catalog.Result[StopOutput]{}, perr
-			}
-			bps = append(bps, bp)
-		}
-		dir := argpath.Base(in.Cwd, in.ProjectDir)
-		info, err = m.Launch(ctx, backend, debugger.LaunchSpec{Program: in.Program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps})
-		if err == nil && (len(bps) > 0 || in.StopOnEntry) {
-			// The target runs to the entry or the first breakpoint (or the
-			// end); an adapter may report that stop after the launch returns.
-			if b, berr := m.Backend(info.ID); berr == nil {
-				waitWhileRunning(ctx, b, wait)
-			}
-		}
+	return wait, nil
+}
+
+// loadCore opens a core with its executable. A core opened with the wrong
+// executable gives nonsense frames, not an error: what the core's notes say
+// is checked first.
+func (h *handler) loadCore(ctx context.Context, backend string, in attachParams) (debugger.SessionInfo, string, error) {
+	ci, err := coredump.OpenCore(in.Core)
+	if err != nil {
+		return debugger.SessionInfo{}, "", fault.Usagef("core %s: %w", in.Core, err)
 	}
+	if err := ci.MatchExe(in.Program); err != nil {
+		return debugger.SessionInfo{}, "", fault.Usagef("%w (the core's program: %s)", err, ci.ExePath)
+	}
+	info, err := h.svc.Debugger().LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core})
+	if err != nil {
+		return info, "", attachError(redact.Error(err, in.Env))
+	}
+	return info, ci.SignalName, nil
+}
+
+// launch starts the program under the debugger, with its breakpoints set
+// first, and waits for the stop they (or stop_on_entry) ask for.
+func (h *handler) launch(ctx context.Context, backend string, in attachParams, wait time.Duration) (debugger.SessionInfo, error) {
+	program, err := findProgram(in.Program, in.Cwd, in.ProjectDir)
+	if err != nil {
+		return debugger.SessionInfo{}, err
+	}
+	var bps []debugger.BreakpointSpec
+	for _, s := range in.Breakpoints {
+		bp, err := parseLocation(s)
+		if err != nil {
+			return debugger.SessionInfo{}, err
+		}
+		bps = append(bps, bp)
+	}
+	m := h.svc.Debugger()
+	spec := debugger.LaunchSpec{Program: program, Args: in.Args, Dir: argpath.Base(in.Cwd, in.ProjectDir), Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps}
+	info, err := m.Launch(ctx, backend, spec)
 	if err != nil {
 		// A debugger's error may quote its launch command, env included.
-		return catalog.Result[StopOutput]{}, attachError(redact.Error(err, in.Env))
+		return info, attachError(redact.Error(err, in.Env))
 	}
-	b, err := m.Backend(info.ID)
-	if err != nil {
-		return catalog.Result[StopOutput]{}, describe(err)
+	if len(bps) > 0 || in.StopOnEntry {
+		// The target runs to the entry or the first breakpoint (or the
+		// end); an adapter may report that stop after the launch returns.
+		if b, err := m.Backend(info.ID); err == nil {
+			waitWhileRunning(ctx, b, wait)
+		}
 	}
-	return h.stopResult(ctx, b, info.ID, b.State(), "")
+	return info, nil
 }
 
 // withCoreSignal fills in the signal a core's notes record when the
@@ -269,6 +289,9 @@ func isFile(p string) bool {
 
 // attachError keeps the backend's own words and marks what the caller must fix.
 func attachError(err error) error {
+	if err == nil {
+		return nil
+	}
 	if errors.Is(err, debugger.ErrUnknownBackend) {
 		return fault.Usage(err)
 	}
