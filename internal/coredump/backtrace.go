@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -80,7 +79,7 @@ type debuggerRun func(ctx context.Context, exe, core string, timeout time.Durati
 
 func pickDebugger(name string) (debuggerRun, error) {
 	gdb := func() (debuggerRun, bool) {
-		if path, err := exec.LookPath("gdb"); err == nil {
+		if path, err := toolpath.GDB.Find(); err == nil {
 			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
 				return runGDB(ctx, path, exe, core, timeout)
 			}, true
@@ -88,7 +87,7 @@ func pickDebugger(name string) (debuggerRun, error) {
 		return nil, false
 	}
 	lldb := func() (debuggerRun, bool) {
-		if path, ok := toolpath.LLVM("lldb"); ok {
+		if path, err := toolpath.LLDB.Find(); err == nil {
 			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
 				return runLLDB(ctx, path, exe, core, timeout)
 			}, true

@@ -24,7 +24,7 @@ func needTool(t *testing.T, name, pkg string) {
 
 func needLLDB(t *testing.T) {
 	t.Helper()
-	if _, ok := toolpath.LLVM("lldb"); !ok {
+	if _, err := toolpath.LLDB.Find(); err != nil {
 		t.Skip("lldb not found: install the lldb (or lldb-16) package")
 	}
 }

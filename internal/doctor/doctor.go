@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -100,22 +101,32 @@ type probe struct {
 	install string
 }
 
-var probes = []probe{
-	{[]string{"gdb"}, "debugger, core backtraces, userspace dumps", []string{"--version"}, "apt-get install gdb"},
-	{toolpath.Names("lldb"), "LLDB command-line debugger backend, userspace dumps", []string{"--version"}, "apt-get install lldb-16"},
-	{toolpath.Names("lldb-dap", "lldb-vscode"), "DAP debugger backend for C, C++, Swift, Rust", nil, "apt-get install lldb-16"},
-	{[]string{"dlv"}, "DAP debugger backend for Go", []string{"version"}, "go install github.com/go-delve/delve/cmd/dlv@latest"},
-	{[]string{"crash"}, "kernel vmcore analysis", []string{"--version"}, "apt-get install crash"},
-	{[]string{"drgn"}, "programmable kernel and userspace dump analysis", []string{"--version"}, "apt-get install python3-drgn"},
-	{[]string{"qemu-system-x86_64"}, "generating test kernel vmcores", []string{"--version"}, "apt-get install qemu-system-x86"},
-	{[]string{"xcodebuild"}, "Xcode builds and tests (macOS)", []string{"-version"}, "install Xcode (macOS only)"},
-	{[]string{"xcrun"}, "simctl, xcresulttool, lldb-dap (macOS)", []string{"--version"}, "install Xcode command line tools (macOS only)"},
-	{[]string{"go"}, "Go builds and tests", []string{"version"}, "https://go.dev/dl"},
-	{[]string{"cargo"}, "Rust builds and tests", []string{"--version"}, "rustup"},
-	{[]string{"cmake"}, "CMake builds, CTest", []string{"--version"}, "apt-get install cmake"},
-	{[]string{"make"}, "Make builds", []string{"--version"}, "apt-get install make"},
-	{[]string{"swift"}, "SwiftPM builds and tests", []string{"--version"}, "swift.org toolchain"},
-	{[]string{"cc", "gcc", "clang"}, "C compiler", []string{"--version"}, "apt-get install gcc"},
+// probes lists what the doctor looks for (anew each time: where a tool is
+// looked for can depend on $HOME).
+func probes() []probe {
+	return []probe{
+		fromTool(toolpath.GDB, "debugger, core backtraces, userspace dumps", "--version"),
+		fromTool(toolpath.LLDB, "LLDB command-line debugger backend, userspace dumps", "--version"),
+		fromTool(toolpath.LLDBDAP, "DAP debugger backend for C, C++, Swift, Rust"),
+		fromTool(toolpath.Dlv, "DAP debugger backend for Go", "version"),
+		fromTool(toolpath.Crash, "kernel vmcore analysis", "--version"),
+		fromTool(toolpath.Drgn, "programmable kernel and userspace dump analysis", "--version"),
+		{[]string{"qemu-system-x86_64"}, "generating test kernel vmcores", []string{"--version"}, "apt-get install qemu-system-x86"},
+		{[]string{"xcodebuild"}, "Xcode builds and tests (macOS)", []string{"-version"}, "install Xcode (macOS only)"},
+		{[]string{"xcrun"}, "simctl, xcresulttool, lldb-dap (macOS)", []string{"--version"}, "install Xcode command line tools (macOS only)"},
+		{[]string{"go"}, "Go builds and tests", []string{"version"}, "https://go.dev/dl"},
+		{[]string{"cargo"}, "Rust builds and tests", []string{"--version"}, "rustup"},
+		{[]string{"cmake"}, "CMake builds, CTest", []string{"--version"}, "apt-get install cmake"},
+		{[]string{"make"}, "Make builds", []string{"--version"}, "apt-get install make"},
+		{[]string{"swift"}, "SwiftPM builds and tests", []string{"--version"}, "swift.org toolchain"},
+		{[]string{"cc", "gcc", "clang"}, "C compiler", []string{"--version"}, "apt-get install gcc"},
+	}
+}
+
+// fromTool probes a debugger or engine where every caller looks for it.
+// With no version arguments, the version is derived from the name.
+func fromTool(t toolpath.Tool, purpose string, versionArgs ...string) probe {
+	return probe{t.Candidates(), purpose, versionArgs, t.Install}
 }
 
 // lldbNames lists base and base-N for the LLVM versions Debian and Homebrew ship.
@@ -124,6 +135,7 @@ var probes = []probe{
 func Inspect(ctx context.Context, version string, timeout time.Duration) *Report {
 	r := &Report{OS: runtime.GOOS, Arch: runtime.GOARCH, Build: buildInfo(version)}
 	r.Kernel = strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))
+	probes := probes()
 	r.Tools = make([]Tool, len(probes))
 	var wg sync.WaitGroup
 	for i, p := range probes {
@@ -143,7 +155,7 @@ func inspectTool(ctx context.Context, p probe, timeout time.Duration) Tool {
 	t := Tool{Name: p.names[0], Purpose: p.purpose, Status: StatusMissing}
 	for _, n := range p.names {
 		if path, err := exec.LookPath(n); err == nil {
-			t.Name, t.Path = n, path
+			t.Name, t.Path = filepath.Base(n), path
 			break
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"debug/buildinfo"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,7 +222,7 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 
 func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.ThreadTrace, error) {
 	gdb := func() ([]string, bool) {
-		path, err := exec.LookPath("gdb")
+		path, err := toolpath.GDB.Find()
 		if err != nil {
 			return nil, false
 		}
@@ -235,8 +234,8 @@ func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.Threa
 			"-ex", "thread apply all bt", "-p", strconv.Itoa(pid)}, true
 	}
 	lldb := func() ([]string, bool) {
-		path, ok := toolpath.LLVM("lldb")
-		if !ok {
+		path, err := toolpath.LLDB.Find()
+		if err != nil {
 			return nil, false
 		}
 		return []string{path, "--batch", "--no-lldbinit", "-p", strconv.Itoa(pid),

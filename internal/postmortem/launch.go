@@ -37,30 +37,21 @@ var ErrEngineMissing = errors.New("engine not installed")
 
 // binaries lists, per engine, the names tried in PATH and the Debian package
 // that provides the first.
-var binaries = map[Engine]struct {
-	names []string
-	pkg   string
-}{
-	EngineCrash: {[]string{"crash"}, "crash"},
-	EngineDrgn:  {[]string{"drgn"}, "python3-drgn"},
-	EngineGDB:   {[]string{"gdb"}, "gdb"},
-	EngineLLDB:  {[]string{"lldb"}, "lldb-16"}, // found locally by toolpath: lldb, or the newest lldb-N
+// engineTools are the programs of the engines, found by toolpath.
+var engineTools = map[Engine]toolpath.Tool{
+	EngineCrash: toolpath.Crash,
+	EngineDrgn:  toolpath.Drgn,
+	EngineGDB:   toolpath.GDB,
+	EngineLLDB:  toolpath.LLDB,
 }
 
-// lookEngine finds e's binary in PATH.
+// lookEngine finds e's binary.
 func lookEngine(e Engine) (string, error) {
-	b := binaries[e]
-	if e == EngineLLDB {
-		if p, ok := toolpath.LLVM("lldb"); ok {
-			return p, nil
-		}
+	p, err := engineTools[e].Find()
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrEngineMissing, err)
 	}
-	for _, n := range b.names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %s not found in PATH (Debian package %s)", ErrEngineMissing, b.names[0], b.pkg)
+	return p, nil
 }
 
 // Prompts set through each engine's argv, stripped from output.
@@ -75,7 +66,7 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 	if t.Kernel != e.Kernel() && e != EngineDrgn {
 		return repl.Config{}, fmt.Errorf("%w: %s", ErrWrongEngine, e)
 	}
-	bin := binaries[e].names[0]
+	bin := engineTools[e].Name
 	if t.SSHHost == "" {
 		p, err := lookEngine(e)
 		if err != nil {

@@ -212,7 +212,7 @@ func TestEngineMissing(t *testing.T) {
 	for _, tt := range []struct {
 		e   Engine
 		pkg string
-	}{{EngineGDB, "Debian package gdb"}, {EngineLLDB, "Debian package lldb-16"}, {EngineDrgn, "Debian package python3-drgn"}} {
+	}{{EngineGDB, "apt-get install gdb"}, {EngineLLDB, "apt-get install lldb-16"}, {EngineDrgn, "apt-get install python3-drgn"}} {
 		_, err := s.Exec(context.Background(), tt.e, "bt", 0, false)
 		if !errors.Is(err, ErrEngineMissing) || !strings.Contains(err.Error(), tt.pkg) {
 			t.Errorf("%s: %v, want ErrEngineMissing naming %q", tt.e, err, tt.pkg)

@@ -1,14 +1,12 @@
-// Package toolpath finds the external programs triage drives whose names
-// carry a version on some systems: LLVM's lldb, lldb-dap and lldb-vscode are
-// installed by distributions as lldb-16, lldb-dap-18 and so on. It is the
-// one place that decides which of them is used, for the debugger backends,
-// the first-look backtrace, the dump engines and the doctor alike.
+// Package toolpath finds the debuggers and dump engines triage drives (gdb,
+// lldb, lldb-dap, dlv, crash, drgn). It is the one place that decides which
+// program is used, for the debugger backends, the first-look backtrace, the
+// hang stacks, the dump engines and the doctor alike. LLVM's tools carry a
+// version in their names on some systems (lldb-16, lldb-dap-18): the plain
+// name is preferred, then the newest version.
 package toolpath
 
-import (
-	"os/exec"
-	"strconv"
-)
+import "strconv"
 
 // Newest and oldest LLVM major versions looked for.
 const (
@@ -26,15 +24,4 @@ func Names(base ...string) []string {
 		}
 	}
 	return names
-}
-
-// LLVM returns the path of the first of Names(base...) found in PATH, and
-// false when none is.
-func LLVM(base ...string) (string, bool) {
-	for _, n := range Names(base...) {
-		if p, err := exec.LookPath(n); err == nil {
-			return p, true
-		}
-	}
-	return "", false
 }

@@ -1,9 +1,11 @@
 package toolpath
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,9 +19,9 @@ func TestNamesOrder(t *testing.T) {
 	}
 }
 
-// TestLLVMPrefersPlainThenNewest: with lldb-14 and lldb-17 on PATH, lldb-17
+// TestFindPrefersPlainThenNewest: with lldb-14 and lldb-17 on PATH, lldb-17
 // is chosen; a plain lldb wins over both.
-func TestLLVMPrefersPlainThenNewest(t *testing.T) {
+func TestFindPrefersPlainThenNewest(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(name string) string {
 		p := filepath.Join(dir, name)
@@ -31,14 +33,37 @@ func TestLLVMPrefersPlainThenNewest(t *testing.T) {
 	mk("lldb-14")
 	want := mk("lldb-17")
 	t.Setenv("PATH", dir)
-	if p, ok := LLVM("lldb"); !ok || p != want {
-		t.Errorf("LLVM(lldb) = %q %v, want %q", p, ok, want)
+	if p, err := LLDB.Find(); err != nil || p != want {
+		t.Errorf("LLDB.Find() = %q %v, want %q", p, err, want)
 	}
 	want = mk("lldb")
-	if p, ok := LLVM("lldb"); !ok || p != want {
-		t.Errorf("LLVM(lldb) = %q %v, want %q", p, ok, want)
+	if p, err := LLDB.Find(); err != nil || p != want {
+		t.Errorf("LLDB.Find() = %q %v, want %q", p, err, want)
 	}
-	if _, ok := LLVM("lldb-dap"); ok {
-		t.Error("found an lldb-dap that is not there")
+	_, err := LLDBDAP.Find()
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "apt-get install lldb-16") {
+		t.Errorf("LLDBDAP.Find() with none there: %v, want ErrNotFound saying what to install", err)
+	}
+}
+
+// TestDlvFoundWhereGoInstallPutsIt: dlv is found in $HOME/go/bin when it
+// is not on PATH, by every caller (the doctor used to miss it there).
+func TestDlvFoundWhereGoInstallPutsIt(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, "go", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(bin, "dlv")
+	if err := os.WriteFile(want, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", t.TempDir())
+	if p, err := Dlv.Find(); err != nil || p != want {
+		t.Errorf("Dlv.Find() = %q %v, want %q", p, err, want)
+	}
+	if c := Dlv.Candidates(); c[len(c)-1] != want {
+		t.Errorf("Candidates() = %v, want %s last", c, want)
 	}
 }

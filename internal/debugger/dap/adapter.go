@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -57,13 +56,13 @@ func FindAdapter(kind, program string) (Adapter, error) {
 		}
 		return Adapter{}, fmt.Errorf("%w: no lldb-dap or lldb-vscode[-N] in PATH (install lldb, e.g. Debian lldb-16)", ErrAdapterNotFound)
 	case KindDlv:
-		p, err := lookDlv()
+		p, err := toolpath.Dlv.Find()
 		if err != nil {
 			return Adapter{}, fmt.Errorf("%w: dlv not in PATH or ~/go/bin (go install github.com/go-delve/delve/cmd/dlv@latest)", ErrAdapterNotFound)
 		}
 		return Adapter{Kind: KindDlv, Argv: []string{p, "dap"}, DialBack: true}, nil
 	case KindGDB:
-		p, err := exec.LookPath("gdb")
+		p, err := toolpath.GDB.Find()
 		if err != nil {
 			return Adapter{}, fmt.Errorf("%w: gdb not in PATH", ErrAdapterNotFound)
 		}
@@ -73,19 +72,8 @@ func FindAdapter(kind, program string) (Adapter, error) {
 }
 
 func findLLDBDAP() string {
-	p, _ := toolpath.LLVM("lldb-dap", "lldb-vscode")
+	p, _ := toolpath.LLDBDAP.Find()
 	return p
-}
-
-func lookDlv() (string, error) {
-	if p, err := exec.LookPath("dlv"); err == nil {
-		return p, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return exec.LookPath(filepath.Join(home, "go", "bin", "dlv"))
 }
 
 var gdbVersionRE = regexp.MustCompile(`(?m)^GNU gdb .*?(\d+)\.\d+`)

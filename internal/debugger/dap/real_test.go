@@ -13,6 +13,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // Real-tool tests: gcc-built and go-built targets under lldb-vscode and dlv.
@@ -66,7 +67,7 @@ func needTool(t testing.TB, tool, pkg string) {
 		return
 	}
 	if tool == "dlv" {
-		if _, err := lookDlv(); err != nil {
+		if _, err := toolpath.Dlv.Find(); err != nil {
 			t.Skip("dlv not found (go install github.com/go-delve/delve/cmd/dlv@latest)")
 		}
 		return

@@ -35,7 +35,7 @@ var ErrLLDBNotFound = errors.New("lldb not found in PATH (install lldb, e.g. Deb
 
 // FindLLDB returns the path of lldb, or of the newest lldb-N.
 func FindLLDB() (string, error) {
-	if p, ok := toolpath.LLVM("lldb"); ok {
+	if p, err := toolpath.LLDB.Find(); err == nil {
 		return p, nil
 	}
 	return "", ErrLLDBNotFound

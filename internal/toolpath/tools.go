@@ -1,0 +1,61 @@
+package toolpath
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// ErrNotFound is returned, wrapped with what to install, for a tool that is
+// not there.
+var ErrNotFound = errors.New("not found")
+
+// Tool is a debugger or dump engine triage drives. Find is the one way each
+// is found: by the debugger backends, the first-look backtrace, the hang
+// stacks, the dump engines and the doctor.
+type Tool struct {
+	Name    string // as messages name it
+	names   []string
+	goBin   bool   // also look where go install puts it ($HOME/go/bin)
+	Install string // what installs it
+}
+
+// The tools.
+var (
+	GDB     = Tool{Name: "gdb", names: []string{"gdb"}, Install: "apt-get install gdb"}
+	LLDB    = Tool{Name: "lldb", names: Names("lldb"), Install: "apt-get install lldb-16"}
+	LLDBDAP = Tool{Name: "lldb-dap", names: Names("lldb-dap", "lldb-vscode"), Install: "apt-get install lldb-16"}
+	Dlv     = Tool{Name: "dlv", names: []string{"dlv"}, goBin: true, Install: "go install github.com/go-delve/delve/cmd/dlv@latest"}
+	Crash   = Tool{Name: "crash", names: []string{"crash"}, Install: "apt-get install crash"}
+	Drgn    = Tool{Name: "drgn", names: []string{"drgn"}, Install: "apt-get install python3-drgn"}
+)
+
+// Candidates lists where t is looked for, in order: names in PATH, then
+// absolute paths.
+func (t Tool) Candidates() []string {
+	c := append([]string(nil), t.names...)
+	if home, err := os.UserHomeDir(); err == nil && t.goBin {
+		c = append(c, filepath.Join(home, "go", "bin", t.names[0]))
+	}
+	return c
+}
+
+// Find returns the path of the first candidate found, or ErrNotFound with
+// what installs t.
+func (t Tool) Find() (string, error) {
+	p, _, err := t.FindName()
+	return p, err
+}
+
+// FindName is Find, also returning the candidate that was found (lldb-16,
+// lldb-vscode-16: the name carries the LLVM version).
+func (t Tool) FindName() (path, name string, err error) {
+	for _, n := range t.Candidates() {
+		if p, err := exec.LookPath(n); err == nil {
+			return p, n, nil
+		}
+	}
+	return "", "", fmt.Errorf("%s %w in PATH (%s)", t.Name, ErrNotFound, t.Install)
+}
