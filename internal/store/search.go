@@ -4,17 +4,47 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/fault"
+)
+
+// Limits of a search, refused above them as usage errors before any work:
+// a search answers within a bounded size and memory whatever it is asked.
+const (
+	MaxPatternBytes = 4096 // longer patterns are refused
+	MaxMatches      = 1000 // matches kept (all are counted)
+	MaxContext      = 20   // lines of context on each side of a match
 )
 
 // Query is a regex search over one output or the recent ones.
 type Query struct {
 	ID         string // "" searches the Recent most recent outputs
-	Pattern    string // RE2 syntax
-	Context    int    // lines of context before and after each match (at most 20)
-	MaxMatches int    // matches returned (0: 50); all are counted
-	Recent     int    // outputs searched when ID is "" (0: 20)
+	Pattern    string // RE2 syntax, at most MaxPatternBytes
+	Context    int    // lines of context before and after each match (at most MaxContext)
+	MaxMatches int    // matches kept (0: 50; at most MaxMatches); all are counted
+	// MaxBytes bounds the text of the matches kept, context included (0: no
+	// bound beyond MaxMatches): matches past it are counted, not kept.
+	MaxBytes int
+	Recent   int // outputs searched when ID is "" (0: 20)
+}
+
+// check refuses a query beyond the limits, naming the limit.
+func (q *Query) check() error {
+	switch {
+	case q.Pattern == "":
+		return fault.Usagef("pattern is empty: give an RE2 regular expression, e.g. \"error|panic\"")
+	case len(q.Pattern) > MaxPatternBytes:
+		return fault.Usagef("pattern is %d bytes: at most %d", len(q.Pattern), MaxPatternBytes)
+	case q.MaxMatches < 0 || q.MaxMatches > MaxMatches:
+		return fault.Usagef("max_matches %d: use 1 to %d (all matches are counted; narrow the pattern to see others)", q.MaxMatches, MaxMatches)
+	case q.Context < 0 || q.Context > MaxContext:
+		return fault.Usagef("context %d: use 0 to %d lines", q.Context, MaxContext)
+	}
+	if q.MaxMatches == 0 {
+		q.MaxMatches = 50
+	}
+	return nil
 }
 
 // Match is one matching line.
@@ -32,10 +62,26 @@ type SearchResult struct {
 	Total     int     `json:"total"`     // matching lines, including those past MaxMatches
 	Truncated bool    `json:"truncated"` // Total > len(Matches)
 	Searched  int     `json:"searched"`  // outputs searched
+
+	keep, maxBytes int // what may be kept
+	bytes          int // text kept so far
+}
+
+// full reports whether no further match may be kept.
+func (r *SearchResult) full() bool {
+	return len(r.Matches) >= r.keep || r.maxBytes > 0 && r.bytes >= r.maxBytes
 }
 
 // maxLineKept bounds the text of a returned line.
 const maxLineKept = 2000
+
+// What a kept match and a context line cost beyond their text where they
+// are shown, for MaxBytes: the output id beside each, a line number and the
+// separators of "id:line: text" or of a JSON record.
+const (
+	matchOverhead = 40
+	lineOverhead  = 16
+)
 
 // Search finds the lines matching q.Pattern, counting each line once (like
 // grep -c). Each chunk is searched as one buffer: when the pattern holds
@@ -43,16 +89,15 @@ const maxLineKept = 2000
 // lines and only those run the regexp; otherwise the regexp scans the chunk.
 // Line numbers are computed only for the matches kept.
 func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
+	if err := q.check(); err != nil {
+		return SearchResult{}, err
+	}
 	// (?m): ^ and $ match at line boundaries, as they would line by line.
 	re, err := regexp.Compile("(?m)" + q.Pattern)
 	if err != nil {
-		return SearchResult{}, fault.Usagef("pattern %q does not compile (RE2 syntax): %w", q.Pattern, err)
+		return SearchResult{}, fault.Usagef("pattern does not compile (RE2 syntax): %w", err)
 	}
 	pf := newPrefilter("(?m)" + q.Pattern)
-	if q.MaxMatches <= 0 {
-		q.MaxMatches = 50
-	}
-	q.Context = min(max(q.Context, 0), 20)
 	var ids []string
 	if q.ID != "" {
 		if _, err := s.Info(ctx, q.ID); err != nil {
@@ -71,39 +116,35 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 			ids = append(ids, e.ID)
 		}
 	}
-	var res SearchResult
+	res := SearchResult{keep: q.MaxMatches, maxBytes: q.MaxBytes}
 	for _, id := range ids {
 		res.Searched++
-		if err := s.searchOne(ctx, id, re, pf, q.MaxMatches, &res); err != nil {
+		if err := s.searchOne(ctx, id, re, pf, &res); err != nil {
+			return SearchResult{}, err
+		}
+	}
+	if q.Context > 0 {
+		if err := s.addContexts(ctx, &res, q.Context); err != nil {
 			return SearchResult{}, err
 		}
 	}
 	res.Truncated = res.Total > len(res.Matches)
-	if q.Context > 0 {
-		for i := range res.Matches {
-			if err := s.addContext(ctx, &res.Matches[i], q.Context); err != nil {
-				return SearchResult{}, err
-			}
-		}
-	}
 	return res, nil
 }
 
-func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, pf *prefilter, keep int, res *SearchResult) error {
+func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, pf *prefilter, res *SearchResult) error {
 	return s.eachChunkFrom(ctx, id, 0, func(first int, data []byte) bool {
 		line, lineStart := first, 0 // line number of data[lineStart:]
 		matchLines(data, re, pf, func(start, end int) {
 			res.Total++
-			if len(res.Matches) >= keep {
+			if res.full() {
 				return
 			}
 			line += bytes.Count(data[lineStart:start], []byte{'\n'})
 			lineStart = start
-			text := data[start:end]
-			if len(text) > maxLineKept {
-				text = text[:maxLineKept]
-			}
-			res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: string(text)})
+			text := clipLine(data[start:end])
+			res.bytes += len(text) + len(id) + matchOverhead
+			res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: text})
 		})
 		return true
 	})
@@ -164,18 +205,69 @@ func lineEnd(data []byte, at int) int {
 	return len(data)
 }
 
-func (s *Store) addContext(ctx context.Context, m *Match, n int) error {
-	from := max(m.Line-n, 0)
-	p, err := s.Page(ctx, m.ID, from, m.Line-from+n+1)
+// clipLine is a line as a search returns it: at most maxLineKept bytes.
+func clipLine(l []byte) string {
+	if len(l) > maxLineKept {
+		l = l[:maxLineKept]
+	}
+	return string(l)
+}
+
+// clipText is clipLine for a line already read: a copy of its first
+// maxLineKept bytes, so a long line is not kept alive by its prefix.
+func clipText(l string) string {
+	if len(l) > maxLineKept {
+		return strings.Clone(l[:maxLineKept])
+	}
+	return l
+}
+
+// addContexts gives each kept match its n lines of context, each line once:
+// a line already shown (as a match, or as context of the match before it)
+// is not repeated as context of the next. Matches whose context would pass
+// the byte bound are dropped (they stay counted).
+func (s *Store) addContexts(ctx context.Context, res *SearchResult, n int) error {
+	shown := -1 // last line shown of the previous match's output
+	for i := range res.Matches {
+		m := &res.Matches[i]
+		if i > 0 && res.Matches[i-1].ID != m.ID {
+			shown = -1
+		}
+		from := max(m.Line-n, shown+1, 0)
+		to := m.Line + n // inclusive, stopped before the next match's line
+		if i+1 < len(res.Matches) && res.Matches[i+1].ID == m.ID {
+			to = min(to, res.Matches[i+1].Line-1)
+		}
+		if err := s.addContext(ctx, m, from, to); err != nil {
+			return err
+		}
+		shown = max(m.Line+len(m.After), shown)
+		for _, l := range append(m.Before, m.After...) {
+			res.bytes += len(l) + len(m.ID) + lineOverhead
+		}
+		if res.maxBytes > 0 && res.bytes > res.maxBytes && i > 0 {
+			res.Matches = res.Matches[:i]
+			return nil
+		}
+	}
+	return nil
+}
+
+// addContext reads lines from..to (inclusive) around m into its context.
+func (s *Store) addContext(ctx context.Context, m *Match, from, to int) error {
+	if to < from {
+		return nil
+	}
+	p, err := s.Page(ctx, m.ID, from, to-from+1)
 	if err != nil {
 		return err
 	}
 	for i, l := range p.Lines {
 		switch ln := from + i; {
 		case ln < m.Line:
-			m.Before = append(m.Before, l)
+			m.Before = append(m.Before, clipText(l))
 		case ln > m.Line:
-			m.After = append(m.After, l)
+			m.After = append(m.After, clipText(l))
 		}
 	}
 	return nil

@@ -111,9 +111,17 @@ func TestSearch(t *testing.T) {
 	if res.Total != 1000 || len(res.Matches) != 3 || !res.Truncated {
 		t.Fatalf("total %d, kept %d, truncated %v", res.Total, len(res.Matches), res.Truncated)
 	}
-	m := res.Matches[0]
-	if m.Line != 1000 || len(m.Before) != 2 || !strings.HasPrefix(m.Before[1], "line 999 ") || !strings.HasPrefix(m.After[0], "line 1001 ") {
+	// Lines 1000-1002 match: each line is shown once, so only the first
+	// has lines before it and only the last lines after it.
+	m, mid, last := res.Matches[0], res.Matches[1], res.Matches[2]
+	if m.Line != 1000 || len(m.Before) != 2 || !strings.HasPrefix(m.Before[1], "line 999 ") || len(m.After) != 0 {
 		t.Errorf("first match = %+v", m)
+	}
+	if mid.Line != 1001 || len(mid.Before)+len(mid.After) != 0 {
+		t.Errorf("middle match repeats context: %+v", mid)
+	}
+	if last.Line != 1002 || len(last.Before) != 0 || len(last.After) != 2 || !strings.HasPrefix(last.After[0], "line 1003 ") {
+		t.Errorf("last match = %+v", last)
 	}
 	if res, _ := s.Search(ctx, Query{ID: other, Pattern: `ok\s+error`}); res.Total != 0 {
 		t.Errorf("a match across lines was counted: %+v", res)

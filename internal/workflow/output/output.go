@@ -98,15 +98,15 @@ func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catal
 
 type searchParams struct {
 	OutputID   string `json:"output_id,omitempty" jsonschema:"omit to search the recent outputs"`
-	Pattern    string `json:"pattern" jsonschema:"RE2, per line"`
+	Pattern    string `json:"pattern" jsonschema:"RE2, per line, max 4 KB"`
 	Context    int    `json:"context,omitempty" jsonschema:"lines around each match (max 20)"`
-	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"default 50; all are counted"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"default 50, max 1000; all are counted"`
 }
 
 // SearchOutput holds the matches.
 type SearchOutput struct {
 	Pattern   string       `json:"pattern" jsonschema:"the pattern"`
-	Matches   []wire.Match `json:"matches" jsonschema:"matching lines (0-based line numbers)"`
+	Matches   []wire.Match `json:"matches" jsonschema:"the matches shown, each line once (1-based line numbers)"`
 	Total     int          `json:"total" jsonschema:"all matching lines, including those not returned"`
 	Truncated bool         `json:"truncated" jsonschema:"more lines matched than were returned"`
 	Searched  int          `json:"searched" jsonschema:"outputs searched"`
@@ -117,42 +117,46 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 	if err != nil {
 		return catalog.Result[SearchOutput]{}, err
 	}
-	if in.Pattern == "" {
-		return catalog.Result[SearchOutput]{}, fault.Usagef("pattern is empty: give an RE2 regular expression, e.g. \"error|panic\"")
-	}
-	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches})
+	// The text and the structured matches are the same ones, within the
+	// response budget: the store keeps no more than that.
+	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches, MaxBytes: h.svc.Config.BudgetBytes()})
 	if err != nil {
 		return catalog.Result[SearchOutput]{}, err
 	}
-	out := SearchOutput{Pattern: in.Pattern, Matches: wire.MatchesOf(res.Matches), Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
-	if out.Matches == nil {
-		out.Matches = []wire.Match{}
-	}
-	var b strings.Builder
+	out := SearchOutput{Pattern: in.Pattern, Matches: append([]wire.Match{}, wire.MatchesOf(res.Matches)...), Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
 	scope := "the recent outputs"
 	if in.OutputID != "" {
 		scope = in.OutputID
 	}
+	var b strings.Builder
 	fmt.Fprintf(&b, "SEARCH %q in %s: %d matching lines", in.Pattern, scope, res.Total)
 	if res.Truncated {
-		fmt.Fprintf(&b, " (first %d shown; raise max_matches or narrow the pattern)", len(res.Matches))
+		fmt.Fprintf(&b, " (first %d shown; narrow the pattern or search one output, or page it with output_get)", len(res.Matches))
 	}
 	b.WriteByte('\n')
-	budget := h.svc.Config.BudgetBytes()
-	for i, m := range res.Matches {
-		if b.Len() > budget {
-			fmt.Fprintf(&b, "… %d more matches in the structured output\n", len(res.Matches)-i)
-			break
+	writeMatches(&b, out.Matches)
+	return catalog.Result[SearchOutput]{Text: b.String(), Output: out}, nil
+}
+
+// writeMatches prints matches as grep -n does with context: "id:line: text"
+// for a match, "id:line- text" for context, "--" between groups of lines
+// that do not follow each other.
+func writeMatches(b *strings.Builder, ms []wire.Match) {
+	last, lastID := 0, ""
+	for _, m := range ms {
+		first := m.Line - len(m.Before)
+		if lastID != "" && (m.ID != lastID || first > last+1) {
+			b.WriteString("--\n")
 		}
 		for j, l := range m.Before {
-			fmt.Fprintf(&b, "%s:%d- %s\n", m.ID, m.Line+1-len(m.Before)+j, l)
+			fmt.Fprintf(b, "%s:%d- %s\n", m.ID, first+j, l)
 		}
-		fmt.Fprintf(&b, "%s:%d: %s\n", m.ID, m.Line+1, m.Text)
+		fmt.Fprintf(b, "%s:%d: %s\n", m.ID, m.Line, m.Text)
 		for j, l := range m.After {
-			fmt.Fprintf(&b, "%s:%d- %s\n", m.ID, m.Line+2+j, l)
+			fmt.Fprintf(b, "%s:%d- %s\n", m.ID, m.Line+1+j, l)
 		}
+		last, lastID = m.Line+len(m.After), m.ID
 	}
-	return catalog.Result[SearchOutput]{Text: b.String(), Output: out}, nil
 }
 
 type listParams struct {

@@ -2,6 +2,7 @@ package output_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,5 +85,68 @@ func TestStoreReadFailureIsNotAUsageError(t *testing.T) {
 		if !strings.Contains(r.Text, id) || !strings.Contains(r.Text, "no such file") {
 			t.Errorf("%s with its body gone: %q; want the output and the cause named", call.tool, r.Text)
 		}
+	}
+}
+
+// A search answers within bounds whatever it is asked: limits above their
+// maximum are refused before any work, naming the limit, and the matches
+// returned (text and structured content alike) stay within the response
+// budget however many lines match.
+func TestSearchIsBounded(t *testing.T) {
+	c, id, _ := storedOutput(t, 200000)
+	for _, call := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"output_id": id, "pattern": "line", "max_matches": 100000}, "use 1 to 1000"},
+		{map[string]any{"output_id": id, "pattern": "line", "context": 21}, "use 0 to 20"},
+		{map[string]any{"output_id": id, "pattern": strings.Repeat("a", 4097)}, "at most 4096"},
+		{map[string]any{"output_id": id, "pattern": ""}, "pattern is empty"},
+	} {
+		r := c.Call("output_search", call.args)
+		if r.Outcome != "usage_error" || !strings.Contains(r.Text, call.want) || len(r.Text) > 1000 {
+			t.Errorf("%.80v: outcome %q, text %.200q; want a short usage error saying %q", call.args, r.Outcome, r.Text, call.want)
+		}
+	}
+	r := c.Call("output_search", map[string]any{"output_id": id, "pattern": "line", "max_matches": 1000, "context": 20})
+	if r.IsError {
+		t.Fatal(r.Text)
+	}
+	structured, err := json.Marshal(r.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := config.DefaultBudgetBytes
+	if len(r.Text) > 2*budget || len(structured) > 2*budget {
+		t.Errorf("answer of %d text bytes and %d structured bytes, budget %d", len(r.Text), len(structured), budget)
+	}
+	if r.Out["total"] != float64(200000) || r.Out["truncated"] != true {
+		t.Errorf("total %v truncated %v: every match is counted", r.Out["total"], r.Out["truncated"])
+	}
+	// The structured matches are the ones the text shows.
+	matches := r.Out["matches"].([]any)
+	if shown := strings.Count(r.Text, "\n"+id+":"); len(matches) == 0 || len(matches) >= 1000 || shown < len(matches) {
+		t.Errorf("%d matches in the structured content, text lines %d", len(matches), shown)
+	}
+}
+
+// Context windows of matches close together do not repeat lines: every line
+// is shown once, matches marked ":" and context "-", groups apart split by
+// "--", with the same 1-based line numbers in text and structured content.
+func TestSearchShowsEachLineOnce(t *testing.T) {
+	c, id, _ := storedOutput(t, 100)
+	r := c.Call("output_search", map[string]any{"output_id": id, "pattern": "^line (10|11|50)$", "context": 2})
+	want := strings.Join([]string{
+		`SEARCH "^line (10|11|50)$" in ` + id + `: 3 matching lines`,
+		id + ":9- line 8", id + ":10- line 9", id + ":11: line 10", id + ":12: line 11", id + ":13- line 12", id + ":14- line 13",
+		"--",
+		id + ":49- line 48", id + ":50- line 49", id + ":51: line 50", id + ":52- line 51", id + ":53- line 52",
+	}, "\n") + "\n"
+	if r.Text != want {
+		t.Errorf("text:\n%s\nwant:\n%s", r.Text, want)
+	}
+	first := r.Out["matches"].([]any)[0].(map[string]any)
+	if first["line"] != float64(11) || first["text"] != "line 10" {
+		t.Errorf("structured first match %v: want line 11 (1-based), as the text says", first)
 	}
 }

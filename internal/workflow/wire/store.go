@@ -9,7 +9,7 @@ import (
 // Match is one matching line of a stored output, with its context.
 type Match struct {
 	ID     string   `json:"id" jsonschema:"the output"`
-	Line   int      `json:"line" jsonschema:"0-based line number"`
+	Line   int      `json:"line" jsonschema:"1-based line number"`
 	Text   string   `json:"text"`
 	Before []string `json:"before,omitempty" jsonschema:"context lines before"`
 	After  []string `json:"after,omitempty" jsonschema:"context lines after"`
@@ -35,7 +35,9 @@ type Output struct {
 
 // MatchesOf converts search matches.
 func MatchesOf(ms []store.Match) []Match {
-	return list(ms, func(m store.Match) Match { return Match(m) })
+	return list(ms, func(m store.Match) Match {
+		return Match{ID: m.ID, Line: m.Line + 1, Text: m.Text, Before: m.Before, After: m.After}
+	})
 }
 
 // OutputsOf converts stored-output entries.
