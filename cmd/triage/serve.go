@@ -21,6 +21,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return nil
 	})
 	tokenFile := fs.String("token-file", "", "file of bearer tokens, one a line, one per client")
+	var origins []string
+	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
+		origins = append(origins, s)
+		return nil
+	})
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -36,6 +41,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 				tokens = append(tokens, l)
 			}
+		}
+	}
+	for _, t := range tokens {
+		if strings.TrimSpace(t) == "" {
+			return usagef("a blank token would let no client in: give --token (or TRIAGE_TOKEN) a secret")
 		}
 	}
 	token := strings.Join(tokens, "")
@@ -58,7 +68,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens}, func(addr string) {
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens, AllowOrigins: origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
 }

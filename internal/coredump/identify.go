@@ -107,8 +107,8 @@ func identifyReader(f io.ReaderAt, size int64, path string) (FileKind, error) {
 	if looksLikeAppleReport(head) {
 		return KindAppleReport, nil
 	}
-	return KindUnknown, fmt.Errorf("identifying %s: %w: neither ELF, kdump, Mach-O nor an Apple crash report (starts with %q)",
-		path, ErrUnrecognizedFormat, printablePrefix(head, 16))
+	return KindUnknown, fmt.Errorf("identifying %s: %w: neither ELF, kdump, Mach-O nor an Apple crash report (%s)",
+		path, ErrUnrecognizedFormat, looksLike(head))
 }
 
 func identifyELF(f io.ReaderAt, size int64, path string) (FileKind, error) {
@@ -168,14 +168,16 @@ func identifyMachO(head []byte) (FileKind, bool) {
 	return "", false
 }
 
-func printablePrefix(b []byte, n int) string {
-	b = b[:min(len(b), n)]
-	return string(bytes.Map(func(r rune) rune {
-		if r < 0x20 || r > 0x7e {
-			return '.'
+// looksLike says what kind of content a file of no known format starts
+// with, never quoting it: an error may reach a client that could not read
+// the file itself (a path through a symlink to /etc/passwd).
+func looksLike(head []byte) string {
+	for _, c := range head {
+		if (c < 0x20 || c > 0x7e) && c != '\n' && c != '\r' && c != '\t' {
+			return "it starts with binary data"
 		}
-		return r
-	}, b))
+	}
+	return "it is text"
 }
 
 // looksLikeAppleReport accepts a legacy text report or an .ips whose first

@@ -29,6 +29,9 @@ type HTTPOptions struct {
 	// an MCP session belongs to the token that created it, and a request for
 	// it under another token is refused (403).
 	Tokens []string
+	// AllowOrigins are browser origins ("http://host:port") accepted besides
+	// the server's own; see originAllowed.
+	AllowOrigins []string
 	// MaxBodyBytes bounds a request body (default 8 MiB).
 	MaxBodyBytes int64
 	// HeaderTimeout bounds how long a client may take to send its request
@@ -62,7 +65,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: max,
 		SessionTimeout:      30 * time.Minute,
 	})
-	return guard(o.tokens(), h)
+	return guard(o.tokens(), o.AllowOrigins, h)
 }
 
 func (o HTTPOptions) tokens() []string {
@@ -75,17 +78,19 @@ func (o HTTPOptions) tokens() []string {
 	return out
 }
 
-// guard refuses requests whose Origin is neither the server's own host nor
-// loopback (403: DNS-rebinding protection) and, when tokens are set, requests
-// without one of them as bearer token (401). The token's identity goes into
-// the request context, where the SDK binds each session to the identity that
-// created it (403 "session user mismatch" for any other).
-func guard(tokens []string, next http.Handler) http.Handler {
+// guard refuses requests from a browser origin that is not the server's own
+// nor allowed (403: DNS-rebinding and cross-site protection) and, when
+// tokens are set, requests without one of them as bearer token (401). The
+// token's identity goes into the request context, where the SDK binds each
+// session to the identity that created it (403 "session user mismatch" for
+// any other).
+func guard(tokens, allowOrigins []string, next http.Handler) http.Handler {
 	if len(tokens) > 0 {
 		next = auth.RequireBearerToken(tokenVerifier(tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host) {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, local, allowOrigins) {
 			http.Error(w, "forbidden origin "+origin, http.StatusForbidden)
 			return
 		}
@@ -117,15 +122,29 @@ func TokenIdentity(token string) string {
 	return "token:" + hex.EncodeToString(sum[:12])
 }
 
-func originAllowed(origin, host string) bool {
+// originAllowed accepts an origin listed in allow, and the server's own: the
+// address the request reached (never the Host header, which a rebound DNS
+// name controls), or, when that address is loopback, any loopback name with
+// the same port (http://localhost:7007 for 127.0.0.1:7007). A page served
+// from another port of this machine is another origin.
+func originAllowed(origin string, local net.Addr, allow []string) bool {
+	for _, a := range allow {
+		if strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
+			return true
+		}
+	}
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Host == "" || local == nil {
 		return false
 	}
-	if strings.EqualFold(u.Host, host) {
-		return true
+	host, port, err := net.SplitHostPort(local.String())
+	if err != nil || u.Port() != port {
+		return false
 	}
-	return isLoopbackHost(u.Hostname())
+	if isLoopbackHost(host) {
+		return isLoopbackHost(u.Hostname())
+	}
+	return net.ParseIP(strings.Trim(u.Hostname(), "[]")).Equal(net.ParseIP(host))
 }
 
 func isLoopbackHost(host string) bool {

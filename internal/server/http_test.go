@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,14 +37,18 @@ func TestCheckAddr(t *testing.T) {
 
 func TestHTTPGuard(t *testing.T) {
 	srv, _ := New(newServices(t, nil), Options{})
-	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{Token: "s3cret"}))
+	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{Token: "s3cret", AllowOrigins: []string{"http://localhost:3000"}}))
 	defer ts.Close()
+	port := ts.Listener.Addr().(*net.TCPAddr).Port
 	post := func(header map[string]string) int {
 		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		for k, v := range header {
 			req.Header.Set(k, v)
+		}
+		if h := header["Host"]; h != "" {
+			req.Host = h
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -61,8 +66,23 @@ func TestHTTPGuard(t *testing.T) {
 	if got := post(map[string]string{"Authorization": "Bearer s3cret", "Origin": "https://evil.example"}); got != http.StatusForbidden {
 		t.Errorf("foreign origin: %d, want 403", got)
 	}
-	if got := post(map[string]string{"Authorization": "Bearer s3cret", "Origin": "http://localhost:3000"}); got == http.StatusForbidden || got == http.StatusUnauthorized {
-		t.Errorf("loopback origin refused: %d", got)
+	// The server's own origin, under any loopback name: allowed. Another
+	// port of this machine is another origin (another local web page), and
+	// the Host header is the client's to forge: refused unless listed.
+	for _, origin := range []string{fmt.Sprintf("http://localhost:%d", port), fmt.Sprintf("http://127.0.0.1:%d", port), fmt.Sprintf("http://[::1]:%d", port), "http://localhost:3000"} {
+		if got := post(map[string]string{"Authorization": "Bearer s3cret", "Origin": origin}); got == http.StatusForbidden || got == http.StatusUnauthorized {
+			t.Errorf("origin %s refused: %d", origin, got)
+		}
+	}
+	for _, h := range []map[string]string{
+		{"Origin": "http://localhost:3001"},
+		{"Origin": "http://evil.example:" + strconv.Itoa(port), "Host": "evil.example:" + strconv.Itoa(port)},
+		{"Origin": "http://localhost"},
+	} {
+		h["Authorization"] = "Bearer s3cret"
+		if got := post(h); got != http.StatusForbidden {
+			t.Errorf("origin %s (host %q): %d, want 403", h["Origin"], h["Host"], got)
+		}
 	}
 }
 

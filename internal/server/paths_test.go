@@ -19,6 +19,17 @@ func TestPathArgumentsValidated(t *testing.T) {
 	if err := os.WriteFile(file, []byte("not a binary\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A file of no known format, reached through a symlink: an error names
+	// it and what it looks like, never a byte of what it holds.
+	const content = "zz-file-content-must-not-appear-zz"
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte(content+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.core")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
 	missing := filepath.Join(dir, "no-such-thing")
 	srv, _ := New(newServices(t, nil), Options{})
 	cs := connect(t, srv, nil)
@@ -44,6 +55,10 @@ func TestPathArgumentsValidated(t *testing.T) {
 		{"dump_open", map[string]any{"vmcore": missing, "vmlinux": file}, missing},
 		{"crash_report_show", map[string]any{"path": missing}, missing},
 		{"crash_report_show", map[string]any{"path": dir}, dir},
+		{"crash_report_show", map[string]any{"path": link}, link},
+		{"dump_open", map[string]any{"core": link, "program": "/bin/true"}, link},
+		{"dump_open", map[string]any{"vmcore": link, "vmlinux": file}, link},
+		{"debug_attach", map[string]any{"program": "/bin/true", "core": link}, link},
 	}
 	for _, tc := range cases {
 		res, text := callText(t, cs, tc.tool, tc.args)
@@ -52,6 +67,9 @@ func TestPathArgumentsValidated(t *testing.T) {
 		}
 		if !strings.Contains(text, tc.path) {
 			t.Errorf("%s %v: the error does not name %s: %.300s", tc.tool, tc.args, tc.path, text)
+		}
+		if strings.Contains(text, content[:8]) {
+			t.Errorf("%s %v: the error quotes the file: %.300s", tc.tool, tc.args, text)
 		}
 		if strings.Contains(text, leak) {
 			t.Errorf("%s %v: the error quotes the environment: %.300s", tc.tool, tc.args, text)

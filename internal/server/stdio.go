@@ -108,6 +108,10 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				c.reply(nil, -32600, fmt.Sprintf("message longer than %d bytes", maxLine))
 				continue
 			}
+			if extra(line) {
+				c.reply(requestID(firstValue(line)), -32700, "parse error: the line holds more than one JSON value; send one message per line")
+				continue
+			}
 			msg, err := jsonrpc.DecodeMessage(line)
 			if r, ok := msg.(*jsonrpc.Response); ok && err == nil && r.Result == nil && r.Error == nil {
 				err = errors.New("a message needs a method (request) or a result or error (response)")
@@ -126,6 +130,25 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// extra reports a line holding a JSON value followed by more than space
+// (two messages on one line): decoding would take the first and silently
+// drop the rest.
+func extra(line []byte) bool {
+	first := firstValue(line)
+	return first != nil && len(bytes.TrimSpace(line[len(first):])) > 0
+}
+
+// firstValue is the line up to the end of its first JSON value, nil when it
+// does not start with one.
+func firstValue(line []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	return line[:dec.InputOffset()]
 }
 
 // requestID extracts "id" from a JSON object, if any.

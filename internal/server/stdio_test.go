@@ -25,6 +25,8 @@ func TestLineConnFraming(t *testing.T) {
 		{"truncated object", `{"jsonrpc":"2.0","id":1,"method":` + "\n", -32700},
 		{"JSON but not a message", "[1,2]\n", -32600},
 		{"message without method or result", `{"jsonrpc":"2.0","id":3}` + "\n", -32600},
+		{"two messages on one line", `{"jsonrpc":"2.0","id":1,"method":"ping"} {"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n", -32700},
+		{"a message and garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"}x` + "\n", -32700},
 		{"over the size limit", "\"" + strings.Repeat("x", maxLine+10) + "\"\n", -32600},
 	}
 	for _, tt := range tests {
@@ -51,8 +53,8 @@ func TestLineConnFraming(t *testing.T) {
 				t.Fatalf("Read after bad input: %v", err)
 			}
 			b, _ := json.Marshal(msg)
-			if !strings.Contains(string(b), `"ping"`) {
-				t.Fatalf("next message = %s, want the ping", b)
+			if req, ok := msg.(*jsonrpc.Request); !ok || req.Method != "ping" || req.ID.Raw() != int64(42) {
+				t.Fatalf("next message = %s, want the ping of id 42", b)
 			}
 			if tt.wantCode != 0 {
 				m := <-replies
