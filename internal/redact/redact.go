@@ -1,12 +1,17 @@
 // Package redact hides the values of secret environment variables wherever
 // triage echoes a command's environment: session defaults, debugger launch
 // commands and their errors. A variable is secret when its name contains
-// TOKEN, SECRET, PASSWORD or KEY, in any case.
+// TOKEN, SECRET, PASSWORD or KEY, in any case; whatever its name, a value
+// that looks like a credential is masked too: a URL's password
+// (postgres://alice:[redacted]@db), a bearer or basic authorization, a
+// private-key block.
 package redact
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Mask replaces a secret value.
@@ -26,6 +31,37 @@ func IsSecretName(name string) bool {
 	return false
 }
 
+// credentials match the parts of a value that are credentials whatever the
+// variable is called; each match's group 1, when present, is kept.
+var credentials = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// scheme://user:password@host: the password.
+		regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@`),
+		// Authorization values: Bearer / Basic / token credentials.
+		regexp.MustCompile(`(?i)\b((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`),
+		// PEM private-key blocks, whole.
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`),
+	}
+})
+
+// Value masks the credentials a value holds, whatever its name: the
+// password of a URL, a bearer or basic credential, a private key. Anything
+// else is returned as is.
+func Value(v string) string {
+	for _, re := range credentials() {
+		v = re.ReplaceAllStringFunc(v, func(m string) string {
+			if keep := re.FindStringSubmatch(m); len(keep) > 1 {
+				if re.NumSubexp() > 0 && strings.HasSuffix(m, "@") {
+					return keep[1] + Mask + "@"
+				}
+				return keep[1] + Mask
+			}
+			return Mask
+		})
+	}
+	return v
+}
+
 // Env returns env with secret values replaced by Mask. env itself is not
 // changed; nil stays nil.
 func Env(env map[string]string) map[string]string {
@@ -37,7 +73,7 @@ func Env(env map[string]string) map[string]string {
 		if IsSecretName(k) {
 			v = Mask
 		}
-		out[k] = v
+		out[k] = Value(v)
 	}
 	return out
 }
@@ -46,8 +82,10 @@ func Env(env map[string]string) map[string]string {
 func Pairs(kv []string) []string {
 	out := make([]string, len(kv))
 	for i, e := range kv {
-		if name, _, ok := strings.Cut(e, "="); ok && IsSecretName(name) {
+		if name, val, ok := strings.Cut(e, "="); ok && IsSecretName(name) {
 			e = name + "=" + Mask
+		} else if ok {
+			e = name + "=" + Value(val)
 		}
 		out[i] = e
 	}
@@ -63,6 +101,8 @@ func Text(s string, env map[string]string) string {
 	for k, v := range env {
 		if v != "" && IsSecretName(k) {
 			vals = append(vals, v)
+		} else if m := Value(v); m != v {
+			vals = append(vals, v) // a credential-bearing value, hidden whole where quoted
 		}
 	}
 	if len(vals) == 0 {

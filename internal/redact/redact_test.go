@@ -71,3 +71,34 @@ func TestError(t *testing.T) {
 		t.Errorf("an error without secrets was wrapped: %v", e)
 	}
 }
+
+// A value that looks like a credential is masked whatever its variable is
+// called: a URL's password (the rest of the URL kept, so it still says
+// which database), a bearer or basic credential, a private-key block.
+func TestValueShapes(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"postgres://alice:pw123@db.internal:5432/app", "postgres://alice:[redacted]@db.internal:5432/app"},
+		{"https://user:p%40ss@example.test/x", "https://user:[redacted]@example.test/x"},
+		{"Bearer abcdefghijklmnop", "Bearer [redacted]"},
+		{"Authorization: basic dXNlcjpwYXNzd29yZA==", "Authorization: basic [redacted]"},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n", "[redacted]\n"},
+		{"https://example.test/path", "https://example.test/path"},
+		{"user@host", "user@host"},
+		{"token bucket", "token bucket"},
+		{"/usr/bin:/bin", "/usr/bin:/bin"},
+	} {
+		if got := Value(tt.in); got != tt.want {
+			t.Errorf("Value(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	env := Env(map[string]string{"DB_URL": "postgres://alice:pw123@db/app", "PATH": "/bin"})
+	if env["DB_URL"] != "postgres://alice:[redacted]@db/app" || env["PATH"] != "/bin" {
+		t.Errorf("Env = %v", env)
+	}
+	if got := Text("connecting to postgres://alice:pw123@db/app failed", map[string]string{"DB_URL": "postgres://alice:pw123@db/app"}); strings.Contains(got, "pw123") {
+		t.Errorf("Text left the password: %q", got)
+	}
+	if got := Pairs([]string{"DB_URL=mysql://root:hunter2@localhost/x"}); strings.Contains(got[0], "hunter2") {
+		t.Errorf("Pairs left the password: %q", got)
+	}
+}

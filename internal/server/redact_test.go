@@ -17,7 +17,8 @@ func TestSecretEnvRedactedInEchoes(t *testing.T) {
 	srv, _ := New(newServices(t, &config.Config{Store: config.Store{Path: store + "/out.db"}}), Options{})
 	cs := connect(t, srv, nil)
 	const secret = "s3cr3t-Value-91"
-	env := map[string]any{"API_TOKEN": secret, "db_password": secret + "x", "VISIBLE_OPT": "plain-42"}
+	// DB_URL's name says nothing; its value is a URL with a password.
+	env := map[string]any{"API_TOKEN": secret, "db_password": secret + "x", "VISIBLE_OPT": "plain-42", "DB_URL": "postgres://alice:" + secret + "@db.internal/app"}
 	for _, tool := range []string{"session_set_defaults", "session_show_defaults"} {
 		args := map[string]any{}
 		if tool == "session_set_defaults" {
@@ -29,7 +30,7 @@ func TestSecretEnvRedactedInEchoes(t *testing.T) {
 			if strings.Contains(echo, secret) {
 				t.Errorf("%s echoes a secret value: %s", tool, echo)
 			}
-			if !strings.Contains(echo, "plain-42") || !strings.Contains(echo, redact.Mask) {
+			if !strings.Contains(echo, "plain-42") || !strings.Contains(echo, redact.Mask) || !strings.Contains(echo, "postgres://alice:") {
 				t.Errorf("%s: want VISIBLE_OPT shown and the secrets masked: %s", tool, echo)
 			}
 		}
