@@ -27,6 +27,7 @@ func (t *Tool) checkArgs(args map[string]any) error {
 	s := t.inSchema
 	var problems []string
 	for _, name := range sortedKeys(args) {
+		problems = append(problems, tooLong(name, args[name])...)
 		prop := s.Properties[name]
 		if prop == nil {
 			if s.AdditionalProperties != nil {
@@ -52,11 +53,20 @@ func (t *Tool) checkArgs(args map[string]any) error {
 	return errors.New(problems[0])
 }
 
+// nearestShort is nearest for a name short enough to be a misspelling (the
+// distance costs its length times each name's).
+func nearestShort(name string, names []string) string {
+	if len(name) > 80 {
+		return ""
+	}
+	return nearest(name, names)
+}
+
 func (t *Tool) unknownArgument(name string) string {
 	names := t.argumentNames()
-	msg := fmt.Sprintf("unknown argument %q;", name)
-	if near := nearest(name, names); near != "" {
-		msg = fmt.Sprintf("unknown argument %q: did you mean %q?", name, near)
+	msg := fmt.Sprintf("unknown argument %q;", clipName(name))
+	if near := nearestShort(name, names); near != "" {
+		msg = fmt.Sprintf("unknown argument %q: did you mean %q?", clipName(name), near)
 	}
 	if len(names) == 0 {
 		return msg + " " + t.Name + " takes no arguments"

@@ -252,12 +252,16 @@ func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
 }
 
 // Register adds the tool to an MCP server; enabled tells which workflows the
-// server has enabled (for Unlisted fields).
-func (t *Tool) Register(s *mcp.Server, enabled func(workflow string) bool) {
+// server has enabled (for Unlisted fields). Every answer is bounded by lim.
+func (t *Tool) Register(s *mcp.Server, enabled func(workflow string) bool, lim Limits) {
 	mt := t.mcpTool()
 	mt.InputSchema, mt.OutputSchema = t.advertised(enabled), t.outSchema
 	s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return t.handler(ctx, req, req.Params.Arguments)
+		res, err := t.handler(ctx, req, req.Params.Arguments)
+		if res != nil {
+			lim.bound(res)
+		}
+		return res, err
 	})
 }
 

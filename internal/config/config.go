@@ -71,6 +71,9 @@ type Store struct {
 type Output struct {
 	// BudgetBytes bounds the text of one response (default 8192).
 	BudgetBytes int `yaml:"budget_bytes,omitempty"`
+	// MaxStructuredBytes bounds the structured content of one response
+	// (default 65536): beyond it the longest lists and strings are cut.
+	MaxStructuredBytes int `yaml:"max_structured_bytes,omitempty"`
 }
 
 // Dump configures post-mortem analysis.
@@ -185,6 +188,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Output.BudgetBytes < 0 || (c.Output.BudgetBytes > 0 && c.Output.BudgetBytes < 512) {
 		return fmt.Errorf("%soutput.budget_bytes %d: use at least 512", c.where(), c.Output.BudgetBytes)
+	}
+	if c.Output.MaxStructuredBytes < 0 || (c.Output.MaxStructuredBytes > 0 && c.Output.MaxStructuredBytes < 4096) {
+		return fmt.Errorf("%soutput.max_structured_bytes %d: use at least 4096", c.where(), c.Output.MaxStructuredBytes)
 	}
 	if c.Store.MaxSizeMB < 0 {
 		return fmt.Errorf("%sstore.max_size_mb must not be negative", c.where())

@@ -76,7 +76,7 @@ func serveEveryTool(t *testing.T, keep func(*catalog.Tool) bool) (*mcp.ClientSes
 	for _, w := range Catalog(newServices(t, nil)).Workflows {
 		for _, tool := range w.Tools {
 			if keep(tool) {
-				tool.Register(s, func(string) bool { return true })
+				tool.Register(s, func(string) bool { return true }, catalog.Limits{})
 				tools = append(tools, tool)
 			}
 		}

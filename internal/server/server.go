@@ -75,7 +75,7 @@ func New(svc *services.Set, o Options) (*Server, error) {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	for _, t := range sel.Tools {
-		t.Register(s, sel.IsEnabled)
+		t.Register(s, sel.IsEnabled, catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes})
 	}
 	s.AddReceivingMiddleware(explainAbsent(sel.Absent), dropNullArguments)
 	addResources(s, svc)
