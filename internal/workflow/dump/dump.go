@@ -14,8 +14,10 @@ import (
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
+	"github.com/triage-dev/triage/internal/postmortem/analysis"
 	"github.com/triage-dev/triage/internal/services"
 )
 
@@ -42,12 +44,14 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 }
 
 type handler struct {
-	svc      *services.Set
-	excerpts *excerptCache
+	svc     *services.Set
+	analyst *analysis.Analyst
 }
 
 func newHandler(svc *services.Set) *handler {
-	return &handler{svc: svc, excerpts: newExcerptCache(256)}
+	// One answer shows at most half the response budget of output.
+	budget := func() int { return svc.Config.BudgetBytes() / 2 }
+	return &handler{svc: svc, analyst: analysis.New(svc.Store, budget, svc.Log)}
 }
 
 // sessionParam is embedded by every tool that works on a session.
@@ -55,12 +59,19 @@ type sessionParam struct {
 	SessionID string `json:"session_id,omitempty"`
 }
 
-func (h *handler) session(id string) (*postmortem.Session, error) {
+// call is what an operation on the session id needs: timeoutS checked
+// first, then the session looked up.
+func (h *handler) call(ctx context.Context, c *catalog.Call, id string, force bool, timeoutS duration.Seconds) (analysis.Call, error) {
+	timeout, err := timeoutS.Timeout(0, duration.CommandMax)
+	if err != nil {
+		return analysis.Call{}, err
+	}
 	s, err := h.svc.Dumps().Get(id)
 	if err != nil {
-		return nil, describe(err)
+		return analysis.Call{}, describe(err)
 	}
-	return s, nil
+	progress := func(done, total float64, message string) { c.Progress(ctx, done, total, message) }
+	return analysis.Call{Tool: c.Tool, Session: s, Force: force, Timeout: timeout, Progress: progress}, nil
 }
 
 // describe turns the domain's sentinel errors into what the caller should do.
@@ -122,6 +133,21 @@ func sessionOutput(s *postmortem.Session) SessionOutput {
 }
 
 func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (catalog.Result[SessionOutput], error) {
+	t, err := openTarget(in)
+	if err != nil {
+		return catalog.Result[SessionOutput]{}, err
+	}
+	o, err := analysis.Open(ctx, h.svc.Dumps(), t, in.ProjectDir)
+	if err != nil {
+		return catalog.Result[SessionOutput]{}, describe(err)
+	}
+	out := sessionOutput(o.Session)
+	out.Reused = o.Reused
+	return catalog.Result[SessionOutput]{Text: openText(o, out), Output: out}, nil
+}
+
+// openTarget checks that the arguments name one dump and what reads it.
+func openTarget(in openParams) (postmortem.Target, error) {
 	if in.SSHHost == "" {
 		// Engines and their sessions outlive this call's directory: give
 		// them absolute paths, resolved where the user's program ran.
@@ -129,57 +155,55 @@ func (h *handler) open(ctx context.Context, c *catalog.Call, in openParams) (cat
 			*p = argpath.Resolve(*p, "", in.ProjectDir)
 		}
 	}
-	t := postmortem.Target{Vmcore: in.Vmcore, Vmlinux: in.Vmlinux, Core: in.Core, Program: in.Program, SSHHost: in.SSHHost}
+	t := postmortem.Target{Kernel: in.Vmcore != "", Vmcore: in.Vmcore, Vmlinux: in.Vmlinux, Core: in.Core, Program: in.Program, SSHHost: in.SSHHost}
 	switch {
 	case in.Vmcore != "" && in.Core != "":
-		return catalog.Result[SessionOutput]{}, fault.Usagef("give vmcore (+ vmlinux) or core (+ program), not both")
-	case in.Vmcore != "":
-		t.Kernel = true
-		if in.Vmlinux == "" {
-			return catalog.Result[SessionOutput]{}, fault.Usagef("vmcore needs vmlinux: the kernel image with debug info (e.g. /usr/lib/debug/boot/vmlinux-RELEASE); set it once with session_set_defaults")
-		}
-	case in.Core != "":
-		if in.Program == "" {
-			return catalog.Result[SessionOutput]{}, fault.Usagef("core needs program: the executable that dumped it")
-		}
-	default:
-		return catalog.Result[SessionOutput]{}, fault.Usagef("give vmcore + vmlinux (kernel dump) or core + program (process core)")
+		return t, fault.Usagef("give vmcore (+ vmlinux) or core (+ program), not both")
+	case in.Vmcore != "" && in.Vmlinux == "":
+		return t, fault.Usagef("vmcore needs vmlinux: the kernel image with debug info (e.g. /usr/lib/debug/boot/vmlinux-RELEASE); set it once with session_set_defaults")
+	case in.Vmcore == "" && in.Core != "" && in.Program == "":
+		return t, fault.Usagef("core needs program: the executable that dumped it")
+	case in.Vmcore == "" && in.Core == "":
+		return t, fault.Usagef("give vmcore + vmlinux (kernel dump) or core + program (process core)")
 	}
-	if len(in.ExtraArgs) > 0 {
-		t.ExtraArgs = map[postmortem.Engine][]string{}
-		for name, args := range in.ExtraArgs {
-			e, err := postmortem.ParseEngine(name)
-			if err != nil {
-				return catalog.Result[SessionOutput]{}, fault.Usagef("extra_args: %w", err)
-			}
-			t.ExtraArgs[e] = args
+	var err error
+	t.ExtraArgs, err = extraArgs(in.ExtraArgs)
+	return t, err
+}
+
+func extraArgs(in map[string][]string) (map[postmortem.Engine][]string, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := map[postmortem.Engine][]string{}
+	for name, args := range in {
+		e, err := postmortem.ParseEngine(name)
+		if err != nil {
+			return nil, fault.Usagef("extra_args: %w", err)
 		}
+		out[e] = args
 	}
-	s, reused, err := h.svc.Dumps().Open(ctx, t)
-	if err != nil {
-		return catalog.Result[SessionOutput]{}, describe(err)
-	}
-	out := sessionOutput(s)
-	out.Reused = reused
+	return out, nil
+}
+
+func openText(o analysis.Opened, out SessionOutput) string {
 	var b strings.Builder
 	verb := "OPENED"
-	if reused {
+	if o.Reused {
 		verb = "REUSED"
 	}
-	fmt.Fprintf(&b, "%s %s: %s\n", verb, s.ID, describeDump(out))
-	if !t.Kernel && t.SSHHost == "" {
+	fmt.Fprintf(&b, "%s %s: %s\n", verb, out.SessionID, describeDump(out))
+	if o.Crash != "" {
 		// In the text only: tools/list's budget has no room for more
 		// output fields, and dump_report has the structured backtrace.
-		if crash, frames := firstLook(ctx, t.Program, t.Core, in.ProjectDir); crash != "" {
-			fmt.Fprintf(&b, "%s\nbacktrace:\n  %s\n", crash, strings.Join(frames, "\n  "))
-		}
+		fmt.Fprintf(&b, "%s\nbacktrace:\n  %s\n", o.Crash, strings.Join(o.Frames, "\n  "))
 	}
-	fmt.Fprintf(&b, "engines: %s (started on first use; %s by default)\n", engineNames(s.Engines()), out.Default)
-	if reused {
+	fmt.Fprintf(&b, "engines: %s (started on first use; %s by default)\n", engineNames(o.Session.Engines()), out.Default)
+	if o.Reused {
 		fmt.Fprintf(&b, "references: %d (each dump_close releases one)\n", out.Refs)
 	}
-	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_report", map[string]any{"session_id": s.ID}))
-	return catalog.Result[SessionOutput]{Text: b.String(), Output: out}, nil
+	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_report", map[string]any{"session_id": out.SessionID}))
+	return b.String()
 }
 
 func describeDump(o SessionOutput) string {
