@@ -45,10 +45,16 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, describe(err)
 	}
+	return batchResult(call.Session.ID, b), nil
+}
+
+// batchResult renders a command of one line as that line's result, and one
+// of several lines as a head for the whole over each line's result.
+func batchResult(sessionID string, b analysis.Batch) catalog.Result[CommandOutput] {
 	if len(b.Lines) == 1 {
-		return commandResult(call.Session.ID, b.Results[0]), nil
+		return commandResult(sessionID, b.Results[0])
 	}
-	return linesResult(call.Session.ID, b), nil
+	return linesResult(sessionID, b)
 }
 
 func commandOutput(sessionID string, r analysis.Result) CommandOutput {
@@ -74,17 +80,7 @@ func commandResult(sessionID string, r analysis.Result) catalog.Result[CommandOu
 // writeCommand renders one command's result: its verdict line, context,
 // notes and output excerpt.
 func writeCommand(b *strings.Builder, o CommandOutput, excerpt string) {
-	label := fmt.Sprintf("%s %q", o.Engine, firstLine(o.Command))
-	switch {
-	case o.Error != "":
-		fmt.Fprintf(b, "ENGINE ERROR %s: %s\n", label, o.Error)
-	default:
-		fmt.Fprintf(b, "OK %s: %d lines", label, o.TotalLines)
-		if o.Cached {
-			b.WriteString(" (cached; force: true re-runs)")
-		}
-		b.WriteByte('\n')
-	}
+	b.WriteString(commandVerdict(o))
 	if k := o.Context.Key(); k != "" {
 		fmt.Fprintf(b, "context: %s\n", k)
 	}
@@ -92,6 +88,17 @@ func writeCommand(b *strings.Builder, o CommandOutput, excerpt string) {
 		fmt.Fprintf(b, "note: %s\n", n)
 	}
 	catalog.WriteExcerpt(b, o.Captured, excerpt)
+}
+
+func commandVerdict(o CommandOutput) string {
+	label := fmt.Sprintf("%s %q", o.Engine, firstLine(o.Command))
+	switch {
+	case o.Error != "":
+		return fmt.Sprintf("ENGINE ERROR %s: %s\n", label, o.Error)
+	case o.Cached:
+		return fmt.Sprintf("OK %s: %d lines (cached; force: true re-runs)\n", label, o.TotalLines)
+	}
+	return fmt.Sprintf("OK %s: %d lines\n", label, o.TotalLines)
 }
 
 // linesResult renders a command of several lines: a head line for the

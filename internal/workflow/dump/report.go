@@ -85,8 +85,6 @@ func reportText(out ReportOutput, excerpt string) string {
 	// The verdict is the first line already.
 	_, body, _ := strings.Cut(excerpt, "\n")
 	b.WriteString(body)
-	if out.Next == "" {
-		fmt.Fprintf(&b, "report stored as %s\n", out.OutputID)
-	}
+	fmt.Fprintf(&b, "report stored as %s\n", out.OutputID)
 	return b.String()
 }

@@ -34,11 +34,14 @@ func (h *handler) scripts(ctx context.Context, c *catalog.Call, in scriptsParams
 	if _, err := in.TimeoutS.Timeout(0, duration.CommandMax); err != nil {
 		return catalog.Result[ScriptsOutput]{}, err
 	}
-	dirs := h.svc.Config.Dump.ScriptDirs
 	if in.Name == "" {
-		return listScripts(dirs), nil
+		return listScripts(h.svc.Config.Dump.ScriptDirs), nil
 	}
-	script, err := analysis.FindScript(dirs, in.Name)
+	return h.runScript(ctx, c, in)
+}
+
+func (h *handler) runScript(ctx context.Context, c *catalog.Call, in scriptsParams) (catalog.Result[ScriptsOutput], error) {
+	script, err := analysis.FindScript(h.svc.Config.Dump.ScriptDirs, in.Name)
 	if err != nil {
 		return catalog.Result[ScriptsOutput]{}, err
 	}
@@ -55,17 +58,20 @@ func (h *handler) scripts(ctx context.Context, c *catalog.Call, in scriptsParams
 }
 
 func listScripts(dirs []string) catalog.Result[ScriptsOutput] {
-	var b strings.Builder
 	var out ScriptsOutput
+	var b strings.Builder
 	scripts := analysis.FindScripts(dirs)
-	if len(dirs) == 0 {
-		b.WriteString("no script directories: set dump.script_dirs in .triage/config.yaml\n")
-	} else {
-		fmt.Fprintf(&b, "%d drgn script(s) in %s\n", len(scripts), strings.Join(dirs, ", "))
-	}
+	b.WriteString(scriptsHead(dirs, len(scripts)))
 	for _, s := range scripts {
 		out.Scripts = append(out.Scripts, Script(s))
 		fmt.Fprintf(&b, "  %s: %s\n", s.Name, s.Description)
 	}
 	return catalog.Result[ScriptsOutput]{Text: b.String(), Output: out}
+}
+
+func scriptsHead(dirs []string, n int) string {
+	if len(dirs) == 0 {
+		return "no script directories: set dump.script_dirs in .triage/config.yaml\n"
+	}
+	return fmt.Sprintf("%d drgn script(s) in %s\n", n, strings.Join(dirs, ", "))
 }
