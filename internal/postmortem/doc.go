@@ -25,6 +25,7 @@
 //     such commands is cached per context.
 //
 // Engines run through internal/repl (one process group each, killed as a
-// group on close); nothing here starts a process itself. Caching outputs is
-// the caller's business: Session.Exec always runs the command.
+// group on close); nothing here starts a process itself. Session.Exec always
+// runs the command: caching outputs in the store is internal/postmortem/analysis's
+// business, with the rest of what the dump tools do on a session.
 package postmortem

@@ -35,8 +35,6 @@ type Target struct {
 // for a remote session).
 var ErrEngineMissing = errors.New("engine not installed")
 
-// binaries lists, per engine, the names tried in PATH and the Debian package
-// that provides the first.
 // engineTools are the programs of the engines, found by toolpath.
 var engineTools = map[Engine]toolpath.Tool{
 	EngineCrash: toolpath.Crash,
@@ -66,6 +64,10 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 	if t.Kernel != e.Kernel() && e != EngineDrgn {
 		return repl.Config{}, fmt.Errorf("%w: %s", ErrWrongEngine, e)
 	}
+	configure, ok := engineConfigs[e]
+	if !ok {
+		return repl.Config{}, fmt.Errorf("%w %q", ErrUnknownEngine, e)
+	}
 	bin := engineTools[e].Name
 	if t.SSHHost == "" {
 		p, err := lookEngine(e)
@@ -74,53 +76,7 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 		}
 		bin = p
 	}
-	extra := t.ExtraArgs[e]
-	var cfg repl.Config
-	switch e {
-	case EngineCrash:
-		// Piped stdin: crash prints no prompt and echoes nothing.
-		cfg = repl.Config{
-			Argv:        append(append([]string{bin, "-s", "--no_scroll"}, extra...), t.Vmlinux, t.Vmcore),
-			Sentinel:    crashSentinel(),
-			QuitCommand: "quit",
-		}
-	case EngineDrgn:
-		argv := []string{bin, "-q"}
-		if t.Kernel {
-			argv = append(argv, "-c", t.Vmcore, "-s", t.Vmlinux)
-		} else {
-			argv = append(argv, "-c", t.Core)
-			if t.Program != "" {
-				argv = append(argv, "-s", t.Program)
-			}
-		}
-		// Piped stdin runs Python's console: no prompts; commands go
-		// through drgnRunner so multi-line code is one line.
-		cfg = repl.Config{
-			Argv:         append(argv, extra...),
-			Sentinel:     repl.SumSentinel("%d+%d"),
-			InitCommands: []string{"import sys; sys.ps1 = sys.ps2 = ''", drgnInit},
-			QuitCommand:  "exit()",
-		}
-	case EngineGDB:
-		argv := []string{bin, "-nx", "-q",
-			"-iex", "set prompt (triage-gdb) ", "-iex", "set pagination off",
-			"-iex", "set confirm off", "-iex", "set width 0", "-iex", "set height 0"}
-		argv = append(argv, extra...)
-		argv = append(argv, "-c", t.Core, t.Program)
-		cfg = repl.Config{Argv: argv, Prompt: gdbPrompt(), QuitCommand: "quit"}
-	case EngineLLDB:
-		argv := []string{bin, "--no-lldbinit",
-			"-O", `settings set prompt "(triage-lldb) "`, "-O", "settings set use-color false",
-			"-O", "settings set auto-confirm true"}
-		argv = append(argv, extra...)
-		argv = append(argv, "--core", t.Core, "--", t.Program)
-		cfg = repl.Config{Argv: argv, Prompt: lldbPrompt(),
-			// `p` needs a usable frame; embedded Python does not.
-			Sentinel: repl.SumSentinel("script print(%d+%d)"), QuitCommand: "quit"}
-	default:
-		return repl.Config{}, fmt.Errorf("%w %q", ErrUnknownEngine, e)
-	}
+	cfg := configure(bin, t, t.ExtraArgs[e])
 	if t.SSHHost != "" {
 		ssh, err := exec.LookPath("ssh")
 		if err != nil {
@@ -129,6 +85,64 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 		cfg.Argv = SSHArgv(ssh, t.SSHHost, cfg.Argv)
 	}
 	return cfg, nil
+}
+
+// engineConfigs build each engine's repl configuration from its binary, the
+// target and the caller's extra arguments.
+var engineConfigs = map[Engine]func(bin string, t Target, extra []string) repl.Config{
+	EngineCrash: crashConfig,
+	EngineDrgn:  drgnConfig,
+	EngineGDB:   gdbConfig,
+	EngineLLDB:  lldbConfig,
+}
+
+func crashConfig(bin string, t Target, extra []string) repl.Config {
+	// Piped stdin: crash prints no prompt and echoes nothing.
+	return repl.Config{
+		Argv:        append(append([]string{bin, "-s", "--no_scroll"}, extra...), t.Vmlinux, t.Vmcore),
+		Sentinel:    crashSentinel(),
+		QuitCommand: "quit",
+	}
+}
+
+func drgnConfig(bin string, t Target, extra []string) repl.Config {
+	argv := []string{bin, "-q"}
+	if t.Kernel {
+		argv = append(argv, "-c", t.Vmcore, "-s", t.Vmlinux)
+	} else {
+		argv = append(argv, "-c", t.Core)
+		if t.Program != "" {
+			argv = append(argv, "-s", t.Program)
+		}
+	}
+	// Piped stdin runs Python's console: no prompts; commands go through
+	// drgnRunner so multi-line code is one line.
+	return repl.Config{
+		Argv:         append(argv, extra...),
+		Sentinel:     repl.SumSentinel("%d+%d"),
+		InitCommands: []string{"import sys; sys.ps1 = sys.ps2 = ''", drgnInit},
+		QuitCommand:  "exit()",
+	}
+}
+
+func gdbConfig(bin string, t Target, extra []string) repl.Config {
+	argv := []string{bin, "-nx", "-q",
+		"-iex", "set prompt (triage-gdb) ", "-iex", "set pagination off",
+		"-iex", "set confirm off", "-iex", "set width 0", "-iex", "set height 0"}
+	argv = append(argv, extra...)
+	argv = append(argv, "-c", t.Core, t.Program)
+	return repl.Config{Argv: argv, Prompt: gdbPrompt(), QuitCommand: "quit"}
+}
+
+func lldbConfig(bin string, t Target, extra []string) repl.Config {
+	argv := []string{bin, "--no-lldbinit",
+		"-O", `settings set prompt "(triage-lldb) "`, "-O", "settings set use-color false",
+		"-O", "settings set auto-confirm true"}
+	argv = append(argv, extra...)
+	argv = append(argv, "--core", t.Core, "--", t.Program)
+	return repl.Config{Argv: argv, Prompt: lldbPrompt(),
+		// `p` needs a usable frame; embedded Python does not.
+		Sentinel: repl.SumSentinel("script print(%d+%d)"), QuitCommand: "quit"}
 }
 
 // SSHArgv wraps an engine argv to run on host through the ssh client at

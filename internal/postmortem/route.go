@@ -79,7 +79,7 @@ func (r Router) Route(command string, explicit Engine) (Route, error) {
 	case r.Kernel:
 		route = routeKernel(cmd)
 	default:
-		route = Route{Engine: r.defaultEngine(), Command: cmd, Reason: RouteDefault}
+		route = Route{Engine: r.DefaultEngine(), Command: cmd, Reason: RouteDefault}
 	}
 	if err := r.check(route.Engine); err != nil {
 		return Route{}, err
@@ -87,7 +87,9 @@ func (r Router) Route(command string, explicit Engine) (Route, error) {
 	return route, nil
 }
 
-func (r Router) defaultEngine() Engine {
+// DefaultEngine is the engine a command without a prefix goes to when nothing
+// else picks one: crash for kernel dumps, else Default (gdb when empty).
+func (r Router) DefaultEngine() Engine {
 	switch {
 	case r.Kernel:
 		return EngineCrash

@@ -210,18 +210,9 @@ func (s *Session) Exec(ctx context.Context, e Engine, command string, timeout ti
 	es.run.Lock()
 	defer es.run.Unlock()
 	res := ExecResult{Engine: e, Command: command}
-	r, _, startErr := es.get()
-	if r == nil || r.Err() != nil {
-		if startErr != nil && !retryStart {
-			return res, fmt.Errorf("%s did not start (pass force: true to retry): %w", e, startErr)
-		}
-		if r != nil {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s had ended (%v); restarted it, context back to the initial one", e, r.Err()))
-		}
-		var err error
-		if r, err = s.start(ctx, e, es); err != nil {
-			return res, err
-		}
+	r, err := s.ready(ctx, e, es, retryStart, &res)
+	if err != nil {
+		return res, err
 	}
 	if timeout <= 0 {
 		timeout = s.commandTimeout
@@ -235,21 +226,45 @@ func (s *Session) Exec(ctx context.Context, e Engine, command string, timeout ti
 	defer cancel()
 	out, err := r.Run(rctx, line)
 	res.Output = out
-	if err == nil {
-		res.After = res.Before.Update(e, command, out)
-		es.setContext(res.After)
-		return res, nil
+	if err != nil {
+		return res, s.failed(ctx, es, r, res, timeout, err)
 	}
+	res.After = res.Before.Update(e, command, out)
+	es.setContext(res.After)
+	return res, nil
+}
+
+// ready returns e's running engine, starting it when it has not started or
+// has ended (noting the restart in res); es.run is held.
+func (s *Session) ready(ctx context.Context, e Engine, es *engineState, retryStart bool, res *ExecResult) (*repl.Session, error) {
+	r, _, startErr := es.get()
+	if r != nil && r.Err() == nil {
+		return r, nil
+	}
+	if startErr != nil && !retryStart {
+		return nil, fmt.Errorf("%s did not start (pass force: true to retry): %w", e, startErr)
+	}
+	if r != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s had ended (%v); restarted it, context back to the initial one", e, r.Err()))
+	}
+	return s.start(ctx, e, es)
+}
+
+// failed is the error of res's command, which r.Run ended with err: the
+// caller's cancellation, or a *CommandError after which the engine is still
+// usable, was restarted (after a timeout) or restarts on the next command.
+func (s *Session) failed(ctx context.Context, es *engineState, r *repl.Session, res ExecResult, timeout time.Duration, err error) error {
+	e, command := res.Engine, res.Command
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("%s: %q: %w", e, command, ctx.Err()) // the caller gave up
+		return fmt.Errorf("%s: %q: %w", e, command, ctx.Err()) // the caller gave up
 	}
-	ce := &CommandError{Engine: e, Command: command, Output: out, Err: err}
+	ce := &CommandError{Engine: e, Command: command, Output: res.Output, Err: err}
 	if errors.Is(err, repl.ErrTimeout) {
 		ce.Timeout = timeout
 	}
 	if r.Err() == nil {
 		ce.Usable = true
-		return res, ce
+		return ce
 	}
 	es.setContext(Context{})
 	if ce.Timeout > 0 {
@@ -260,7 +275,7 @@ func (s *Session) Exec(ctx context.Context, e Engine, command string, timeout ti
 			ce.Restarted = true
 		}
 	}
-	return res, ce
+	return ce
 }
 
 // engineFor returns e's state, creating it; it refuses engines that cannot

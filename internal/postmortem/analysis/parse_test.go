@@ -1,9 +1,13 @@
-package dump
+package analysis
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // Hostile and real engine output for the report's parsers: none may panic,
@@ -71,5 +75,22 @@ func TestExecscriptQuoting(t *testing.T) {
 	want := `execscript("/s/a b.py", "x\"); import os; os.system(\"id", "é\n")`
 	if got != want {
 		t.Errorf("execscript = %s\nwant         %s", got, want)
+	}
+}
+
+func TestFindScript(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "b.py"), []byte("#!/usr/bin/env drgn\n# Lists the tasks.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.py"), []byte("'''\nShows the panic.\n'''\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a script"), 0o644)
+	scripts := FindScripts([]string{dir, t.TempDir()})
+	if len(scripts) != 2 || scripts[0].Name != "a" || scripts[0].Description != "Shows the panic." || scripts[1].Description != "Lists the tasks." {
+		t.Errorf("FindScripts = %+v", scripts)
+	}
+	if s, err := FindScript([]string{dir}, "b.py"); err != nil || s.Path != filepath.Join(dir, "b.py") {
+		t.Errorf("FindScript(b.py) = %+v %v", s, err)
+	}
+	if _, err := FindScript([]string{dir}, "../etc/passwd"); !fault.Is(err, fault.KindUsage) || !strings.Contains(err.Error(), "(have: a, b)") {
+		t.Errorf("FindScript of a path: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package dump
+package analysis
 
 import (
 	"fmt"
@@ -31,10 +31,10 @@ func crashFields(out string) map[string]string {
 
 // PanicTask is the task a kernel backtrace belongs to.
 type PanicTask struct {
-	PID     int    `json:"pid"`
-	Command string `json:"command"`
-	Task    string `json:"task"`
-	CPU     int    `json:"cpu"`
+	PID     int
+	Command string // its comm
+	Task    string // the task_struct address, in hexadecimal
+	CPU     int
 }
 
 var crashBTHeaderRE = sync.OnceValue(func() *regexp.Regexp {

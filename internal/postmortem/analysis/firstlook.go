@@ -1,4 +1,4 @@
-package dump
+package analysis
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/postmortem"
 )
 
 // firstLookTimeout bounds the batch backtrace dump_open takes of a process
@@ -15,6 +16,35 @@ const firstLookTimeout = 20 * time.Second
 
 // maxFirstLookFrames is how many frames dump_open shows.
 const maxFirstLookFrames = 6
+
+// Opened is a dump session opened for a caller, with the first look at a
+// local process core.
+type Opened struct {
+	Session *postmortem.Session
+	// Reused is set when the dump was already open.
+	Reused bool
+	// Crash says where a local process core crashed ("crashed: SIGSEGV in
+	// f at f.c:3"), and Frames are the top frames; both are empty for
+	// kernel and remote dumps, and when the debugger could not read the
+	// core.
+	Crash  string
+	Frames []string
+}
+
+// Open opens t in dumps (or shares the session that has it open) and takes
+// the first look at a local process core. projectDir is where the program's
+// own code is, for the crashing-frame rule.
+func Open(ctx context.Context, dumps *postmortem.Manager, t postmortem.Target, projectDir string) (Opened, error) {
+	s, reused, err := dumps.Open(ctx, t)
+	if err != nil {
+		return Opened{}, err
+	}
+	o := Opened{Session: s, Reused: reused}
+	if !t.Kernel && t.SSHHost == "" {
+		o.Crash, o.Frames = firstLook(ctx, t.Program, t.Core, projectDir)
+	}
+	return o, nil
+}
 
 // firstLook is the crashing thread of a local process core, so that the
 // first answer already says where it crashed: "crashed: SIGSEGV in
