@@ -151,6 +151,13 @@ type Result struct {
 	Err error
 }
 
+// Truncated reports whether the excerpt leaves out some of the lines of
+// the log it shows, which had lines lines: it was cut to its budget, or it
+// shows fewer (a filtered excerpt whose filter dropped some).
+func (r Result) Truncated(lines int64) bool {
+	return r.Excerpt.Truncated || int64(r.Excerpt.TotalLines) < lines
+}
+
 // Note is the text a result ends with when its output could not be stored
 // whole, "" when it was.
 func (r Result) Note() string {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -216,6 +217,22 @@ func TestImportant(t *testing.T) {
 	} {
 		if got := capture.Important([]byte(line)); got != want {
 			t.Errorf("Important(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestTruncated(t *testing.T) {
+	for _, tt := range []struct {
+		ex    excerpt.Excerpt
+		lines int64
+		want  bool
+	}{
+		{excerpt.Excerpt{TotalLines: 10}, 10, false},
+		{excerpt.Excerpt{TotalLines: 10, Truncated: true}, 10, true},
+		{excerpt.Excerpt{TotalLines: 3}, 10, true}, // the filter dropped 7 lines
+	} {
+		if got := (capture.Result{Excerpt: tt.ex}).Truncated(tt.lines); got != tt.want {
+			t.Errorf("%+v of %d lines: Truncated = %v, want %v", tt.ex, tt.lines, got, tt.want)
 		}
 	}
 }

@@ -196,13 +196,12 @@ func (r planRequest) render(res *buildrun.Result, tc string, cr capture.Result) 
 	if tc == string(toolchain.CMake) {
 		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
 	}
-	filtered := cr.Excerpt
-	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, filtered.Truncated || int64(filtered.TotalLines) < res.Log.Lines)
+	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(res.Log.Lines))
 	outcome := catalog.OK
 	if !res.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, filtered), Output: out, Outcome: outcome}
+	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt), Output: out, Outcome: outcome}
 }
 
 func progressMessage(p buildrun.Progress) string {

@@ -120,7 +120,7 @@ func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildR
 	out := BuildRunOutput{
 		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,
 		Errors: b.Run.Log.Errors + b.Run.Log.LinkerErrors, Diagnostics: b.Run.Log.Diagnostics, App: o.App,
-		Captured: catalog.NewCaptured(cr.ID, cr.Lines, cr.Excerpt.Truncated || int64(cr.Excerpt.TotalLines) < b.Run.Log.Lines),
+		Captured: catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(b.Run.Log.Lines)),
 	}
 	if o.Launch != nil {
 		l := newLaunchOutput(*o.Launch)

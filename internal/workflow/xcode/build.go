@@ -113,13 +113,12 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	}
 	out := newBuildOutput(o)
 	cr := cp.Finish(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode})
-	filtered := cr.Excerpt
-	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, filtered.Truncated || int64(filtered.TotalLines) < o.Run.Log.Lines)
+	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(o.Run.Log.Lines))
 	outcome := catalog.OK
 	if !o.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, filtered), Output: out, Outcome: outcome}, cr), nil
+	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome}, cr), nil
 }
 
 // withBundle gives a test request the result bundle path Build will set,
