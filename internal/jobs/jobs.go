@@ -2,8 +2,9 @@
 // process_start starts one, process_output reads what it printed so far from
 // a line cursor, process_stop ends it and returns its verdict.
 //
-// Each job's combined output streams into the output store; a flusher commits
-// it at least every FlushEvery so that process_output sees recent lines. When
+// Each job's combined output is captured (internal/capture: the store, an
+// excerpt); it is committed at least every FlushEvery so that process_output
+// sees recent lines. When
 // the program ends, on its own or by Stop, the run is concluded like any other
 // (core dump, backtrace, verdict) and kept for listing until the Manager is
 // closed. Close stops every job still running, so no child outlives triage.
@@ -16,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
@@ -28,19 +30,21 @@ const FlushEvery = 200 * time.Millisecond
 
 // Manager owns the background jobs of one triage process.
 type Manager struct {
-	store *store.Store
-	base  context.Context // jobs live until Close, not until the call that started them
-	stop  context.CancelFunc
+	store  *store.Store
+	budget int             // of each job's excerpt, in bytes
+	base   context.Context // jobs live until Close, not until the call that started them
+	stop   context.CancelFunc
 
 	mu   sync.Mutex
 	jobs map[string]*Job // guarded by mu
 	seq  int             // guarded by mu
 }
 
-// New returns a manager storing output in s.
-func New(s *store.Store) *Manager {
+// New returns a manager storing output in s, whose jobs' excerpts are at
+// most budget bytes.
+func New(s *store.Store, budget int) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{store: s, base: ctx, stop: cancel, jobs: make(map[string]*Job)}
+	return &Manager{store: s, budget: budget, base: ctx, stop: cancel, jobs: make(map[string]*Job)}
 }
 
 // Job is one background program.
@@ -54,11 +58,12 @@ type Job struct {
 	OutputID string
 
 	run  *runner.Running
-	out  *lockedWriter
+	out  *capture.Capture
 	done chan struct{} // closed when outcome is set
 
 	mu      sync.Mutex
 	outcome *runner.Outcome // guarded by mu; nil while running
+	stored  capture.Result  // guarded by mu; set with outcome
 }
 
 // Outcome returns the job's outcome, or nil while it runs.
@@ -68,6 +73,14 @@ func (j *Job) Outcome() *runner.Outcome {
 	return j.outcome
 }
 
+// Stored is what was kept of the job's output (see capture.Result), once
+// it has ended; the zero Result while it runs.
+func (j *Job) Stored() capture.Result {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stored
+}
+
 // Done is closed once the job has ended and been concluded.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
@@ -75,28 +88,27 @@ func (j *Job) Done() <-chan struct{} { return j.done }
 // projectDir, when known, is the project a crash is reported in (see
 // crashsite).
 func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir string) (*Job, error) {
-	w, err := m.store.Create(ctx, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir})
+	out, err := capture.Start(ctx, m.store, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{Budget: m.budget})
 	if err != nil {
 		return nil, err
 	}
-	lw := &lockedWriter{w: w}
-	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: lw, OutputID: w.ID(), Program: program, ProjectDir: projectDir, KeepCores: m.store.CoreDir(w.ID())})
+	run, err := runner.Start(m.base, runner.Request{Spec: spec, Output: out, OutputID: out.ID(), Program: program, ProjectDir: projectDir, KeepCores: m.store.CoreDir(out.ID())})
 	if err != nil {
-		w.Abort()
+		out.Abort()
 		return nil, err
 	}
 	m.mu.Lock()
 	m.seq++
 	j := &Job{
 		ID: fmt.Sprintf("p%d", m.seq), Program: program, Argv: spec.Argv, Dir: spec.Dir,
-		Pid: run.Process().Pid(), Started: time.Now(), OutputID: w.ID(),
-		run: run, out: lw, done: make(chan struct{}),
+		Pid: run.Process().Pid(), Started: time.Now(), OutputID: out.ID(),
+		run: run, out: out, done: make(chan struct{}),
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
 	// Buffered output is passed on (upstream, the runner's blocks) and
 	// committed every FlushEvery while the program runs.
-	flush := tick.Start(m.base, FlushEvery, func() { run.Flush(); lw.flush() })
+	flush := tick.Start(m.base, FlushEvery, func() { j.commit() })
 	go func() {
 		o := run.Wait(m.base)
 		flush.Stop()
@@ -105,15 +117,18 @@ func (m *Manager) Start(ctx context.Context, spec proc.Spec, program, projectDir
 	return j, nil
 }
 
+// commit passes the runner's buffered output on and commits it, returning
+// a channel closed at the next commit that adds lines.
+func (j *Job) commit() <-chan struct{} {
+	j.run.Flush()
+	return j.out.Commit()
+}
+
 func (j *Job) finish(o *runner.Outcome) {
+	stored := j.out.Finish(context.Background(), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
 	j.mu.Lock()
-	if j.outcome != nil {
-		j.mu.Unlock()
-		return
-	}
-	j.outcome = o
+	j.outcome, j.stored = o, stored
 	j.mu.Unlock()
-	j.out.finish(store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
 	close(j.done)
 }
 
@@ -156,8 +171,7 @@ func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait
 	if err != nil {
 		return store.Page{}, err
 	}
-	j.run.Flush()
-	changed := j.out.flush()
+	changed := j.commit()
 	info, err := m.store.Info(ctx, j.OutputID)
 	if err != nil {
 		return store.Page{}, err
@@ -171,7 +185,7 @@ func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait
 		case <-ctx.Done():
 		}
 		t.Stop()
-		j.out.flush()
+		j.out.Commit()
 		if info, err = m.store.Info(ctx, j.OutputID); err != nil {
 			return store.Page{}, err
 		}
@@ -214,48 +228,4 @@ func (m *Manager) Close() error {
 	}
 	m.stop()
 	return nil
-}
-
-// lockedWriter lets the output goroutine write while the flusher and
-// process_output commit.
-type lockedWriter struct {
-	mu      sync.Mutex
-	w       *store.Writer
-	done    bool
-	changed chan struct{} // closed (and replaced) when committed lines grow
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// flush commits buffered lines and returns a channel closed at the next
-// commit that adds lines.
-func (l *lockedWriter) flush() <-chan struct{} {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.changed == nil {
-		l.changed = make(chan struct{})
-	}
-	if !l.done {
-		before := l.w.Lines()
-		l.w.Flush()
-		if l.w.Lines() > before {
-			close(l.changed)
-			l.changed = make(chan struct{})
-		}
-	}
-	return l.changed
-}
-
-func (l *lockedWriter) finish(f store.Final) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.done = true
-	l.w.Finish(context.Background(), f)
-	if l.changed != nil {
-		close(l.changed)
-	}
 }

@@ -18,7 +18,7 @@ func newManager(t *testing.T) *Manager {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(s)
+	m := New(s, 4096)
 	t.Cleanup(func() { m.Close(); s.Close() })
 	return m
 }

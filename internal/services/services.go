@@ -131,7 +131,7 @@ func (s *Set) Store(ctx context.Context) (*store.Store, error) {
 			s.Log.Warn("pruning the output store", "err", err)
 		}
 		s.store = st
-		s.jobs = jobs.New(st)
+		s.jobs = jobs.New(st, s.Config.BudgetBytes()/2)
 		// Registered here so that Close stops jobs before closing the store.
 		s.OnClose(st.Close)
 		s.OnClose(s.jobs.Close)

@@ -5,6 +5,8 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,6 +76,51 @@ func connect(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*
 		svc.Close()
 	})
 	return &Client{t: t, CS: cs, Svc: svc}
+}
+
+// BreakStore makes every body write of the client's output store fail from
+// now on, with a real file-system error: the store is opened on disk in a
+// fresh directory, whose bodies directory is then replaced by a file. Call
+// it before any call that stores output.
+func (c *Client) BreakStore() {
+	c.t.Helper()
+	dir := c.t.TempDir()
+	c.Svc.Config.Store.Path = filepath.Join(dir, "out.db")
+	if _, err := c.Svc.Store(context.Background()); err != nil {
+		c.t.Fatal(err)
+	}
+	bodies := filepath.Join(dir, "bodies")
+	if fi, err := os.Stat(bodies); err != nil || !fi.IsDir() {
+		c.t.Fatalf("BreakStore: the store was opened before, elsewhere (%v)", err)
+	}
+	if err := os.RemoveAll(bodies); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(bodies, nil, 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// CheckNotStoredWhole checks the store-failure rule (internal/capture) on
+// the result of a call made after BreakStore: the verdict stands (the
+// first line starts with verdict), the outcome is an error but not a tool
+// error, and the text says that none of the output is in the store, and
+// where it should be.
+func (r Result) CheckNotStoredWhole(t testing.TB, verdict string) {
+	t.Helper()
+	if r.IsError || r.Outcome != "error" {
+		t.Errorf("isError %v outcome %q, want a result with outcome error", r.IsError, r.Outcome)
+	}
+	if !strings.HasPrefix(r.FirstLine(), verdict) {
+		t.Errorf("verdict %q, want it to stand: %q", r.FirstLine(), verdict)
+	}
+	id, _ := r.Out["output_id"].(string)
+	if id == "" {
+		t.Fatalf("no output_id in %v", r.Out)
+	}
+	if want := "\nOUTPUT NOT STORED WHOLE: only its first 0 lines are in " + id + ": "; !strings.Contains(r.Text, want) {
+		t.Errorf("text lacks %q:\n%s", want, r.Text)
+	}
 }
 
 // Result is a decoded tool result.

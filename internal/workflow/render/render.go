@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
@@ -113,4 +114,16 @@ func FilteredLog(b *strings.Builder, c catalog.Captured, sum logfilter.Summary, 
 	if c.Next != "" {
 		fmt.Fprintf(b, "more: %s\n", c.Next)
 	}
+}
+
+// StoreFailure applies the store-failure rule of internal/capture to a
+// result: when the output could not be stored whole, the verdict stands,
+// the outcome is an error and the text ends with the note that says how
+// much was kept.
+func StoreFailure[T any](r catalog.Result[T], c capture.Result) catalog.Result[T] {
+	if c.Err != nil {
+		r.Text += c.Note()
+		r.Outcome = catalog.Error
+	}
+	return r
 }

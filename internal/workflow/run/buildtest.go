@@ -11,15 +11,16 @@ import (
 
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/verdict"
+	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
 // planRequest is what build and test have in common once decoded.
@@ -168,26 +169,26 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if err != nil {
 		return zero, err
 	}
-	last := steps[len(steps)-1]
-	w, err := st.Create(ctx, store.Meta{Tool: c.Tool, Argv: last.Argv, Cwd: r.projectDir})
+	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: r.projectDir},
+		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
 	if err != nil {
 		return zero, err
 	}
-	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
 	res, err := buildrun.Run(ctx, buildrun.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
-		Raw: w, RawID: w.ID(), Filtered: ex, CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: st.CoreDir(w.ID()),
+		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: st.CoreDir(cp.ID()),
 		Progress: func(p buildrun.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
 	})
 	if err != nil {
-		w.Abort()
+		cp.Abort()
 		return zero, startError(err)
 	}
-	ex.Flush()
-	ferr := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)})
-	if ferr != nil {
-		h.svc.Log.Warn("storing "+c.Tool+" output", "err", ferr)
-	}
+	cr := cp.Finish(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)})
+	return render.StoreFailure(r.render(res, tc, cr), cr), nil
+}
+
+// render renders a finished build or test and its captured log.
+func (r planRequest) render(res *buildrun.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
 	if res.Crash != nil {
 		out.Next = r.testRebuildHints(tc, res.Crash)
@@ -195,18 +196,12 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if tc == string(toolchain.CMake) {
 		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
 	}
-	filtered := ex.Excerpt()
-	out.Captured = catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < res.Log.Lines)
+	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(res.Log.Lines))
 	outcome := catalog.OK
 	if !res.Status.OK() {
 		outcome = catalog.Failed
 	}
-	text := renderBuildTest(out, res, filtered)
-	if ferr != nil {
-		text += storeFailure(w, ferr)
-		outcome = catalog.Error
-	}
-	return catalog.Result[BuildTestOutput]{Text: text, Output: out, Outcome: outcome}, nil
+	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt), Output: out, Outcome: outcome}
 }
 
 func progressMessage(p buildrun.Progress) string {

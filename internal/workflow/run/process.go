@@ -8,10 +8,10 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/jobs"
 	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
 // ProcessInfo describes a background process.
@@ -156,24 +156,6 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return catalog.Result[RunOutput]{}, err
-	}
-	// The excerpt of a finished background run is rebuilt from the store.
-	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
-	for off := 0; ; {
-		p, err := st.Page(ctx, j.OutputID, off, 5000)
-		if err != nil || len(p.Lines) == 0 {
-			break
-		}
-		for _, l := range p.Lines {
-			ex.Add([]byte(l))
-		}
-		off += len(p.Lines)
-		if !p.More {
-			break
-		}
-	}
-	return renderOutcome(j.Outcome(), j.OutputID, ex.Excerpt()), nil
+	stored := j.Stored()
+	return render.StoreFailure(renderOutcome(j.Outcome(), stored), stored), nil
 }

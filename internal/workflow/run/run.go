@@ -3,31 +3,27 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/triage-dev/triage/internal/hang"
-	"io"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/triage-dev/triage/internal/argpath"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/tick"
 	"github.com/triage-dev/triage/internal/verdict"
+	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
 // Workflow returns the run workflow bound to svc.
@@ -137,59 +133,26 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	w, err := st.Create(ctx, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir})
+	name := filepath.Base(in.Program)
+	c.Progress(ctx, 0, 0, "running "+name)
+	cp, err := capture.Start(ctx, st, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{
+		Budget: h.svc.Config.BudgetBytes() / 2,
+		Progress: func(p capture.Progress) {
+			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second)))
+		},
+	})
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
-	var lines lineCounter
-	name := filepath.Base(in.Program)
-	c.Progress(ctx, 0, 0, "running "+name)
-	progress := reportProgress(ctx, c, name, &lines)
-	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: io.MultiWriter(w, ex, &lines), OutputID: w.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(w.ID())})
-	progress.Stop()
+	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID())})
 	if err != nil {
-		w.Abort()
+		cp.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
 	}
-	ex.Flush()
 	o.Verdict.Hints = append(runRebuildHints(o.NoDebugInfo, in, in.program()), o.Verdict.Hints...)
-	ferr := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
-	res := renderOutcome(o, w.ID(), ex.Excerpt())
-	if ferr != nil {
-		h.svc.Log.Warn("storing run output", "err", ferr)
-		res.Text += storeFailure(w, ferr)
-		res.Outcome = catalog.Error
-	}
-	return res, nil
+	cr := cp.Finish(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
+	return render.StoreFailure(renderOutcome(o, cr), cr), nil
 }
-
-// storeFailure is the note a result gets when its output could not be
-// stored whole (a full disk): the verdict stands, the stored output is cut.
-func storeFailure(w *store.Writer, err error) string {
-	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only its first %d lines are in %s: %v\n", w.Lines(), w.ID(), err)
-}
-
-// lineCounter counts output lines for progress reports.
-type lineCounter struct{ n atomic.Int64 }
-
-func (l *lineCounter) Write(p []byte) (int, error) {
-	l.n.Add(int64(bytes.Count(p, []byte{'\n'})))
-	return len(p), nil
-}
-
-// reportProgress sends a progress notification every second while a program
-// runs (the client sees it only if it asked, with a progress token).
-func reportProgress(ctx context.Context, c *catalog.Call, name string, lines *lineCounter) *tick.Ticker {
-	start := time.Now()
-	return tick.Start(ctx, time.Second, func() {
-		n := lines.n.Load()
-		c.Progress(ctx, float64(n), 0, fmt.Sprintf("running %s: %d lines, %s", name, n, time.Since(start).Round(time.Second)))
-	})
-}
-
-// important picks the lines an excerpt shows first.
-func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }
 
 // startError turns a proc start failure into a usage error (the arguments
 // name something that cannot run), keeping its specific message.
@@ -201,12 +164,13 @@ func startError(err error) error {
 	return err
 }
 
-func renderOutcome(o *runner.Outcome, outputID string, ex excerpt.Excerpt) catalog.Result[RunOutput] {
-	r := o.Result
+// renderOutcome renders a finished run and its captured output.
+func renderOutcome(o *runner.Outcome, cr capture.Result) catalog.Result[RunOutput] {
+	r, ex := o.Result, cr.Excerpt
 	out := RunOutput{
 		Verdict: o.Verdict, Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
 		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: o.Artifacts,
-		Captured: catalog.NewCaptured(outputID, ex.TotalLines, ex.Truncated),
+		Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
 	}
 	for _, a := range o.Artifacts {
 		if a.Kind == "core" {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
@@ -112,33 +111,15 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	if process == "" {
 		process = xcode.ProcessName(in.BundleID)
 	}
-	out := h.launchOn(ctx, c, d, in.BundleID, in.Args, in.Env, process, watch)
-	return launchResult(out), nil
+	o := xcode.Launch(ctx, xcode.LaunchRequest{
+		Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch,
+		ReportDirs: h.opts.ReportDirs, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) },
+	})
+	return launchResult(newLaunchOutput(o)), nil
 }
 
-func (h *handler) launchOn(ctx context.Context, c *catalog.Call, d xcode.Device, bundleID string, args []string, env map[string]string, process string, watch time.Duration) LaunchOutput {
-	out := LaunchOutput{Simulator: d.UDID, BundleID: bundleID}
-	start := time.Now()
-	stdout, err := xcode.Run(ctx, xcode.LaunchCommand(d.UDID, bundleID, args, env), 0)
-	if err != nil {
-		out.Status = "failed"
-		out.Verdict = fmt.Sprintf("LAUNCH FAILED: %s on %s: %v", bundleID, name(d), err)
-		out.CrashReports = xcode.Correlate(ctx, h.opts.ReportDirs, start, []string{process})
-		return out
-	}
-	out.Pid, _ = xcode.ParseLaunch(stdout)
-	c.Progress(ctx, 0, 0, fmt.Sprintf("launched %s (pid %d); watching for %s", bundleID, out.Pid, watch))
-	out.CrashReports = h.observe(ctx, watch, start, []string{process})
-	for _, r := range out.CrashReports {
-		if r.Role == "app" {
-			out.Status = "crashed"
-			out.Verdict = fmt.Sprintf("CRASHED: %s %s within %s of launch (crash report)", r.Process, r.Exception, watch)
-			return out
-		}
-	}
-	out.Status = "launched"
-	out.Verdict = fmt.Sprintf("LAUNCHED %s (pid %d) on %s; no crash within %s", bundleID, out.Pid, name(d), watch)
-	return out
+func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
+	return LaunchOutput{Verdict: o.Line, Status: o.Status, Simulator: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: o.CrashReports}
 }
 
 func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {

@@ -3,11 +3,11 @@ package simulator
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
@@ -47,11 +47,44 @@ type BuildRunOutput struct {
 
 func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
 	var zero catalog.Result[BuildRunOutput]
+	req, err := in.request(ctx, h.svc.Config.RunTimeout())
+	if err != nil {
+		return zero, err
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return zero, err
+	}
+	b := &req.Build
+	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: b.Request.Workspace + b.Request.Project},
+		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
+	if err != nil {
+		return zero, err
+	}
+	b.Raw, b.RawID, b.Filtered, b.ReportDirs = cp, cp.ID(), cp.Filtered(), h.opts.ReportDirs
+	b.Progress = func(p buildrun.Progress) {
+		c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second)))
+	}
+	req.Launch.ReportDirs = h.opts.ReportDirs
+	req.Launch.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg) }
+	o, err := xcode.BuildAndLaunch(ctx, req)
+	if err != nil {
+		cp.Abort()
+		return zero, apple.UsageOf(err)
+	}
+	cr := cp.Finish(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line})
+	return render.StoreFailure(finish(newBuildRunOutput(o, cr), cr.Excerpt), cr), nil
+}
+
+// request validates the arguments (the build's before spending an
+// xcodebuild -list on its scheme) and resolves the simulator.
+func (in buildRunParams) request(ctx context.Context, defaultTimeout time.Duration) (xcode.BuildAndLaunchRequest, error) {
+	var zero xcode.BuildAndLaunchRequest
 	level, err := logfilter.ParseLevel(in.Level)
 	if err != nil {
 		return zero, fault.Usagef("level %q: use minimal, standard or verbose", in.Level)
 	}
-	limit, err := in.TimeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
+	limit, err := in.TimeoutS.Timeout(defaultTimeout, 0)
 	if err != nil {
 		return zero, err
 	}
@@ -73,85 +106,27 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
 		return zero, err
 	}
-	out, o, ex, err := h.build(ctx, c, req, level, limit)
-	if err != nil {
-		return zero, err
-	}
-	if !o.Status.OK() {
-		return finish(out, ex), nil
-	}
-	out.Stage = "locate"
-	ts, err := xcode.BuildSettings(ctx, req)
-	if err == nil {
-		var app xcode.Product
-		if app, err = xcode.App(ts, in.Target); err == nil {
-			out.App = &app
-		}
-	}
-	if err != nil {
-		out.Status, out.Verdict = "failed", "BUILT, but the app was not found: "+err.Error()
-		return finish(out, ex), nil
-	}
-	out.Stage = "boot"
-	c.Progress(ctx, 0, 0, "booting "+d.UDID)
-	if _, err := xcode.Run(ctx, xcode.BootStatusCommand(d.UDID), bootTimeout); err != nil {
-		out.Status, out.Verdict = "failed", "BUILT, but the simulator did not boot: "+err.Error()
-		return finish(out, ex), nil
-	}
-	out.Stage = "install"
-	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, out.App.Path), installTimeout); err != nil {
-		out.Status, out.Verdict = "failed", "BUILT, but installing failed: "+err.Error()
-		return finish(out, ex), nil
-	}
-	out.Stage = "launch"
-	process := xcode.ProcessName(out.App.BundleID)
-	if out.App.Executable != "" {
-		process = filepath.Base(out.App.Executable)
-	}
-	l := h.launchOn(ctx, c, d, out.App.BundleID, in.LaunchArgs, in.LaunchEnv, process, watch)
-	out.Launch = &l
-	out.Status = l.Status
-	out.Verdict = l.Verdict
-	if l.Status == "launched" {
-		out.Verdict = fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash within %s", l.BundleID, l.Pid, name(d), watch)
-	}
-	return finish(out, ex), nil
+	return xcode.BuildAndLaunchRequest{
+		Build:  xcode.BuildRequest{Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit},
+		Target: in.Target,
+		Launch: xcode.LaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch},
+	}, nil
 }
 
-// build runs xcodebuild build, its log going to the store.
-func (h *handler) build(ctx context.Context, c *catalog.Call, req xcode.Request, level logfilter.Level, limit time.Duration) (BuildRunOutput, *xcode.BuildOutcome, excerpt.Excerpt, error) {
-	var out BuildRunOutput
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return out, nil, excerpt.Excerpt{}, err
+// newBuildRunOutput is the structured result of a build and launch whose
+// build log cr captured.
+func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
+	b := o.Build
+	out := BuildRunOutput{
+		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,
+		Errors: b.Run.Log.Errors + b.Run.Log.LinkerErrors, Diagnostics: b.Run.Log.Diagnostics, App: o.App,
+		Captured: catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(b.Run.Log.Lines)),
 	}
-	w, err := st.Create(ctx, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: req.Workspace + req.Project})
-	if err != nil {
-		return out, nil, excerpt.Excerpt{}, err
+	if o.Launch != nil {
+		l := newLaunchOutput(*o.Launch)
+		out.Launch = &l
 	}
-	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, func(line []byte) bool { return logfilter.Classify(line).MustKeep() })
-	o, err := xcode.Build(ctx, xcode.BuildRequest{
-		Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit,
-		Raw: w, RawID: w.ID(), Filtered: ex, ReportDirs: h.opts.ReportDirs,
-		Progress: func(p buildrun.Progress) {
-			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second)))
-		},
-	})
-	if err != nil {
-		w.Abort()
-		return out, nil, excerpt.Excerpt{}, apple.UsageOf(err)
-	}
-	ex.Flush()
-	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Status), VerdictLine: o.Line}); err != nil {
-		h.svc.Log.Warn("storing sim_build_run output", "err", err)
-	}
-	filtered := ex.Excerpt()
-	out = BuildRunOutput{
-		Verdict: o.Line, Stage: "build", Status: string(o.Status), Build: o.Line,
-		Errors: o.Run.Log.Errors + o.Run.Log.LinkerErrors, Diagnostics: o.Run.Log.Diagnostics,
-		Captured: catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < o.Run.Log.Lines),
-	}
-	return out, o, filtered, nil
+	return out
 }
 
 func finish(out BuildRunOutput, ex excerpt.Excerpt) catalog.Result[BuildRunOutput] {

@@ -97,9 +97,4 @@ func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (cat
 	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
 }
 
-func name(d xcode.Device) string {
-	if d.Name == "" {
-		return d.UDID
-	}
-	return fmt.Sprintf("%s (%s, %s)", d.Name, d.RuntimeName(), d.UDID)
-}
+func name(d xcode.Device) string { return d.Label() }

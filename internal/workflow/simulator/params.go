@@ -2,12 +2,14 @@ package simulator
 
 import (
 	"time"
+
+	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Default time limits.
 const (
-	bootTimeout    = 3 * time.Minute
-	installTimeout = 5 * time.Minute
+	bootTimeout    = xcode.BootTimeout
+	installTimeout = xcode.InstallTimeout
 	launchWatch    = 3 * time.Second
 	maxWatch       = time.Minute
 )

@@ -7,14 +7,10 @@
 package simulator
 
 import (
-	"context"
-	"time"
-
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/apple"
-	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // Workflow returns the simulator workflow bound to svc.
@@ -56,20 +52,4 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 type handler struct {
 	svc  *services.Set
 	opts apple.Options
-}
-
-// observe waits up to d (or until ctx ends) for the app to settle, then
-// returns the crash reports written since start by the app (or the
-// simulator). Watching a launch for a few seconds is the tool's contract,
-// not a synchronisation guess: a crash at start-up is reported as such.
-func (h *handler) observe(ctx context.Context, d time.Duration, start time.Time, apps []string) []xcode.CrashReport {
-	if d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
-	}
-	return xcode.Correlate(ctx, h.opts.ReportDirs, start, apps)
 }

@@ -332,3 +332,18 @@ func TestUnavailableOffMacOS(t *testing.T) {
 		t.Errorf("%s", r.Text)
 	}
 }
+
+// TestBuildRunStoreFailure: a build log the store cannot take leaves the
+// verdict of the launch as it is, makes the outcome an error and says so.
+func TestBuildRunStoreFailure(t *testing.T) {
+	e := newEnv(t,
+		fakexcode.Rule{Tool: "xcodebuild", Match: []string{"-showBuildSettings"}, StdoutFile: abs(t, testdata, "build_settings.json")},
+		fakexcode.Rule{Tool: "xcodebuild", Match: []string{"build"}, Stdout: "** BUILD SUCCEEDED **\n"},
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "bootstatus", booted}},
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "install", booted}},
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "launch"}, Stdout: "dev.triage.Crashy: 99\n"},
+	)
+	e.c.BreakStore()
+	r := e.c.Call("sim_build_run", map[string]any{"project_path": e.project, "scheme": "Crashy", "simulator_id": booted, "watch_s": 0.05})
+	r.CheckNotStoredWhole(t, "BUILT AND LAUNCHED dev.triage.Crashy (pid 99)")
+}

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -94,34 +95,30 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if err != nil {
 		return zero, err
 	}
-	w, err := st.Create(ctx, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project})
+	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project},
+		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
 	if err != nil {
 		return zero, err
 	}
-	ex := excerpt.New(h.svc.Config.BudgetBytes()/2, important)
 	o, err := xcode.Build(ctx, xcode.BuildRequest{
 		Action: action, Request: req, Level: level, Timeout: limit,
-		Raw: w, RawID: w.ID(), Filtered: ex, ReportDirs: h.opts.ReportDirs,
+		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), ReportDirs: h.opts.ReportDirs,
 		Progress: func(p buildrun.Progress) {
 			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second)))
 		},
 	})
 	if err != nil {
-		w.Abort()
+		cp.Abort()
 		return zero, apple.UsageOf(err)
 	}
-	ex.Flush()
 	out := newBuildOutput(o)
-	if err := w.Finish(context.WithoutCancel(ctx), store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}); err != nil {
-		h.svc.Log.Warn("storing "+c.Tool+" output", "err", err)
-	}
-	filtered := ex.Excerpt()
-	out.Captured = catalog.NewCaptured(w.ID(), w.Lines(), filtered.Truncated || int64(filtered.TotalLines) < o.Run.Log.Lines)
+	cr := cp.Finish(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode})
+	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(o.Run.Log.Lines))
 	outcome := catalog.OK
 	if !o.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[BuildOutput]{Text: renderBuild(out, o, filtered), Output: out, Outcome: outcome}, nil
+	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome}, cr), nil
 }
 
 // withBundle gives a test request the result bundle path Build will set,
@@ -151,6 +148,3 @@ func newBuildOutput(o *xcode.BuildOutcome) BuildOutput {
 	}
 	return out
 }
-
-// important picks the lines an excerpt shows first.
-func important(line []byte) bool { return logfilter.Classify(line).MustKeep() }

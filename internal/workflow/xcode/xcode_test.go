@@ -368,3 +368,19 @@ func TestHungTestRunnerNamesTheRunningTest(t *testing.T) {
 		t.Errorf("the answer shows xcodebuild's own stacks:\n%s", r.Text)
 	}
 }
+
+// TestStoreFailure: an xcodebuild log the store cannot take leaves the
+// verdict as it is, makes the outcome an error and says so.
+func TestStoreFailure(t *testing.T) {
+	for _, tool := range []string{"xcode_build", "xcode_test"} {
+		t.Run(tool, func(t *testing.T) {
+			e := newEnv(t,
+				fakexcode.Rule{Tool: "xcodebuild", Match: []string{"build"}, Stdout: "CompileC main.o\n** BUILD SUCCEEDED **\n"},
+				fakexcode.Rule{Tool: "xcodebuild", Match: []string{"test"}, StdoutFile: fixture(t, "xcodebuild", "xcbeautify_MixedTestLog_6_0_macOS.txt"), Exit: 65},
+			)
+			e.c.BreakStore()
+			verdict := map[string]string{"xcode_build": "BUILD SUCCEEDED", "xcode_test": "TESTS FAILED"}[tool]
+			e.c.Call(tool, e.args(nil)).CheckNotStoredWhole(t, verdict)
+		})
+	}
+}

@@ -1,0 +1,210 @@
+// Package capture records the output of one call: the whole of it into the
+// output store, a bounded excerpt (errors first) for the answer, and a line
+// count for progress reports. run, build, test, the Xcode actions,
+// sim_build_run and background processes all capture through it, so the
+// lines an excerpt shows first and what a failed store write means are
+// decided once, here.
+//
+// A capture is used in three steps:
+//
+//	c, err := capture.Start(ctx, st, store.Meta{Tool: "run", Argv: argv}, capture.Options{Budget: n})
+//	// the producer writes to c (and, with Options.Filtered, to c.Filtered())
+//	res := c.Finish(ctx, store.Final{Status: ..., VerdictLine: ...}) // or c.Abort()
+//
+// # A store write that fails
+//
+// Writes to a capture never fail: when the store cannot take the output (a
+// full disk), the excerpt and the line count go on, the store keeps the
+// lines committed before the failure, and Finish returns the failure in
+// Result.Err. The producer's verdict stands — a crash is still a crash —
+// but the call could not do all its work: its outcome is an error, and its
+// text ends with Result.Note, which says how many lines were kept and where.
+package capture
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
+)
+
+// Important reports whether an excerpt shows a line first: compiler and
+// linker errors, failures, crash and sanitizer lines — the lines the log
+// filter never drops.
+func Important(line []byte) bool { return logfilter.Classify(line).MustKeep() }
+
+// Options configure a capture.
+type Options struct {
+	// Budget bounds the excerpt, in bytes (excerpt.MinBudget when less).
+	Budget int
+	// Filtered makes the excerpt out of what is written to Filtered (a
+	// build's filtered log) rather than out of the output itself.
+	Filtered bool
+	// Progress, when set, is called every Interval from another goroutine
+	// while the capture is open, with the lines written so far. It is not
+	// called after Finish or Abort has returned.
+	Progress func(Progress)
+	// Interval is the period of Progress; a second when not positive.
+	Interval time.Duration
+}
+
+// Progress is a capture in progress.
+type Progress struct {
+	Lines   int64         // lines written so far
+	Elapsed time.Duration // since Start
+}
+
+// Capture is one output on its way into the store. Write and Filtered's
+// writer are for one producer goroutine at a time; Commit may be called
+// from any goroutine while it writes.
+type Capture struct {
+	ex       *excerpt.Builder
+	filtered bool
+	lines    atomic.Int64
+	start    time.Time
+	ticker   *tick.Ticker // nil without Options.Progress
+
+	mu      sync.Mutex // guards w and changed against Commit from other goroutines
+	w       *store.Writer
+	changed chan struct{} // closed (and replaced) when committed lines grow
+	done    bool
+}
+
+// Start creates the output in st, described by meta.
+func Start(ctx context.Context, st *store.Store, meta store.Meta, opts Options) (*Capture, error) {
+	w, err := st.Create(ctx, meta)
+	if err != nil {
+		return nil, err
+	}
+	c := &Capture{w: w, ex: excerpt.New(opts.Budget, Important), filtered: opts.Filtered, start: time.Now()}
+	if opts.Progress != nil {
+		report := opts.Progress
+		c.ticker = tick.Start(ctx, opts.Interval, func() {
+			report(Progress{Lines: c.lines.Load(), Elapsed: time.Since(c.start)})
+		})
+	}
+	return c, nil
+}
+
+// ID is the output's id in the store.
+func (c *Capture) ID() string { return c.w.ID() }
+
+// Write records p: into the store, the line count and, unless the excerpt
+// is filtered, the excerpt. It never fails; see the package documentation.
+func (c *Capture) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	_, _ = c.w.Write(p) // a failure is sticky in the writer and reported by Finish
+	c.mu.Unlock()
+	c.lines.Add(int64(bytes.Count(p, []byte{'\n'})))
+	if !c.filtered {
+		c.ex.Write(p)
+	}
+	return len(p), nil
+}
+
+// Filtered is where the excerpt's lines are written when Options.Filtered
+// is set; without it, what is written there is dropped.
+func (c *Capture) Filtered() io.Writer {
+	if !c.filtered {
+		return io.Discard
+	}
+	return c.ex
+}
+
+// Commit makes the complete lines written so far readable from the store
+// (as process_output reads a running program's output) and returns a
+// channel closed at the next commit that adds lines, or at the end.
+func (c *Capture) Commit() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	if !c.done {
+		before := c.w.Lines()
+		_ = c.w.Flush() // a failure is reported by Finish
+		if c.w.Lines() > before {
+			close(c.changed)
+			c.changed = make(chan struct{})
+		}
+	}
+	return c.changed
+}
+
+// Result is what a finished capture kept.
+type Result struct {
+	ID string
+	// Lines is the number of lines in the store: all of the output, unless
+	// Err is set.
+	Lines int
+	// Excerpt is the bounded view the answer shows.
+	Excerpt excerpt.Excerpt
+	// Err is why the output is not stored whole, nil when it is.
+	Err error
+}
+
+// Truncated reports whether the excerpt leaves out some of the lines of
+// the log it shows, which had lines lines: it was cut to its budget, or it
+// shows fewer (a filtered excerpt whose filter dropped some).
+func (r Result) Truncated(lines int64) bool {
+	return r.Excerpt.Truncated || int64(r.Excerpt.TotalLines) < lines
+}
+
+// Note is the text a result ends with when its output could not be stored
+// whole, "" when it was.
+func (r Result) Note() string {
+	if r.Err == nil {
+		return ""
+	}
+	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only its first %d lines are in %s: %v\n", r.Lines, r.ID, r.Err)
+}
+
+// Finish ends the capture once the producer is done: it stores the rest of
+// the output with how the producer ended. It is not cancelled with ctx, so
+// that a cancelled call still records what it got.
+func (c *Capture) Finish(ctx context.Context, f store.Final) Result {
+	c.stopTicker()
+	c.ex.Flush()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.w.Finish(context.WithoutCancel(ctx), f)
+	c.end()
+	return Result{ID: c.w.ID(), Lines: c.w.Lines(), Excerpt: c.ex.Excerpt(), Err: err}
+}
+
+// Abort ends a capture whose producer never ran (it could not be started):
+// the output is kept as incomplete.
+func (c *Capture) Abort() {
+	c.stopTicker()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.Abort()
+	c.end()
+}
+
+func (c *Capture) stopTicker() {
+	if c.ticker != nil {
+		c.ticker.Stop()
+	}
+}
+
+// end wakes those waiting on Commit's channel, and leaves it closed for
+// later calls; c.mu is held.
+func (c *Capture) end() {
+	if c.done {
+		return
+	}
+	c.done = true
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	close(c.changed)
+}

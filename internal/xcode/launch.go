@@ -1,0 +1,199 @@
+package xcode
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// Time limits of the simulator commands a launch waits on.
+const (
+	BootTimeout    = 3 * time.Minute
+	InstallTimeout = 5 * time.Minute
+)
+
+// Label names a simulator in verdicts: "iPhone 16 (iOS 18.0, UDID)", or
+// its UDID when its name is not known.
+func (d Device) Label() string {
+	if d.Name == "" {
+		return d.UDID
+	}
+	return fmt.Sprintf("%s (%s, %s)", d.Name, d.RuntimeName(), d.UDID)
+}
+
+// LaunchRequest is an installed app to launch on a simulator and watch.
+type LaunchRequest struct {
+	Device   Device
+	BundleID string
+	Args     []string
+	Env      map[string]string
+	// Process is the app's process name, which its crash reports carry.
+	Process string
+	// Watch is how long the app is watched for a crash after it launched.
+	Watch time.Duration
+	// ReportDirs are where crash reports are looked for (see Correlate).
+	ReportDirs []string
+	// Notify, when set, is told what the launch is doing (progress).
+	Notify func(string)
+}
+
+// LaunchOutcome is how a launch went.
+type LaunchOutcome struct {
+	Simulator    string // its UDID
+	BundleID     string
+	Status       string // launched, crashed or failed
+	Line         string // the verdict line
+	Pid          int
+	CrashReports []CrashReport // written since the launch by the app or the simulator
+}
+
+// Launch launches the app and watches it for req.Watch: a crash report the
+// app writes in that time makes the outcome a crash. Watching for a few
+// seconds is the contract, not a synchronisation guess: a crash at
+// start-up is reported as such.
+func Launch(ctx context.Context, req LaunchRequest) LaunchOutcome {
+	o := LaunchOutcome{Simulator: req.Device.UDID, BundleID: req.BundleID}
+	start := time.Now()
+	apps := []string{req.Process}
+	stdout, err := Run(ctx, LaunchCommand(req.Device.UDID, req.BundleID, req.Args, req.Env), 0)
+	if err != nil {
+		o.Status = "failed"
+		o.Line = fmt.Sprintf("LAUNCH FAILED: %s on %s: %v", req.BundleID, req.Device.Label(), err)
+		o.CrashReports = Correlate(ctx, req.ReportDirs, start, apps)
+		return o
+	}
+	o.Pid, _ = ParseLaunch(stdout)
+	notify(req.Notify, fmt.Sprintf("launched %s (pid %d); watching for %s", req.BundleID, o.Pid, req.Watch))
+	o.CrashReports = watch(ctx, req.Watch, req.ReportDirs, start, apps)
+	for _, r := range o.CrashReports {
+		if r.Role == "app" {
+			o.Status = "crashed"
+			o.Line = fmt.Sprintf("CRASHED: %s %s within %s of launch (crash report)", r.Process, r.Exception, req.Watch)
+			return o
+		}
+	}
+	o.Status = "launched"
+	o.Line = fmt.Sprintf("LAUNCHED %s (pid %d) on %s; no crash within %s", req.BundleID, o.Pid, req.Device.Label(), req.Watch)
+	return o
+}
+
+// watch waits up to d (or until ctx ends), then returns the crash reports
+// written in dirs since start by apps (or the simulator).
+func watch(ctx context.Context, d time.Duration, dirs []string, start time.Time, apps []string) []CrashReport {
+	if d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	return Correlate(ctx, dirs, start, apps)
+}
+
+func notify(f func(string), msg string) {
+	if f != nil {
+		f(msg)
+	}
+}
+
+// Stages of BuildAndLaunch, in order.
+const (
+	StageBuild   = "build"
+	StageLocate  = "locate"
+	StageBoot    = "boot"
+	StageInstall = "install"
+	StageLaunch  = "launch"
+)
+
+// BuildAndLaunchRequest is a scheme to build for a simulator, and its app
+// to install and launch there.
+type BuildAndLaunchRequest struct {
+	// Build is the build; its action is ActionBuild, its destination the
+	// simulator.
+	Build BuildRequest
+	// Target is the application target, when the scheme builds several.
+	Target string
+	// Launch is the launch once installed; its BundleID and Process are
+	// the app's, and its Device is the simulator.
+	Launch LaunchRequest
+}
+
+// BuildAndLaunchOutcome is how far a build and launch got, and how it went.
+type BuildAndLaunchOutcome struct {
+	Stage  string // the last stage reached
+	Status string // the build's status, then launched, crashed or failed
+	Line   string // the verdict line
+	Build  *BuildOutcome
+	App    *Product       // the app built, once located
+	Launch *LaunchOutcome // once launched
+}
+
+// BuildAndLaunch builds the scheme, finds the app it built, boots the
+// simulator, installs the app and launches it. Each stage that fails ends
+// it with a failed outcome naming the stage; the error is non-nil only when
+// the build could not be run at all (see Build).
+func BuildAndLaunch(ctx context.Context, req BuildAndLaunchRequest) (*BuildAndLaunchOutcome, error) {
+	req.Build.Action = ActionBuild
+	b, err := Build(ctx, req.Build)
+	if err != nil {
+		return nil, err
+	}
+	o := &BuildAndLaunchOutcome{Stage: StageBuild, Status: string(b.Status), Line: b.Line, Build: b}
+	if !b.Status.OK() {
+		return o, nil
+	}
+	if !o.install(ctx, req) {
+		return o, nil
+	}
+	o.Stage = StageLaunch
+	l := req.Launch
+	l.BundleID, l.Process = o.App.BundleID, appProcess(*o.App)
+	launched := Launch(ctx, l)
+	o.Launch, o.Status, o.Line = &launched, launched.Status, launched.Line
+	if launched.Status == "launched" {
+		o.Line = fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash within %s", l.BundleID, launched.Pid, l.Device.Label(), l.Watch)
+	}
+	return o, nil
+}
+
+// install locates the app built, boots the simulator and installs the app
+// there, reporting whether it got that far.
+func (o *BuildAndLaunchOutcome) install(ctx context.Context, req BuildAndLaunchRequest) bool {
+	fail := func(why string, err error) bool {
+		o.Status, o.Line = "failed", "BUILT, but "+why+": "+err.Error()
+		return false
+	}
+	o.Stage = StageLocate
+	ts, err := BuildSettings(ctx, req.Build.Request)
+	if err == nil {
+		var app Product
+		if app, err = App(ts, req.Target); err == nil {
+			o.App = &app
+		}
+	}
+	if err != nil {
+		return fail("the app was not found", err)
+	}
+	udid := req.Launch.Device.UDID
+	o.Stage = StageBoot
+	notify(req.Launch.Notify, "booting "+udid)
+	if _, err := Run(ctx, BootStatusCommand(udid), BootTimeout); err != nil {
+		return fail("the simulator did not boot", err)
+	}
+	o.Stage = StageInstall
+	if _, err := Run(ctx, InstallCommand(udid, o.App.Path), InstallTimeout); err != nil {
+		return fail("installing failed", err)
+	}
+	return true
+}
+
+// appProcess is the process name of an app: its executable's, else the
+// last component of its bundle id.
+func appProcess(app Product) string {
+	if app.Executable != "" {
+		return filepath.Base(app.Executable)
+	}
+	return ProcessName(app.BundleID)
+}
