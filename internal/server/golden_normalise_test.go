@@ -99,6 +99,14 @@ var volatile = []struct {
 	{regexp.MustCompile(`(?m)(; pid \$PID\d+; )` + dur + `$`), "$1<dur>"},
 	{regexp.MustCompile(`(\bexit -?\d+ )` + dur + `\b`), "$1<dur>"},
 	{regexp.MustCompile(`(\b(?:INTERRUPTED after|taken in) )` + dur + `\b`), "$1<dur>"},
+	{regexp.MustCompile(`(\b(?:exit -?\d+|killed by SIG\w+) after )` + dur + `\b`), "$1<dur>"},
+	// Xcode's derived data directory is named after a hash of the project's
+	// path, a result bundle's temporary directory at random.
+	{regexp.MustCompile(`(DerivedData/[\w.-]+)-[0-9a-f]{16}\b`), "$1-<hash>"},
+	{regexp.MustCompile(`\b(triage-[a-z]+)-\d{6,}\b`), "$1-<n>"},
+	// The fake xcodebuild kills itself with kill(2), which any of its
+	// threads may take: the core names its frame only when main's did.
+	{regexp.MustCompile(` in main\.die at die_linux\.go:\d+`), ""},
 	{regexp.MustCompile(`("(?:duration_ms|peak_rss_bytes|address|size|Elapsed)\\?": ?)[\d.]+`), "$1<n>"},
 	{regexp.MustCompile(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?`), "<time>"},
 	{regexp.MustCompile(`\b\d\d-\d\d \d\d:\d\d:\d\d\b`), "<time>"},

@@ -17,9 +17,14 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/testutil/txtar"
+	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/simulator"
+	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/golden")
@@ -66,10 +71,12 @@ func replay(t *testing.T, path string) {
 			nativeprojects.Need(t, strings.Fields(tools)...)
 		}
 	}
-	g := newGoldenSession(t)
+	g := newGoldenSession(t, want)
 	got := &txtar.Archive{Comment: want.Comment}
 	for _, f := range want.Files {
 		switch {
+		case f.Name == fakeXcodeSection:
+			got.Files = append(got.Files, f)
 		case strings.HasPrefix(f.Name, "$WORK/"):
 			g.writeFile(f)
 			got.Files = append(got.Files, f)
@@ -110,16 +117,49 @@ type goldenSession struct {
 	count map[string]int    // placeholders given per kind
 }
 
-func newGoldenSession(t *testing.T) *goldenSession {
+// fakeXcodeSection holds a fakexcode.Scenario (JSON, placeholders
+// expanded): the transcript runs with the fake xcodebuild and xcrun on
+// PATH and the Apple workflows served as on a Mac.
+const fakeXcodeSection = "fakexcode.json"
+
+func newGoldenSession(t *testing.T, a *txtar.Archive) *goldenSession {
 	store := t.TempDir()
-	srv, err := New(newServices(t, &config.Config{Store: config.Store{Path: filepath.Join(store, "triage.db")}}), Options{})
+	g := &goldenSession{t: t, work: t.TempDir(), ids: map[string]string{}, count: map[string]int{}}
+	xcodeData, _ := filepath.Abs("../xcode/testdata")
+	g.vars = map[string]string{"$WORK": g.work, "$STORE": store, "$XCODE_TESTDATA": xcodeData}
+	svc := newServices(t, &config.Config{Store: config.Store{Path: filepath.Join(store, "triage.db")}})
+	var opts Options
+	if scenario, ok := a.Get(fakeXcodeSection); ok {
+		opts.Catalog = g.fakeXcode(svc, scenario)
+	}
+	srv, err := New(svc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &goldenSession{t: t, cs: connect(t, srv, nil), work: t.TempDir(),
-		ids: map[string]string{}, count: map[string]int{}}
-	g.vars = map[string]string{"$WORK": g.work, "$STORE": store}
+	g.cs = connect(t, srv, nil)
 	return g
+}
+
+// fakeXcode installs the fake Apple tools a scenario describes and returns
+// the catalog with the Apple workflows available, their crash reports
+// searched for in a directory of the test's.
+func (g *goldenSession) fakeXcode(svc *services.Set, scenario string) *catalog.Catalog {
+	var sc fakexcode.Scenario
+	if err := json.Unmarshal([]byte(g.expand(scenario)), &sc); err != nil {
+		g.t.Fatalf("%s: %v", fakeXcodeSection, err)
+	}
+	fakexcode.Install(g.t, sc)
+	opts := apple.Options{Available: func() error { return nil }, ReportDirs: []string{g.t.TempDir()}}
+	cat := Catalog(svc)
+	for i, w := range cat.Workflows {
+		switch w.ID {
+		case "xcode":
+			cat.Workflows[i] = xcode.WorkflowWith(svc, opts)
+		case "simulator":
+			cat.Workflows[i] = simulator.WorkflowWith(svc, opts)
+		}
+	}
+	return cat
 }
 
 func (g *goldenSession) writeFile(f txtar.File) {
