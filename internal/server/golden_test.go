@@ -37,6 +37,8 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 // sections, in order:
 //
 //	-- $WORK/PATH --           a file written into the work directory first
+//	-- fakexcode.json --       a fakexcode.Scenario: the fake xcodebuild and
+//	                           xcrun on PATH, the Apple workflows available
 //	-- N TOOL.json --          the arguments of the Nth call (may be empty)
 //	-- N TOOL.text (OUTCOME) -- the text content it answered, with the
 //	                           triage/outcome of its _meta (and isError)
@@ -44,10 +46,12 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 //	                           transcript has this section
 //
 // Arguments may name placeholders: $WORK (the work directory), $STORE (the
-// output store's directory), $CRASHER_NAME (a program of
-// testutil/crashers, built on first use), and any id an earlier answer
-// brought ($OUT1 for the first output id, …). Answers are normalised the
-// other way round (see normalise).
+// output store's directory), $XCODE_TESTDATA (internal/xcode's recorded
+// outputs), $CRASHER_NAME (a program of testutil/crashers, built on first
+// use), and any id an earlier answer brought ($OUT1 for the first output
+// id, $PID1 for the first pid, $DUMP1 for the first dump session). Answers
+// are normalised the other way round, and what cannot be named so becomes
+// <dur>, <time>, <addr>, <n>, <hash> (see normalise).
 func TestGolden(t *testing.T) {
 	paths, err := filepath.Glob("testdata/golden/*.txtar")
 	if err != nil || len(paths) == 0 {
