@@ -138,30 +138,6 @@ func TestEveryToolHasDescribedSchemas(t *testing.T) {
 	}
 }
 
-func TestSessionDefaultsRoundTrip(t *testing.T) {
-	srv, _ := New(newServices(t, nil), Options{})
-	cs := connect(t, srv, nil)
-	res, text := callText(t, cs, "session_set_defaults", map[string]any{"scheme": "App", "env": map[string]any{"A": "1"}})
-	if res.IsError || !strings.HasPrefix(text, "DEFAULTS SET (profile default)") {
-		t.Fatalf("set: %v %q", res.IsError, text)
-	}
-	_, text = callText(t, cs, "session_show_defaults", nil)
-	if !strings.Contains(text, "scheme: App") || !strings.Contains(text, "env: A=1") {
-		t.Errorf("show after set = %q", text)
-	}
-	callText(t, cs, "session_use_profile", map[string]any{"profile": "ci"})
-	res, _ = callText(t, cs, "session_show_defaults", nil)
-	var out struct {
-		Profile  string         `json:"profile"`
-		Defaults map[string]any `json:"defaults"`
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	json.Unmarshal(b, &out)
-	if out.Profile != "ci" || len(out.Defaults) != 0 {
-		t.Errorf("new profile ci = %+v, want empty", out)
-	}
-}
-
 func TestBadArgumentsAreToolErrorsAndServerKeepsServing(t *testing.T) {
 	srv, _ := New(newServices(t, nil), Options{})
 	cs := connect(t, srv, nil)
