@@ -1,9 +1,12 @@
 package catalog
 
 import (
+	"encoding"
 	"reflect"
 	"strings"
 )
+
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 
 // ResultField is one field of a tool's structured result, nested fields
 // named by their dotted path ("verdict.hints[].tool").
@@ -86,6 +89,9 @@ func fieldType(t reflect.Type) string {
 	}
 	if t.Kind() == reflect.Interface {
 		return "any"
+	}
+	if t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+		return "string" // encoding/json writes it as its text
 	}
 	return jsonType(t)
 }

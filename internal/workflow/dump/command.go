@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type commandParams struct {
@@ -27,7 +28,7 @@ type CommandOutput struct {
 	Route     string             `json:"route" jsonschema:"why that engine: explicit, prefix, crash-verb, python or default"`
 	Cached    bool               `json:"cached,omitempty" jsonschema:"served from the cache (force re-runs)"`
 	Error     string             `json:"error,omitempty" jsonschema:"the engine's error message when the command failed"`
-	Context   postmortem.Context `json:"context" jsonschema:"engine context after the command (task, CPU, thread, frame)"`
+	Context   wire.EngineContext `json:"context" jsonschema:"engine context after the command (task, CPU, thread, frame)"`
 	Notes     []string           `json:"notes,omitempty" jsonschema:"what happened to the engine (restarts)"`
 	catalog.Captured
 	// Commands are the results of a command of several lines, one a line
@@ -59,7 +60,7 @@ func batchResult(sessionID string, b analysis.Batch) catalog.Result[CommandOutpu
 
 func commandOutput(sessionID string, r analysis.Result) CommandOutput {
 	return CommandOutput{SessionID: sessionID, Engine: string(r.Engine), Command: r.Command, Route: r.Route,
-		Cached: r.Cached, Error: r.Error, Context: r.Context, Notes: r.Notes, Captured: captured(r.Output)}
+		Cached: r.Cached, Error: r.Error, Context: wire.EngineContextOf(r.Context), Notes: r.Notes, Captured: captured(r.Output)}
 }
 
 func captured(s analysis.Stored) catalog.Captured {
@@ -81,7 +82,7 @@ func commandResult(sessionID string, r analysis.Result) catalog.Result[CommandOu
 // notes and output excerpt.
 func writeCommand(b *strings.Builder, o CommandOutput, excerpt string) {
 	b.WriteString(commandVerdict(o))
-	if k := o.Context.Key(); k != "" {
+	if k := postmortem.Context(o.Context).Key(); k != "" {
 		fmt.Fprintf(b, "context: %s\n", k)
 	}
 	for _, n := range o.Notes {

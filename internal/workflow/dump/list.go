@@ -30,7 +30,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in struct{}) (catal
 func writeSession(b *strings.Builder, s *postmortem.Session) SessionOutput {
 	o := sessionOutput(s)
 	fmt.Fprintf(b, "%s: %s; refs %d\n", o.SessionID, analysis.Describe(s), o.Refs)
-	for _, e := range o.Engines {
+	for _, e := range s.EngineInfos() {
 		writeEngine(b, e)
 	}
 	return o

@@ -10,6 +10,7 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type openParams struct {
@@ -26,22 +27,22 @@ type openParams struct {
 
 // SessionOutput describes a dump session.
 type SessionOutput struct {
-	SessionID string                  `json:"session_id" jsonschema:"the session"`
-	Kernel    bool                    `json:"kernel" jsonschema:"a kernel dump (else a process core)"`
-	Dump      string                  `json:"dump" jsonschema:"the vmcore or core"`
-	Symbols   string                  `json:"symbols" jsonschema:"the vmlinux or program"`
-	SSHHost   string                  `json:"ssh_host,omitempty" jsonschema:"remote host running the engines"`
-	Info      *postmortem.DumpInfo    `json:"info,omitempty" jsonschema:"format, kernel release, build ID (local dumps)"`
-	Refs      int                     `json:"refs" jsonschema:"opens not yet closed"`
-	Reused    bool                    `json:"reused,omitempty" jsonschema:"the dump was already open"`
-	Default   string                  `json:"default_engine" jsonschema:"engine for commands without a prefix"`
-	Engines   []postmortem.EngineInfo `json:"engines" jsonschema:"engines and their state"`
+	SessionID string         `json:"session_id" jsonschema:"the session"`
+	Kernel    bool           `json:"kernel" jsonschema:"a kernel dump (else a process core)"`
+	Dump      string         `json:"dump" jsonschema:"the vmcore or core"`
+	Symbols   string         `json:"symbols" jsonschema:"the vmlinux or program"`
+	SSHHost   string         `json:"ssh_host,omitempty" jsonschema:"remote host running the engines"`
+	Info      *wire.DumpInfo `json:"info,omitempty" jsonschema:"format, kernel release, build ID (local dumps)"`
+	Refs      int            `json:"refs" jsonschema:"opens not yet closed"`
+	Reused    bool           `json:"reused,omitempty" jsonschema:"the dump was already open"`
+	Default   string         `json:"default_engine" jsonschema:"engine for commands without a prefix"`
+	Engines   []wire.Engine  `json:"engines" jsonschema:"engines and their state"`
 }
 
 func sessionOutput(s *postmortem.Session) SessionOutput {
 	t := s.Target
 	out := SessionOutput{SessionID: s.ID, Kernel: t.Kernel, Dump: t.Core, Symbols: t.Program, SSHHost: t.SSHHost,
-		Info: s.Dump, Refs: s.Refs(), Default: string(s.Router.DefaultEngine()), Engines: s.EngineInfos()}
+		Info: wire.DumpInfoOf(s.Dump), Refs: s.Refs(), Default: string(s.Router.DefaultEngine()), Engines: wire.EnginesOf(s.EngineInfos())}
 	if t.Kernel {
 		out.Dump, out.Symbols = t.Vmcore, t.Vmlinux
 	}

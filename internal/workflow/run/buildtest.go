@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/triage-dev/triage/internal/hang"
 	"strings"
 	"time"
 
@@ -17,10 +16,9 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
-	"github.com/triage-dev/triage/internal/verdict"
 	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // planRequest is what build and test have in common once decoded.
@@ -121,20 +119,20 @@ func argvOf(v any, field string) ([]string, error) {
 
 // BuildTestOutput is the result of build and test.
 type BuildTestOutput struct {
-	Verdict     string                 `json:"verdict" jsonschema:"the verdict line"`
-	Status      buildrun.Status        `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
-	Toolchain   string                 `json:"toolchain" jsonschema:"the toolchain used, or command"`
-	Steps       []StepOutput           `json:"steps" jsonschema:"the commands run, in order"`
-	Errors      int                    `json:"errors" jsonschema:"compiler and linker errors"`
-	Warnings    int                    `json:"warnings" jsonschema:"warnings"`
-	Diagnostics []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
-	Tests       *testreport.Report     `json:"tests,omitempty" jsonschema:"the parsed test run: every case, totals, the tool's own summary"`
-	Crash       *buildrun.TestCrash    `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
-	Hang        *hang.Report           `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
-	Notes       []string               `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
-	Build       string                 `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake)"`
-	Next        []verdict.Hint         `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
-	DurationMS  int64                  `json:"duration_ms" jsonschema:"wall time"`
+	Verdict     string            `json:"verdict" jsonschema:"the verdict line"`
+	Status      string            `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
+	Toolchain   string            `json:"toolchain" jsonschema:"the toolchain used, or command"`
+	Steps       []StepOutput      `json:"steps" jsonschema:"the commands run, in order"`
+	Errors      int               `json:"errors" jsonschema:"compiler and linker errors"`
+	Warnings    int               `json:"warnings" jsonschema:"warnings"`
+	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
+	Tests       *wire.TestReport  `json:"tests,omitempty" jsonschema:"the parsed test run: every case, totals, the tool's own summary"`
+	Crash       *wire.TestCrash   `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
+	Hang        *wire.Hang        `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
+	Notes       []string          `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
+	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake)"`
+	Next        []wire.Hint       `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
+	DurationMS  int64             `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
 }
 
@@ -191,7 +189,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 func (r planRequest) render(res *buildrun.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
 	if res.Crash != nil {
-		out.Next = r.testRebuildHints(tc, res.Crash)
+		out.Next = wire.HintsOf(r.testRebuildHints(tc, res.Crash))
 	}
 	if tc == string(toolchain.CMake) {
 		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
@@ -222,9 +220,9 @@ func exitCodeOf(res *buildrun.Result) int {
 
 func newBuildTestOutput(res *buildrun.Result, tc string) BuildTestOutput {
 	out := BuildTestOutput{
-		Verdict: res.Line, Status: res.Status, Toolchain: tc,
+		Verdict: res.Line, Status: string(res.Status), Toolchain: tc,
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
-		Diagnostics: res.Log.Diagnostics, Crash: res.Crash, Hang: res.Hang, Notes: res.Notes,
+		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Crash: wire.TestCrashOf(res.Crash), Hang: wire.HangOf(res.Hang), Notes: res.Notes,
 		DurationMS: res.Duration.Milliseconds(),
 	}
 	for _, s := range res.Steps {
@@ -236,7 +234,7 @@ func newBuildTestOutput(res *buildrun.Result, tc string) BuildTestOutput {
 		out.Steps = append(out.Steps, so)
 	}
 	if res.Report != nil {
-		out.Tests = res.Report
+		out.Tests = wire.TestReportOf(res.Report)
 		out.Notes = append(out.Notes, res.Report.Notes...)
 	}
 	return out

@@ -10,8 +10,8 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/testreport"
-	"github.com/triage-dev/triage/internal/verdict"
 	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // renderBuildTest writes the text of a build or test result: the verdict,
@@ -146,7 +146,7 @@ func ms(n int64) string {
 
 // writeHint writes a next call ("next: test {…} — rebuild …"), or the
 // advice when no call can do it.
-func writeHint(b *strings.Builder, h verdict.Hint) {
+func writeHint(b *strings.Builder, h wire.Hint) {
 	if h.Tool == "" {
 		fmt.Fprintf(b, "next: %s\n", h.Text)
 		return

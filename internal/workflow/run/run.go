@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/triage-dev/triage/internal/hang"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,16 +13,16 @@ import (
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/verdict"
 	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // Workflow returns the run workflow bound to svc.
@@ -110,17 +109,17 @@ func (p processParams) projectDir() string { return argpath.Resolve(p.ProjectDir
 
 // RunOutput is the result of run, process_stop and a finished process.
 type RunOutput struct {
-	Verdict      verdict.Verdict     `json:"verdict" jsonschema:"how the program ended: status, crash type, signal, exit code, indicators, evidence, hints"`
-	Argv         []string            `json:"argv" jsonschema:"what ran"`
-	Pid          int                 `json:"pid" jsonschema:"process id"`
-	DurationMS   int64               `json:"duration_ms" jsonschema:"wall time"`
-	PeakRSSBytes int64               `json:"peak_rss_bytes,omitempty" jsonschema:"peak resident memory"`
-	TimedOut     bool                `json:"timed_out,omitempty" jsonschema:"the time limit ended it"`
-	Cancelled    bool                `json:"cancelled,omitempty" jsonschema:"the call was cancelled or the process stopped"`
-	Core         string              `json:"core,omitempty" jsonschema:"core dump path"`
-	Backtrace    []coredump.Frame    `json:"backtrace,omitempty" jsonschema:"crashing thread's frames from the core"`
-	Artifacts    []coredump.Artifact `json:"artifacts,omitempty" jsonschema:"crash artifacts found"`
-	Hang         *hang.Report        `json:"hang,omitempty" jsonschema:"stacks taken before a hung program was killed, and where it was stuck"`
+	Verdict      wire.Verdict    `json:"verdict" jsonschema:"how the program ended: status, crash type, signal, exit code, indicators, evidence, hints"`
+	Argv         []string        `json:"argv" jsonschema:"what ran"`
+	Pid          int             `json:"pid" jsonschema:"process id"`
+	DurationMS   int64           `json:"duration_ms" jsonschema:"wall time"`
+	PeakRSSBytes int64           `json:"peak_rss_bytes,omitempty" jsonschema:"peak resident memory"`
+	TimedOut     bool            `json:"timed_out,omitempty" jsonschema:"the time limit ended it"`
+	Cancelled    bool            `json:"cancelled,omitempty" jsonschema:"the call was cancelled or the process stopped"`
+	Core         string          `json:"core,omitempty" jsonschema:"core dump path"`
+	Backtrace    []wire.Frame    `json:"backtrace,omitempty" jsonschema:"crashing thread's frames from the core"`
+	Artifacts    []wire.Artifact `json:"artifacts,omitempty" jsonschema:"crash artifacts found"`
+	Hang         *wire.Hang      `json:"hang,omitempty" jsonschema:"stacks taken before a hung program was killed, and where it was stuck"`
 	catalog.Captured
 }
 
@@ -167,10 +166,14 @@ func startError(err error) error {
 // renderOutcome renders a finished run and its captured output.
 func renderOutcome(o *runner.Outcome, cr capture.Result) catalog.Result[RunOutput] {
 	r, ex := o.Result, cr.Excerpt
+	var stuck *hang.Report
+	if o.Hang != nil {
+		stuck = o.Hang.Trimmed()
+	}
 	out := RunOutput{
-		Verdict: o.Verdict, Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
-		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: o.Artifacts,
-		Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
+		Verdict: wire.VerdictOf(o.Verdict), Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
+		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: wire.ArtifactsOf(o.Artifacts),
+		Hang: wire.HangOf(stuck), Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
 	}
 	for _, a := range o.Artifacts {
 		if a.Kind == "core" {
@@ -179,14 +182,11 @@ func renderOutcome(o *runner.Outcome, cr capture.Result) catalog.Result[RunOutpu
 		}
 	}
 	if o.Trace != nil {
-		out.Backtrace = o.Trace.Frames
-	}
-	if o.Hang != nil {
-		out.Hang = o.Hang.Trimmed()
+		out.Backtrace = wire.FramesOf(o.Trace.Frames)
 	}
 	outcome := catalog.OK
 	if !o.Verdict.OK() {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[RunOutput]{Text: renderText(out, o, ex), Output: out, Outcome: outcome}
+	return catalog.Result[RunOutput]{Text: renderText(o, stuck, out.Captured, ex), Output: out, Outcome: outcome}
 }

@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -41,6 +42,17 @@ func TestProcessStopStoreFailure(t *testing.T) {
 	if start.IsError {
 		t.Fatal(start.Text)
 	}
+	// Stop it once it has printed and ended, so that there was output to
+	// store (a stop before echo writes would store nothing, and fail nothing).
+	m, err := c.Svc.Jobs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := m.Get(start.Out["id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
 	r := c.Call("process_stop", map[string]any{"id": start.Out["id"]})
-	r.CheckNotStoredWhole(t, "")
+	r.CheckNotStoredWhole(t, "SUCCEEDED")
 }

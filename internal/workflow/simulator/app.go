@@ -12,6 +12,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -81,12 +82,12 @@ type launchParams struct {
 
 // LaunchOutput is the result of sim_launch_app.
 type LaunchOutput struct {
-	Verdict      string              `json:"verdict" jsonschema:"the verdict line"`
-	Status       string              `json:"status" jsonschema:"launched, crashed or failed"`
-	Simulator    string              `json:"simulator" jsonschema:"the simulator's UDID"`
-	BundleID     string              `json:"bundle_id" jsonschema:"the app launched"`
-	Pid          int                 `json:"pid,omitempty" jsonschema:"the app's process id"`
-	CrashReports []xcode.CrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app or simulator wrote after launch"`
+	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                `json:"status" jsonschema:"launched, crashed or failed"`
+	Simulator    string                `json:"simulator" jsonschema:"the simulator's UDID"`
+	BundleID     string                `json:"bundle_id" jsonschema:"the app launched"`
+	Pid          int                   `json:"pid,omitempty" jsonschema:"the app's process id"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app or simulator wrote after launch"`
 }
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
@@ -119,7 +120,7 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 }
 
 func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
-	return LaunchOutput{Verdict: o.Line, Status: o.Status, Simulator: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: o.CrashReports}
+	return LaunchOutput{Verdict: o.Line, Status: o.Status, Simulator: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
 }
 
 func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
@@ -137,7 +138,7 @@ func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
 	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
 }
 
-func writeReports(b *strings.Builder, reports []xcode.CrashReport) {
+func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
 	for _, r := range reports {
 		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
 		for i, l := range strings.Split(r.Summary, "\n") {

@@ -16,6 +16,7 @@ import (
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -34,14 +35,14 @@ type buildRunParams struct {
 
 // BuildRunOutput is the result of sim_build_run.
 type BuildRunOutput struct {
-	Verdict     string                 `json:"verdict" jsonschema:"the verdict line"`
-	Stage       string                 `json:"stage" jsonschema:"the last stage reached: build, locate, boot, install or launch"`
-	Status      string                 `json:"status" jsonschema:"the build's status, then launched, crashed or failed"`
-	Build       string                 `json:"build" jsonschema:"the build's verdict line"`
-	Errors      int                    `json:"errors" jsonschema:"compiler and linker errors"`
-	Diagnostics []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"build errors and warnings (bounded)"`
-	App         *xcode.Product         `json:"app,omitempty" jsonschema:"the app built: path, bundle id, executable"`
-	Launch      *LaunchOutput          `json:"launch,omitempty" jsonschema:"the launch"`
+	Verdict     string            `json:"verdict" jsonschema:"the verdict line"`
+	Stage       string            `json:"stage" jsonschema:"the last stage reached: build, locate, boot, install or launch"`
+	Status      string            `json:"status" jsonschema:"the build's status, then launched, crashed or failed"`
+	Build       string            `json:"build" jsonschema:"the build's verdict line"`
+	Errors      int               `json:"errors" jsonschema:"compiler and linker errors"`
+	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty" jsonschema:"build errors and warnings (bounded)"`
+	App         *wire.Product     `json:"app,omitempty" jsonschema:"the app built: path, bundle id, executable"`
+	Launch      *LaunchOutput     `json:"launch,omitempty" jsonschema:"the launch"`
 	catalog.Captured
 }
 
@@ -73,7 +74,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		return zero, apple.UsageOf(err)
 	}
 	cr := cp.Finish(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line})
-	return render.StoreFailure(finish(newBuildRunOutput(o, cr), cr.Excerpt), cr), nil
+	return render.StoreFailure(finish(newBuildRunOutput(o, cr), o.Build.Run.Log.Diagnostics, cr.Excerpt), cr), nil
 }
 
 // request validates the arguments (the build's before spending an
@@ -119,7 +120,7 @@ func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildR
 	b := o.Build
 	out := BuildRunOutput{
 		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,
-		Errors: b.Run.Log.Errors + b.Run.Log.LinkerErrors, Diagnostics: b.Run.Log.Diagnostics, App: o.App,
+		Errors: b.Run.Log.Errors + b.Run.Log.LinkerErrors, Diagnostics: wire.DiagnosticsOf(b.Run.Log.Diagnostics), App: ptrProduct(o.App),
 		Captured: catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(b.Run.Log.Lines)),
 	}
 	if o.Launch != nil {
@@ -129,7 +130,16 @@ func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildR
 	return out
 }
 
-func finish(out BuildRunOutput, ex excerpt.Excerpt) catalog.Result[BuildRunOutput] {
+// ptrProduct is the wire form of the app built, nil when none was.
+func ptrProduct(p *xcode.Product) *wire.Product {
+	if p == nil {
+		return nil
+	}
+	w := wire.ProductOf(*p)
+	return &w
+}
+
+func finish(out BuildRunOutput, diags []logfilter.Diagnostic, ex excerpt.Excerpt) catalog.Result[BuildRunOutput] {
 	var b strings.Builder
 	b.WriteString(out.Verdict)
 	b.WriteByte('\n')
@@ -142,7 +152,7 @@ func finish(out BuildRunOutput, ex excerpt.Excerpt) catalog.Result[BuildRunOutpu
 	if out.Launch != nil {
 		writeReports(&b, out.Launch.CrashReports)
 	}
-	render.Errors(&b, out.Diagnostics, nil)
+	render.Errors(&b, diags, nil)
 	if out.Stage == "build" {
 		catalog.WriteExcerpt(&b, out.Captured, ex.Text)
 	} else {

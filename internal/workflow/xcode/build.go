@@ -11,9 +11,9 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -27,20 +27,20 @@ type testParams struct {
 
 // BuildOutput is the result of xcode_build, xcode_test and xcode_clean.
 type BuildOutput struct {
-	Verdict      string                 `json:"verdict" jsonschema:"the verdict line"`
-	Status       buildrun.Status        `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
-	Command      string                 `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
-	ExitCode     int                    `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
-	Signal       string                 `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
-	Errors       int                    `json:"errors" jsonschema:"compiler and linker errors"`
-	Warnings     int                    `json:"warnings" jsonschema:"warnings"`
-	Diagnostics  []logfilter.Diagnostic `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
-	Tests        *testreport.Report     `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
-	XCResult     *xcode.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
-	ResultBundle string                 `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
-	CrashReports []xcode.CrashReport    `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
-	Notes        []string               `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
-	DurationMS   int64                  `json:"duration_ms" jsonschema:"wall time"`
+	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
+	Command      string                `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
+	ExitCode     int                   `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
+	Signal       string                `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
+	Errors       int                   `json:"errors" jsonschema:"compiler and linker errors"`
+	Warnings     int                   `json:"warnings" jsonschema:"warnings"`
+	Diagnostics  []wire.Diagnostic     `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
+	Tests        *wire.TestReport      `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
+	XCResult     *wire.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
+	ResultBundle string                `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
+	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
+	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
 }
 
@@ -133,10 +133,10 @@ func withBundle(action xcode.Action, r xcode.Request) xcode.Request {
 func newBuildOutput(o *xcode.BuildOutcome) BuildOutput {
 	res := o.Run
 	out := BuildOutput{
-		Verdict: o.Line, Status: o.Status, Command: o.Command.CommandLine(),
+		Verdict: o.Line, Status: string(o.Status), Command: o.Command.CommandLine(),
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
-		Diagnostics: res.Log.Diagnostics, Tests: res.Report, XCResult: o.Summary,
-		ResultBundle: o.ResultBundle, CrashReports: o.CrashReports,
+		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Tests: wire.TestReportOf(res.Report), XCResult: wire.TestSummaryOf(o.Summary),
+		ResultBundle: o.ResultBundle, CrashReports: wire.AppCrashReportsOf(o.CrashReports),
 		Notes: append(append([]string(nil), res.Notes...), o.Notes...), DurationMS: res.Duration.Milliseconds(),
 	}
 	if len(res.Steps) > 0 && res.Steps[0].Ran {

@@ -21,12 +21,12 @@ func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerp
 	b.WriteString(o.Line)
 	b.WriteByte('\n')
 	var buildErrors []string
-	if out.Tests != nil {
-		buildErrors = out.Tests.BuildErrors
+	if o.Run.Report != nil {
+		buildErrors = o.Run.Report.BuildErrors
 	}
-	render.Errors(&b, out.Diagnostics, buildErrors)
-	render.Failures(&b, failures(out), "xcresult.failures and tests.cases")
-	for _, r := range out.CrashReports {
+	render.Errors(&b, o.Run.Log.Diagnostics, buildErrors)
+	render.Failures(&b, failures(o), "xcresult.failures and tests.cases")
+	for _, r := range o.CrashReports {
 		fmt.Fprintf(&b, "crash report (%s): %s\n", r.Role, r.Path)
 		for i, l := range strings.Split(r.Summary, "\n") {
 			if i == maxReportLines {
@@ -37,7 +37,7 @@ func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerp
 		}
 		fmt.Fprintf(&b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
 	}
-	writeSummary(&b, out)
+	writeSummary(&b, out, o)
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
@@ -48,18 +48,18 @@ func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerp
 // failures are the failed tests: the result bundle's (authoritative
 // messages) when there is one, then crashed or errored cases from the log,
 // which the bundle may not know, and the runner's errors.
-func failures(out BuildOutput) []render.Failure {
+func failures(o *xcode.BuildOutcome) []render.Failure {
 	var fs []render.Failure
 	seen := map[string]bool{}
-	if s := out.XCResult; s != nil {
+	if s := o.Summary; s != nil {
 		for _, f := range s.Failures {
 			fs = append(fs, render.Failure{Name: f.TestName, Status: "failed", Where: f.Location, Message: f.Text})
 			seen[f.TestName] = true
 		}
 	}
-	if rep := out.Tests; rep != nil {
+	if rep := o.Run.Report; rep != nil {
 		for _, c := range rep.Failures() {
-			if seen[c.Name] || (out.XCResult != nil && c.Status == testreport.Failed) {
+			if seen[c.Name] || (o.Summary != nil && c.Status == testreport.Failed) {
 				continue
 			}
 			where := ""
@@ -79,14 +79,14 @@ func failures(out BuildOutput) []render.Failure {
 	return fs
 }
 
-func writeSummary(b *strings.Builder, out BuildOutput) {
+func writeSummary(b *strings.Builder, out BuildOutput, o *xcode.BuildOutcome) {
 	var parts []string
 	switch {
-	case out.XCResult != nil:
-		s := out.XCResult
+	case o.Summary != nil:
+		s := o.Summary
 		parts = append(parts, fmt.Sprintf("%d tests: %d passed, %d failed, %d skipped (result bundle)", s.Total, s.Passed, s.Failed, s.Skipped))
-	case out.Tests != nil:
-		t := out.Tests.Totals
+	case o.Run.Report != nil:
+		t := o.Run.Report.Totals
 		parts = append(parts, fmt.Sprintf("%d tests: %d passed, %d failed, %d crashed, %d skipped (log)", t.Total, t.Passed, t.Failed+t.Errored, t.Crashed, t.Skipped))
 	}
 	parts = append(parts, fmt.Sprintf("%d errors, %d warnings", out.Errors, out.Warnings))
