@@ -1,6 +1,10 @@
 package logfilter
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/triage-dev/triage/internal/bigram"
+)
 
 // classifyColons looks at the words around each ':' of a line: almost every
 // diagnostic format puts its keyword right after "file:line:col: " or right
@@ -169,9 +173,16 @@ func isSignalWords(a []byte) bool {
 
 // classifyMidline is the last resort: XCTest reports crashed runners in the
 // middle of lines.
+// midlineWords rules out, in one pass, the lines classifyMidline's searches
+// would not find anything in: most lines of a long output.
+var midlineWords = bigram.New([]string{string(litCrashed), string(litUnexpectedExt), string(litErrorDomain)})
+
 func classifyMidline(b []byte) class {
 	if hasSuffix(b, " has overflowed its stack") {
 		return with(clsCrash, "rust") // stderr's line, cut by stdout's
+	}
+	if !midlineWords.Maybe(b) {
+		return class{}
 	}
 	if bytes.Contains(b, litCrashed) || bytes.Contains(b, litUnexpectedExt) {
 		return with(clsCrash, "xctest")
