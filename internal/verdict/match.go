@@ -39,16 +39,37 @@ func newMatcher(keys []string) *matcher {
 			}
 		}
 	}
-	// Trie with goto edges; -1 = no edge yet.
-	type node struct{ next []int32 }
-	newNode := func() node {
-		n := node{next: make([]int32, m.nclass)}
+	nodes := m.trie(keys)
+	m.link(nodes)
+	m.delta = make([]int32, len(nodes)*m.nclass)
+	for s, n := range nodes {
+		row := s * m.nclass
+		for c, t := range n.next {
+			next := t * int32(m.nclass)
+			if len(m.out[t]) > 0 {
+				next = -next
+			}
+			m.delta[row+c] = next
+		}
+	}
+	return m
+}
+
+// trieNode is a state of the automaton while it is built: its goto edges
+// by byte class, -1 for none yet.
+type trieNode struct{ next []int32 }
+
+// trie builds the keys' trie (goto edges only) and records in m.out which
+// key ends at each state.
+func (m *matcher) trie(keys []string) []trieNode {
+	newNode := func() trieNode {
+		n := trieNode{next: make([]int32, m.nclass)}
 		for i := range n.next {
 			n.next[i] = -1
 		}
 		return n
 	}
-	nodes := []node{newNode()}
+	nodes := []trieNode{newNode()}
 	m.out = [][]int{nil}
 	for ki, k := range keys {
 		s := int32(0)
@@ -63,8 +84,13 @@ func newMatcher(keys []string) *matcher {
 		}
 		m.out[s] = append(m.out[s], ki)
 	}
-	// Breadth-first: complete the transitions with failure links, so that
-	// every (state, class) pair has a defined successor.
+	return nodes
+}
+
+// link completes the transitions with failure links, breadth-first, so that
+// every (state, class) pair has a defined successor, and gives each state
+// the keys of its failure chain.
+func (m *matcher) link(nodes []trieNode) {
 	fail := make([]int32, len(nodes))
 	queue := make([]int32, 0, len(nodes))
 	for c := 0; c < m.nclass; c++ {
@@ -88,18 +114,6 @@ func newMatcher(keys []string) *matcher {
 			queue = append(queue, t)
 		}
 	}
-	m.delta = make([]int32, len(nodes)*m.nclass)
-	for s, n := range nodes {
-		row := s * m.nclass
-		for c, t := range n.next {
-			next := t * int32(m.nclass)
-			if len(m.out[t]) > 0 {
-				next = -next
-			}
-			m.delta[row+c] = next
-		}
-	}
-	return m
 }
 
 // scan appends to hits the keys found in line, each once, and returns it.
