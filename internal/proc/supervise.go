@@ -33,7 +33,8 @@ type leaderExit struct {
 //     a pipe. This is os/exec's WaitDelay idea applied to the whole group,
 //     so no run can hang on a grandchild and none leaves one behind.
 func (p *Process) supervise(ctx context.Context, sv supervision) {
-	w := &supervisor{p: p, sv: sv,
+	// One supervision: its hang hook's state is read after the loop.
+	w := &supervisor{p: p, sv: &sv,
 		res: &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1, Timeout: sv.timeout}}
 
 	waitc := make(chan leaderExit, 1)
@@ -68,7 +69,7 @@ func (p *Process) supervise(ctx context.Context, sv supervision) {
 // exits.
 type supervisor struct {
 	p           *Process
-	sv          supervision
+	sv          *supervision
 	res         *Result
 	killC       <-chan time.Time // the grace after SIGTERM is over
 	terminating bool
