@@ -7,17 +7,23 @@ import (
 )
 
 // TestNeverMissesALiteral: a line holding a literal always passes, wherever
-// in the line it is (across the filter's eight-pair rounds) and whichever
-// pair anchors it.
+// in the line it is (odd and even offsets, across the filter's rounds) and
+// whichever pair anchors it; with every literal three bytes or more (even
+// offsets checked) and with a two-byte one (every offset).
 func TestNeverMissesALiteral(t *testing.T) {
-	lits := []string{"crashed", "panic: ", "*** ", "hs_err_pid", "ld", "Fatal error", "\xff\xfe"}
-	f := New(lits)
-	for _, lit := range lits {
-		for pre := 0; pre <= 20; pre++ {
-			for post := 0; post <= 10; post++ {
-				line := strings.Repeat("-", pre) + lit + strings.Repeat("+", post)
-				if !f.Maybe([]byte(line)) {
-					t.Fatalf("%q: passed over, holding %q", line, lit)
+	long := []string{"crashed", "panic: ", "*** ", "hs_err_pid", "Fatal error", "\xff\xfe\xfd", "abc"}
+	for _, lits := range [][]string{long, append(long, "ld")} {
+		f := New(lits)
+		if f.aligned != (len(lits) == len(long)) {
+			t.Fatalf("%q: aligned = %v", lits, f.aligned)
+		}
+		for _, lit := range lits {
+			for pre := 0; pre <= 33; pre++ {
+				for post := 0; post <= 17; post++ {
+					line := strings.Repeat("-", pre) + lit + strings.Repeat("+", post)
+					if !f.Maybe([]byte(line)) {
+						t.Fatalf("%q: passed over, holding %q (aligned %v)", line, lit, f.aligned)
+					}
 				}
 			}
 		}
@@ -64,14 +70,15 @@ func TestAgreesWithContains(t *testing.T) {
 		}
 		return string(b)
 	}
-	for range 2000 {
+	for n := range 4000 {
+		minLen := 2 + n%2 // every other set takes the even-offset scan
 		lits := make([]string, 1+r.IntN(4))
 		for i := range lits {
-			lits[i] = word(2 + r.IntN(5))
+			lits[i] = word(minLen + r.IntN(5))
 		}
 		f := New(lits)
 		for range 20 {
-			line := word(r.IntN(40))
+			line := word(r.IntN(60))
 			for _, l := range lits {
 				if strings.Contains(line, l) && !f.Maybe([]byte(line)) {
 					t.Fatalf("literals %q: %q holds %q but was ruled out", lits, line, l)
