@@ -49,27 +49,11 @@ func main() {
 	os.Exit(code)
 }
 
-func run(ctx context.Context, quick bool, count int, out, fixtures string) (int, error) {
-	rep := &benchreport.Report{Date: time.Now(), Machine: machine(ctx), Runs: count, Quick: quick}
-	tmp, err := os.MkdirTemp("", "benchreport-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(tmp)
-	triage := filepath.Join(tmp, "triage")
-	if err := command(ctx, nil, os.Stderr, "go", "build", "-o", triage, "./cmd/triage"); err != nil {
-		return 0, fmt.Errorf("building triage: %w", err)
-	}
-
-	res := benchreport.Results{}
-	if err := budgets(ctx, triage, rep, res); err != nil {
-		return 0, err
-	}
-	rep.Fixtures, rep.FixturesNote = fixtureSizes(ctx, triage, fixtures)
-
-	skips := map[string]string{}
-	failed := false
-	var ran []benchreport.Package
+// runSuite runs the suite's benchmarks (the quick ones when quick) into
+// res, and returns the packages it ran, the benchmarks that were skipped
+// with why, and whether any run failed (each failure is in rep.Failures).
+func runSuite(ctx context.Context, quick bool, count int, rep *benchreport.Report, res benchreport.Results) (ran []benchreport.Package, skips map[string]string, failed bool) {
+	skips = map[string]string{}
 	for _, p := range benchreport.Suite {
 		if quick && !p.Quick {
 			continue
@@ -98,6 +82,28 @@ func run(ctx context.Context, quick bool, count int, out, fixtures string) (int,
 			skips[s.Key] = s.Reason
 		}
 	}
+	return ran, skips, failed
+}
+
+func run(ctx context.Context, quick bool, count int, out, fixtures string) (int, error) {
+	rep := &benchreport.Report{Date: time.Now(), Machine: machine(ctx), Runs: count, Quick: quick}
+	tmp, err := os.MkdirTemp("", "benchreport-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	triage := filepath.Join(tmp, "triage")
+	if err := command(ctx, nil, os.Stderr, "go", "build", "-o", triage, "./cmd/triage"); err != nil {
+		return 0, fmt.Errorf("building triage: %w", err)
+	}
+
+	res := benchreport.Results{}
+	if err := budgets(ctx, triage, rep, res); err != nil {
+		return 0, err
+	}
+	rep.Fixtures, rep.FixturesNote = fixtureSizes(ctx, triage, fixtures)
+
+	ran, skips, failed := runSuite(ctx, quick, count, rep, res)
 	// The quick suite judges only what it measured.
 	var figs []benchreport.Figure
 	for _, f := range benchreport.Figures {

@@ -12,7 +12,43 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/server"
 )
+
+// callArguments are the tool's arguments: --json's object, with the
+// --KEY VALUE pairs converted by the types of the tool's input schema.
+func callArguments(srv *server.Server, tool, jsonArgs string, pairs [][2]string) (map[string]any, error) {
+	arguments := map[string]any{}
+	if jsonArgs != "" {
+		if err := json.Unmarshal([]byte(jsonArgs), &arguments); err != nil {
+			return nil, usagef("--json: %v (want a JSON object such as '{\"program\": \"./a.out\"}')", err)
+		}
+	}
+	if len(pairs) > 0 {
+		schema, err := inputSchema(srv.Selection, tool)
+		if err != nil {
+			return nil, err
+		}
+		applyPairs(arguments, pairs, schema)
+	}
+	return arguments, nil
+}
+
+// callTool calls the tool, showing its progress on pp when there is one.
+func callTool(ctx context.Context, client *mcp.ClientSession, tool string, arguments map[string]any, pp *progressPrinter) (*mcp.CallToolResult, error) {
+	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
+	if pp != nil {
+		params.SetProgressToken("cli")
+	}
+	res, err := client.CallTool(ctx, params)
+	if pp != nil {
+		pp.done()
+	}
+	if err != nil && strings.Contains(err.Error(), "unknown tool") {
+		return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+	}
+	return res, err
+}
 
 // cmdCall runs one tool through the same handlers as MCP and prints its result.
 func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -56,31 +92,12 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	defer conn.Close()
 
-	arguments := map[string]any{}
-	if *jsonArgs != "" {
-		if err := json.Unmarshal([]byte(*jsonArgs), &arguments); err != nil {
-			return 0, usagef("--json: %v (want a JSON object such as '{\"program\": \"./a.out\"}')", err)
-		}
-	}
-	if len(pairs) > 0 {
-		schema, err := inputSchema(srv.Selection, tool)
-		if err != nil {
-			return 0, err
-		}
-		applyPairs(arguments, pairs, schema)
-	}
-	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
-	if pp != nil {
-		params.SetProgressToken("cli")
-	}
-	res, err := conn.client.CallTool(ctx, params)
-	if pp != nil {
-		pp.done()
-	}
+	arguments, err := callArguments(srv, tool, *jsonArgs, pairs)
 	if err != nil {
-		if strings.Contains(err.Error(), "unknown tool") {
-			return 0, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
-		}
+		return 0, err
+	}
+	res, err := callTool(ctx, conn.client, tool, arguments, pp)
+	if err != nil {
 		return 0, err
 	}
 	if err := printResult(stdout, res, *output); err != nil {

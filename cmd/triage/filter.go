@@ -67,13 +67,9 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, usagef("--level %q: use minimal, standard or verbose", *levelName)
 	}
-	var format string
-	if *tc != "" {
-		var ok bool
-		format, ok = filterFormats[strings.ToLower(*tc)]
-		if !ok {
-			return 0, usagef("--toolchain %q: use go, cargo, cmake, make, xcodebuild, swift or junit", *tc)
-		}
+	format, err := filterFormat(*tc)
+	if err != nil {
+		return 0, err
 	}
 	if len(allowSkip) > 0 && !*failOnSkip {
 		return 0, usagef("--allow-skip needs --fail-on-skip")
@@ -97,19 +93,37 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, err
 	}
+	return printFiltered(stdout, res, filtered.String(), *output)
+}
+
+// printFiltered prints the verdict, the filtered log and the summary, as
+// text or as JSON, and returns the exit code.
+func printFiltered(stdout io.Writer, res *buildrun.Result, filtered, output string) (int, error) {
 	code := exitOK
 	if !res.Status.OK() {
 		code = exitFailure
 	}
-	if *output == "json" {
+	if output == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return code, enc.Encode(filterOutput{Verdict: res.Line, Status: res.Status, Log: res.Log, Tests: res.Report, Filtered: filtered.String()})
+		return code, enc.Encode(filterOutput{Verdict: res.Line, Status: res.Status, Log: res.Log, Tests: res.Report, Filtered: filtered})
 	}
 	fmt.Fprintln(stdout, res.Line)
-	io.WriteString(stdout, filtered.String())
+	io.WriteString(stdout, filtered)
 	writeFilterSummary(stdout, res)
 	return code, nil
+}
+
+// filterFormat is the log format --toolchain names ("": detected).
+func filterFormat(tc string) (string, error) {
+	if tc == "" {
+		return "", nil
+	}
+	format, ok := filterFormats[strings.ToLower(tc)]
+	if !ok {
+		return "", usagef("--toolchain %q: use go, cargo, cmake, make, xcodebuild, swift or junit", tc)
+	}
+	return format, nil
 }
 
 func filterUsage(fs *flag.FlagSet, w io.Writer) {

@@ -15,13 +15,12 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	var g globals
 	g.register(fs)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; loopback unless --token is set) instead of stdio")
-	var tokens []string
+	var tokens, origins []string
 	fs.Func("token", "bearer token required from HTTP clients; repeat it to give each client its own (default $TRIAGE_TOKEN)", func(s string) error {
 		tokens = append(tokens, s)
 		return nil
 	})
 	tokenFile := fs.String("token-file", "", "file of bearer tokens, one a line, one per client")
-	var origins []string
 	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
 		origins = append(origins, s)
 		return nil
@@ -29,31 +28,15 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	if len(tokens) == 0 && os.Getenv("TRIAGE_TOKEN") != "" {
-		tokens = append(tokens, os.Getenv("TRIAGE_TOKEN"))
-	}
-	if *tokenFile != "" {
-		raw, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			return usagef("reading --token-file: %v", err)
-		}
-		for _, l := range strings.Split(string(raw), "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				tokens = append(tokens, l)
-			}
-		}
-	}
-	for _, t := range tokens {
-		if strings.TrimSpace(t) == "" {
-			return usagef("a blank token would let no client in: give --token (or TRIAGE_TOKEN) a secret")
-		}
-	}
-	token := strings.Join(tokens, "")
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
+	tokens, err := allTokens(tokens, *tokenFile)
+	if err != nil {
+		return err
+	}
 	if *httpAddr != "" {
-		if err := server.CheckAddr(*httpAddr, token); err != nil {
+		if err := server.CheckAddr(*httpAddr, strings.Join(tokens, "")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -71,4 +54,29 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens, AllowOrigins: origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
+}
+
+// allTokens gathers the tokens given (--token), else $TRIAGE_TOKEN, and
+// those of the token file, refusing a blank one: it would let no client in.
+func allTokens(tokens []string, file string) ([]string, error) {
+	if len(tokens) == 0 && os.Getenv("TRIAGE_TOKEN") != "" {
+		tokens = append(tokens, os.Getenv("TRIAGE_TOKEN"))
+	}
+	if file != "" {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usagef("reading --token-file: %v", err)
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				tokens = append(tokens, l)
+			}
+		}
+	}
+	for _, t := range tokens {
+		if strings.TrimSpace(t) == "" {
+			return nil, usagef("a blank token would let no client in: give --token (or TRIAGE_TOKEN) a secret")
+		}
+	}
+	return tokens, nil
 }

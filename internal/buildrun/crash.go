@@ -39,6 +39,48 @@ type TestCrash struct {
 	NoDebugInfo *coredump.NoDebugInfo `json:"no_debug_info,omitempty"`
 }
 
+// runnerCrash fills c from the test runner's own crash: the runner
+// looked for its core already.
+func runnerCrash(c *TestCrash, o *runner.Outcome, projectDir string) {
+	c.Signal = o.Result.SignalName
+	for _, a := range o.Artifacts {
+		if a.Kind == "core" {
+			c.Core = a.Path
+			break
+		}
+	}
+	if tr := o.Trace; tr != nil {
+		c.Backtrace = tr.Frames
+		if f, ok := tr.Crashing(projectDir); ok {
+			c.Frame = &f
+		}
+	}
+	c.NoCore, c.NoDebugInfo = o.NoCore, o.NoDebugInfo
+}
+
+// fromCore fills c from the test's core: its signal, backtrace, crashing
+// frame, and the test's name when only the backtrace tells it.
+func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, projectDir string) {
+	if ci.SignalName != "" {
+		c.Signal = ci.SignalName
+	}
+	tr, err := coredump.Backtrace(ctx, ci.ExePath, core, coredump.BacktraceOptions{})
+	if err != nil {
+		c.NoCore = "backtracing the core: " + err.Error()
+		return
+	}
+	c.Backtrace = tr.Frames
+	if f, ok := tr.Crashing(projectDir); ok {
+		c.Frame = &f
+	}
+	c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
+	if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
+		if name := rustTestInBacktrace(tr.Frames); name != "" {
+			c.Test = name
+		}
+	}
+}
+
 // findTestCrash names the crashed test and looks for the core of the test
 // process: a core of the step's process group written since the step
 // started, in dirs or below them (relative core_pattern cores land in the
@@ -50,21 +92,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 	c.Frame = messageFrame(c.Message, projectDir)
 	res := sr.Outcome.Result
 	if res.Signaled {
-		// The runner itself died; runner looked for its core already.
-		c.Signal = res.SignalName
-		for _, a := range sr.Outcome.Artifacts {
-			if a.Kind == "core" {
-				c.Core = a.Path
-				break
-			}
-		}
-		if tr := sr.Outcome.Trace; tr != nil {
-			c.Backtrace = tr.Frames
-			if f, ok := tr.Crashing(projectDir); ok {
-				c.Frame = &f
-			}
-		}
-		c.NoCore, c.NoDebugInfo = sr.Outcome.NoCore, sr.Outcome.NoDebugInfo
+		runnerCrash(c, sr.Outcome, projectDir)
 		return c
 	}
 	dirs = slices.Compact(dirs)
@@ -91,24 +119,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
 		}
 		c.Core, c.Program, c.CoreNote = a.Path, ci.ExePath, a.Note
-		if ci.SignalName != "" {
-			c.Signal = ci.SignalName
-		}
-		tr, err := coredump.Backtrace(ctx, ci.ExePath, a.Path, coredump.BacktraceOptions{})
-		if err != nil {
-			c.NoCore = "backtracing the core: " + err.Error()
-			return c
-		}
-		c.Backtrace = tr.Frames
-		if f, ok := tr.Crashing(projectDir); ok {
-			c.Frame = &f
-		}
-		c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
-		if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
-			if name := rustTestInBacktrace(tr.Frames); name != "" {
-				c.Test = name
-			}
-		}
+		c.fromCore(ctx, ci, a.Path, projectDir)
 		return c
 	}
 	if c.Signal != "" {

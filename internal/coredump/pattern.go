@@ -51,92 +51,109 @@ func (l coreLocation) String() string {
 // when core_uses_pid is set and the pattern has no %p, and a relative result
 // is relative to the crashing process's working directory.
 func locate(pattern string, c Crash, hostname string, usesPid bool) coreLocation {
-	var exact, glob strings.Builder
-	known := true
-	lit := func(s string) {
-		exact.WriteString(s)
-		glob.WriteString(escapeGlob(s))
-	}
-	value := func(s string) { lit(strings.ReplaceAll(s, "/", "!")) }
-	unknown := func() {
-		known = false
-		glob.WriteByte('*')
-	}
-	num := func(n int, ok bool) {
-		if ok {
-			lit(strconv.Itoa(n))
-		} else {
-			unknown()
-		}
-	}
+	x := &expansion{known: true}
 	pidInPattern := false
 	for i := 0; i < len(pattern); i++ {
 		ch := pattern[i]
 		if ch != '%' {
-			lit(string(ch))
+			x.lit(string(ch))
 			continue
 		}
 		i++
 		if i >= len(pattern) {
 			break // a trailing '%' is dropped
 		}
-		switch pattern[i] {
-		case '%':
-			lit("%")
-		case 'p', 'P':
-			// %P is the pid in the initial namespace; outside containers
-			// it equals the pid we hold.
-			pidInPattern = true
-			num(c.Pid, c.Pid > 0)
-		case 'i', 'I', 't', 'c', 'd':
-			unknown() // tid, dump time, core limit, dump mode
-		case 'u':
-			num(c.Uid, c.Uid >= 0)
-		case 'g':
-			num(c.Gid, c.Gid >= 0)
-		case 's':
-			num(c.Signal, c.Signal > 0)
-		case 'h':
-			if hostname == "" {
-				unknown()
-			} else {
-				value(hostname)
-			}
-		case 'e':
-			if c.Exe == "" {
-				unknown()
-			} else {
-				value(commName(c.Exe))
-			}
-		case 'f':
-			if c.Exe == "" {
-				unknown()
-			} else {
-				value(filepath.Base(c.Exe))
-			}
-		case 'E':
-			if c.Exe == "" {
-				unknown()
-			} else {
-				value(c.Exe)
-			}
-		}
+		pidInPattern = pidInPattern || pattern[i] == 'p' || pattern[i] == 'P'
+		x.specifier(pattern[i], c, hostname)
 	}
 	if usesPid && !pidInPattern {
-		lit(".")
-		num(c.Pid, c.Pid > 0)
+		x.lit(".")
+		x.num(c.Pid, c.Pid > 0)
 	}
-	e, g := exact.String(), glob.String()
+	e, g := x.exact.String(), x.glob.String()
 	// Relative or not is the pattern's, not the expansion's: a leading
 	// unknown value ("%h/core") leaves the exact text looking absolute.
 	if !strings.HasPrefix(pattern, "/") {
 		e = filepath.Join(c.Cwd, e)
 		g = filepath.Join(escapeGlob(c.Cwd), g)
 	}
-	if known {
+	if x.known {
 		return coreLocation{exact: e}
 	}
 	return coreLocation{glob: g}
+}
+
+// expansion is a core pattern expanded twice: the exact path, while every
+// value is known, and a glob with '*' for the values that are not.
+type expansion struct {
+	exact, glob strings.Builder
+	known       bool
+}
+
+func (x *expansion) lit(s string) {
+	x.exact.WriteString(s)
+	x.glob.WriteString(escapeGlob(s))
+}
+
+// value is a specifier's text, with '/' replaced as the kernel does.
+func (x *expansion) value(s string) { x.lit(strings.ReplaceAll(s, "/", "!")) }
+
+func (x *expansion) unknown() {
+	x.known = false
+	x.glob.WriteByte('*')
+}
+
+func (x *expansion) num(n int, ok bool) {
+	if ok {
+		x.lit(strconv.Itoa(n))
+	} else {
+		x.unknown()
+	}
+}
+
+// valueOr is value(s), or unknown when s is empty.
+func (x *expansion) valueOr(s string) {
+	if s == "" {
+		x.unknown()
+	} else {
+		x.value(s)
+	}
+}
+
+// specifier expands the %-specifier spec.
+func (x *expansion) specifier(spec byte, c Crash, hostname string) {
+	switch spec {
+	case '%':
+		x.lit("%")
+	case 'p', 'P':
+		// %P is the pid in the initial namespace; outside containers
+		// it equals the pid we hold.
+		x.num(c.Pid, c.Pid > 0)
+	case 'i', 'I', 't', 'c', 'd':
+		x.unknown() // tid, dump time, core limit, dump mode
+	case 'u':
+		x.num(c.Uid, c.Uid >= 0)
+	case 'g':
+		x.num(c.Gid, c.Gid >= 0)
+	case 's':
+		x.num(c.Signal, c.Signal > 0)
+	case 'h':
+		x.valueOr(hostname)
+	case 'e':
+		if c.Exe == "" {
+			x.unknown()
+		} else {
+			x.value(commName(c.Exe))
+		}
+	case 'f':
+		if c.Exe == "" {
+			x.unknown()
+		} else {
+			x.value(filepath.Base(c.Exe))
+		}
+	case 'E':
+		x.valueOr(c.Exe)
+	}
 }
 
 // commName is the kernel's comm for an executable: its basename cut to

@@ -22,6 +22,53 @@ type Requirements struct {
 	OneOf [][]string
 }
 
+// settleExclusive drops from merged the default of a pair whose other half
+// was given explicitly, and refuses defaults that set both halves.
+func settleExclusive(given, merged map[string]any) error {
+	for _, p := range ExclusivePairs {
+		if _, ok := given[p[0]]; ok {
+			if _, explicitOther := given[p[1]]; !explicitOther {
+				delete(merged, p[1])
+			}
+		}
+		if _, ok := given[p[1]]; ok {
+			if _, explicitOther := given[p[0]]; !explicitOther {
+				delete(merged, p[0])
+			}
+		}
+	}
+	for _, p := range ExclusivePairs {
+		_, a := merged[p[0]]
+		_, b := merged[p[1]]
+		if a && b { // only defaults can leave both: explicit pairs were refused before
+			return fault.Usagef("session defaults set both %s and %s: pass one explicitly, or clear one with session_clear_defaults {\"keys\": [\"%s\"]}", p[0], p[1], p[1])
+		}
+	}
+	return nil
+}
+
+// check names what merged lacks of the requirements.
+func (req Requirements) check(merged map[string]any) error {
+	for _, f := range req.AllOf {
+		if _, ok := merged[f]; !ok {
+			return missing([]string{f})
+		}
+	}
+	for _, group := range req.OneOf {
+		found := false
+		for _, f := range group {
+			if _, ok := merged[f]; ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return missing(group)
+		}
+	}
+	return nil
+}
+
 // Merge applies the session defaults defs to a tool call's explicit arguments.
 // Fields lists the argument names the tool accepts; only session-managed ones
 // among them take defaults. The steps, in order:
@@ -65,41 +112,11 @@ func Merge(explicit map[string]any, defs Values, fields []string, req Requiremen
 		}
 		merged[k] = v
 	}
-	for _, p := range ExclusivePairs {
-		if _, ok := given[p[0]]; ok {
-			if _, explicitOther := given[p[1]]; !explicitOther {
-				delete(merged, p[1])
-			}
-		}
-		if _, ok := given[p[1]]; ok {
-			if _, explicitOther := given[p[0]]; !explicitOther {
-				delete(merged, p[0])
-			}
-		}
+	if err := settleExclusive(given, merged); err != nil {
+		return nil, err
 	}
-	for _, p := range ExclusivePairs {
-		_, a := merged[p[0]]
-		_, b := merged[p[1]]
-		if a && b { // only defaults can leave both: explicit pairs were refused above
-			return nil, fault.Usagef("session defaults set both %s and %s: pass one explicitly, or clear one with session_clear_defaults {\"keys\": [\"%s\"]}", p[0], p[1], p[1])
-		}
-	}
-	for _, f := range req.AllOf {
-		if _, ok := merged[f]; !ok {
-			return nil, missing([]string{f})
-		}
-	}
-	for _, group := range req.OneOf {
-		found := false
-		for _, f := range group {
-			if _, ok := merged[f]; ok {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, missing(group)
-		}
+	if err := req.check(merged); err != nil {
+		return nil, err
 	}
 	return merged, nil
 }

@@ -75,25 +75,44 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 	rep := &Report{}
 	defer func() { rep.Duration = time.Since(start) }()
 
+	leaves := rep.busyMembers(pgid)
+	if len(leaves) == 0 {
+		return rep
+	}
+	quitted := rep.takeStacks(ctx, leaves, opts.Debugger)
+	rep.awaitGoDumps(ctx, pgid, quitted, limit)
+	slices.SortStableFunc(rep.Processes, func(a, b Process) int { return a.Pid - b.Pid })
+	rep.TotalStacks = len(rep.Stacks)
+	return rep
+}
+
+// busyMembers are the members of process group pgid whose stacks are
+// taken (at most maxProcesses); none, with a note saying why, when there
+// are none.
+func (rep *Report) busyMembers(pgid int) []member {
 	members, err := groupMembers(pgid)
 	if err != nil {
 		rep.Notes = append(rep.Notes, "no stacks taken: "+err.Error())
-		return rep
+		return nil
 	}
 	leaves := leafMembers(members)
 	if len(leaves) == 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no stacks taken: process group %d has no live process left", pgid))
-		return rep
+		return nil
 	}
 	if len(leaves) > maxProcesses {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d busy processes in the group: stacks of the first %d only", len(leaves), maxProcesses))
 		leaves = leaves[:maxProcesses]
 	}
+	return leaves
+}
 
+// takeStacks attaches the debugger to each member, all at once, or sends a
+// Go program SIGQUIT; it returns the pids sent SIGQUIT.
+func (rep *Report) takeStacks(ctx context.Context, leaves []member, debugger string) (quitted []int) {
 	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		quitted []int // Go processes sent SIGQUIT
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
 	for _, m := range leaves {
 		if isGoProgram(m.pid) {
@@ -114,7 +133,7 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, stacks, text := attach(ctx, m, opts.Debugger)
+			p, stacks, text := attach(ctx, m, debugger)
 			mu.Lock()
 			defer mu.Unlock()
 			rep.Processes = append(rep.Processes, p)
@@ -126,6 +145,12 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 		}()
 	}
 	wg.Wait()
+	return quitted
+}
+
+// awaitGoDumps waits for the Go programs sent SIGQUIT to dump their
+// goroutines and exit.
+func (rep *Report) awaitGoDumps(ctx context.Context, pgid int, quitted []int, limit time.Duration) {
 	for _, pid := range quitted {
 		if !waitExit(ctx, pid) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("Go program %d did not dump its goroutines on SIGQUIT within %s (it may catch SIGQUIT, or run with GOTRACEBACK=none)", pid, limit))
@@ -139,9 +164,6 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 		waitExit(settle, pgid)
 		cancel()
 	}
-	slices.SortStableFunc(rep.Processes, func(a, b Process) int { return a.Pid - b.Pid })
-	rep.TotalStacks = len(rep.Stacks)
-	return rep
 }
 
 // leafMembers are the members with no child in the group: the processes

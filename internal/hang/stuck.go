@@ -40,35 +40,12 @@ const maxDeadlocked = 4
 //  4. the main goroutine or thread;
 //  5. the first stack that reaches user code at all.
 func (r *Report) Analyze(test string) []Stuck {
-	var all []Stuck
-	for i := range r.Stacks {
-		if s, ok := stuckAt(i, &r.Stacks[i]); ok {
-			all = append(all, s)
-		}
-	}
-	// In the order of the program's own numbering (thread 2 before 3,
-	// goroutine 1 first), whatever order the debugger printed them in.
-	slices.SortStableFunc(all, func(a, b Stuck) int {
-		sa, sb := &r.Stacks[a.Stack], &r.Stacks[b.Stack]
-		if sa.Pid != sb.Pid {
-			return sa.Pid - sb.Pid
-		}
-		return sa.ID - sb.ID
-	})
+	all := r.stuckStacks()
 	var locks []Stuck
 	for _, s := range all {
 		if s.Lock {
 			locks = append(locks, s)
 		}
-	}
-	deadlock := func(first Stuck) []Stuck {
-		out := []Stuck{first}
-		for _, s := range locks {
-			if s.Stack != first.Stack && len(out) < maxDeadlocked {
-				out = append(out, s)
-			}
-		}
-		return out
 	}
 	if test == "" {
 		// A Rust test still running on its libtest thread is the
@@ -79,37 +56,7 @@ func (r *Report) Analyze(test string) []Stuck {
 			}
 		}
 	}
-	pick := func() []Stuck {
-		if test != "" {
-			for _, s := range all {
-				if runsTest(&r.Stacks[s.Stack], test) {
-					s.Test = test
-					if s.Lock && len(locks) >= 2 {
-						return deadlock(s)
-					}
-					return []Stuck{s}
-				}
-			}
-		}
-		if len(locks) >= 2 {
-			return deadlock(locks[0])
-		}
-		for _, s := range all {
-			if s.Reason == "running" {
-				return []Stuck{s}
-			}
-		}
-		for _, s := range all {
-			if isMain(&r.Stacks[s.Stack]) {
-				return []Stuck{s}
-			}
-		}
-		if len(all) > 0 {
-			return all[:1]
-		}
-		return nil
-	}
-	r.Stuck = pick()
+	r.Stuck = r.pick(all, locks, test)
 	for i := range r.Stuck {
 		// When no report said which test ran, a Rust libtest thread does.
 		if r.Stuck[i].Test == "" && len(r.Stuck) == 1 {
@@ -117,6 +64,72 @@ func (r *Report) Analyze(test string) []Stuck {
 		}
 	}
 	return r.Stuck
+}
+
+// stuckStacks is where each stack was stuck, in the order of the program's
+// own numbering (thread 2 before 3, goroutine 1 first), whatever order the
+// debugger printed them in.
+func (r *Report) stuckStacks() []Stuck {
+	var all []Stuck
+	for i := range r.Stacks {
+		if s, ok := stuckAt(i, &r.Stacks[i]); ok {
+			all = append(all, s)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b Stuck) int {
+		sa, sb := &r.Stacks[a.Stack], &r.Stacks[b.Stack]
+		if sa.Pid != sb.Pid {
+			return sa.Pid - sb.Pid
+		}
+		return sa.ID - sb.ID
+	})
+	return all
+}
+
+// pick chooses the stacks that matter: the one running test (with the
+// others waiting on locks when it waits on one too), a deadlock, a running
+// thread, the main one, or the first.
+func (r *Report) pick(all, locks []Stuck, test string) []Stuck {
+	if test != "" {
+		for _, s := range all {
+			if runsTest(&r.Stacks[s.Stack], test) {
+				s.Test = test
+				if s.Lock && len(locks) >= 2 {
+					return deadlock(s, locks)
+				}
+				return []Stuck{s}
+			}
+		}
+	}
+	if len(locks) >= 2 {
+		return deadlock(locks[0], locks)
+	}
+	for _, s := range all {
+		if s.Reason == "running" {
+			return []Stuck{s}
+		}
+	}
+	for _, s := range all {
+		if isMain(&r.Stacks[s.Stack]) {
+			return []Stuck{s}
+		}
+	}
+	if len(all) > 0 {
+		return all[:1]
+	}
+	return nil
+}
+
+// deadlock is first and the other stacks waiting on locks, up to
+// maxDeadlocked.
+func deadlock(first Stuck, locks []Stuck) []Stuck {
+	out := []Stuck{first}
+	for _, s := range locks {
+		if s.Stack != first.Stack && len(out) < maxDeadlocked {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // LibtestName is the name of the Rust test a thread runs, or "": libtest

@@ -1,6 +1,10 @@
 package logfilter
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/triage-dev/triage/internal/bigram"
+)
 
 // classifyColons looks at the words around each ':' of a line: almost every
 // diagnostic format puts its keyword right after "file:line:col: " or right
@@ -71,66 +75,15 @@ func lastWord(b []byte) []byte {
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
-// afterColon checks what follows ": ".
+// afterColon checks what follows ": ": a keyword from afterColonRules, or
+// a shell's report of a signal.
 func afterColon(a []byte) (class, bool) {
 	if len(a) == 0 {
 		return class{}, false
 	}
-	switch a[0] {
-	case 'e':
-		if hasPrefix(a, "error:") || hasPrefix(a, "error[") {
-			return clsError, true
-		}
-	case 'f':
-		if hasPrefix(a, "fatal error:") {
-			return clsError, true // gcc/clang: a missing header and the like
-		}
-	case 'F':
-		if hasPrefix(a, "Fatal error") {
-			return with(clsCrash, "swift"), true
-		}
-		if hasPrefix(a, "Failed ") || hasPrefix(a, "FAIL") {
-			return class{kind: KindFailure}, true // "check.c:3: FAIL compare: …"
-		}
-	case 'w':
-		if hasPrefix(a, "warning:") {
-			return clsWarning, true
-		}
-	case 'n':
-		if hasPrefix(a, "note:") {
-			return clsNote, true
-		}
-	case 'r':
-		if hasPrefix(a, "runtime error:") {
-			return with(clsCrash, "sanitizer"), true
-		}
-		if hasPrefix(a, "race detected") {
-			// "testing.go:1712: race detected during execution of test"
-			return with(class{kind: KindFailure}, "go"), true
-		}
-	case 'u':
-		if hasPrefix(a, "undefined reference") || hasPrefix(a, "undefined symbol") {
-			return class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}, true
-		}
-	case 'm':
-		if hasPrefix(a, "multiple definition of") {
-			return class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}, true
-		}
-	case 'c':
-		if hasPrefix(a, "cannot find -l") {
-			return class{kind: KindLinker, tool: "ld"}, true
-		}
-	case 't':
-		if hasPrefix(a, "terminating") {
-			return with(clsCrash, "c++"), true
-		}
-	case 'T':
-		if hasPrefix(a, "Timed out") {
-			return class{kind: KindFailure}, true
-		}
-	case 'A':
-		if hasPrefix(a, "Assertion `") {
-			return with(clsCrash, "libc"), true
+	for _, r := range afterColonRules[a[0]] {
+		if hasPrefix(a, r.prefix) {
+			return r.class, true
 		}
 	}
 	// A shell reporting a signal: "line 1: 12345 Segmentation fault (core dumped)".
@@ -143,6 +96,40 @@ func afterColon(a []byte) (class, bool) {
 	}
 	return class{}, false
 }
+
+// prefixRule classes a text that starts with prefix.
+type prefixRule struct {
+	prefix string
+	class  class
+}
+
+// afterColonRules are the keywords that may follow ": ", by their first
+// byte; the first that prefixes the text wins.
+var afterColonRules = func() (t [256][]prefixRule) {
+	for _, r := range []prefixRule{
+		{"error:", clsError},
+		{"error[", clsError},
+		{"fatal error:", clsError}, // gcc/clang: a missing header and the like
+		{"Fatal error", with(clsCrash, "swift")},
+		{"Failed ", class{kind: KindFailure}}, // "check.c:3: FAIL compare: …"
+		{"FAIL", class{kind: KindFailure}},
+		{"warning:", clsWarning},
+		{"note:", clsNote},
+		{"runtime error:", with(clsCrash, "sanitizer")},
+		// "testing.go:1712: race detected during execution of test"
+		{"race detected", with(class{kind: KindFailure}, "go")},
+		{"undefined reference", class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}},
+		{"undefined symbol", class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}},
+		{"multiple definition of", class{kind: KindLinker, ctx: ctxIndented, tool: "ld"}},
+		{"cannot find -l", class{kind: KindLinker, tool: "ld"}},
+		{"terminating", with(clsCrash, "c++")},
+		{"Timed out", class{kind: KindFailure}},
+		{"Assertion `", with(clsCrash, "libc")},
+	} {
+		t[r.prefix[0]] = append(t[r.prefix[0]], r)
+	}
+	return t
+}()
 
 func isSignalWords(a []byte) bool {
 	if len(a) == 0 {
@@ -169,9 +156,16 @@ func isSignalWords(a []byte) bool {
 
 // classifyMidline is the last resort: XCTest reports crashed runners in the
 // middle of lines.
+// midlineWords rules out, in one pass, the lines classifyMidline's searches
+// would not find anything in: most lines of a long output.
+var midlineWords = bigram.New([]string{string(litCrashed), string(litUnexpectedExt), string(litErrorDomain)})
+
 func classifyMidline(b []byte) class {
 	if hasSuffix(b, " has overflowed its stack") {
 		return with(clsCrash, "rust") // stderr's line, cut by stdout's
+	}
+	if !midlineWords.Maybe(b) {
+		return class{}
 	}
 	if bytes.Contains(b, litCrashed) || bytes.Contains(b, litUnexpectedExt) {
 		return with(clsCrash, "xctest")

@@ -155,3 +155,31 @@ func TestOnHangStopIgnoredTerm(t *testing.T) {
 		}
 	})
 }
+
+// TestOnHangDoneBeforeResult: what the hook gathered is complete when the
+// run's Result is published, even when the hook outlives its limit and the
+// kill went ahead without it (under -race, a missing wait is a reported
+// race on gathered).
+func TestOnHangDoneBeforeResult(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var gathered []proc.Hang // written by the hook, read after Run, unlocked
+	go func() {
+		<-entered
+		close(release)
+	}()
+	res, err := proc.Run(context.Background(), proc.Spec{
+		Argv: []string{crashers.Build(t, "sleeper"), "600"}, Timeout: 50 * time.Millisecond, HangLimit: 50 * time.Millisecond,
+		OnHang: func(ctx context.Context, h proc.Hang) {
+			close(entered)
+			<-ctx.Done() // past the limit: the kill proceeds without the hook
+			<-release
+			gathered = append(gathered, h)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gathered) != 1 || !res.TimedOut {
+		t.Fatalf("gathered %+v by the time the result %+v was published", gathered, res)
+	}
+}

@@ -92,6 +92,36 @@ func StartInteractive(ctx context.Context, s Spec) (*Process, *os.File, error) {
 
 // start launches s; stdinW, when set, is the parent's end of the child's
 // stdin pipe, closed when the child exits.
+// spawn starts the child with files as its descriptors, then closes them
+// (ours must go so EOF can happen); when it could not start, it closes the
+// parent's ends too.
+func (p *Process) spawn(s Spec, path string, attr *os.ProcAttr, files, parentEnds []*os.File) error {
+	var err error
+	forkMu.Lock()
+	onSpawnThread(func() {
+		err = withCoreLimit(s.CoreDumps, func() error {
+			var err error
+			p.os, err = os.StartProcess(path, s.Argv, attr)
+			return err
+		})
+	})
+	forkMu.Unlock()
+	p.started = time.Now()
+	for _, f := range files {
+		f.Close() // the child's ends
+	}
+	if err != nil {
+		for _, f := range parentEnds {
+			f.Close()
+		}
+		if p.stdinCopied {
+			p.stdinW.Close()
+		}
+		return startErrorFrom(s.Argv[0], path, err)
+	}
+	return nil
+}
+
 func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("starting %q: %w", firstArg(s.Argv), err)
@@ -122,27 +152,8 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 	}
 	oomBefore := oomKills()
 
-	forkMu.Lock()
-	onSpawnThread(func() {
-		err = withCoreLimit(s.CoreDumps, func() error {
-			var err error
-			p.os, err = os.StartProcess(r.path, s.Argv, attr)
-			return err
-		})
-	})
-	forkMu.Unlock()
-	p.started = time.Now()
-	for _, f := range files {
-		f.Close() // the child's ends; ours must go so EOF can happen
-	}
-	if err != nil {
-		for _, f := range parentEnds {
-			f.Close()
-		}
-		if p.stdinCopied {
-			p.stdinW.Close()
-		}
-		return nil, startErrorFrom(s.Argv[0], r.path, err)
+	if err := p.spawn(s, r.path, attr, files, parentEnds); err != nil {
+		return nil, err
 	}
 	p.pid = p.os.Pid
 

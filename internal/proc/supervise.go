@@ -33,98 +33,29 @@ type leaderExit struct {
 //     a pipe. This is os/exec's WaitDelay idea applied to the whole group,
 //     so no run can hang on a grandchild and none leaves one behind.
 func (p *Process) supervise(ctx context.Context, sv supervision) {
-	res := &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1, Timeout: sv.timeout}
+	// One supervision: its hang hook's state is read after the loop.
+	w := &supervisor{p: p, sv: &sv,
+		res: &Result{Pid: p.pid, Argv: p.argv, Path: p.path, Dir: p.dir, Started: p.started, ExitCode: -1, Timeout: sv.timeout}}
 
 	waitc := make(chan leaderExit, 1)
 	go func() {
 		st, err := p.os.Wait()
 		waitc <- leaderExit{st, err, time.Now()}
 	}()
-
-	var timeoutC, killC <-chan time.Time
+	var timeoutC <-chan time.Time
 	if sv.timeout > 0 {
 		t := time.NewTimer(sv.timeout)
 		defer t.Stop()
 		timeoutC = t.C
 	}
-	ctxDone := ctx.Done()
-	weKilled := false
-	terminating := false
-	terminate := func(grace time.Duration) {
-		if terminating {
-			return
-		}
-		terminating = true
-		p.signalGroup(syscall.SIGTERM)
-		p.signalGroup(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
-		killC = time.After(grace)
-	}
-
-	// Before a hung group is killed (a timeout; a Stop whose SIGTERM was
-	// ignored), Spec.OnHang may take evidence from it; hangC fires when
-	// the kill may proceed. Never for a cancellation.
-	var hangC <-chan struct{}
-	stopped := false
-	timedOut := func() {
-		res.TimedOut = true
-		if hangC != nil || terminating {
-			return
-		}
-		var ok bool
-		if hangC, ok = sv.hang.start(p.pid, HangTimeout, func() { terminate(sv.grace) }); !ok {
-			terminate(sv.grace)
-		}
-	}
-	kill := func() {
-		weKilled = true
-		p.signalGroup(syscall.SIGKILL)
-	}
-
-	var exit leaderExit
-wait:
-	for {
-		select {
-		case exit = <-waitc:
-			break wait
-		case <-timeoutC:
-			timedOut()
-		case <-ctxDone:
-			ctxDone = nil
-			// A context deadline is a timeout the caller chose to express
-			// that way; anything else is a cancellation.
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				timedOut()
-				continue
-			}
-			res.Cancelled = true
-			sv.hang.abort()
-			terminate(sv.grace)
-		case g := <-p.stopc:
-			res.Cancelled, stopped = true, true
-			if g <= 0 {
-				g = sv.grace
-			}
-			sv.hang.abort()
-			terminate(g)
-		case <-killC:
-			killC = nil
-			if stopped && !res.TimedOut && p.groupAlive() {
-				if hangC, _ = sv.hang.start(p.pid, HangIgnoredTerm, kill); hangC != nil {
-					continue
-				}
-			}
-			kill()
-		case <-hangC:
-			hangC = nil
-			sv.hang.then()
-		}
-	}
+	exit := w.until(ctx, waitc, timeoutC)
 	sv.hang.wait()
 	p.closeStdin()
+	res := w.res
 	res.OrphansKilled = p.reapGroup(sv.waitDelay)
 
 	fillExit(res, exit)
-	if res.Signaled && res.Signal == syscall.SIGKILL && !weKilled && sv.oomBefore >= 0 {
+	if res.Signaled && res.Signal == syscall.SIGKILL && !w.weKilled && sv.oomBefore >= 0 {
 		if after := oomKills(); after > sv.oomBefore {
 			res.OOMKilled = true
 		}
@@ -132,6 +63,98 @@ wait:
 	p.result = res
 	p.err = p.ioError(exit.err, sv.comb)
 	close(p.done)
+}
+
+// supervisor is the state of one process's supervision until its leader
+// exits.
+type supervisor struct {
+	p           *Process
+	sv          *supervision
+	res         *Result
+	killC       <-chan time.Time // the grace after SIGTERM is over
+	terminating bool
+	weKilled    bool
+	stopped     bool // by Stop
+	// Before a hung group is killed (a timeout; a Stop whose SIGTERM was
+	// ignored), Spec.OnHang may take evidence from it; hangC fires when
+	// the kill may proceed. Never for a cancellation.
+	hangC <-chan struct{}
+}
+
+// until handles timeouts, cancellations and Stop until the leader exits,
+// and returns its exit.
+func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeoutC <-chan time.Time) leaderExit {
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case exit := <-waitc:
+			return exit
+		case <-timeoutC:
+			w.timedOut()
+		case <-ctxDone:
+			ctxDone = nil
+			// A context deadline is a timeout the caller chose to express
+			// that way; anything else is a cancellation.
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				w.timedOut()
+				continue
+			}
+			w.res.Cancelled = true
+			w.sv.hang.abort()
+			w.terminate(w.sv.grace)
+		case g := <-w.p.stopc:
+			w.res.Cancelled, w.stopped = true, true
+			if g <= 0 {
+				g = w.sv.grace
+			}
+			w.sv.hang.abort()
+			w.terminate(g)
+		case <-w.killC:
+			w.graceOver()
+		case <-w.hangC:
+			w.hangC = nil
+			w.sv.hang.then()
+		}
+	}
+}
+
+// terminate sends SIGTERM to the group, once, and SIGKILL after grace.
+func (w *supervisor) terminate(grace time.Duration) {
+	if w.terminating {
+		return
+	}
+	w.terminating = true
+	w.p.signalGroup(syscall.SIGTERM)
+	w.p.signalGroup(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
+	w.killC = time.After(grace)
+}
+
+func (w *supervisor) timedOut() {
+	w.res.TimedOut = true
+	if w.hangC != nil || w.terminating {
+		return
+	}
+	var ok bool
+	if w.hangC, ok = w.sv.hang.start(w.p.pid, HangTimeout, func() { w.terminate(w.sv.grace) }); !ok {
+		w.terminate(w.sv.grace)
+	}
+}
+
+// graceOver kills the group, after taking a hang's evidence when a Stop's
+// SIGTERM was ignored.
+func (w *supervisor) graceOver() {
+	w.killC = nil
+	if w.stopped && !w.res.TimedOut && w.p.groupAlive() {
+		if w.hangC, _ = w.sv.hang.start(w.p.pid, HangIgnoredTerm, w.kill); w.hangC != nil {
+			return
+		}
+	}
+	w.kill()
+}
+
+func (w *supervisor) kill() {
+	w.weKilled = true
+	w.p.signalGroup(syscall.SIGKILL)
 }
 
 // reapGroup runs phase 2 of supervise and reports whether it had to kill

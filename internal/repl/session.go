@@ -271,7 +271,12 @@ func (s *Session) exchange(ctx context.Context, eng *engine, command string, unt
 	if err != nil {
 		return s.clean(text, command, sent.Command), err
 	}
-	// Timed out or cancelled: interrupt, then give up on the engine.
+	return s.interrupt(ctx, eng, command, sent, sentinelSent)
+}
+
+// interrupt follows a command that timed out or was cancelled: it
+// interrupts the engine, then gives up on it when it does not come back.
+func (s *Session) interrupt(ctx context.Context, eng *engine, command string, sent Sentinel, sentinelSent bool) (string, error) {
 	var cause error = ErrTimeout
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		cause = ctx.Err()
@@ -284,7 +289,7 @@ func (s *Session) exchange(ctx context.Context, eng *engine, command string, unt
 	}
 	graceCtx, cancel := context.WithTimeout(context.Background(), s.cfg.InterruptGrace)
 	defer cancel()
-	text, ok, err = s.await(graceCtx, eng, sent.Done)
+	text, ok, err := s.await(graceCtx, eng, sent.Done)
 	if ok {
 		return s.clean(text, command, sent.Command),
 			fmt.Errorf("command interrupted (session still usable): %w", cause)

@@ -45,6 +45,45 @@ var (
 // test (see Case.LogFile and ReadTestLogs). What the log does show of a
 // crash is the test-driver shell's line naming the signal, printed just
 // before the test's FAIL line. A run is complete with the harness's summary.
+// automakeCase is the case of a result line, "FAIL: t (exit status: 1)";
+// dirs are the directories make entered, signal the driver's report of a
+// signal that came before it.
+func automakeCase(m []string, dirs []string, signal string) Case {
+	c := Case{Suite: FormatAutomake, Name: m[2], Status: automakeStatus(m[1])}
+	if rest := strings.TrimSpace(m[3]); rest != "" {
+		c.Message = rest // a TAP test's number and description
+	}
+	// automake's log of test T is T.log, or with T's extension
+	// (one of TEST_EXTENSIONS, .test by default) replaced by .log.
+	c.LogFile = c.Name + ".log"
+	if n := len(dirs); n > 0 && filepath.IsAbs(dirs[n-1]) {
+		c.LogFile = filepath.Join(dirs[n-1], c.LogFile)
+	}
+	if signal != "" && (c.Status == Failed || c.Status == Errored) {
+		c.Status, c.Message = Crashed, signal
+	}
+	return c
+}
+
+// automakeTally adds a line of the test-suite summary, "# FAIL:  2".
+func automakeTally(ts *ToolSummary, line string, m []string) {
+	n, _ := strconv.Atoi(m[2])
+	switch m[1] {
+	case "TOTAL":
+		addTally(&ts.Total, n)
+	case "PASS", "XFAIL":
+		addTally(&ts.Passed, n)
+	case "SKIP":
+		addTally(&ts.Skipped, n)
+	case "FAIL", "XPASS", "ERROR":
+		addTally(&ts.Failed, n)
+	}
+	ts.addLine(line)
+	if m[1] != "TOTAL" && m[1] != "PASS" && m[1] != "SKIP" && m[1] != "XFAIL" && n > 0 {
+		ts.Verdict = "tests failed"
+	}
+}
+
 func parseAutomake(r io.Reader) (*Report, error) {
 	rep := &Report{Format: FormatAutomake}
 	var dirs []string
@@ -64,41 +103,13 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := automakeResultRE().FindStringSubmatch(line); m != nil {
-			c := Case{Suite: FormatAutomake, Name: m[2], Status: automakeStatus(m[1])}
-			if rest := strings.TrimSpace(m[3]); rest != "" {
-				c.Message = rest // a TAP test's number and description
-			}
-			// automake's log of test T is T.log, or with T's extension
-			// (one of TEST_EXTENSIONS, .test by default) replaced by .log.
-			c.LogFile = c.Name + ".log"
-			if n := len(dirs); n > 0 && filepath.IsAbs(dirs[n-1]) {
-				c.LogFile = filepath.Join(dirs[n-1], c.LogFile)
-			}
-			if signal != "" && (c.Status == Failed || c.Status == Errored) {
-				c.Status, c.Message = Crashed, signal
-			}
+			rep.Cases = append(rep.Cases, automakeCase(m, dirs, signal))
 			signal = ""
-			rep.Cases = append(rep.Cases, c)
 			return
 		}
 		if m := automakeTallyRE().FindStringSubmatch(line); m != nil {
 			summary = true
-			ts := rep.summary()
-			n, _ := strconv.Atoi(m[2])
-			switch m[1] {
-			case "TOTAL":
-				addTally(&ts.Total, n)
-			case "PASS", "XFAIL":
-				addTally(&ts.Passed, n)
-			case "SKIP":
-				addTally(&ts.Skipped, n)
-			case "FAIL", "XPASS", "ERROR":
-				addTally(&ts.Failed, n)
-			}
-			ts.addLine(line)
-			if m[1] != "TOTAL" && m[1] != "PASS" && m[1] != "SKIP" && m[1] != "XFAIL" && n > 0 {
-				ts.Verdict = "tests failed"
-			}
+			automakeTally(rep.summary(), line, m)
 			return
 		}
 		if m := automakeSerialRE().FindStringSubmatch(line); m != nil {

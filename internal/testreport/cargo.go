@@ -66,6 +66,35 @@ func parseCargo(r io.Reader) (*Report, error) {
 	return p.rep, nil
 }
 
+// startBinary begins the test binary of a "Running …" or "Doc-tests …"
+// line (t, trimmed).
+func (p *cargoParser) startBinary(t string) {
+	// cargo runs the next binary only after this one succeeded.
+	p.endBinary("exit 0")
+	p.endPending(Errored, "the test binary ended before reporting a result")
+	p.suite = strings.TrimPrefix(strings.TrimPrefix(t, "Running "), "Doc-tests ")
+	p.binary = ""
+	if i := strings.Index(p.suite, " ("); i > 0 {
+		p.binary = strings.TrimSuffix(p.suite[i+2:], ")")
+		p.suite = p.suite[:i]
+	}
+}
+
+// result records a binary's "test result: FAILED. 1 passed; 2 failed; …".
+func (p *cargoParser) result(line string, m []string) {
+	ts := p.rep.summary()
+	passed, _ := strconv.Atoi(m[2])
+	failed, _ := strconv.Atoi(m[3])
+	ignored, _ := strconv.Atoi(m[4])
+	addTally(&ts.Passed, passed)
+	addTally(&ts.Failed, failed)
+	addTally(&ts.Skipped, ignored)
+	addTally(&ts.Total, passed+failed+ignored)
+	ts.Verdict = "test result: " + m[1]
+	ts.addLine(line)
+	p.summary = true
+}
+
 func (p *cargoParser) line(line string) {
 	if p.rerunLine(line) {
 		return
@@ -79,15 +108,7 @@ func (p *cargoParser) line(line string) {
 	t := strings.TrimSpace(line)
 	switch {
 	case strings.HasPrefix(t, "Running ") || strings.HasPrefix(t, "Doc-tests "):
-		// cargo runs the next binary only after this one succeeded.
-		p.endBinary("exit 0")
-		p.endPending(Errored, "the test binary ended before reporting a result")
-		p.suite = strings.TrimPrefix(strings.TrimPrefix(t, "Running "), "Doc-tests ")
-		p.binary = ""
-		if i := strings.Index(p.suite, " ("); i > 0 {
-			p.binary = strings.TrimSuffix(p.suite[i+2:], ")")
-			p.suite = p.suite[:i]
-		}
+		p.startBinary(t)
 	case strings.HasPrefix(line, "running ") && (strings.HasSuffix(line, " tests") || strings.HasSuffix(line, " test")):
 		if n, err := strconv.Atoi(strings.Fields(line)[1]); err == nil && len(strings.Fields(line)) == 3 {
 			p.endBinary("the output ended")
@@ -101,17 +122,7 @@ func (p *cargoParser) line(line string) {
 	case line == "failures:" || strings.HasPrefix(line, "test result: "):
 		p.section = ""
 		if m := cargoResultRE().FindStringSubmatch(line); m != nil {
-			ts := p.rep.summary()
-			passed, _ := strconv.Atoi(m[2])
-			failed, _ := strconv.Atoi(m[3])
-			ignored, _ := strconv.Atoi(m[4])
-			addTally(&ts.Passed, passed)
-			addTally(&ts.Failed, failed)
-			addTally(&ts.Skipped, ignored)
-			addTally(&ts.Total, passed+failed+ignored)
-			ts.Verdict = "test result: " + m[1]
-			ts.addLine(line)
-			p.summary = true
+			p.result(line, m)
 		}
 	case strings.Contains(line, "process didn't exit successfully") && strings.Contains(line, "(signal: "):
 		p.binaryKilled(strings.TrimSpace(line))

@@ -40,104 +40,138 @@ var (
 // result line, or a run that ends without the summary (ctest killed, the
 // log cut), was cut short.
 func parseCTest(r io.Reader) (*Report, error) {
-	rep := &Report{Format: FormatCTest}
-	var started []string // tests started without a result line, in order
-	summary := false
-	inReport := false // a sanitizer report's frames are being read
-	var race *raceReport
-	err := lines(r, func(line string) {
-		if m := ctestStartRE().FindStringSubmatch(line); m != nil {
-			started = append(started, m[1])
-			return
-		}
-		if m := ctestCaseRE().FindStringSubmatch(line); m != nil {
-			if i := slices.Index(started, m[1]); i >= 0 {
-				started = slices.Delete(started, i, i+1)
-			}
-			result := strings.TrimSpace(strings.ReplaceAll(m[2], "***", " "))
-			c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(result)}
-			if secs, err := strconv.ParseFloat(m[3], 64); err == nil {
-				c.Duration = time.Duration(secs * float64(time.Second))
-			}
-			if c.Status != Passed {
-				c.Message = result
-			}
-			rep.Cases = append(rep.Cases, c)
-			return
-		}
-		// --output-on-failure prints a failed test's output after its
-		// result line: a sanitizer report there makes the test crashed,
-		// whatever exit status the sanitizer chose.
-		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && isRaceStart(line) {
-			// A data race fails the test, which ran to its end: race.go.
-			c := &rep.Cases[n-1]
-			c.Kind, c.Message = KindDataRace, sanitizerMessage(line)
-			race = &raceReport{}
-			race.feed(line)
-			return
-		}
-		if race != nil && race.feed(line) {
-			c := &rep.Cases[len(rep.Cases)-1]
-			c.File, c.Line = race.site.File, race.site.Line
-			c.Message += " in " + race.site.Function + " at " + c.File + ":" + strconv.Itoa(c.Line)
-			race = nil
-		}
-		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && isSanitizerReport(line) {
-			c := &rep.Cases[n-1]
-			c.Status, c.Message = Crashed, sanitizerMessage(line)
-			inReport = true
-			return
-		}
-		if n := len(rep.Cases); n > 0 && rep.Cases[n-1].Status == Failed && rep.Cases[n-1].File == "" {
-			if m := unityFailRE().FindStringSubmatch(line); m != nil {
-				// The first failed assertion of the test program.
-				c := &rep.Cases[n-1]
-				c.File = m[1]
-				c.Line, _ = strconv.Atoi(m[2])
-				c.Message = m[3] + " at " + filepath.Base(m[1]) + ":" + m[2]
-				if m[4] != "" {
-					c.Message += ": " + m[4]
-				}
-				return
-			}
-		}
-		if n := len(rep.Cases); inReport && n > 0 {
-			// The report's first frame in the program's own code.
-			if fn, file, ln, ok := sanitizerFrame(line); ok {
-				c := &rep.Cases[n-1]
-				c.File, c.Line = file, ln
-				c.Message += " in " + fn + " at " + file + ":" + strconv.Itoa(ln)
-				inReport = false
-			}
-		}
-		if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
-			summary = true
-			ts := rep.summary()
-			failed, _ := strconv.Atoi(m[2])
-			total, _ := strconv.Atoi(m[3])
-			addTally(&ts.Failed, failed)
-			addTally(&ts.Total, total)
-			addTally(&ts.Passed, total-failed)
-			ts.addLine(line)
-			if failed > 0 {
-				ts.Verdict = "tests failed"
-			}
-		}
-	})
-	if err != nil {
+	p := &ctestParser{rep: &Report{Format: FormatCTest}}
+	if err := lines(r, p.line); err != nil {
 		return nil, err
 	}
-	if !summary {
-		for _, name := range started {
-			rep.Cases = append(rep.Cases, Case{Suite: "ctest", Name: name, Status: Errored,
-				Message: "ctest ended before the test finished (the output ended)"})
-			rep.cutShort("ctest", name, "the output ended")
-		}
-		if len(started) == 0 && len(rep.Cases) > 0 {
-			rep.cutShort("ctest", "", "the output ended before ctest's summary")
+	p.finish()
+	return p.rep, nil
+}
+
+// ctestParser reads ctest's output line by line.
+type ctestParser struct {
+	rep      *Report
+	started  []string // tests started without a result line, in order
+	summary  bool
+	inReport bool // a sanitizer report's frames are being read
+	race     *raceReport
+}
+
+func (p *ctestParser) line(line string) {
+	if m := ctestStartRE().FindStringSubmatch(line); m != nil {
+		p.started = append(p.started, m[1])
+		return
+	}
+	if m := ctestCaseRE().FindStringSubmatch(line); m != nil {
+		p.result(m)
+		return
+	}
+	if p.failedOutput(line) {
+		return
+	}
+	if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
+		p.tally(line, m)
+	}
+}
+
+// result records a test's result line.
+func (p *ctestParser) result(m []string) {
+	if i := slices.Index(p.started, m[1]); i >= 0 {
+		p.started = slices.Delete(p.started, i, i+1)
+	}
+	result := strings.TrimSpace(strings.ReplaceAll(m[2], "***", " "))
+	c := Case{Suite: "ctest", Name: m[1], Status: ctestStatus(result)}
+	if secs, err := strconv.ParseFloat(m[3], 64); err == nil {
+		c.Duration = time.Duration(secs * float64(time.Second))
+	}
+	if c.Status != Passed {
+		c.Message = result
+	}
+	p.rep.Cases = append(p.rep.Cases, c)
+}
+
+// lastFailed is the last test's case when it failed, else nil.
+func (p *ctestParser) lastFailed() *Case {
+	if n := len(p.rep.Cases); n > 0 && p.rep.Cases[n-1].Status == Failed {
+		return &p.rep.Cases[n-1]
+	}
+	return nil
+}
+
+// failedOutput reads what --output-on-failure prints after a failed test's
+// result line, and reports whether the line was taken: a sanitizer report
+// there makes the test crashed, whatever exit status the sanitizer chose.
+func (p *ctestParser) failedOutput(line string) bool {
+	if c := p.lastFailed(); c != nil && isRaceStart(line) {
+		// A data race fails the test, which ran to its end: race.go.
+		c.Kind, c.Message = KindDataRace, sanitizerMessage(line)
+		p.race = &raceReport{}
+		p.race.feed(line)
+		return true
+	}
+	if p.race != nil && p.race.feed(line) {
+		c := &p.rep.Cases[len(p.rep.Cases)-1]
+		c.File, c.Line = p.race.site.File, p.race.site.Line
+		c.Message += " in " + p.race.site.Function + " at " + c.File + ":" + strconv.Itoa(c.Line)
+		p.race = nil
+	}
+	if c := p.lastFailed(); c != nil && isSanitizerReport(line) {
+		c.Status, c.Message = Crashed, sanitizerMessage(line)
+		p.inReport = true
+		return true
+	}
+	if c := p.lastFailed(); c != nil && c.File == "" {
+		if m := unityFailRE().FindStringSubmatch(line); m != nil {
+			// The first failed assertion of the test program.
+			c.File = m[1]
+			c.Line, _ = strconv.Atoi(m[2])
+			c.Message = m[3] + " at " + filepath.Base(m[1]) + ":" + m[2]
+			if m[4] != "" {
+				c.Message += ": " + m[4]
+			}
+			return true
 		}
 	}
-	return rep, nil
+	if n := len(p.rep.Cases); p.inReport && n > 0 {
+		// The report's first frame in the program's own code.
+		if fn, file, ln, ok := sanitizerFrame(line); ok {
+			c := &p.rep.Cases[n-1]
+			c.File, c.Line = file, ln
+			c.Message += " in " + fn + " at " + file + ":" + strconv.Itoa(ln)
+			p.inReport = false
+		}
+	}
+	return false
+}
+
+// tally records ctest's summary line, "50% tests passed, 1 tests failed out of 2".
+func (p *ctestParser) tally(line string, m []string) {
+	p.summary = true
+	ts := p.rep.summary()
+	failed, _ := strconv.Atoi(m[2])
+	total, _ := strconv.Atoi(m[3])
+	addTally(&ts.Failed, failed)
+	addTally(&ts.Total, total)
+	addTally(&ts.Passed, total-failed)
+	ts.addLine(line)
+	if failed > 0 {
+		ts.Verdict = "tests failed"
+	}
+}
+
+// finish marks the run cut short when ctest's summary never came.
+func (p *ctestParser) finish() {
+	if p.summary {
+		return
+	}
+	for _, name := range p.started {
+		p.rep.Cases = append(p.rep.Cases, Case{Suite: "ctest", Name: name, Status: Errored,
+			Message: "ctest ended before the test finished (the output ended)"})
+		p.rep.cutShort("ctest", name, "the output ended")
+	}
+	if len(p.started) == 0 && len(p.rep.Cases) > 0 {
+		p.rep.cutShort("ctest", "", "the output ended before ctest's summary")
+	}
 }
 
 // ctestStatus maps CTest's result words. "Exception" covers the signals

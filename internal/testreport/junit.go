@@ -16,19 +16,9 @@ import (
 // the tests/failures/errors attributes of the root (or of the top-level
 // suites when the root has none).
 func parseJUnit(r io.Reader) (*Report, error) {
-	rep := &Report{Format: FormatJUnit}
 	dec := xml.NewDecoder(r)
 	dec.Strict = false
-	var (
-		suites []string // enclosing testsuite names
-		cur    *Case    // testcase being read
-		inFail bool     // inside <failure> or <error>: collect text
-		inOut  bool     // inside the case's <system-out>
-		watch  *frameworkWatch
-		text   strings.Builder
-		depth  int
-		tally  junitTally
-	)
+	p := &junitParser{rep: &Report{Format: FormatJUnit}}
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -39,78 +29,106 @@ func parseJUnit(r io.Reader) (*Report, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			depth++
-			switch t.Name.Local {
-			case "testsuites":
-				if depth == 1 {
-					tally.root(t.Attr)
-				}
-			case "testsuite":
-				if len(suites) == 0 {
-					tally.suite(t.Attr)
-				}
-				suites = append(suites, attr(t.Attr, "name"))
-			case "testcase":
-				cur = junitCase(t.Attr, suites)
-				watch = &frameworkWatch{}
-			case "system-out":
-				inOut = cur != nil
-			case "failure", "error":
-				if cur != nil {
-					cur.Status = Failed
-					if t.Name.Local == "error" {
-						cur.Status = Errored
-					}
-					cur.Message = attr(t.Attr, "message")
-					inFail = true
-					text.Reset()
-				}
-			case "skipped":
-				if cur != nil {
-					cur.Status = Skipped
-					cur.Message = attr(t.Attr, "message")
-				}
-			}
+			p.start(t)
 		case xml.CharData:
-			if inFail && text.Len() < maxMessage {
-				text.Write(t)
+			if p.inFail && p.text.Len() < maxMessage {
+				p.text.Write(t)
 			}
-			if inOut {
-				watch.Write(t)
+			if p.inOut {
+				p.watch.Write(t)
 			}
 		case xml.EndElement:
-			depth--
-			switch t.Name.Local {
-			case "testsuite":
-				if len(suites) > 0 {
-					suites = suites[:len(suites)-1]
-				}
-			case "system-out":
-				inOut = false
-			case "testcase":
-				if cur != nil {
-					if fw := watch.cutShort(); fw != "" && cur.Status == Passed {
-						// Exit 0 passed it; its own framework never finished.
-						how := "exit 0 before " + fw + "'s summary"
-						cur.Status, cur.Message = Errored, "the test program ended early: "+how
-						rep.cutShort(cur.Suite, cur.Name, how)
-					}
-					rep.Cases = append(rep.Cases, *cur)
-					cur = nil
-				}
-			case "failure", "error":
-				if cur != nil && inFail {
-					if body := strings.TrimSpace(text.String()); body != "" && body != cur.Message {
-						cur.Message = strings.TrimSpace(cur.Message + "\n" + body)
-					}
-					cur.Message = bound(cur.Message)
-					inFail = false
-				}
-			}
+			p.end(t)
 		}
 	}
-	rep.ToolSummary = tally.summary()
-	return rep, nil
+	p.rep.ToolSummary = p.tally.summary()
+	return p.rep, nil
+}
+
+// junitParser is the state of reading a JUnit XML document.
+type junitParser struct {
+	rep    *Report
+	suites []string // enclosing testsuite names
+	cur    *Case    // testcase being read
+	inFail bool     // inside <failure> or <error>: collect text
+	inOut  bool     // inside the case's <system-out>
+	watch  *frameworkWatch
+	text   strings.Builder
+	depth  int
+	tally  junitTally
+}
+
+func (p *junitParser) start(t xml.StartElement) {
+	p.depth++
+	switch t.Name.Local {
+	case "testsuites":
+		if p.depth == 1 {
+			p.tally.root(t.Attr)
+		}
+	case "testsuite":
+		if len(p.suites) == 0 {
+			p.tally.suite(t.Attr)
+		}
+		p.suites = append(p.suites, attr(t.Attr, "name"))
+	case "testcase":
+		p.cur = junitCase(t.Attr, p.suites)
+		p.watch = &frameworkWatch{}
+	case "system-out":
+		p.inOut = p.cur != nil
+	case "failure", "error":
+		if p.cur != nil {
+			p.cur.Status = Failed
+			if t.Name.Local == "error" {
+				p.cur.Status = Errored
+			}
+			p.cur.Message = attr(t.Attr, "message")
+			p.inFail = true
+			p.text.Reset()
+		}
+	case "skipped":
+		if p.cur != nil {
+			p.cur.Status = Skipped
+			p.cur.Message = attr(t.Attr, "message")
+		}
+	}
+}
+
+func (p *junitParser) end(t xml.EndElement) {
+	p.depth--
+	switch t.Name.Local {
+	case "testsuite":
+		if len(p.suites) > 0 {
+			p.suites = p.suites[:len(p.suites)-1]
+		}
+	case "system-out":
+		p.inOut = false
+	case "testcase":
+		p.endCase()
+	case "failure", "error":
+		if cur := p.cur; cur != nil && p.inFail {
+			if body := strings.TrimSpace(p.text.String()); body != "" && body != cur.Message {
+				cur.Message = strings.TrimSpace(cur.Message + "\n" + body)
+			}
+			cur.Message = bound(cur.Message)
+			p.inFail = false
+		}
+	}
+}
+
+// endCase records the testcase just read.
+func (p *junitParser) endCase() {
+	cur := p.cur
+	if cur == nil {
+		return
+	}
+	if fw := p.watch.cutShort(); fw != "" && cur.Status == Passed {
+		// Exit 0 passed it; its own framework never finished.
+		how := "exit 0 before " + fw + "'s summary"
+		cur.Status, cur.Message = Errored, "the test program ended early: "+how
+		p.rep.cutShort(cur.Suite, cur.Name, how)
+	}
+	p.rep.Cases = append(p.rep.Cases, *cur)
+	p.cur = nil
 }
 
 func junitCase(attrs []xml.Attr, suites []string) *Case {

@@ -1,6 +1,10 @@
 package verdict
 
 import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -56,4 +60,88 @@ func TestMatcherAgreesWithContains(t *testing.T) {
 			}
 		}
 	}
+}
+
+// packKeys are the keys of the indicator packs, in pattern order.
+func packKeys() []string {
+	keys := make([]string, len(patterns()))
+	for i, p := range patterns() {
+		keys[i] = p.key
+	}
+	return keys
+}
+
+// checkScan: the prefiltered scan finds exactly what the automaton over
+// every byte finds, and that is exactly the keys strings.Contains finds.
+func checkScan(t *testing.T, m *matcher, keys []string, line string) {
+	t.Helper()
+	got := slices.Sorted(slices.Values(m.scan([]byte(line), nil)))
+	plain := slices.Sorted(slices.Values(m.run([]byte(line), nil)))
+	var want []int
+	for i, k := range keys {
+		if strings.Contains(line, k) {
+			want = append(want, i)
+		}
+	}
+	if !slices.Equal(got, plain) || !slices.Equal(got, want) {
+		t.Fatalf("%q: prefiltered %v, automaton %v, strings.Contains %v", line, got, plain, want)
+	}
+}
+
+// TestPrefilteredScanAgrees puts pack keys at the starts and ends of lines,
+// overlapping one another, cut short by a byte, and among random bytes.
+func TestPrefilteredScanAgrees(t *testing.T) {
+	keys := packKeys()
+	m := newMatcher(keys)
+	r := rand.New(rand.NewPCG(3, 4))
+	noise := func() string {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			const bytes = " ab:*]\t\xe2"
+			b[i] = bytes[r.IntN(len(bytes))]
+		}
+		return string(b)
+	}
+	for _, k := range keys {
+		checkScan(t, m, keys, k)
+		checkScan(t, m, keys, k[:len(k)-1])
+		checkScan(t, m, keys, k[1:])
+		checkScan(t, m, keys, noise()+k)
+		checkScan(t, m, keys, k+noise())
+	}
+	for range 20000 {
+		var line strings.Builder
+		for range 1 + r.IntN(4) {
+			line.WriteString(noise())
+			k := keys[r.IntN(len(keys))]
+			switch r.IntN(3) {
+			case 0:
+				k = k[:r.IntN(len(k)+1)]
+			case 1:
+				k = k[r.IntN(len(k)):]
+			}
+			line.WriteString(k)
+		}
+		checkScan(t, m, keys, line.String())
+	}
+}
+
+// FuzzPrefilteredScan: on any line, and the lines of real logs, the
+// prefiltered scan and the automaton agree with strings.Contains.
+func FuzzPrefilteredScan(f *testing.F) {
+	for _, glob := range []string{"../../../shared/fixtures/xcodebuild/*", "../logfilter/testdata/*.log"} {
+		files, _ := filepath.Glob(glob)
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				for l := range bytes.SplitSeq(b[:min(len(b), 64<<10)], []byte("\n")) {
+					f.Add(string(l))
+				}
+			}
+		}
+	}
+	keys := packKeys()
+	m := newMatcher(keys)
+	f.Fuzz(func(t *testing.T, line string) {
+		checkScan(t, m, keys, line)
+	})
 }

@@ -223,6 +223,40 @@ func (b *Backend) bump() {
 	b.changed = make(chan struct{})
 }
 
+// stopped records a "stopped" event; b.mu is held.
+func (b *Backend) stopped(e Event) {
+	var body godap.StoppedEventBody
+	_ = json.Unmarshal(e.Body, &body)
+	b.state.Status = debugger.StatusStopped
+	b.state.LastStop = stopFromEvent(body)
+	if b.pausing {
+		// lldb reports the stop a pause causes as signal SIGSTOP, or
+		// as a trace stop; a breakpoint or a real signal stays itself.
+		stop := b.state.LastStop
+		if stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" || stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther {
+			stop.Reason, stop.Signal = debugger.StopPause, ""
+		}
+		b.pausing = false
+	}
+	if body.ThreadId != 0 {
+		b.thread = body.ThreadId
+	}
+	b.bump()
+}
+
+// terminated records a "terminated" event, an exit unless one was seen
+// already; b.mu is held.
+func (b *Backend) terminated() {
+	if b.state.Status == debugger.StatusExited || b.state.Status == debugger.StatusDead {
+		return
+	}
+	b.state.Status = debugger.StatusExited
+	if b.state.LastStop == nil || b.state.LastStop.Reason != debugger.StopExited {
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopExited, Description: "debug session terminated", At: time.Now()}
+	}
+	b.bump()
+}
+
 // onEvent runs on the Conn's reader goroutine: no requests, no blocking.
 func (b *Backend) onEvent(e Event) {
 	switch e.Name {
@@ -236,23 +270,7 @@ func (b *Backend) onEvent(e Event) {
 	defer b.mu.Unlock()
 	switch e.Name {
 	case "stopped":
-		var body godap.StoppedEventBody
-		_ = json.Unmarshal(e.Body, &body)
-		b.state.Status = debugger.StatusStopped
-		b.state.LastStop = stopFromEvent(body)
-		if b.pausing {
-			// lldb reports the stop a pause causes as signal SIGSTOP, or
-			// as a trace stop; a breakpoint or a real signal stays itself.
-			stop := b.state.LastStop
-			if stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" || stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther {
-				stop.Reason, stop.Signal = debugger.StopPause, ""
-			}
-			b.pausing = false
-		}
-		if body.ThreadId != 0 {
-			b.thread = body.ThreadId
-		}
-		b.bump()
+		b.stopped(e)
 	case "continued":
 		if b.state.Status == debugger.StatusStopped {
 			b.state.Status = debugger.StatusRunning
@@ -267,13 +285,7 @@ func (b *Backend) onEvent(e Event) {
 		b.state.LastStop = &debugger.Stop{Reason: debugger.StopExited, ExitCode: &code, At: time.Now()}
 		b.bump()
 	case "terminated":
-		if b.state.Status != debugger.StatusExited && b.state.Status != debugger.StatusDead {
-			b.state.Status = debugger.StatusExited
-			if b.state.LastStop == nil || b.state.LastStop.Reason != debugger.StopExited {
-				b.state.LastStop = &debugger.Stop{Reason: debugger.StopExited, Description: "debug session terminated", At: time.Now()}
-			}
-			b.bump()
-		}
+		b.terminated()
 	case "process":
 		var body godap.ProcessEventBody
 		if json.Unmarshal(e.Body, &body) == nil && body.SystemProcessId != 0 {

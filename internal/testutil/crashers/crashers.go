@@ -184,6 +184,20 @@ func CacheDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("triage-test-%d", os.Getuid()))
 }
 
+// compileArgv is the command that compiles p's source into out; cc is the
+// C or C++ compiler.
+func compileArgv(p program, cc, out string) []string {
+	switch p.lang {
+	case langC, langCXX:
+		return append(append([]string{cc}, p.flags...), "-o", out, p.src)
+	case langGo:
+		return append(append([]string{"go", "build"}, p.flags...), "-o", out, p.src)
+	case langRust:
+		return append(append([]string{"rustc"}, p.flags...), "-o", out, p.src)
+	}
+	return nil
+}
+
 func build(name string, p program) (path, skip string, err error) {
 	comp := compilers[p.lang]
 	if _, err := exec.LookPath(comp.cmd); err != nil {
@@ -218,15 +232,7 @@ func build(name string, p program) (path, skip string, err error) {
 	}
 	out := filepath.Join(srcDir, fmt.Sprintf(".%s.tmp%d", name, os.Getpid()))
 	defer os.Remove(out)
-	var argv []string
-	switch p.lang {
-	case langC, langCXX:
-		argv = append(append([]string{comp.cmd}, p.flags...), "-o", out, p.src)
-	case langGo:
-		argv = append(append([]string{"go", "build"}, p.flags...), "-o", out, p.src)
-	case langRust:
-		argv = append(append([]string{"rustc"}, p.flags...), "-o", out, p.src)
-	}
+	argv := compileArgv(p, comp.cmd, out)
 	var log bytes.Buffer
 	res, err := proc.Run(context.Background(), proc.Spec{
 		Argv:     argv,
