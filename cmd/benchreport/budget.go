@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/benchreport"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // budgets measures tools/list of the default and of all workflows and adds
@@ -56,7 +56,7 @@ func toolsList(ctx context.Context, triage string) (benchreport.Budget, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	lines := &lineWriter{want: []byte(`"id":2,`), found: make(chan []byte, 1)}
-	p, stdin, err := proc.StartInteractive(ctx, proc.Spec{
+	p, stdin, err := spawn.StartInteractive(ctx, spawn.Spec{
 		Argv:   []string{triage, "serve"},
 		Env:    map[string]string{"TRIAGE_STORE": ":memory:"},
 		Stdout: lines, Stderr: os.Stderr,
@@ -137,7 +137,7 @@ func fixtureSizes(ctx context.Context, triage, shared string) ([]benchreport.Fix
 		if filepath.Ext(path) == ".xml" {
 			argv = []string{triage, "filter", "--level", "standard", "--toolchain", "junit", path}
 		}
-		res, err := proc.Run(ctx, proc.Spec{Argv: argv, Stdout: &filtered, Timeout: time.Minute})
+		res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Stdout: &filtered, Timeout: time.Minute})
 		if err != nil || !res.Exited || res.ExitCode > 1 {
 			note += fmt.Sprintf(" %s: triage filter failed (%v %v).", path, res, err)
 			continue

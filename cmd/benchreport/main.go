@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/benchreport"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 func main() {
@@ -165,7 +165,7 @@ func verdict(rep *benchreport.Report, quick, failed bool) int {
 
 // command runs argv with env overrides, its output into w.
 func command(ctx context.Context, env map[string]string, w io.Writer, name string, args ...string) error {
-	res, err := proc.Run(ctx, proc.Spec{Argv: append([]string{name}, args...), Env: env, Stdout: w, Stderr: w, Timeout: 90 * time.Minute})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: append([]string{name}, args...), Env: env, Stdout: w, Stderr: w, Timeout: 90 * time.Minute})
 	if err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
@@ -30,7 +30,7 @@ var filterFormats = map[string]string{
 // filterOutput is `triage filter --output json`.
 type filterOutput struct {
 	Verdict string             `json:"verdict"`
-	Status  buildrun.Status    `json:"status"`
+	Status  pipeline.Status    `json:"status"`
 	Log     logfilter.Summary  `json:"log"`
 	Tests   *testreport.Report `json:"tests,omitempty"`
 	// Filtered is the filtered log.
@@ -88,8 +88,8 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	}
 	// The filtered log is held until the end: the verdict line comes first.
 	var filtered strings.Builder
-	res, err := buildrun.Analyze(in, buildrun.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty,
-		Skips: buildrun.SkipPolicy{Fail: *failOnSkip, Allowed: allowSkip}})
+	res, err := pipeline.Analyze(in, pipeline.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty,
+		Skips: pipeline.SkipPolicy{Fail: *failOnSkip, Allowed: allowSkip}})
 	if err != nil {
 		return 0, err
 	}
@@ -98,7 +98,7 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 
 // printFiltered prints the verdict, the filtered log and the summary, as
 // text or as JSON, and returns the exit code.
-func printFiltered(stdout io.Writer, res *buildrun.Result, filtered, output string) (int, error) {
+func printFiltered(stdout io.Writer, res *pipeline.Result, filtered, output string) (int, error) {
 	code := exitOK
 	if !res.Status.OK() {
 		code = exitFailure
@@ -138,7 +138,7 @@ or an empty log, 2 usage error.`)
 }
 
 // writeFilterSummary prints the parsed test tally and the log's counts.
-func writeFilterSummary(w io.Writer, res *buildrun.Result) {
+func writeFilterSummary(w io.Writer, res *pipeline.Result) {
 	fmt.Fprintln(w, "---")
 	if rep := res.Report; rep != nil {
 		t := rep.Totals

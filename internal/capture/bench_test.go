@@ -32,7 +32,7 @@ func BenchmarkCapture(b *testing.B) {
 	defer st.Close()
 	b.SetBytes(size)
 	for b.Loop() {
-		c, err := capture.Start(ctx, st, store.Meta{Tool: "bench"}, capture.Options{Budget: 16 << 10})
+		c, err := capture.Open(ctx, st, store.Meta{Tool: "bench"}, capture.Options{Budget: 16 << 10})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,13 +1,23 @@
-// Package capture records the output of one call: the whole of it into the
-// output store, a bounded excerpt (errors first) for the answer, and a line
-// count for progress reports. run, build, test, the Xcode actions,
-// sim_build_run and background processes all capture through it, so the
-// lines an excerpt shows first and what a failed store write means are
-// decided once, here.
+// Package capture captures a program's run: how it ended and what it said.
+//
+// Run (and Start, for a background run) runs a program crash-aware: it
+// starts the process through spawn with core dumps enabled, watches its
+// output for crash indicators while it streams, and once it has ended finds
+// the core dump (or crash report), takes a first-look backtrace of the
+// crashing thread, and classifies the whole into a verdict. A run knows
+// nothing of where output is stored: the caller passes a writer that
+// receives the combined stream, and the id it was stored under, which hints
+// then name.
+//
+// Open records the output of one call: the whole of it into the output
+// store, a bounded excerpt (errors first) for the answer, and a line count
+// for progress reports. run, build, test, the Xcode actions, sim_build_run
+// and background processes all capture through it, so the lines an excerpt
+// shows first and what a failed store write means are decided once, here.
 //
 // A capture is used in three steps:
 //
-//	c, err := capture.Start(ctx, st, store.Meta{Tool: "run", Argv: argv}, capture.Options{Budget: n})
+//	c, err := capture.Open(ctx, st, store.Meta{Tool: "run", Argv: argv}, capture.Options{Budget: n})
 //	// the producer writes to c (and, with Options.Filtered, to c.Filtered())
 //	res := c.Finish(ctx, store.Final{Status: ..., VerdictLine: ...}) // or c.Abort()
 //
@@ -59,7 +69,7 @@ type Options struct {
 // Progress is a capture in progress.
 type Progress struct {
 	Lines   int64         // lines written so far
-	Elapsed time.Duration // since Start
+	Elapsed time.Duration // since Open
 }
 
 // Capture is one output on its way into the store. Write and Filtered's
@@ -78,8 +88,8 @@ type Capture struct {
 	done    bool
 }
 
-// Start creates the output in st, described by meta.
-func Start(ctx context.Context, st *store.Store, meta store.Meta, opts Options) (*Capture, error) {
+// Open creates the output in st, described by meta.
+func Open(ctx context.Context, st *store.Store, meta store.Meta, opts Options) (*Capture, error) {
 	w, err := st.Create(ctx, meta)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func breakBodies(t *testing.T, bodies string) {
 func TestCaptureStoresTheWholeOutputAndExcerptsIt(t *testing.T) {
 	ctx := context.Background()
 	st, _ := openStore(t)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "run", Argv: []string{"prog"}}, capture.Options{Budget: 1024})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "run", Argv: []string{"prog"}}, capture.Options{Budget: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCaptureStoresTheWholeOutputAndExcerptsIt(t *testing.T) {
 func TestFilteredExcerptComesFromTheFilteredLog(t *testing.T) {
 	ctx := context.Background()
 	st, _ := openStore(t)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "build"}, capture.Options{Budget: 4096, Filtered: true})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "build"}, capture.Options{Budget: 4096, Filtered: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFilteredExcerptComesFromTheFilteredLog(t *testing.T) {
 		t.Errorf("result = %+v", res)
 	}
 	// Without Filtered, the filtered writer is a sink.
-	c, err = capture.Start(ctx, st, store.Meta{Tool: "run"}, capture.Options{Budget: 4096})
+	c, err = capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Budget: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestFilteredExcerptComesFromTheFilteredLog(t *testing.T) {
 func TestStoreFailureIsOneOutcome(t *testing.T) {
 	ctx := context.Background()
 	st, bodies := openStore(t)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "run"}, capture.Options{Budget: 4096})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Budget: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestStoreFailureIsOneOutcome(t *testing.T) {
 func TestCommitWakesReadersAndFinishEndsTheWait(t *testing.T) {
 	ctx := context.Background()
 	st, _ := openStore(t)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "process_start"}, capture.Options{})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "process_start"}, capture.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestProgressCountsLinesAndStopsAtFinish(t *testing.T) {
 	st, _ := openStore(t)
 	var finished atomic.Bool
 	seen := make(chan int64, 100)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "run"}, capture.Options{
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{
 		Interval: time.Millisecond,
 		Progress: func(p capture.Progress) {
 			if finished.Load() {
@@ -195,7 +195,7 @@ func TestProgressCountsLinesAndStopsAtFinish(t *testing.T) {
 func TestAbortKeepsTheOutputIncomplete(t *testing.T) {
 	ctx := context.Background()
 	st, _ := openStore(t)
-	c, err := capture.Start(ctx, st, store.Meta{Tool: "run"}, capture.Options{Progress: func(capture.Progress) {}})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Progress: func(capture.Progress) {}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -152,7 +152,7 @@ func TestMissingDebugInfo(t *testing.T) {
 		lib, exe := filepath.Join(dir, "libd.so"), filepath.Join(dir, "main")
 		run(t, "cc", "-O0", "-shared", "-fPIC", "-o", lib, filepath.Join(dir, "lib.c"))
 		run(t, "cc", "-g", "-O0", "-o", exe, filepath.Join(dir, "main.c"), "-L"+dir, "-ld", "-Wl,-rpath,"+dir)
-		res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true})
+		res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true})
 		if err != nil || !res.Signaled {
 			t.Fatalf("%v %v", res, err)
 		}

@@ -40,5 +40,5 @@
 // (NT_PRSTATUS, NT_PRPSINFO, NT_SIGINFO, NT_AUXV, NT_FILE) with no debugger,
 // so a core can be summarised and matched to its program even where gdb is
 // missing. [Backtrace] runs gdb (or lldb when gdb is absent) in batch mode
-// through internal/proc and parses the crashing thread's frames.
+// through internal/spawn and parses the crashing thread's frames.
 package coredump

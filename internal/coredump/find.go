@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // Crash describes a process that died, as the runner saw it.
@@ -29,8 +29,8 @@ type Crash struct {
 	Started, Ended time.Time
 }
 
-// CrashFromResult describes a finished proc run for Find.
-func CrashFromResult(res *proc.Result) Crash {
+// CrashFromResult describes a finished spawn run for Find.
+func CrashFromResult(res *spawn.Result) Crash {
 	cwd := res.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()

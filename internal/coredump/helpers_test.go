@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
 // crash runs a crashers program in a fresh directory with core dumps
 // enabled and returns what the run left.
-func crash(t *testing.T, name string, args ...string) (Crash, *proc.Result) {
+func crash(t *testing.T, name string, args ...string) (Crash, *spawn.Result) {
 	t.Helper()
 	exe := crashers.Build(t, name)
 	dir := t.TempDir()
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: append([]string{exe}, args...), Dir: dir, CoreDumps: true})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: append([]string{exe}, args...), Dir: dir, CoreDumps: true})
 	if err != nil {
 		t.Fatalf("running %s: %v", name, err)
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // ListQuery selects crash artifacts.
@@ -154,7 +154,7 @@ func listCoredumpctl(ctx context.Context, q ListQuery) []Artifact {
 		argv = append(argv, q.Process)
 	}
 	var out bytes.Buffer
-	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Stdout: &out, Timeout: 15 * time.Second})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Stdout: &out, Timeout: 15 * time.Second})
 	if err != nil || !res.Success() {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -17,7 +17,7 @@ func TestListFindsCoresInRunDirs(t *testing.T) {
 	os.WriteFile(filepath.Join(procSys, "kernel", "core_pattern"), []byte("core\n"), 0o644)
 	dir := t.TempDir()
 	before := time.Now().Add(-time.Second)
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: dir, CoreDumps: true})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: dir, CoreDumps: true})
 	if err != nil || !res.Signaled {
 		t.Fatalf("crasher: %v %+v", err, res)
 	}

@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // maxToolOutput bounds what we keep of a helper tool's output (gdb, lldb,
@@ -33,16 +33,16 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 // toolRun is the captured result of running a helper tool.
 type toolRun struct {
 	stdout, stderr string
-	res            *proc.Result
+	res            *spawn.Result
 }
 
-// runTool runs argv through internal/proc with a timeout and returns its
+// runTool runs argv through internal/spawn with a timeout and returns its
 // output. A start failure (tool missing) is returned as the error; a
 // non-zero exit is not an error here, callers read res.
 func runTool(ctx context.Context, argv []string, timeout time.Duration) (*toolRun, error) {
 	out := &capBuffer{max: maxToolOutput}
 	errOut := &capBuffer{max: 64 << 10}
-	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Timeout: timeout, Stdout: out, Stderr: errOut})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Timeout: timeout, Stdout: out, Stderr: errOut})
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", argv[0], err)
 	}

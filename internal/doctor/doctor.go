@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/toolpath"
 )
 
@@ -174,7 +174,7 @@ func inspectTool(ctx context.Context, p probe, timeout time.Duration) Tool {
 		return t
 	}
 	var out strings.Builder
-	res, err := proc.Run(ctx, proc.Spec{Argv: append([]string{t.Path}, p.args...), Combined: &limitedWriter{w: &out, n: 4096}, Timeout: timeout})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: append([]string{t.Path}, p.args...), Combined: &limitedWriter{w: &out, n: 4096}, Timeout: timeout})
 	switch {
 	case err != nil:
 		t.Status, t.Version = StatusError, err.Error()

@@ -4,7 +4,7 @@
 // what the operation needs) or internal (the operation failed on its own).
 //
 // A classified error wraps its cause, so errors.Is and errors.As see through
-// it to store.ErrNotFound, a *proc.StartError or an *os.PathError. An error
+// it to store.ErrNotFound, a *spawn.StartError or an *os.PathError. An error
 // nobody classified is the operation's failure, never the caller's: the
 // catalog turns usage and not-found errors into the usage_error outcome (CLI
 // exit 2) and every other error into the error outcome (exit 1), so an I/O

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/hang"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/hangers"
 )
@@ -21,7 +21,7 @@ func benchCapture(b *testing.B, p hangers.Program, wantStacks int) {
 		b.StopTimer()
 		ready := testutil.NewExpireOn("ready")
 		tap := hang.NewTap(0)
-		pr, err := proc.Start(context.Background(), proc.Spec{Argv: []string{p.Bin}, Dir: p.Dir, Combined: io.MultiWriter(tap, ready)})
+		pr, err := spawn.Start(context.Background(), spawn.Spec{Argv: []string{p.Bin}, Dir: p.Dir, Combined: io.MultiWriter(tap, ready)})
 		if err != nil {
 			b.Fatal(err)
 		}

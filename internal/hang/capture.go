@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/toolpath"
 )
 
@@ -218,7 +218,7 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 	}
 	p.Method = debuggerName(argv[0])
 	out := &capped{max: maxDebuggerOut}
-	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Stdout: out, Stderr: out, Grace: 200 * time.Millisecond})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Stdout: out, Stderr: out, Grace: 200 * time.Millisecond})
 	switch {
 	case err != nil:
 		p.Err = err.Error()

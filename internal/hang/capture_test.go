@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/hang"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/hangers"
 )
 
 // hung is a run that timed out once the program said "ready".
 type hung struct {
-	res    *proc.Result
+	res    *spawn.Result
 	report *hang.Report
 	out    string
 }
@@ -30,10 +30,10 @@ func runHung(t *testing.T, dir string, argv ...string) hung {
 	tap := hang.NewTap(0)
 	var out bytes.Buffer
 	var rep *hang.Report
-	res, err := proc.Run(ctx, proc.Spec{
+	res, err := spawn.Run(ctx, spawn.Spec{
 		Argv: argv, Dir: dir, Timeout: 10 * time.Minute, // the build of a test binary included
 		Combined: io.MultiWriter(tap, ctx, &out),
-		OnHang: func(hctx context.Context, h proc.Hang) {
+		OnHang: func(hctx context.Context, h spawn.Hang) {
 			tap.Arm()
 			rep = hang.Capture(hctx, h.Pgid, hang.Options{})
 		},

@@ -4,7 +4,7 @@
 // place where it was stuck.
 //
 // A crash leaves a core; a hang leaves nothing once its process group is
-// killed. So, before the kill (internal/proc calls back on a timeout, and
+// killed. So, before the kill (internal/spawn calls back on a timeout, and
 // on a Stop whose SIGTERM was ignored), Capture looks at the group's leaf
 // processes (the ones doing the work: a test binary under `go test` or
 // `cargo test`, a program under a shell) and:

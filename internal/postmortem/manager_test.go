@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/repl"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
@@ -21,7 +21,7 @@ func makeCore(t *testing.T, name string) (exe, core string) {
 	t.Helper()
 	exe = crashers.Build(t, name)
 	dir := t.TempDir()
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

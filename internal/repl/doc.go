@@ -4,7 +4,7 @@
 //
 // # The contract
 //
-// A Session owns one engine process, started through internal/proc so it runs
+// A Session owns one engine process, started through internal/spawn so it runs
 // in its own process group and is killed as a group. Run writes the command,
 // then a sentinel command, to the engine's stdin, and collects stdout and
 // stderr (interleaved in arrival order) until the sentinel's result appears.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 const crasherSrc = `#include <stdio.h>
@@ -23,7 +23,7 @@ func buildC(t *testing.T) string {
 	writeFile(t, src, crasherSrc)
 	bin := filepath.Join(dir, "prog")
 	var out strings.Builder
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{gcc, "-g", "-O0", "-o", bin, src}, Combined: &out})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{gcc, "-g", "-O0", "-o", bin, src}, Combined: &out})
 	if err != nil || !res.Success() {
 		t.Fatalf("gcc: %v\n%s", err, out.String())
 	}

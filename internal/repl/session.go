@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // Errors callers branch on with errors.Is.
@@ -97,7 +97,7 @@ func (c *Config) setDefaults() {
 //
 // Ownership: sem (1-buffered) is the right to talk to the engine; Run, Restart
 // and start-up hold it for a whole command. mu guards the fields below it and
-// is never held while waiting. The engine's output is written by proc's
+// is never held while waiting. The engine's output is written by spawn's
 // stream goroutines into out, which never blocks them.
 type Session struct {
 	cfg Config
@@ -112,7 +112,7 @@ type Session struct {
 
 // engine is one started process and its pipes.
 type engine struct {
-	p      *proc.Process
+	p      *spawn.Process
 	stdin  *io.PipeWriter
 	out    *sink
 	writes chan string // to writeLoop
@@ -140,7 +140,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 func (s *Session) start(ctx context.Context) error {
 	out := newSink(s.cfg.MaxOutput)
 	stdinR, stdinW := io.Pipe()
-	p, err := proc.Start(context.WithoutCancel(ctx), proc.Spec{
+	p, err := spawn.Start(context.WithoutCancel(ctx), spawn.Spec{
 		Argv:  s.cfg.Argv,
 		Dir:   s.cfg.Dir,
 		Env:   s.cfg.Env,
@@ -446,7 +446,7 @@ func tail(text string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func exitStatus(p *proc.Process) string {
+func exitStatus(p *spawn.Process) string {
 	res, err := p.Wait()
 	if res == nil {
 		return fmt.Sprintf("pid %d ended: %v", p.Pid(), err)

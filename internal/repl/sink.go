@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// sink collects an engine's stdout and stderr. Write never blocks (proc's
+// sink collects an engine's stdout and stderr. Write never blocks (spawn's
 // stream goroutines call it), keeps at most max bytes (dropping the oldest, so
 // the sentinel at the end is never lost) and pokes notify.
 type sink struct {

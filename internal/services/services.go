@@ -16,13 +16,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/background"
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/debugger/dap"
 	"github.com/triage-dev/triage/internal/debugger/lldbcli"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/doctor"
-	"github.com/triage-dev/triage/internal/jobs"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/store"
@@ -43,7 +43,7 @@ type Set struct {
 	storeOnce sync.Once
 	store     *store.Store
 	storeErr  error
-	jobs      *jobs.Manager
+	jobs      *background.Manager
 
 	debugOnce sync.Once
 	debug     *debugger.Manager
@@ -131,7 +131,7 @@ func (s *Set) Store(ctx context.Context) (*store.Store, error) {
 			s.Log.Warn("pruning the output store", "err", err)
 		}
 		s.store = st
-		s.jobs = jobs.New(st, s.Config.BudgetBytes()/2)
+		s.jobs = background.New(st, s.Config.BudgetBytes()/2)
 		// Registered here so that Close stops jobs before closing the store.
 		s.OnClose(st.Close)
 		s.OnClose(s.jobs.Close)
@@ -140,7 +140,7 @@ func (s *Set) Store(ctx context.Context) (*store.Store, error) {
 }
 
 // Jobs returns the background process manager.
-func (s *Set) Jobs(ctx context.Context) (*jobs.Manager, error) {
+func (s *Set) Jobs(ctx context.Context) (*background.Manager, error) {
 	if _, err := s.Store(ctx); err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // leakEnv marks every process a test binary starts: children inherit the
-// environment (proc applies overrides on top of it), so a process that
+// environment (spawn applies overrides on top of it), so a process that
 // carries this binary's token descends from it, even after its parent died
 // and it was reparented to init.
 const leakEnv = "TRIAGE_TEST_LEAKCHECK"

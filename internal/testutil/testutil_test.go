@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 )
 
@@ -27,7 +27,7 @@ func TestWaitGone(t *testing.T) {
 	if !testutil.WaitGone(1<<30, time.Second) {
 		t.Error("impossible pid reported alive")
 	}
-	p, stdin, err := proc.StartInteractive(context.Background(), proc.Spec{Argv: []string{"sh", "-c", "read x"}})
+	p, stdin, err := spawn.StartInteractive(context.Background(), spawn.Spec{Argv: []string{"sh", "-c", "read x"}})
 	if err != nil {
 		t.Fatal(err)
 	}

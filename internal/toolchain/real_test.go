@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
-// These tests run real plans through internal/proc on small projects they
+// These tests run real plans through internal/spawn on small projects they
 // write, and parse the test output with testreport: the argv must be one the
 // tool accepts, and the filters must select what they claim.
 
@@ -42,19 +42,19 @@ func writeFiles(t *testing.T, files map[string]string) string {
 // runPlan runs the steps in order, stopping at the first that fails, and
 // returns the last step's result and output (stdout only, when the step's
 // format is machine-readable on stdout, so that stderr noise stays out).
-func runPlan(t *testing.T, steps []Step, env map[string]string) (*proc.Result, []byte) {
+func runPlan(t *testing.T, steps []Step, env map[string]string) (*spawn.Result, []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	var res *proc.Result
+	var res *spawn.Result
 	var out bytes.Buffer
 	for _, s := range steps {
 		out.Reset()
 		// One pipe for both streams, as triage runs steps: cargo's "Running"
 		// on stderr must not overtake libtest's results on stdout.
-		spec := proc.Spec{Argv: s.Argv, Dir: s.Dir, Env: mergeEnv(s.Env, env), Combined: &out, MergeStderr: true}
+		spec := spawn.Spec{Argv: s.Argv, Dir: s.Dir, Env: mergeEnv(s.Env, env), Combined: &out, MergeStderr: true}
 		var err error
-		res, err = proc.Run(ctx, spec)
+		res, err = spawn.Run(ctx, spec)
 		if err != nil {
 			t.Fatalf("%s: %v", s.CommandLine(), err)
 		}

@@ -1,7 +1,7 @@
 // Package toolchain recognises the build system of a project directory and
 // turns "build it" or "test it, only these tests" into the command lines
 // that do so. It builds argv arrays and parses nothing but names: it never
-// starts a process (workflows run each Step through internal/proc).
+// starts a process (workflows run each Step through internal/spawn).
 //
 // The model: a Plan is a list of Steps run in order, each an argv, a working
 // directory and environment overrides. Most toolchains need one step; CMake

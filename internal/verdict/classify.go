@@ -3,13 +3,13 @@ package verdict
 import (
 	"syscall"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // Input is everything Classify weighs.
 type Input struct {
-	Result *proc.Result // required
-	Scan   *Scanner     // the run's output scanner; nil when output was not scanned
+	Result *spawn.Result // required
+	Scan   *Scanner      // the run's output scanner; nil when output was not scanned
 	// Evidence found by others (a core dump, a crash report).
 	Evidence []Evidence
 	// CrashFrame from a debugger or core analysis; wins over what the output shows.
@@ -68,7 +68,7 @@ func Classify(in Input) Verdict {
 		v.Status, v.CrashType = StatusCrash, primary.Type
 	case shellCrash(r.ExitCode):
 		sig, _ := shellSignal(r.ExitCode)
-		v.Status, v.CrashType, v.Signal = StatusCrash, SignalCrashType(sig), proc.SignalName(sig)
+		v.Status, v.CrashType, v.Signal = StatusCrash, SignalCrashType(sig), spawn.SignalName(sig)
 	case r.ExitCode == 124:
 		v.Status, v.CrashType = StatusTimeout, CrashTimeout
 	case r.Exited && r.ExitCode == 0:
@@ -102,7 +102,7 @@ func firstIndicator(ins []Indicator, crash bool) *Indicator {
 	return best
 }
 
-func signalStatus(r *proc.Result, primary *Indicator) (Status, CrashType) {
+func signalStatus(r *spawn.Result, primary *Indicator) (Status, CrashType) {
 	switch r.Signal {
 	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP:
 		return StatusInterrupted, SignalCrashType(r.Signal)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -87,11 +87,11 @@ func TestClassifyDecisions(t *testing.T) {
 		}
 		return s
 	}
-	sig := func(s syscall.Signal) *proc.Result {
-		return &proc.Result{Signaled: true, Signal: s, SignalName: proc.SignalName(s), ExitCode: -1, Argv: []string{"./app"}}
+	sig := func(s syscall.Signal) *spawn.Result {
+		return &spawn.Result{Signaled: true, Signal: s, SignalName: spawn.SignalName(s), ExitCode: -1, Argv: []string{"./app"}}
 	}
-	exit := func(code int) *proc.Result {
-		return &proc.Result{Exited: true, ExitCode: code, Argv: []string{"./app", "-v"}}
+	exit := func(code int) *spawn.Result {
+		return &spawn.Result{Exited: true, ExitCode: code, Argv: []string{"./app", "-v"}}
 	}
 	oom := sig(syscall.SIGKILL)
 	oom.OOMKilled = true
@@ -159,7 +159,7 @@ func TestClassifyDecisions(t *testing.T) {
 
 func TestClassifyHintArgs(t *testing.T) {
 	v := verdict.Classify(verdict.Input{
-		Result:   &proc.Result{Signaled: true, Signal: syscall.SIGSEGV, SignalName: "SIGSEGV", ExitCode: -1, Argv: []string{"/bin/app", "--fast"}},
+		Result:   &spawn.Result{Signaled: true, Signal: syscall.SIGSEGV, SignalName: "SIGSEGV", ExitCode: -1, Argv: []string{"/bin/app", "--fast"}},
 		Evidence: []verdict.Evidence{{Kind: "core_dump", Path: "/cores/core.1"}},
 		OutputID: "out-9",
 	})
@@ -184,7 +184,7 @@ func TestClassifyHintArgs(t *testing.T) {
 
 // TestTimeoutThroughProc: a real timeout, end to end.
 func TestTimeoutThroughProc(t *testing.T) {
-	v := runAndClassify(t, proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Timeout: 200 * time.Millisecond}, "")
+	v := runAndClassify(t, spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Timeout: 200 * time.Millisecond}, "")
 	if v.Status != verdict.StatusTimeout || !strings.HasPrefix(v.Line, "TIMED OUT after 200ms") {
 		t.Errorf("got %s: %s", v.Status, v.Line)
 	}
@@ -194,7 +194,7 @@ func TestCancelThroughProc(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	scan := verdict.NewScanner()
 	ready := make(chan struct{})
-	p, err := proc.Start(ctx, proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Combined: scan, Stdout: closeOnWrite(ready)})
+	p, err := spawn.Start(ctx, spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Combined: scan, Stdout: closeOnWrite(ready)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,14 +223,14 @@ func TestPythonTraceback(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not installed (apt-get install python3)")
 	}
-	v := runAndClassify(t, proc.Spec{Argv: []string{python, "-c", "def f():\n    raise ValueError('bad input')\nf()"}}, "out-py")
+	v := runAndClassify(t, spawn.Spec{Argv: []string{python, "-c", "def f():\n    raise ValueError('bad input')\nf()"}}, "out-py")
 	if v.Status != verdict.StatusFailure || v.CrashType != verdict.CrashPanic || !hasIndicator(v, "Python traceback") {
 		t.Errorf("got %s/%s %v", v.Status, v.CrashType, names(v))
 	}
 	if want := "FAILED (exit 1) — ValueError: bad input"; v.Line != want {
 		t.Errorf("line %q, want %q", v.Line, want)
 	}
-	v = runAndClassify(t, proc.Spec{Argv: []string{python, "-X", "faulthandler", "-c", "import ctypes; ctypes.string_at(0)"}}, "")
+	v = runAndClassify(t, spawn.Spec{Argv: []string{python, "-X", "faulthandler", "-c", "import ctypes; ctypes.string_at(0)"}}, "")
 	if v.Status != verdict.StatusCrash || v.CrashType != verdict.CrashSegmentationFault || !hasIndicator(v, "Python fatal error") {
 		t.Errorf("segfaulting python: %s/%s %v: %s", v.Status, v.CrashType, names(v), v.Line)
 	}
@@ -259,7 +259,7 @@ func TestJVMCrash(t *testing.T) {
 	if err := writeFile(src, code); err != nil {
 		t.Fatal(err)
 	}
-	v := runAndClassify(t, proc.Spec{Argv: []string{java, "-Xshare:auto", "-XX:-CreateCoredumpOnCrash", src}, Dir: dir}, "")
+	v := runAndClassify(t, spawn.Spec{Argv: []string{java, "-Xshare:auto", "-XX:-CreateCoredumpOnCrash", src}, Dir: dir}, "")
 	if v.Status != verdict.StatusCrash || !hasIndicator(v, "JVM fatal error") {
 		t.Fatalf("got %s/%s %v: %s", v.Status, v.CrashType, names(v), v.Line)
 	}

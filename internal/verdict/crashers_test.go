@@ -7,21 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
-// runAndClassify runs argv through proc with a Scanner on the combined
+// runAndClassify runs argv through spawn with a Scanner on the combined
 // output, as the run workflow does.
-func runAndClassify(t *testing.T, spec proc.Spec, outputID string) verdict.Verdict {
+func runAndClassify(t *testing.T, spec spawn.Spec, outputID string) verdict.Verdict {
 	t.Helper()
 	scan := verdict.NewScanner()
 	spec.Combined = scan
 	if spec.Timeout == 0 {
 		spec.Timeout = time.Minute
 	}
-	res, err := proc.Run(context.Background(), spec)
+	res, err := spawn.Run(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCrashers(t *testing.T) {
 		t.Run(tt.name+strings.Join(tt.args, "_"), func(t *testing.T) {
 			t.Parallel()
 			path := crashers.Build(t, tt.name)
-			v := runAndClassify(t, proc.Spec{Argv: append([]string{path}, tt.args...)}, "")
+			v := runAndClassify(t, spawn.Spec{Argv: append([]string{path}, tt.args...)}, "")
 			t.Log(v.Line)
 			if v.Status != tt.status || v.CrashType != tt.crash {
 				t.Errorf("status %s/%s, want %s/%s; line %q", v.Status, v.CrashType, tt.status, tt.crash, v.Line)
@@ -131,7 +131,7 @@ func TestShellSwallowedCrash(t *testing.T) {
 			if _, err := exec.LookPath(shell); err != nil {
 				t.Skipf("%s not installed", shell)
 			}
-			v := runAndClassify(t, proc.Spec{Argv: []string{shell, "-c", `"$0"; echo carrying on`, segv}}, "")
+			v := runAndClassify(t, spawn.Spec{Argv: []string{shell, "-c", `"$0"; echo carrying on`, segv}}, "")
 			if v.Status != verdict.StatusCrash || v.CrashType != verdict.CrashSegmentationFault ||
 				!strings.HasPrefix(v.Line, "CRASHED (exit 0, but output shows: shell: segmentation fault)") {
 				t.Errorf("got %s/%s: %s", v.Status, v.CrashType, v.Line)

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
 // A run that exits 0 but printed a panic is a crash, not a success.
 func ExampleClassify() {
 	scan := verdict.NewScanner()
-	res, err := proc.Run(context.Background(), proc.Spec{
+	res, err := spawn.Run(context.Background(), spawn.Spec{
 		Argv:     []string{"sh", "-c", "echo 'panic: boom'; exit 0"},
 		Combined: scan, // the Scanner sees every line as it streams by
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -86,7 +86,7 @@ func TestXcodebuildLogs(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			scan := scanFile(t, filepath.Join(fixtures, "xcodebuild", tt.file))
 			v := verdict.Classify(verdict.Input{
-				Result:   &proc.Result{Exited: true, ExitCode: tt.exit, Argv: []string{"xcodebuild", "test"}},
+				Result:   &spawn.Result{Exited: true, ExitCode: tt.exit, Argv: []string{"xcodebuild", "test"}},
 				Scan:     scan,
 				OutputID: "out-1",
 			})

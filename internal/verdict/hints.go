@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // evidenceOf returns the first evidence of kind that points at a file;
@@ -74,7 +74,7 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 
 // relaunch is debug_attach's arguments to run the program again as it ran:
 // same arguments, same working directory.
-func relaunch(program string, r *proc.Result) map[string]any {
+func relaunch(program string, r *spawn.Result) map[string]any {
 	args := map[string]any{"program": program, "args": argsOf(r)}
 	if r.Dir != "" {
 		args["cwd"] = r.Dir
@@ -82,7 +82,7 @@ func relaunch(program string, r *proc.Result) map[string]any {
 	return args
 }
 
-func argsOf(r *proc.Result) []string {
+func argsOf(r *spawn.Result) []string {
 	if len(r.Argv) <= 1 {
 		return []string{}
 	}

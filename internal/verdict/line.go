@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // verdictLine renders the one-line verdict: a head saying what happened,
 // then notes (evidence, the line that explains it), e.g.
 // "CRASHED (Go panic, exit 2) in main.main at x.go:7 — panic: boom".
-func verdictLine(v Verdict, r *proc.Result, primary *Indicator, scan *Scanner) string {
+func verdictLine(v Verdict, r *spawn.Result, primary *Indicator, scan *Scanner) string {
 	var b strings.Builder
 	b.WriteString(head(v, r, primary))
 	if v.Status == StatusSuccess {
@@ -29,7 +29,7 @@ func verdictLine(v Verdict, r *proc.Result, primary *Indicator, scan *Scanner) s
 	return b.String()
 }
 
-func head(v Verdict, r *proc.Result, primary *Indicator) string {
+func head(v Verdict, r *spawn.Result, primary *Indicator) string {
 	switch v.Status {
 	case StatusSuccess:
 		return "SUCCEEDED (exit 0)"
@@ -56,7 +56,7 @@ func head(v Verdict, r *proc.Result, primary *Indicator) string {
 }
 
 // crashHead says what killed the process and, when known, where.
-func crashHead(v Verdict, r *proc.Result, primary *Indicator) string {
+func crashHead(v Verdict, r *spawn.Result, primary *Indicator) string {
 	var why string
 	switch {
 	case r.Signaled && v.CrashType == CrashOOMKilled:
@@ -79,7 +79,7 @@ func crashHead(v Verdict, r *proc.Result, primary *Indicator) string {
 	return s
 }
 
-func notes(v Verdict, r *proc.Result, primary *Indicator, scan *Scanner) []string {
+func notes(v Verdict, r *spawn.Result, primary *Indicator, scan *Scanner) []string {
 	var ns []string
 	if evidenceOf(v.Evidence, "core_dump") != nil {
 		ns = append(ns, "core dump captured")

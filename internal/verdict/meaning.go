@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"syscall"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 type signalInfo struct {
@@ -38,7 +38,7 @@ func SignalMeaning(sig syscall.Signal) string {
 	if in, ok := signals[sig]; ok {
 		return in.meaning
 	}
-	return "killed by " + proc.SignalName(sig)
+	return "killed by " + spawn.SignalName(sig)
 }
 
 // SignalCrashType maps a fatal signal to its crash type.
@@ -82,7 +82,7 @@ func ExitCodeMeaning(code int) string {
 		return m
 	}
 	if sig, ok := shellSignal(code); ok {
-		return fmt.Sprintf("a shell reporting its child killed by %s: %s", proc.SignalName(sig), SignalMeaning(sig))
+		return fmt.Sprintf("a shell reporting its child killed by %s: %s", spawn.SignalName(sig), SignalMeaning(sig))
 	}
 	return ""
 }
@@ -94,7 +94,7 @@ func shellSignal(code int) (syscall.Signal, bool) {
 		return 0, false
 	}
 	sig := syscall.Signal(code - 128)
-	if _, named := proc.SignalByName(proc.SignalName(sig)); !named {
+	if _, named := spawn.SignalByName(spawn.SignalName(sig)); !named {
 		return 0, false
 	}
 	return sig, true

@@ -40,11 +40,11 @@ func compiledPatterns() *matcher {
 }
 
 // Scanner watches output line by line for crash indicators. Feed it every
-// line (or use it as an io.Writer, e.g. as proc.Spec.Combined). Its memory
+// line (or use it as an io.Writer, e.g. as spawn.Spec.Combined). Its memory
 // is bounded: each pattern is kept once (first line, count), lines are kept
 // truncated to MaxLineKept, and nothing else is retained.
 //
-// A Scanner is not safe for concurrent use; proc's Combined sink already
+// A Scanner is not safe for concurrent use; spawn's Combined sink already
 // serialises writes.
 type Scanner struct {
 	m        *matcher

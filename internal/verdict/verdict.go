@@ -2,7 +2,7 @@
 // verdict: did it succeed, fail, crash, time out, get interrupted or fail
 // silently, why, with which evidence, and what to call next.
 //
-// The model: proc.Result says how the process ended (exit status, signal,
+// The model: spawn.Result says how the process ended (exit status, signal,
 // core dump, timeout). A Scanner, fed every output line as it streams by,
 // records which indicator patterns fired (a Go panic, an ASan report, an
 // XCTest runner restarting after a crash, ...), whether the output claimed

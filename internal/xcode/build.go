@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
@@ -20,11 +20,11 @@ type BuildRequest struct {
 	Request Request
 	Level   logfilter.Level
 	Timeout time.Duration
-	// Raw, RawID, Filtered and Progress are as in buildrun.Request.
+	// Raw, RawID, Filtered and Progress are as in pipeline.Request.
 	Raw      io.Writer
 	RawID    string
 	Filtered io.Writer
-	Progress func(buildrun.Progress)
+	Progress func(pipeline.Progress)
 	// ReportDirs are passed to Correlate; Apps are the process names of
 	// the apps the run involves (the scheme's name is always one).
 	ReportDirs []string
@@ -32,11 +32,11 @@ type BuildRequest struct {
 }
 
 // BuildOutcome is how an xcodebuild action went. Status and Line are the
-// final verdict: buildrun's, from the exit status and the log, revised by
+// final verdict: pipeline's, from the exit status and the log, revised by
 // the result bundle and by crash reports.
 type BuildOutcome struct {
-	Run    *buildrun.Result
-	Status buildrun.Status
+	Run    *pipeline.Result
+	Status pipeline.Status
 	Line   string
 	// Command is the xcodebuild command that ran.
 	Command toolchain.Step
@@ -72,9 +72,9 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 		return nil, err
 	}
 	step := toolchain.Step{Name: toolchain.StepBuild, Argv: cmd.Argv, Dir: containerDir(r), Env: cmd.Env}
-	kind := buildrun.KindBuild
+	kind := pipeline.KindBuild
 	if bundleDir != "" {
-		step.Name, step.Format, kind = toolchain.StepTest, testreport.FormatXCTest, buildrun.KindTest
+		step.Name, step.Format, kind = toolchain.StepTest, testreport.FormatXCTest, pipeline.KindTest
 		step.Filter = selection(r)
 		// The tests run in the test runner (in a simulator, on a device),
 		// not in xcodebuild, whose stacks would only show it waiting; the
@@ -82,7 +82,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 		step.NoHangStacks = true
 	}
 	start := time.Now()
-	res, err := buildrun.Run(ctx, buildrun.Request{
+	res, err := pipeline.Run(ctx, pipeline.Request{
 		Kind: kind, Steps: []toolchain.Step{step}, Level: req.Level, Timeout: req.Timeout,
 		Raw: req.Raw, RawID: req.RawID, Filtered: req.Filtered, Progress: req.Progress,
 		CoreDirs: []string{step.Dir},
@@ -147,10 +147,10 @@ func (o *BuildOutcome) applyCrashReports() {
 		what += " " + c.Exception
 	}
 	switch o.Status {
-	case buildrun.Crashed:
+	case pipeline.Crashed:
 		o.Line += fmt.Sprintf(" — crash report: %s (%s)", what, c.Role)
-	case buildrun.Failed, buildrun.SilentFailure, buildrun.NoTests:
-		o.Status = buildrun.Crashed
+	case pipeline.Failed, pipeline.SilentFailure, pipeline.NoTests:
+		o.Status = pipeline.Crashed
 		o.Line = fmt.Sprintf("CRASHED: %s %s (crash report) — %s", c.Role, what, o.Line)
 	default: // timed out or interrupted: the stop is ours; the report is evidence
 		o.Line += fmt.Sprintf(" — crash report: %s (%s)", what, c.Role)

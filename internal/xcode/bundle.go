@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
@@ -75,7 +75,7 @@ func ReadBundle(ctx context.Context, bundle string) (*TestSummary, []testreport.
 func (o *BuildOutcome) merge() {
 	s := o.Summary
 	switch o.Status {
-	case buildrun.Crashed, buildrun.TimedOut, buildrun.Interrupted:
+	case pipeline.Crashed, pipeline.TimedOut, pipeline.Interrupted:
 		// What the log and the process said stands; the counts are added.
 		if s.Failed > 0 {
 			o.Line += fmt.Sprintf(" (result bundle: %d of %d failed)", s.Failed, s.Total)
@@ -85,13 +85,13 @@ func (o *BuildOutcome) merge() {
 	switch st := s.Status(); {
 	case crashFailure(s) != nil:
 		f := crashFailure(s)
-		o.Status = buildrun.Crashed
+		o.Status = pipeline.Crashed
 		o.Line = fmt.Sprintf("CRASHED: %s — %s", f.TestName, clip(firstLine(f.Text), 160))
 		if s.Failed > 1 {
 			o.Line += fmt.Sprintf(" (%d of %d failed)", s.Failed, s.Total)
 		}
 	case s.Failed > 0:
-		o.Status = buildrun.Failed
+		o.Status = pipeline.Failed
 		o.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", s.Failed, s.Total)
 	case !o.Status.OK():
 		// The bundle counts no failed test but the run failed (the build,
@@ -100,13 +100,13 @@ func (o *BuildOutcome) merge() {
 			o.Notes = append(o.Notes, fmt.Sprintf("the result bundle says %s (%d passed), but xcodebuild's run did not succeed", s.Result, s.Passed))
 		}
 	case st == testreport.Failed:
-		o.Status = buildrun.Failed
+		o.Status = pipeline.Failed
 		o.Line = fmt.Sprintf("TESTS FAILED: the result bundle says %s", s.Result)
 	case st == testreport.Errored:
-		o.Status = buildrun.Failed
+		o.Status = pipeline.Failed
 		o.Line = fmt.Sprintf("TESTS DID NOT FINISH: the result bundle says %q after %d passed", s.Result, s.Passed)
 	case st == testreport.NoTests:
-		o.Status = buildrun.NoTests
+		o.Status = pipeline.NoTests
 		o.Line = "NO TESTS RAN: the result bundle records no test"
 	default:
 		o.Line = fmt.Sprintf("TESTS PASSED: %d passed", s.Passed)

@@ -3,7 +3,7 @@ package xcode
 import (
 	"errors"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // CallerError reports whether err is one the caller fixes by changing the
@@ -20,7 +20,7 @@ func CallerError(err error) bool {
 		se *SchemeError
 		nb *SimulatorNotBootedError
 		nr *AppNotRunningError
-		st *proc.StartError
+		st *spawn.StartError
 	)
 	return err != nil && (errors.As(err, &re) || errors.As(err, &nf) || errors.As(err, &am) || errors.As(err, &se) ||
 		errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) || errors.Is(err, ErrDestination))

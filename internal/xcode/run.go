@@ -1,7 +1,7 @@
 // Running Apple developer tools: what the xcode and simulator workflows
 // share. Run runs a short command (xcodebuild -list, simctl, xcresulttool)
-// through internal/proc with its output captured; FindSimulator resolves a
-// simulator by name; Build runs an xcodebuild action through buildrun;
+// through internal/spawn with its output captured; FindSimulator resolves a
+// simulator by name; Build runs an xcodebuild action through pipeline;
 // Correlate matches the crash reports ReportCrash wrote during a run with
 // the processes that run involved.
 
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // CommandTimeout bounds the short commands Run runs when the caller's
@@ -29,7 +29,7 @@ const maxOutput = 64 << 20
 // CommandError reports a command that did not succeed.
 type CommandError struct {
 	Argv   []string
-	Result *proc.Result
+	Result *spawn.Result
 	// Stderr is the end of what the command printed on stderr (bounded).
 	Stderr string
 }
@@ -47,7 +47,7 @@ func (e *CommandError) Error() string {
 }
 
 // Run runs a short command and returns its stdout. A command that could
-// not start returns the *proc.StartError; one that failed, a
+// not start returns the *spawn.StartError; one that failed, a
 // *CommandError.
 func Run(ctx context.Context, cmd Command, timeout time.Duration) ([]byte, error) {
 	if timeout <= 0 {
@@ -55,7 +55,7 @@ func Run(ctx context.Context, cmd Command, timeout time.Duration) ([]byte, error
 	}
 	stdout := &limitedBuffer{max: maxOutput}
 	stderr := &limitedBuffer{max: 16 << 10, keepTail: true}
-	res, err := proc.Run(ctx, proc.Spec{Argv: cmd.Argv, Env: cmd.Env, Timeout: timeout, Stdout: stdout, Stderr: stderr})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: cmd.Argv, Env: cmd.Env, Timeout: timeout, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +95,6 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 // IsStartError reports whether err says the command could not be started
 // (the tool is missing).
 func IsStartError(err error) bool {
-	var se *proc.StartError
+	var se *spawn.StartError
 	return errors.As(err, &se)
 }

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
-// refine rewrites buildrun's verdict in xcodebuild's terms where its
+// refine rewrites pipeline's verdict in xcodebuild's terms where its
 // generic line says less than the log does: a test case that crashed (the
 // runner restarted after it) is named as xcodebuild names tests, and a
 // runner that exited unexpectedly is named by its error. A run in which
@@ -21,7 +21,7 @@ func (o *BuildOutcome) refine() {
 		return
 	}
 	switch o.Status {
-	case buildrun.Crashed:
+	case pipeline.Crashed:
 		if c, ok := firstCrashed(rep); ok {
 			o.Line = "CRASHED: " + caseName(c) + " crashed"
 			if msg := firstLine(c.Message); msg != "" {

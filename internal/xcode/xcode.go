@@ -1,8 +1,8 @@
 // Package xcode builds the command lines of Apple's developer tools and
 // parses what they print: xcodebuild (build, test, clean, -list,
 // -showBuildSettings), `xcrun simctl` and `xcrun xcresulttool`, and runs
-// them (through internal/proc, on macOS only: see Available): short
-// commands with Run, xcodebuild actions with Build (through buildrun, the
+// them (through internal/spawn, on macOS only: see Available): short
+// commands with Run, xcodebuild actions with Build (through pipeline, the
 // result bundle merged into the verdict), and the crash reports written
 // during a run with Correlate. The builders and parsers are tested
 // everywhere on recorded samples, the runners against a fake xcrun.

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/toolpath"
 )
 
@@ -92,7 +92,7 @@ func GDBSupportsDAP(versionOutput string) bool {
 // CheckGDB runs gdb --version and reports whether it has -i=dap.
 func CheckGDB(ctx context.Context, gdb string) error {
 	var out strings.Builder
-	res, err := proc.Run(ctx, proc.Spec{Argv: []string{gdb, "--version"}, Stdout: &out, Timeout: 10 * time.Second})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: []string{gdb, "--version"}, Stdout: &out, Timeout: 10 * time.Second})
 	if err != nil {
 		return fmt.Errorf("running %s --version: %w", gdb, err)
 	}
@@ -106,7 +106,7 @@ func CheckGDB(ctx context.Context, gdb string) error {
 // started is a running adapter and the stream to it. p and log are nil for
 // an in-memory adapter (tests).
 type started struct {
-	p      *proc.Process
+	p      *spawn.Process
 	stream io.ReadWriteCloser
 	log    *os.File
 }
@@ -159,7 +159,7 @@ func (a Adapter) start(ctx context.Context, log *os.File) (*started, error) {
 		return a.startDialBack(ctx, log)
 	}
 	pr, pw := io.Pipe()
-	p, stdin, err := proc.StartInteractive(context.WithoutCancel(ctx), proc.Spec{
+	p, stdin, err := spawn.StartInteractive(context.WithoutCancel(ctx), spawn.Spec{
 		Argv: a.Argv, Stdout: pw, Stderr: log,
 	})
 	if err != nil {
@@ -179,7 +179,7 @@ func (a Adapter) startDialBack(ctx context.Context, log *os.File) (*started, err
 	}
 	defer ln.Close()
 	argv := append(append([]string{}, a.Argv...), "--client-addr="+ln.Addr().String())
-	p, err := proc.Start(context.WithoutCancel(ctx), proc.Spec{Argv: argv, Stdout: log, Stderr: log})
+	p, err := spawn.Start(context.WithoutCancel(ctx), spawn.Spec{Argv: argv, Stdout: log, Stderr: log})
 	if err != nil {
 		return nil, fmt.Errorf("starting %s adapter: %w", a.Kind, err)
 	}

@@ -166,7 +166,7 @@ func (b *Backend) start(ctx context.Context, program string) error {
 }
 
 // watch turns the adapter's death into StatusDead. Killing the adapter
-// closes its stdout, but a debuggee may hold a copy; proc reports the
+// closes its stdout, but a debuggee may hold a copy; spawn reports the
 // adapter's exit either way, and closing the Conn then retires every call.
 // The state says dead before the Conn closes, so a call retired by the
 // close finds the session dead when it looks.

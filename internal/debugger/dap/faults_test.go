@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 )
 
@@ -75,7 +75,7 @@ func TestCoreFileCrashingFrame(t *testing.T) {
 	prog := cTarget(t)
 	core := filepath.Join(t.TempDir(), "core")
 	var out strings.Builder
-	res, err := proc.Run(context.Background(), proc.Spec{
+	res, err := spawn.Run(context.Background(), spawn.Spec{
 		Argv:     []string{"gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file " + core, "--args", prog, "crash"},
 		Combined: &out, Timeout: time.Minute,
 	})

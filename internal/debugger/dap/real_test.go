@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/toolpath"
 )
 
@@ -42,12 +42,12 @@ func build(t testing.TB, name string, argv ...string) string {
 		bt.path = filepath.Join(dir, name)
 		var out strings.Builder
 		argv = append(argv, "-o", bt.path)
-		spec := proc.Spec{Argv: argv, Dir: testdataAb, Combined: &out, Timeout: 2 * time.Minute}
+		spec := spawn.Spec{Argv: argv, Dir: testdataAb, Combined: &out, Timeout: 2 * time.Minute}
 		if name == "gotarget" {
 			spec.Argv = append(argv[:len(argv):len(argv)], ".")
 			spec.Dir = filepath.Join(testdataAb, "gotarget")
 		}
-		res, err := proc.Run(context.Background(), spec)
+		res, err := spawn.Run(context.Background(), spec)
 		if err != nil || !res.Success() {
 			bt.err = errors.New("build failed: " + out.String())
 		}
@@ -229,7 +229,7 @@ func varValue(vars []debugger.Variable, name string) string {
 
 // startWaiting starts the C target in wait mode and returns once it is
 // parked in main (it prints "waiting" first).
-func startWaiting(t testing.TB, prog string) *proc.Process {
+func startWaiting(t testing.TB, prog string) *spawn.Process {
 	t.Helper()
 	ready := make(chan struct{})
 	var once sync.Once
@@ -239,7 +239,7 @@ func startWaiting(t testing.TB, prog string) *proc.Process {
 		}
 		return len(p), nil
 	})
-	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{prog, "wait"}, Stdout: w})
+	p, err := spawn.Start(context.Background(), spawn.Spec{Argv: []string{prog, "wait"}, Stdout: w})
 	if err != nil {
 		t.Fatal(err)
 	}

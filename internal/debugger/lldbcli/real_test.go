@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // The C target is shared with the dap package's tests.
@@ -30,7 +30,7 @@ func build(t *testing.T) string {
 	}
 	bin := filepath.Join(t.TempDir(), "target")
 	var out strings.Builder
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"gcc", "-g", "-O0", "-o", bin, src}, Combined: &out})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{"gcc", "-g", "-O0", "-o", bin, src}, Combined: &out})
 	if err != nil || !res.Success() {
 		t.Skipf("gcc (Debian package gcc) could not build the target: %v %s", err, out.String())
 	}
@@ -169,7 +169,7 @@ func TestAttachAndCore(t *testing.T) {
 	ctx := context.Background()
 	// The target prints "waiting" once it is parked in main.
 	pr, pw := io.Pipe()
-	target, err := proc.Start(ctx, proc.Spec{Argv: []string{prog, "wait"}, Stdout: pw})
+	target, err := spawn.Start(ctx, spawn.Spec{Argv: []string{prog, "wait"}, Stdout: pw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestAttachAndCore(t *testing.T) {
 		t.Skip("gdb (Debian package gdb) needed to write the core file")
 	}
 	core := filepath.Join(t.TempDir(), "core")
-	res, err := proc.Run(ctx, proc.Spec{Argv: []string{"gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file " + core, "--args", prog, "crash"}})
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: []string{"gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file " + core, "--args", prog, "crash"}})
 	if err != nil || !res.Success() {
 		t.Fatalf("gdb core: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/postmortem"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
@@ -23,7 +23,7 @@ func openCore(t *testing.T, budget int) (*Analyst, Call) {
 	nativeprojects.Need(t, "gdb")
 	exe := crashers.Build(t, "segv")
 	dir := t.TempDir()
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
 	if err != nil || !res.Signaled {
 		t.Fatalf("segv: %v %v", res, err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/postmortem"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -192,7 +192,7 @@ func (rb *reportBuilder) process(out *Report) {
 		return
 	}
 	if n, err := strconv.Atoi(sig); err == nil && n > 0 {
-		out.Signal = proc.SignalName(syscall.Signal(n))
+		out.Signal = spawn.SignalName(syscall.Signal(n))
 		if n == int(syscall.SIGSEGV) || n == int(syscall.SIGBUS) || n == int(syscall.SIGILL) || n == int(syscall.SIGFPE) {
 			out.FaultAddress = gdbAddress(gdbValue(rb.do(g, "p $_siginfo._sifields._sigfault.si_addr")))
 		}

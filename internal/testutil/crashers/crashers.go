@@ -9,7 +9,7 @@
 // are written under a temporary name and renamed into place, so concurrent
 // `go test` processes never see a half-written file. The source stays next to
 // the binary, in BINARY.d/ (see Source), so debuggers can list it. Compilers
-// run through proc, like every other process in triage.
+// run through spawn, like every other process in triage.
 //
 // The programs, by name (see Names):
 //
@@ -59,7 +59,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 //go:embed src
@@ -234,7 +234,7 @@ func build(name string, p program) (path, skip string, err error) {
 	defer os.Remove(out)
 	argv := compileArgv(p, comp.cmd, out)
 	var log bytes.Buffer
-	res, err := proc.Run(context.Background(), proc.Spec{
+	res, err := spawn.Run(context.Background(), spawn.Spec{
 		Argv:     argv,
 		Dir:      srcDir,
 		Env:      map[string]string{"GOWORK": "off", "GOFLAGS": "", "GO111MODULE": "on"},
@@ -282,7 +282,7 @@ func compilerVersion(cmd, flag string) (string, error) {
 		return v, nil
 	}
 	var out bytes.Buffer
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{cmd, flag}, Stdout: &out, Timeout: time.Minute})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{cmd, flag}, Stdout: &out, Timeout: time.Minute})
 	if err != nil {
 		return "", fmt.Errorf("asking %s for its version: %w", cmd, err)
 	}

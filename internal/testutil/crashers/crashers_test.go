@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -47,13 +47,13 @@ func TestBuildAll(t *testing.T) {
 	for _, name := range crashers.Names() {
 		w, ok := want[name]
 		if !ok {
-			continue // trap varies by arch (see TestTrap); sigtermfork is exercised by proc
+			continue // trap varies by arch (see TestTrap); sigtermfork is exercised by spawn
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			path := crashers.Build(t, name)
 			var out bytes.Buffer
-			res, err := proc.Run(context.Background(), proc.Spec{
+			res, err := spawn.Run(context.Background(), spawn.Spec{
 				Argv: append([]string{path}, w.args...), Combined: &out, Timeout: time.Minute,
 			})
 			if err != nil {
@@ -79,7 +79,7 @@ func TestBuildCaches(t *testing.T) {
 
 func TestTrap(t *testing.T) {
 	path := crashers.Build(t, "trap")
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{path}, Timeout: time.Minute})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{path}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -196,7 +196,7 @@ func compile() (string, error) {
 	tmp := fmt.Sprintf("%s.tmp%d", path, os.Getpid())
 	defer os.Remove(tmp)
 	var log bytes.Buffer
-	res, err := proc.Run(context.Background(), proc.Spec{
+	res, err := spawn.Run(context.Background(), spawn.Spec{
 		Argv:     []string{"go", "build", "-o", tmp, "github.com/triage-dev/triage/internal/testutil/fakexcode/fake"},
 		Env:      map[string]string{"CGO_ENABLED": "0"},
 		Timeout:  5 * time.Minute,

@@ -8,14 +8,14 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 )
 
-func run(t *testing.T, argv ...string) (*proc.Result, string) {
+func run(t *testing.T, argv ...string) (*spawn.Result, string) {
 	t.Helper()
 	var out bytes.Buffer
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: argv, Combined: &out})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: argv, Combined: &out})
 	if err != nil {
 		t.Fatal(err)
 	}

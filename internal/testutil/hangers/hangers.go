@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // Program is a written (and, for single binaries, built) hanging program.
@@ -72,11 +72,11 @@ func write(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
-// run runs a build command through proc and fails the test on failure.
+// run runs a build command through spawn and fails the test on failure.
 func run(t testing.TB, dir string, env map[string]string, argv ...string) {
 	t.Helper()
 	var out bytes.Buffer
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: argv, Dir: dir, Env: env, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: argv, Dir: dir, Env: env, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -15,7 +15,7 @@ func TestUsageOf(t *testing.T) {
 		&xcode.SchemeError{Scheme: "Nope"},
 		fmt.Errorf("wrapped: %w", &xcode.SimulatorNotBootedError{Device: xcode.Device{Name: "iPhone 16"}}),
 		&xcode.AppNotRunningError{BundleID: "a.b"},
-		&proc.StartError{Program: "xcrun"},
+		&spawn.StartError{Program: "xcrun"},
 		fmt.Errorf("%w: generic/platform=iOS cannot test", xcode.ErrDestination),
 	} {
 		got := UsageOf(err)

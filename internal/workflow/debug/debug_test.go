@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 )
@@ -124,7 +124,7 @@ func TestCrashWhileDebugging(t *testing.T) {
 
 func TestOpenCore(t *testing.T) {
 	dir := t.TempDir()
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{prog(t), "crash"}, Dir: dir, CoreDumps: true})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{prog(t), "crash"}, Dir: dir, CoreDumps: true})
 	if err != nil || !res.CoreDumped {
 		t.Skipf("no core dumped here (core_pattern): %v %+v", err, res)
 	}

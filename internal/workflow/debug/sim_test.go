@@ -13,8 +13,8 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger/dap"
-	"github.com/triage-dev/triage/internal/proc"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
@@ -53,7 +53,7 @@ func (w *readyWriter) Write(p []byte) (int, error) {
 func startApp(t *testing.T) int {
 	t.Helper()
 	w := &readyWriter{ready: make(chan struct{})}
-	p, err := proc.Start(context.Background(), proc.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Stdout: w})
+	p, err := spawn.Start(context.Background(), spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Stdout: w})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
@@ -22,7 +22,7 @@ func makeCore(t testing.TB, name string) (exe, core string) {
 	t.Helper()
 	exe = crashers.Build(t, name)
 	dir := t.TempDir()
-	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
 	if err != nil || !res.Signaled {
 		t.Fatalf("%s: %v %v", name, res, err)
 	}

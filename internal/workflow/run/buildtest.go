@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/argpath"
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -167,15 +167,15 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if err != nil {
 		return zero, err
 	}
-	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: r.projectDir},
+	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: r.projectDir},
 		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
 	if err != nil {
 		return zero, err
 	}
-	res, err := buildrun.Run(ctx, buildrun.Request{
+	res, err := pipeline.Run(ctx, pipeline.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: st.CoreDir(cp.ID()),
-		Progress: func(p buildrun.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
+		Progress: func(p pipeline.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
 	})
 	if err != nil {
 		cp.Abort()
@@ -186,7 +186,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 }
 
 // render renders a finished build or test and its captured log.
-func (r planRequest) render(res *buildrun.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
+func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
 	if res.Crash != nil {
 		out.Next = wire.HintsOf(r.testRebuildHints(tc, res.Crash))
@@ -202,7 +202,7 @@ func (r planRequest) render(res *buildrun.Result, tc string, cr capture.Result) 
 	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt), Output: out, Outcome: outcome}
 }
 
-func progressMessage(p buildrun.Progress) string {
+func progressMessage(p pipeline.Progress) string {
 	msg := fmt.Sprintf("step %d/%d %s: %s", p.Step, p.Steps, p.StepName, p.Command)
 	if p.StepName == toolchain.StepTest && p.Passed+p.Failed > 0 {
 		msg = fmt.Sprintf("step %d/%d test: %d passed, %d failed so far", p.Step, p.Steps, p.Passed, p.Failed)
@@ -211,14 +211,14 @@ func progressMessage(p buildrun.Progress) string {
 }
 
 // exitCodeOf is the exit code of the step that decided the run.
-func exitCodeOf(res *buildrun.Result) int {
+func exitCodeOf(res *pipeline.Result) int {
 	if res.Failed != nil {
 		return res.Failed.Outcome.Result.ExitCode
 	}
 	return 0
 }
 
-func newBuildTestOutput(res *buildrun.Result, tc string) BuildTestOutput {
+func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
 	out := BuildTestOutput{
 		Verdict: res.Line, Status: string(res.Status), Toolchain: tc,
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,

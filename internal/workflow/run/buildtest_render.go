@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -16,7 +16,7 @@ import (
 
 // renderBuildTest writes the text of a build or test result: the verdict,
 // what failed, a compact summary, the next calls, the filtered log.
-func renderBuildTest(out BuildTestOutput, res *buildrun.Result, filtered excerpt.Excerpt) string {
+func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt.Excerpt) string {
 	var b strings.Builder
 	b.WriteString(res.Line)
 	b.WriteByte('\n')
@@ -72,7 +72,7 @@ func failures(rep *testreport.Report) []render.Failure {
 	return fs
 }
 
-func writeTestCrash(b *strings.Builder, c *buildrun.TestCrash) {
+func writeTestCrash(b *strings.Builder, c *pipeline.TestCrash) {
 	switch {
 	case c.Core != "":
 		fmt.Fprintf(b, "core: %s", c.Core)
@@ -100,7 +100,7 @@ func writeTestCrash(b *strings.Builder, c *buildrun.TestCrash) {
 }
 
 // writeSummary is the compact tally: tests, diagnostics, steps.
-func writeSummary(b *strings.Builder, out BuildTestOutput, res *buildrun.Result) {
+func writeSummary(b *strings.Builder, out BuildTestOutput, res *pipeline.Result) {
 	var parts []string
 	if rep := res.Report; rep != nil {
 		t := rep.Totals

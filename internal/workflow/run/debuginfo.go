@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/argpath"
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -23,7 +23,7 @@ import (
 // info: for CMake, cargo and swift, the same test call in the debug
 // configuration, running only the crashed test; for make, which does not
 // recompile on a flag change, a clean build, then the same test call.
-func (r planRequest) testRebuildHints(tc string, c *buildrun.TestCrash) []verdict.Hint {
+func (r planRequest) testRebuildHints(tc string, c *pipeline.TestCrash) []verdict.Hint {
 	nd := c.NoDebugInfo
 	if nd == nil {
 		return nil

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/background"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/jobs"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
@@ -26,7 +26,7 @@ type ProcessInfo struct {
 	OutputID string   `json:"output_id" jsonschema:"stored output"`
 }
 
-func info(j *jobs.Job) ProcessInfo {
+func info(j *background.Job) ProcessInfo {
 	p := ProcessInfo{ID: j.ID, Pid: j.Pid, Argv: j.Argv, Cwd: j.Dir, Started: j.Started.Format(time.RFC3339), Running: true, OutputID: j.OutputID}
 	if o := j.Outcome(); o != nil {
 		p.Running, p.Verdict = false, o.Verdict.Line
@@ -148,7 +148,7 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	grace, err := in.GraceS.Duration("grace_s", 0, proc.MaxGrace)
+	grace, err := in.GraceS.Duration("grace_s", 0, spawn.MaxGrace)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}

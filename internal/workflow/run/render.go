@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/hang"
-	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -21,7 +21,7 @@ const maxFramesShown = 8
 // renderText is what a run's answer says: the verdict line, how the
 // program ended, what the output and the core showed, the next calls, and
 // the excerpt of the output.
-func renderText(o *runner.Outcome, stuck *hang.Report, c catalog.Captured, ex excerpt.Excerpt) string {
+func renderText(o *capture.Outcome, stuck *hang.Report, c catalog.Captured, ex excerpt.Excerpt) string {
 	var b strings.Builder
 	v := o.Verdict
 	b.WriteString(v.Line)
@@ -45,7 +45,7 @@ func renderText(o *runner.Outcome, stuck *hang.Report, c catalog.Captured, ex ex
 
 // writeEnding says how the process ended: its signal or exit status, its
 // pid and its wall time.
-func writeEnding(b *strings.Builder, o *runner.Outcome) {
+func writeEnding(b *strings.Builder, o *capture.Outcome) {
 	r := o.Result
 	switch {
 	case r.Signaled:

@@ -17,9 +17,8 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/hang"
-	"github.com/triage-dev/triage/internal/proc"
-	"github.com/triage-dev/triage/internal/runner"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -71,9 +70,9 @@ type processParams struct {
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
 }
 
-func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, error) {
+func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, error) {
 	if p.Program == "" {
-		return proc.Spec{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
+		return spawn.Spec{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
 	}
 	// Relative paths are the program's: cwd is taken in project_dir, and
 	// the directory is absolute so that whatever names it works anywhere.
@@ -84,9 +83,9 @@ func (p processParams) spec(svc *services.Set, foreground bool) (proc.Spec, erro
 	}
 	timeout, err := p.TimeoutS.Timeout(def, 0)
 	if err != nil {
-		return proc.Spec{}, err
+		return spawn.Spec{}, err
 	}
-	s := proc.Spec{
+	s := spawn.Spec{
 		Argv:      append([]string{p.Program}, p.Args...),
 		Dir:       dir,
 		Env:       p.Env,
@@ -134,7 +133,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	}
 	name := filepath.Base(in.Program)
 	c.Progress(ctx, 0, 0, "running "+name)
-	cp, err := capture.Start(ctx, st, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{
+	cp, err := capture.Open(ctx, st, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{
 		Budget: h.svc.Config.BudgetBytes() / 2,
 		Progress: func(p capture.Progress) {
 			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second)))
@@ -143,7 +142,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	o, err := runner.Run(ctx, runner.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID())})
+	o, err := capture.Run(ctx, capture.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID())})
 	if err != nil {
 		cp.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
@@ -153,10 +152,10 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	return render.StoreFailure(renderOutcome(o, cr), cr), nil
 }
 
-// startError turns a proc start failure into a usage error (the arguments
+// startError turns a spawn start failure into a usage error (the arguments
 // name something that cannot run), keeping its specific message.
 func startError(err error) error {
-	var se *proc.StartError
+	var se *spawn.StartError
 	if errors.As(err, &se) {
 		return fault.Usage(se)
 	}
@@ -164,7 +163,7 @@ func startError(err error) error {
 }
 
 // renderOutcome renders a finished run and its captured output.
-func renderOutcome(o *runner.Outcome, cr capture.Result) catalog.Result[RunOutput] {
+func renderOutcome(o *capture.Outcome, cr capture.Result) catalog.Result[RunOutput] {
 	r, ex := o.Result, cr.Excerpt
 	var stuck *hang.Report
 	if o.Hang != nil {

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -57,13 +57,13 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		return zero, err
 	}
 	b := &req.Build
-	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: b.Request.Workspace + b.Request.Project},
+	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: b.Request.Workspace + b.Request.Project},
 		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
 	if err != nil {
 		return zero, err
 	}
 	b.Raw, b.RawID, b.Filtered, b.ReportDirs = cp, cp.ID(), cp.Filtered(), h.opts.ReportDirs
-	b.Progress = func(p buildrun.Progress) {
+	b.Progress = func(p pipeline.Progress) {
 		c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second)))
 	}
 	req.Launch.ReportDirs = h.opts.ReportDirs

@@ -9,7 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/proc"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -72,7 +72,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 		return zero, err
 	}
 	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
-	j, err := jm.Start(ctx, proc.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream", "")
+	j, err := jm.Start(ctx, spawn.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream", "")
 	if err != nil {
 		return zero, apple.UsageOf(err)
 	}

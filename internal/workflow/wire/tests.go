@@ -3,7 +3,7 @@ package wire
 import (
 	"time"
 
-	"github.com/triage-dev/triage/internal/buildrun"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
@@ -114,8 +114,8 @@ func testCaseOf(c testreport.Case) TestCase {
 }
 
 // TestCrashOf converts a crashed test, nil for nil.
-func TestCrashOf(c *buildrun.TestCrash) *TestCrash {
-	return ptr(c, func(c buildrun.TestCrash) TestCrash {
+func TestCrashOf(c *pipeline.TestCrash) *TestCrash {
+	return ptr(c, func(c pipeline.TestCrash) TestCrash {
 		return TestCrash{
 			Test: c.Test, Signal: c.Signal, Message: c.Message, Core: c.Core, Program: c.Program,
 			Backtrace: FramesOf(c.Backtrace), Frame: ptr(c.Frame, FrameOf), CoreNote: c.CoreNote,

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/triage-dev/triage/internal/buildrun"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -95,7 +95,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if err != nil {
 		return zero, err
 	}
-	cp, err := capture.Start(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project},
+	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project},
 		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
 	if err != nil {
 		return zero, err
@@ -103,7 +103,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	o, err := xcode.Build(ctx, xcode.BuildRequest{
 		Action: action, Request: req, Level: level, Timeout: limit,
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), ReportDirs: h.opts.ReportDirs,
-		Progress: func(p buildrun.Progress) {
+		Progress: func(p pipeline.Progress) {
 			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second)))
 		},
 	})

@@ -1,0 +1,229 @@
+// Package background keeps programs running in the background between
+// tool calls: process_start starts one, process_output reads what it printed
+// so far from a line cursor, process_stop ends it and returns its verdict.
+//
+// Each job's combined output is captured (internal/capture: the store, an
+// excerpt); it is committed at least every FlushEvery so that process_output
+// sees recent lines. When the program ends, on its own or by Stop, the run
+// is concluded like any other (core dump, backtrace, verdict) and kept for
+// listing until the Manager is closed. Close stops every job still running, so no child outlives triage.
+package background
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/tick"
+)
+
+// FlushEvery bounds how stale process_output can be.
+const FlushEvery = 200 * time.Millisecond
+
+// Manager owns the background jobs of one triage process.
+type Manager struct {
+	store  *store.Store
+	budget int             // of each job's excerpt, in bytes
+	base   context.Context // jobs live until Close, not until the call that started them
+	stop   context.CancelFunc
+
+	mu   sync.Mutex
+	jobs map[string]*Job // guarded by mu
+	seq  int             // guarded by mu
+}
+
+// New returns a manager storing output in s, whose jobs' excerpts are at
+// most budget bytes.
+func New(s *store.Store, budget int) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{store: s, budget: budget, base: ctx, stop: cancel, jobs: make(map[string]*Job)}
+}
+
+// Job is one background program.
+type Job struct {
+	ID       string
+	Program  string
+	Argv     []string
+	Dir      string
+	Pid      int
+	Started  time.Time
+	OutputID string
+
+	run  *capture.Running
+	out  *capture.Capture
+	done chan struct{} // closed when outcome is set
+
+	mu      sync.Mutex
+	outcome *capture.Outcome // guarded by mu; nil while running
+	stored  capture.Result   // guarded by mu; set with outcome
+}
+
+// Outcome returns the job's outcome, or nil while it runs.
+func (j *Job) Outcome() *capture.Outcome {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.outcome
+}
+
+// Stored is what was kept of the job's output (see capture.Result), once
+// it has ended; the zero Result while it runs.
+func (j *Job) Stored() capture.Result {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stored
+}
+
+// Done is closed once the job has ended and been concluded.
+func (j *Job) Done() <-chan struct{} { return j.done }
+
+// Start starts spec in the background. program is the name the caller gave;
+// projectDir, when known, is the project a crash is reported in (see
+// crashsite).
+func (m *Manager) Start(ctx context.Context, spec spawn.Spec, program, projectDir string) (*Job, error) {
+	out, err := capture.Open(ctx, m.store, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{Budget: m.budget})
+	if err != nil {
+		return nil, err
+	}
+	run, err := capture.Start(m.base, capture.Request{Spec: spec, Output: out, OutputID: out.ID(), Program: program, ProjectDir: projectDir, KeepCores: m.store.CoreDir(out.ID())})
+	if err != nil {
+		out.Abort()
+		return nil, err
+	}
+	m.mu.Lock()
+	m.seq++
+	j := &Job{
+		ID: fmt.Sprintf("p%d", m.seq), Program: program, Argv: spec.Argv, Dir: spec.Dir,
+		Pid: run.Process().Pid(), Started: time.Now(), OutputID: out.ID(),
+		run: run, out: out, done: make(chan struct{}),
+	}
+	m.jobs[j.ID] = j
+	m.mu.Unlock()
+	// Buffered output is passed on (upstream, the runner's blocks) and
+	// committed every FlushEvery while the program runs.
+	flush := tick.Start(m.base, FlushEvery, func() { j.commit() })
+	go func() {
+		o := run.Wait(m.base)
+		flush.Stop()
+		j.finish(o)
+	}()
+	return j, nil
+}
+
+// commit passes the runner's buffered output on and commits it, returning
+// a channel closed at the next commit that adds lines.
+func (j *Job) commit() <-chan struct{} {
+	j.run.Flush()
+	return j.out.Commit()
+}
+
+func (j *Job) finish(o *capture.Outcome) {
+	stored := j.out.Finish(context.Background(), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
+	j.mu.Lock()
+	j.outcome, j.stored = o, stored
+	j.mu.Unlock()
+	close(j.done)
+}
+
+// Get returns a job by id.
+func (m *Manager) Get(id string) (*Job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.jobs[id]
+	if !ok {
+		ids := make([]string, 0, len(m.jobs))
+		for k := range m.jobs {
+			ids = append(ids, k)
+		}
+		sort.Strings(ids)
+		if len(ids) == 0 {
+			return nil, fault.NotFoundf("no process %q: no background process was started (process_start starts one)", id)
+		}
+		return nil, fault.NotFoundf("no process %q; known: %v (process_list shows them)", id, ids)
+	}
+	return j, nil
+}
+
+// List returns every job, oldest first.
+func (m *Manager) List() []*Job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Job, 0, len(m.jobs))
+	for _, j := range m.jobs {
+		out = append(out, j)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Started.Before(out[b].Started) })
+	return out
+}
+
+// Output returns lines [cursor, cursor+limit) of a job's output, as far as it
+// has been written. When there is nothing past cursor yet and the job runs,
+// it waits up to wait for new output or the job's end.
+func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait time.Duration) (store.Page, error) {
+	j, err := m.Get(id)
+	if err != nil {
+		return store.Page{}, err
+	}
+	changed := j.commit()
+	info, err := m.store.Info(ctx, j.OutputID)
+	if err != nil {
+		return store.Page{}, err
+	}
+	if cursor >= info.Lines && wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-changed:
+		case <-j.done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+		j.out.Commit()
+		if info, err = m.store.Info(ctx, j.OutputID); err != nil {
+			return store.Page{}, err
+		}
+	}
+	if cursor >= info.Lines { // nothing new yet: not an error for a live job
+		return store.Page{Entry: info, Offset: cursor, TotalLines: info.Lines}, nil
+	}
+	return m.store.Page(ctx, j.OutputID, cursor, limit)
+}
+
+// Stop ends a job (SIGTERM to its group, SIGKILL after grace) and returns its
+// outcome; stopping a job that already ended returns how it ended.
+func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Job, error) {
+	j, err := m.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-j.done:
+	default:
+		j.run.Process().Stop(grace)
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return j, nil
+}
+
+// Close stops every running job and waits for them.
+func (m *Manager) Close() error {
+	for _, j := range m.List() {
+		select {
+		case <-j.done:
+		default:
+			j.run.Process().Stop(time.Second)
+			<-j.done
+		}
+	}
+	m.stop()
+	return nil
+}

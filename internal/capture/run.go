@@ -1,0 +1,290 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/hang"
+	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// Request describes one run.
+type Request struct {
+	// Spec is the process to run; its Combined sink is set by Run (use
+	// Output), its Stdout and Stderr are left as given.
+	Spec spawn.Spec
+	// Output receives the combined stdout and stderr, line by line, in arrival
+	// order. It may be nil.
+	Output io.Writer
+	// OutputID names where Output stores the stream, for hints.
+	OutputID string
+	// Program is the program as the user named it, for hints.
+	Program string
+	// ProjectDir is the project the program belongs to, when known: the
+	// crash is reported at the first frame in its code (see crashsite).
+	ProjectDir string
+	// NoBacktrace skips the first-look backtrace of a found core.
+	NoBacktrace bool
+	// BacktraceTimeout bounds the debugger; 0 means coredump's default.
+	BacktraceTimeout time.Duration
+	// KeepCores, when set, is the directory where a core that the run
+	// left in its working directory (the user's tree) is moved.
+	KeepCores string
+	// NoHangStacks: a timed-out run's stacks are not taken, because what
+	// hangs is out of reach (xcodebuild's tests run in a simulator) and the
+	// local process's stacks would only show it waiting.
+	NoHangStacks bool
+}
+
+// Outcome is what a run left behind.
+type Outcome struct {
+	Result    *spawn.Result
+	Verdict   verdict.Verdict
+	Artifacts []coredump.Artifact `json:"artifacts,omitempty"`
+	// NoCore says why no core was found when a signal should have left one.
+	NoCore string
+	// Trace is the first-look backtrace of the core, when there was one.
+	Trace *coredump.Trace
+	// NoDebugInfo names the file without debug info that keeps the crash
+	// frame from having a file:line, when one does.
+	NoDebugInfo *coredump.NoDebugInfo
+	// Hang holds the stacks taken before a hung run was killed (see
+	// hangWatch), nil when there was no such kill.
+	Hang *hang.Report
+	// Lines and Bytes count the combined output.
+	Lines int
+	Bytes int64
+}
+
+// Run runs the request to completion. The error is non-nil only when the
+// process could not be started (a *spawn.StartError); everything that happens
+// after start is in the Outcome.
+func Run(ctx context.Context, req Request) (*Outcome, error) {
+	r, err := Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.Wait(ctx), nil
+}
+
+// Running is a started run.
+type Running struct {
+	req  Request
+	proc *spawn.Process
+	scan *verdict.Scanner
+	out  *fanout
+	hang *hangWatch
+}
+
+// Start starts the request's process. ctx bounds the process's life as in
+// spawn.Start.
+func Start(ctx context.Context, req Request) (*Running, error) {
+	scan := verdict.NewScanner()
+	spec := req.Spec
+	sinks := []io.Writer{scan}
+	if req.Output != nil {
+		sinks = append(sinks, req.Output)
+	}
+	out := newFanout(sinks...)
+	hw := newHangWatch(out)
+	spec.Combined = io.MultiWriter(hw.tap, out)
+	if !req.NoHangStacks {
+		spec.OnHang = hw.onHang
+	}
+	p, err := spawn.Start(ctx, spec)
+	if err != nil {
+		out.Close()
+		return nil, err
+	}
+	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw}, nil
+}
+
+// Flush passes the output read so far on to Request.Output (which otherwise
+// receives it in blocks of 256 KiB).
+func (r *Running) Flush() { r.out.Flush() }
+
+// Process is the started process.
+func (r *Running) Process() *spawn.Process { return r.proc }
+
+// Wait waits for the process to end, then gathers crash evidence and
+// classifies the run; ctx bounds the evidence gathering.
+func (r *Running) Wait(ctx context.Context) *Outcome {
+	res, _ := r.proc.Wait()
+	return r.conclude(ctx, res)
+}
+
+// Stop ends the process (SIGTERM to its group, SIGKILL after grace) and
+// classifies the run.
+func (r *Running) Stop(ctx context.Context, grace time.Duration) *Outcome {
+	res, _ := r.proc.Stop(grace)
+	return r.conclude(ctx, res)
+}
+
+func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
+	req, scan := r.req, r.scan
+	r.out.Close() // spawn delivered everything before Wait returned
+	scan.Flush()
+	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
+	var evidence []verdict.Evidence
+	var frame *verdict.Frame
+	if res.Signaled && dumpsCore(res) {
+		evidence, frame = out.collectCore(ctx, req, res)
+	}
+	hangRep, hangReason := r.hang.conclude()
+	if hangRep != nil {
+		out.Hang = hangRep
+		evidence = append(evidence, hangEvidence(hangRep, req.OutputID))
+	}
+	out.Verdict = verdict.Classify(verdict.Input{
+		Result:     res,
+		Scan:       scan,
+		Evidence:   evidence,
+		CrashFrame: frame,
+		Program:    req.Program,
+		ProjectDir: req.ProjectDir,
+		OutputID:   req.OutputID,
+	})
+	if hangRep != nil {
+		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
+	}
+	if nd := out.NoDebugInfo; nd != nil {
+		out.Verdict.Line = WithNoDebugInfo(out.Verdict.Line, nd)
+	}
+	return out
+}
+
+// WithNoDebugInfo says in a crash verdict line which file has no debug
+// info, after the crash site and before any " — " detail: "CRASHED
+// (SIGSEGV) in crash_here (no debug info in segv) — core dump captured".
+func WithNoDebugInfo(line string, nd *coredump.NoDebugInfo) string {
+	clause := " (no debug info in " + filepath.Base(nd.File) + ")"
+	if head, rest, ok := strings.Cut(line, " — "); ok {
+		return head + clause + " — " + rest
+	}
+	return line + clause
+}
+
+// dumpsCore reports whether the signal's default action dumps core, or the
+// kernel says it did.
+func dumpsCore(res *spawn.Result) bool {
+	if res.CoreDumped {
+		return true
+	}
+	switch res.SignalName {
+	case "SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE", "SIGTRAP", "SIGSYS", "SIGQUIT", "SIGXCPU", "SIGXFSZ":
+		return true
+	}
+	return false
+}
+
+// collectCore finds the core of a crashed run and backtraces it.
+func (o *Outcome) collectCore(ctx context.Context, req Request, res *spawn.Result) ([]verdict.Evidence, *verdict.Frame) {
+	arts, err := coredump.Find(ctx, coredump.CrashFromResult(res))
+	if err != nil {
+		var nc *coredump.NoCoreError
+		if errors.As(err, &nc) || errors.Is(err, coredump.ErrNoCore) {
+			o.NoCore = err.Error()
+		} else {
+			o.NoCore = fmt.Sprintf("looking for the core: %v", err)
+		}
+		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
+	}
+	if req.KeepCores != "" {
+		dir := res.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		arts = KeepCores(arts, req.KeepCores, []string{dir})
+	}
+	o.Artifacts = arts
+	var ev []verdict.Evidence
+	var core string
+	for _, a := range arts {
+		ev = append(ev, verdict.Evidence{Kind: evidenceKind(a.Kind), Path: a.Path, Summary: a.Note})
+		if a.Kind == "core" && core == "" {
+			core = a.Path
+		}
+	}
+	if core == "" || req.NoBacktrace {
+		return ev, nil
+	}
+	tr, err := coredump.Backtrace(ctx, res.Path, core, coredump.BacktraceOptions{Timeout: req.BacktraceTimeout})
+	if err != nil {
+		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + err.Error()}), nil
+	}
+	o.Trace = tr
+	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
+	if ci, err := coredump.OpenCore(core); err == nil {
+		if o.NoDebugInfo = tr.MissingDebugInfo(ci, res.Path, req.ProjectDir); o.NoDebugInfo != nil {
+			ev = append(ev, verdict.Evidence{Kind: "debug_info", Path: o.NoDebugInfo.File, Summary: o.NoDebugInfo.Reason()})
+		}
+	}
+	if f, ok := tr.Crashing(req.ProjectDir); ok {
+		return ev, &verdict.Frame{Function: f.Function, File: f.File, Line: f.Line}
+	}
+	return ev, nil
+}
+
+func evidenceKind(artifact string) string {
+	switch artifact {
+	case "core", "coredumpctl", "apport":
+		return "core_dump"
+	default:
+		return "crash_report"
+	}
+}
+
+// KeepCores moves the core files among arts that lie in one of the user's
+// directories (under) into dir, and returns arts with their new paths and a
+// note of where each was. A core that cannot be moved stays, with a note
+// saying why. Cores elsewhere (an absolute core_pattern directory,
+// systemd-coredump) are left where the system keeps them.
+func KeepCores(arts []coredump.Artifact, dir string, under []string) []coredump.Artifact {
+	out := make([]coredump.Artifact, len(arts))
+	for i, a := range arts {
+		out[i] = a
+		if a.Kind != "core" || !inAny(a.Path, under) {
+			continue
+		}
+		pid := 0
+		if ci, err := coredump.OpenCore(a.Path); err == nil {
+			pid = ci.Pid
+		}
+		kept, err := coredump.Keep(a.Path, dir, pid)
+		if err != nil {
+			out[i].Note = joinNote(a.Note, "left in place: "+err.Error())
+			continue
+		}
+		out[i].Path = kept
+		out[i].Note = joinNote(a.Note, "moved from "+a.Path+" out of the project")
+	}
+	return out
+}
+
+// inAny reports whether path lies under one of dirs.
+func inAny(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(d, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

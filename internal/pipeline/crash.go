@@ -1,0 +1,257 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// TestCrash describes a test process that died under the test runner.
+type TestCrash struct {
+	// Test is the test that was running ("" when the report names none).
+	Test string `json:"test,omitempty"`
+	// Signal is the signal that killed the test process, from its core or
+	// the runner's words ("SIGSEGV", "SegFault"); "" when unknown (a Go
+	// panic ends the test binary with exit status 2).
+	Signal string `json:"signal,omitempty"`
+	// Message is the crashed case's message (the panic, CTest's line).
+	Message string `json:"message,omitempty"`
+	// Core is the core dump the test process left, Program the executable
+	// it ran; Backtrace the first-look backtrace of its crashing thread.
+	Core      string           `json:"core,omitempty"`
+	Program   string           `json:"program,omitempty"`
+	Backtrace []coredump.Frame `json:"backtrace,omitempty"`
+	// Frame is the crashing frame shown in the verdict line.
+	Frame *coredump.Frame `json:"frame,omitempty"`
+	// CoreNote says what the core is, and where it was moved from.
+	CoreNote string `json:"core_note,omitempty"`
+	// NoCore says why no core was found or read, when none was.
+	NoCore string `json:"no_core,omitempty"`
+	// NoDebugInfo names the file without debug info that keeps Frame from
+	// having a file:line, when one does.
+	NoDebugInfo *coredump.NoDebugInfo `json:"no_debug_info,omitempty"`
+}
+
+// runnerCrash fills c from the test runner's own crash: the runner
+// looked for its core already.
+func runnerCrash(c *TestCrash, o *capture.Outcome, projectDir string) {
+	c.Signal = o.Result.SignalName
+	for _, a := range o.Artifacts {
+		if a.Kind == "core" {
+			c.Core = a.Path
+			break
+		}
+	}
+	if tr := o.Trace; tr != nil {
+		c.Backtrace = tr.Frames
+		if f, ok := tr.Crashing(projectDir); ok {
+			c.Frame = &f
+		}
+	}
+	c.NoCore, c.NoDebugInfo = o.NoCore, o.NoDebugInfo
+}
+
+// fromCore fills c from the test's core: its signal, backtrace, crashing
+// frame, and the test's name when only the backtrace tells it.
+func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, projectDir string) {
+	if ci.SignalName != "" {
+		c.Signal = ci.SignalName
+	}
+	tr, err := coredump.Backtrace(ctx, ci.ExePath, core, coredump.BacktraceOptions{})
+	if err != nil {
+		c.NoCore = "backtracing the core: " + err.Error()
+		return
+	}
+	c.Backtrace = tr.Frames
+	if f, ok := tr.Crashing(projectDir); ok {
+		c.Frame = &f
+	}
+	c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
+	if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
+		if name := rustTestInBacktrace(tr.Frames); name != "" {
+			c.Test = name
+		}
+	}
+}
+
+// findTestCrash names the crashed test and looks for the core of the test
+// process: a core of the step's process group written since the step
+// started, in dirs or below them (relative core_pattern cores land in the
+// crashing process's working directory: CTest's build/tests, a crate's
+// directory). Cores found in the user's tree are moved into keep, when set.
+// The crash is reported at the first frame in projectDir's code.
+func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) *TestCrash {
+	c := crashedTest(rep)
+	c.Frame = messageFrame(c.Message, projectDir)
+	res := sr.Outcome.Result
+	if res.Signaled {
+		runnerCrash(c, sr.Outcome, projectDir)
+		return c
+	}
+	dirs = slices.Compact(dirs)
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs})
+	if err != nil {
+		c.NoCore = "looking for the test's core: " + err.Error()
+		return c
+	}
+	if len(arts) == 0 {
+		// Piped core handlers (systemd-coredump, apport) keep cores apart.
+		arts, _ = coredump.List(ctx, coredump.ListQuery{Since: res.Started, Limit: 5})
+	}
+	if keep != "" {
+		arts = capture.KeepCores(arts, keep, dirs)
+	}
+	for _, a := range coreOfTest(arts, c.Test) {
+		ci, err := coredump.OpenCore(a.Path)
+		if err != nil {
+			continue
+		}
+		if other, ok := crashedCaseOf(rep, ci); ok && qualifiedName(other, rep.Format) != c.Test {
+			// The core is another crashed test's (this one's was overwritten
+			// or not written): name the test the evidence is of.
+			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
+		}
+		c.Core, c.Program, c.CoreNote = a.Path, ci.ExePath, a.Note
+		c.fromCore(ctx, ci, a.Path, projectDir)
+		return c
+	}
+	if c.Signal != "" {
+		c.NoCore = "no core dump of the test process found since the tests started (check `ulimit -c` and core_pattern)"
+	}
+	return c
+}
+
+// messageFrame reads the crash frame from a crashed case's message (a Go
+// panic's trace), by the verdict scanner's reading of traces; nil when the
+// message shows none.
+func messageFrame(msg, projectDir string) *coredump.Frame {
+	if msg == "" {
+		return nil
+	}
+	s := verdict.NewScanner()
+	_, _ = io.WriteString(s, msg)
+	s.Flush()
+	f := s.CrashFrame(projectDir)
+	if f == nil {
+		return nil
+	}
+	return &coredump.Frame{Function: f.Function, File: f.File, Line: f.Line}
+}
+
+// coreOfTest orders the cores found so that the crashed test's comes
+// first: the core whose program has the test's name, else the oldest
+// (the first crashed test of a run that crashed several times).
+func coreOfTest(arts []coredump.Artifact, test string) []coredump.Artifact {
+	var cores []coredump.Artifact
+	for _, a := range arts {
+		if a.Kind == "core" {
+			cores = append(cores, a)
+		}
+	}
+	slices.SortStableFunc(cores, func(a, b coredump.Artifact) int { return a.ModTime.Compare(b.ModTime) })
+	if test == "" {
+		return cores
+	}
+	for i, a := range cores {
+		if ci, err := coredump.OpenCore(a.Path); err == nil && (filepath.Base(ci.ExePath) == test || ci.Program == test) {
+			return append([]coredump.Artifact{a}, append(cores[:i:i], cores[i+1:]...)...)
+		}
+	}
+	return cores
+}
+
+// crashedCaseOf finds the crashed case whose name is the core's program.
+func crashedCaseOf(rep *testreport.Report, ci *coredump.CoreInfo) (testreport.Case, bool) {
+	if rep == nil {
+		return testreport.Case{}, false
+	}
+	for _, tc := range rep.Cases {
+		if tc.Status == testreport.Crashed && (tc.Name == filepath.Base(ci.ExePath) || tc.Name == ci.Program) {
+			return tc, true
+		}
+	}
+	return testreport.Case{}, false
+}
+
+// rustTestInBacktrace names the libtest test a backtrace ran in: libtest
+// calls each test through FnOnce::call_once on the closure that wraps it,
+// "core::ops::function::FnOnce::call_once<crashy::tests::aborts::{closure_env#0}, ()>".
+// The test's name is that path without its crate: "tests::aborts".
+func rustTestInBacktrace(frames []coredump.Frame) string {
+	const call, env = "FnOnce::call_once<", "::{closure_env#0}"
+	for _, f := range frames {
+		i := strings.Index(f.Function, call)
+		if i < 0 {
+			continue
+		}
+		arg := f.Function[i+len(call):]
+		j := strings.Index(arg, env)
+		if j < 0 || strings.ContainsAny(arg[:j], "<>(), ") {
+			continue
+		}
+		if _, name, ok := strings.Cut(arg[:j], "::"); ok && name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// crashedTest describes the first crashed case of a report, from the
+// report alone.
+func crashedTest(rep *testreport.Report) *TestCrash {
+	c := &TestCrash{}
+	if rep == nil {
+		return c
+	}
+	for _, tc := range rep.Cases {
+		if tc.Status == testreport.Crashed {
+			c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
+			c.Signal = signalWord(c.Message)
+			break
+		}
+	}
+	return c
+}
+
+// qualifiedName names a case with its suite (a Go package, a Rust test
+// binary), unless the suite is only the format's name for "all tests".
+func qualifiedName(c testreport.Case, format string) string {
+	if c.Suite == "" || c.Suite == format || strings.HasPrefix(c.Name, c.Suite) {
+		return c.Name
+	}
+	return c.Suite + "/" + c.Name
+}
+
+// signalWords are runner phrases naming the signal that killed a test.
+var signalWords = []struct{ word, signal string }{
+	{"SegFault", "SIGSEGV"},
+	{"SIGSEGV", "SIGSEGV"},
+	{"Segmentation fault", "SIGSEGV"},
+	{"SIGABRT", "SIGABRT"},
+	{"Child aborted", "SIGABRT"},
+	{"Subprocess aborted", "SIGABRT"},
+	{"SIGBUS", "SIGBUS"},
+	{"Bus error", "SIGBUS"},
+	{"SIGILL", "SIGILL"},
+	{"Illegal", "SIGILL"},
+	{"SIGFPE", "SIGFPE"},
+	{"Numerical", "SIGFPE"},
+	{"SIGKILL", "SIGKILL"},
+}
+
+// signalWord finds the signal a crashed case's message names.
+func signalWord(msg string) string {
+	for _, w := range signalWords {
+		if strings.Contains(msg, w.word) {
+			return w.signal
+		}
+	}
+	return ""
+}

@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"bytes"
+	"sync/atomic"
+	"time"
+)
+
+// Progress is a snapshot of a run in progress, for progress notifications.
+type Progress struct {
+	Step, Steps int    // 1-based step being run, of how many
+	StepName    string // configure, build or test
+	Command     string // the step's command line
+	Lines       int64  // output lines of the whole run so far
+	Passed      int64  // tests seen passing so far (test steps)
+	Failed      int64  // tests seen failing or crashing so far
+	Elapsed     time.Duration
+}
+
+// counter counts lines and, cheaply and approximately, test results as
+// output streams, so that progress can say "12 passed, 1 failed" long before
+// the parser's report exists. The report, not the counter, is the truth.
+//
+// Write is called by one goroutine; the counts are read by another.
+type counter struct {
+	lines          atomic.Int64
+	passed, failed atomic.Int64
+	partial        []byte // an incomplete line, at most maxCounted bytes
+}
+
+// maxCounted bounds the bytes of one line the counter looks at.
+const maxCounted = 512
+
+func newCounter() *counter { return &counter{} }
+
+func (c *counter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			c.keep(p)
+			break
+		}
+		line := p[:i]
+		if len(c.partial) > 0 {
+			c.keep(line)
+			line = c.partial
+		}
+		c.line(line)
+		c.partial = c.partial[:0]
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (c *counter) keep(p []byte) {
+	if room := maxCounted - len(c.partial); room > 0 {
+		c.partial = append(c.partial, p[:min(len(p), room)]...)
+	}
+}
+
+var (
+	litActionPass = []byte(`"Action":"pass"`)
+	litActionFail = []byte(`"Action":"fail"`)
+	litTestField  = []byte(`"Test":"`)
+)
+
+// line counts one line's test result, in the formats triage runs.
+func (c *counter) line(l []byte) {
+	c.lines.Add(1)
+	if len(l) > maxCounted {
+		l = l[:maxCounted]
+	}
+	l = bytes.TrimRight(l, "\r")
+	switch {
+	case bytes.HasPrefix(l, []byte(`{"`)):
+		// go test -json: a test's own pass or fail event.
+		if !bytes.Contains(l, litTestField) {
+			return
+		}
+		if bytes.Contains(l, litActionPass) {
+			c.passed.Add(1)
+		} else if bytes.Contains(l, litActionFail) {
+			c.failed.Add(1)
+		}
+	case bytes.HasPrefix(l, []byte("test ")) && bytes.Contains(l, []byte(" ... ")):
+		// libtest: "test tests::adds ... ok"
+		switch {
+		case bytes.HasSuffix(l, []byte(" ok")):
+			c.passed.Add(1)
+		case bytes.HasSuffix(l, []byte(" FAILED")):
+			c.failed.Add(1)
+		}
+	case bytes.Contains(l, []byte(" Test #")):
+		// ctest: "1/3 Test #1: adds .....   Passed    0.00 sec"
+		switch {
+		case bytes.Contains(l, []byte("   Passed")):
+			c.passed.Add(1)
+		case bytes.Contains(l, []byte("***")):
+			c.failed.Add(1)
+		}
+	case bytes.HasPrefix(bytes.TrimLeft(l, " \t"), []byte("Test Case '")):
+		// XCTest: "Test Case '-[S t]' passed (0.001 seconds)."
+		switch {
+		case bytes.Contains(l, []byte("' passed (")):
+			c.passed.Add(1)
+		case bytes.Contains(l, []byte("' failed (")):
+			c.failed.Add(1)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+// Package pipeline runs a build or test plan (internal/toolchain) and says
+// truthfully how it went.
+//
+// Each step of the plan runs crash-aware through internal/capture. Its
+// combined output streams, in one pass, into the raw log (the output store),
+// the log filter (internal/logfilter, whose kept lines go to the filtered
+// log) and, for a test step, the test-output parser (internal/testreport,
+// fed through a pipe so that a log of any size is parsed as it arrives).
+// Steps run in order; the first non-test step that fails ends the run (a
+// test step's failure is the result itself).
+//
+// A Result carries one verdict line, first thing a reader sees:
+//
+//	BUILD SUCCEEDED (0 warnings)        BUILD FAILED: 2 errors: src/lib.rs:485:29: error[E0308]: …
+//	TESTS PASSED: 412 passed, 3 skipped TESTS FAILED: 3 of 412 failed
+//	CRASHED: test binary SIGSEGV in f at a.c:5 while running crash_test
+//	NO TESTS RAN: filter -run=TestX matched nothing
+//	FAILED (exit 2) but no failing test was reported — see output
+//
+// Only the first two of the second column, and the first of the first, are
+// successes: a test run in which nothing ran, or whose exit status says
+// failure while no failure was parsed, is never reported as passing.
+//
+// When a test process crashed under the runner (ctest, cargo and go test
+// survive their children), the core it left is looked for where cores land
+// and backtraced; the test that was running is named from the report.
+//
+// The same pipeline reads a finished log (Analyze), for `triage filter`.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/tick"
+	"github.com/triage-dev/triage/internal/toolchain"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// Kind of run.
+const (
+	KindBuild = "build"
+	KindTest  = "test"
+)
+
+// Request describes a build or test run.
+type Request struct {
+	Kind  string           // KindBuild or KindTest
+	Steps []toolchain.Step // run in order; for a test run the test step is last
+	Level logfilter.Level
+	// Timeout bounds the whole run (every step); 0 means none.
+	Timeout time.Duration
+	// Raw receives the raw output of every step, each preceded by a
+	// "$ command" line; nil discards it. RawID names where it is stored,
+	// for hints.
+	Raw   io.Writer
+	RawID string
+	// Filtered receives the filtered log as it streams; nil discards it.
+	Filtered io.Writer
+	// Progress, when set, is called as each step starts and about once a
+	// second while one runs, from another goroutine.
+	Progress func(Progress)
+	// ProgressInterval overrides the one-second interval (tests).
+	ProgressInterval time.Duration
+	// CoreDirs are further directories where a crashed test's core may
+	// land (the project directory); each step's directory is looked in too.
+	CoreDirs []string
+	// ProjectDir is the project's directory: a crash is reported at the
+	// first frame in its code (see crashsite).
+	ProjectDir string
+	// KeepCores, when set, is the directory where the cores a run leaves in
+	// the user's tree (CoreDirs, each step's directory) are moved.
+	KeepCores string
+}
+
+// StepResult is how one step went.
+type StepResult struct {
+	Step    toolchain.Step   `json:"step"`
+	Outcome *capture.Outcome `json:"-"`
+	// Ran is false for steps not run because an earlier one failed.
+	Ran bool `json:"ran"`
+}
+
+// ErrNoSteps is returned by Run for a request without steps.
+var ErrNoSteps = errors.New("running a plan: no steps")
+
+// Run runs the plan. The error is non-nil only when a step could not be
+// started (a *spawn.StartError, for the caller to explain) or the request is
+// malformed; everything that happens once steps run is in the Result.
+func Run(ctx context.Context, req Request) (*Result, error) {
+	if len(req.Steps) == 0 {
+		return nil, ErrNoSteps
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	filtered := req.Filtered
+	if filtered == nil {
+		filtered = io.Discard
+	}
+	res := &Result{Kind: req.Kind, RawID: req.RawID}
+	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
+	start := time.Now()
+	for i, step := range req.Steps {
+		sr, err := runStep(ctx, req, p, i, start)
+		if err != nil {
+			p.filter.Close()
+			return nil, err
+		}
+		res.Steps = append(res.Steps, sr)
+		if step.Name == toolchain.StepTest {
+			res.testStepDone(ctx, p, sr, req)
+		}
+		if !sr.Outcome.Result.Success() && step.Name != toolchain.StepTest {
+			for _, rest := range req.Steps[i+1:] {
+				res.Steps = append(res.Steps, StepResult{Step: rest})
+			}
+			break
+		}
+	}
+	if err := p.filter.Close(); err != nil {
+		res.Notes = append(res.Notes, err.Error())
+	}
+	if p.rawErr != nil {
+		res.Notes = append(res.Notes, p.rawErr.Error())
+	}
+	res.Log = p.filter.Summary()
+	res.Duration = time.Since(start)
+	res.conclude()
+	return res, nil
+}
+
+// runStep runs one step, its output streaming through p.
+func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Time) (StepResult, error) {
+	step := req.Steps[i]
+	header := fmt.Sprintf("$ %s\n", step.CommandLine())
+	if i > 0 {
+		header = "\n" + header
+	}
+	if req.Raw != nil && p.rawErr == nil {
+		if _, err := io.WriteString(req.Raw, header); err != nil {
+			p.rawErr = fmt.Errorf("storing the raw log: %w", err)
+		}
+	}
+	if step.ReportFile != "" {
+		// A report left by an earlier run must not pass for this one's.
+		_ = os.Remove(step.ReportFile)
+	}
+	writeStepFiles(step)
+	p.tests = nil
+	if step.Name == toolchain.StepTest {
+		p.tests = newTestParser(step.Format)
+	}
+	// One pipe for stdout and stderr, as `2>&1` gives: a runner prints its
+	// progress on stderr (cargo's "Running …") and the tests' results on
+	// stdout (libtest), and two pipes would let those arrive out of order.
+	spec := spawn.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true, MergeStderr: true}
+	if dl, ok := ctx.Deadline(); ok {
+		spec.Timeout = max(time.Until(dl), time.Millisecond)
+	}
+	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks})
+	if err != nil {
+		if p.tests != nil {
+			p.tests.finish()
+		}
+		return StepResult{}, err
+	}
+	progress := reportProgress(ctx, req, p, r, i, start)
+	o := r.Wait(ctx)
+	progress.Stop()
+	return StepResult{Step: step, Outcome: o, Ran: true}, nil
+}
+
+// reportProgress reports the step's start, then its progress every interval
+// until stopped. It also flushes the runner's output, which otherwise
+// reaches the pipeline in large blocks.
+func reportProgress(ctx context.Context, req Request, p *pipeline, r *capture.Running, i int, start time.Time) *tick.Ticker {
+	step := req.Steps[i]
+	snapshot := func() Progress {
+		return Progress{
+			Step: i + 1, Steps: len(req.Steps), StepName: step.Name, Command: step.CommandLine(),
+			Lines: p.count.lines.Load(), Passed: p.count.passed.Load(), Failed: p.count.failed.Load(),
+			Elapsed: time.Since(start),
+		}
+	}
+	if req.Progress != nil {
+		req.Progress(snapshot())
+	}
+	return tick.Start(ctx, req.ProgressInterval, func() {
+		r.Flush()
+		if req.Progress != nil {
+			req.Progress(snapshot())
+		}
+	})
+}
+
+// testStepDone collects the test report of the test step just run, and the
+// core of a test process that crashed under the runner.
+func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, req Request) {
+	rep, format, err := p.tests.finish()
+	p.tests = nil
+	if err != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("parsing test output: %v", err))
+	}
+	if sr.Step.ReportFile != "" {
+		jr, err := parseReportFile(sr.Step.ReportFile, sr.Step.ReportFormat)
+		switch {
+		case err != nil:
+		case rep == nil || rep.Totals.Total == 0:
+			rep, format = jr, sr.Step.ReportFormat
+		default:
+			// The report file holds what the log does not (CTest's JUnit
+			// file: every test program's own output): a test whose own
+			// framework never printed its summary was cut short.
+			rep.AdoptCutShort(jr)
+		}
+	}
+	if rep != nil {
+		// automake keeps each test's output in its own log, not the run's.
+		rep.ReadTestLogs(sr.Step.Dir)
+	}
+	res.Report, res.Format = rep, format
+	if rep != nil && sr.Outcome.Result.Exited {
+		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
+	}
+	res.rerunCutShort(ctx, p, sr, rep) // name the test that ended a binary: rerun.go
+	// A crash the report records, the runner's own death, or (in output no
+	// parser knows: make) a crash line in the output: find the test's core.
+	// With a report, a crash line in the output (a Rust panic that libtest
+	// caught) is the report's to judge.
+	crashed := sr.Outcome.Result.Signaled
+	if rep != nil {
+		crashed = crashed || rep.Status == testreport.Crashed
+	} else {
+		crashed = crashed || sr.Outcome.Verdict.Status == verdict.StatusCrash
+	}
+	if crashed {
+		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, req.CoreDirs...), req.ProjectDir, req.KeepCores)
+	}
+}
+
+func parseReportFile(path, format string) (*testreport.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return testreport.Parse(format, f)
+}
+
+// writeStepFiles writes the files a step asks for into its directory, each
+// only where none of that name is there. A failure is not the step's: it
+// runs without them.
+func writeStepFiles(step toolchain.Step) {
+	for name, body := range step.Files {
+		f, err := os.OpenFile(filepath.Join(step.Dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			continue
+		}
+		_, _ = f.WriteString(body)
+		f.Close()
+	}
+}

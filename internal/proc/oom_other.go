@@ -1,7 +1,0 @@
-//go:build !linux
-
-package proc
-
-// oomKills is unsupported outside Linux; macOS's jetsam leaves no counter
-// we can read.
-func oomKills() int64 { return -1 }

@@ -1,8 +1,0 @@
-package proc
-
-import "syscall"
-
-func init() {
-	signalNames[syscall.SIGEMT] = "SIGEMT"
-	signalNames[syscall.SIGINFO] = "SIGINFO"
-}

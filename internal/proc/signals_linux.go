@@ -1,8 +1,0 @@
-package proc
-
-import "syscall"
-
-func init() {
-	signalNames[syscall.SIGSTKFLT] = "SIGSTKFLT"
-	signalNames[syscall.SIGPWR] = "SIGPWR"
-}

@@ -1,0 +1,8 @@
+package spawn
+
+import "syscall"
+
+func init() {
+	signalNames[syscall.SIGEMT] = "SIGEMT"
+	signalNames[syscall.SIGINFO] = "SIGINFO"
+}

@@ -1,0 +1,8 @@
+package spawn
+
+import "syscall"
+
+func init() {
+	signalNames[syscall.SIGSTKFLT] = "SIGSTKFLT"
+	signalNames[syscall.SIGPWR] = "SIGPWR"
+}
