@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // Every answer and every argument of every tool is bounded here, once, by
@@ -87,11 +88,8 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… [cut: %d of %d bytes]", s[:cut], cut, len(s))
+	kept := textclip.Prefix(s, n)
+	return fmt.Sprintf("%s… [cut: %d of %d bytes]", kept, len(kept), len(s))
 }
 
 // clipText bounds an answer's text, saying where to find the rest.
@@ -179,12 +177,9 @@ func (c *cut) halve(cuts map[string]*cut) bool {
 			rec = &cut{orig: len(x), bytes: true}
 			cuts[c.path] = rec
 		}
-		half := len(x) / 2
-		for half > 0 && !utf8.RuneStart(x[half]) {
-			half--
-		}
-		c.set(x[:half] + "…")
-		rec.kept = half
+		kept := textclip.Prefix(x, len(x)/2)
+		c.set(kept + "…")
+		rec.kept = len(kept)
 	default:
 		return false
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // The legacy text report ("Process: name [pid]" ... "Thread 0 Crashed:" ...
@@ -359,9 +361,4 @@ func parseFrameLines(text string) []Frame {
 	return out
 }
 
-func truncateForError(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
-}
+func truncateForError(s string) string { return textclip.String(s, 80) }

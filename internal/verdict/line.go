@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // verdictLine renders the one-line verdict: a head saying what happened,
@@ -124,18 +125,7 @@ func roundDuration(d time.Duration) time.Duration {
 	return d
 }
 
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+func clip(s string, n int) string { return textclip.String(strings.TrimSpace(s), n) }
 
 // FrameText says where a crash happened, as the verdict line does:
 // " in main.write at main.go:11", " in lib.rs:170" when the function is not

@@ -3,10 +3,10 @@ package xcode
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // refine rewrites pipeline's verdict in xcodebuild's terms where its
@@ -81,12 +81,4 @@ func firstLine(s string) string {
 }
 
 // clip cuts s to at most n bytes on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clip(s string, n int) string { return textclip.String(s, n) }
