@@ -12,12 +12,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/server"
 )
 
 // callArguments are the tool's arguments: --json's object, with the
-// --KEY VALUE pairs converted by the types of the tool's input schema.
-func callArguments(srv *server.Server, tool, jsonArgs string, pairs [][2]string) (map[string]any, error) {
+// --KEY VALUE pairs converted by the types of the tool's input schema
+// (schema is asked only when there are pairs).
+func callArguments(schema func() (map[string]any, error), jsonArgs string, pairs [][2]string) (map[string]any, error) {
 	arguments := map[string]any{}
 	if jsonArgs != "" {
 		if err := json.Unmarshal([]byte(jsonArgs), &arguments); err != nil {
@@ -25,11 +25,11 @@ func callArguments(srv *server.Server, tool, jsonArgs string, pairs [][2]string)
 		}
 	}
 	if len(pairs) > 0 {
-		schema, err := inputSchema(srv.Selection, tool)
+		props, err := schema()
 		if err != nil {
 			return nil, err
 		}
-		applyPairs(arguments, pairs, schema)
+		applyPairs(arguments, pairs, props)
 	}
 	return arguments, nil
 }
@@ -50,7 +50,9 @@ func callTool(ctx context.Context, client *mcp.ClientSession, tool string, argum
 	return res, err
 }
 
-// cmdCall runs one tool through the same handlers as MCP and prints its result.
+// cmdCall runs one tool through the same handlers as MCP and prints its
+// result: through the daemon when one is up, or when the tool keeps state
+// (which starts it), else in-process.
 func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
@@ -60,6 +62,9 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return 0, usagef("name the tool: %s", callUsage)
 	}
 	tool, rest := args[0], args[1:]
+	if wantsHelp(rest) {
+		return exitOK, toolHelp(tool, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	var g globals
 	g.register(fs)
@@ -75,28 +80,21 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if *output != "text" && *output != "json" {
 		return 0, usagef("--output %q: use text or json", *output)
 	}
-	srv, svc, err := g.newServer(stderr, false)
-	if err != nil {
-		return 0, err
-	}
-	defer svc.Close()
-
 	pp := newProgressPrinter(stderr)
 	var onProgress func(*mcp.ProgressNotificationParams)
 	if pp != nil {
 		onProgress = pp.show
 	}
-	conn, err := connect(ctx, srv, onProgress)
+	c, err := g.client(ctx, tool, stderr, onProgress)
 	if err != nil {
 		return 0, err
 	}
-	defer conn.Close()
-
-	arguments, err := callArguments(srv, tool, *jsonArgs, pairs)
+	defer c.close()
+	arguments, err := callArguments(c.schema(ctx, tool), *jsonArgs, pairs)
 	if err != nil {
 		return 0, err
 	}
-	res, err := callTool(ctx, conn.client, tool, arguments, pp)
+	res, err := callTool(ctx, c.session, tool, arguments, pp)
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +104,21 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	return exitCode(res), nil
 }
 
+// toolHelp prints `triage TOOL --help`, from the catalog of this machine
+// (every tool, also one not available here, says so).
+func toolHelp(tool string, stdout, stderr io.Writer) error {
+	g := globals{logLevel: "error"}
+	srv, svc, err := g.newServer(stderr, false)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	all := srv.Catalog.SelectAll()
+	return writeToolHelp(stdout, srv.Selection, all, tool)
+}
+
 const callUsage = `triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+  triage call TOOL --help describes the tool: its arguments, defaults and examples.
   --KEY VALUE sets one argument; VALUE is read by the argument's type (numbers,
   true/false, JSON for objects); repeat --KEY for arrays, or pass a JSON array.`
 
@@ -146,20 +158,28 @@ func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]
 func inputSchema(sel *catalog.Selection, tool string) (map[string]any, error) {
 	for _, t := range sel.Tools {
 		if t.Name == tool {
-			b, _ := json.Marshal(t.InputSchema())
-			var s struct {
-				Properties map[string]any `json:"properties"`
-			}
-			if err := json.Unmarshal(b, &s); err != nil {
-				return nil, err
-			}
-			return s.Properties, nil
+			return schemaProperties(t.InputSchema())
 		}
 	}
 	if reason, ok := sel.Absent[tool]; ok {
 		return nil, usagef("%s", reason)
 	}
 	return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+}
+
+// schemaProperties are the properties of an input schema, as JSON values.
+func schemaProperties(schema any) (map[string]any, error) {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		Properties map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	return s.Properties, nil
 }
 
 // applyPairs converts each --KEY VALUE by the schema type of KEY. A KEY the

@@ -60,6 +60,66 @@ func (p *inProcess) tools(ctx context.Context) ([]*mcp.Tool, error) {
 	return out, nil
 }
 
+// cliClient is the MCP client a call goes through: the daemon's, or an
+// in-process server's.
+type cliClient struct {
+	session *mcp.ClientSession
+	srv     *server.Server // in-process only
+	close   func()
+}
+
+// client connects the call of tool: to the daemon when one is up for this
+// directory and configuration, starting it for a tool that keeps state;
+// else to a server in this process. TRIAGE_DAEMON=off keeps every call
+// in-process.
+func (g *globals) client(ctx context.Context, tool string, stderr io.Writer, progress func(*mcp.ProgressNotificationParams)) (*cliClient, error) {
+	if !daemonOff() {
+		p, err := g.daemonPaths()
+		if err != nil {
+			return nil, err
+		}
+		cs, note, err := g.dialDaemon(ctx, p, stateful(tool), progress)
+		if note != "" {
+			fmt.Fprint(stderr, note)
+		}
+		switch {
+		case err == nil:
+			return &cliClient{session: cs, close: func() { cs.Close() }}, nil
+		case stateful(tool):
+			return nil, fmt.Errorf("%s keeps state between calls, which needs the daemon: %w (TRIAGE_DAEMON=off runs it in this process, its state gone when the call ends)", tool, err)
+		}
+	}
+	srv, svc, err := g.newServer(stderr, false)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := connect(ctx, srv, progress)
+	if err != nil {
+		svc.Close()
+		return nil, err
+	}
+	return &cliClient{session: conn.client, srv: srv, close: func() { conn.Close(); svc.Close() }}, nil
+}
+
+// schema returns how to get the properties of tool's input schema: from the
+// in-process catalog (unlisted fields included), or the daemon's tools/list.
+func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]any, error) {
+	if c.srv != nil {
+		return func() (map[string]any, error) { return inputSchema(c.srv.Selection, tool) }
+	}
+	return func() (map[string]any, error) {
+		for t, err := range c.session.Tools(ctx, nil) {
+			if err != nil {
+				return nil, err
+			}
+			if t.Name == tool {
+				return schemaProperties(t.InputSchema)
+			}
+		}
+		return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+	}
+}
+
 // progressPrinter shows live progress on stderr when it is a terminal.
 type progressPrinter struct {
 	mu  sync.Mutex

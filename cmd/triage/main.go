@@ -5,6 +5,8 @@
 //	triage serve [--http ADDR] [--token T]   serve MCP over stdio or streamable HTTP
 //	triage tools [--json|--markdown] [--all] list the enabled tools
 //	triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+//	triage TOOL ...                          the same
+//	triage daemon status|stop                the daemon that keeps stateful tools between calls
 //	triage doctor [--json]                   what triage can use on this machine
 //	triage filter [--toolchain T] [--level L] [--output text|json] [FILE]
 //	triage version
@@ -22,6 +24,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
@@ -30,6 +33,10 @@ import (
 	"github.com/triage-dev/triage/internal/server"
 	"github.com/triage-dev/triage/internal/services"
 )
+
+// toolName is what a tool's name looks like (run, debug_attach): a command
+// that is none of triage's own and looks like one is a tool to call.
+var toolName = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
 
 // Exit statuses.
 const (
@@ -83,6 +90,9 @@ commands:
   serve     serve MCP over stdio (default) or streamable HTTP (--http ADDR)
   tools     list the enabled tools (--json, --markdown, --all)
   call      run one tool: triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
+            (or just: triage TOOL ...); triage call TOOL --help describes it
+  daemon    status|stop: the daemon that keeps stateful tools (process_*, debug_*, dump_*,
+            session defaults) alive between calls; a call that needs it starts it
   doctor    report what triage can use on this machine (--json)
   filter    filter a build or test log from stdin or FILE: verdict, kept lines, test summary
   version   print the version
@@ -91,47 +101,62 @@ global flags (any command): --config FILE, --workflows a,b, --store PATH, --prof
   --log-level debug|info|warn|error, --log-file FILE
 Run 'triage <command> -h' for a command's flags.`
 
+// command runs one of triage's commands and returns its exit status; an
+// error is printed and decides the status instead.
+type command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error)
+
+// noCode adapts a command that succeeds or fails only.
+func noCode(f func(ctx context.Context, args []string, stdout, stderr io.Writer) error) command {
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+		return exitOK, f(ctx, args, stdout, stderr)
+	}
+}
+
+var commands = map[string]command{
+	"serve": func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) (int, error) {
+		return exitOK, cmdServe(ctx, args, stderr)
+	},
+	"tools": noCode(cmdTools),
+	"call": func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+		return cmdCall(ctx, args, stdout, stderr)
+	},
+	"daemon": func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+		return cmdDaemon(ctx, args, stdout, stderr)
+	},
+	"doctor": func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+		return cmdDoctor(ctx, args, stdout, stderr)
+	},
+	"filter": func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+		return cmdFilter(args, stdin, stdout, stderr)
+	},
+}
+
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage)
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
-	var err error
 	switch cmd {
-	case "serve":
-		err = cmdServe(ctx, rest, stderr)
-	case "tools":
-		err = cmdTools(ctx, rest, stdout, stderr)
-	case "call":
-		var code int
-		code, err = cmdCall(ctx, rest, stdout, stderr)
-		if err == nil {
-			return code
-		}
-	case "doctor":
-		var code int
-		code, err = cmdDoctor(ctx, rest, stdout, stderr)
-		if err == nil {
-			return code
-		}
-	case "filter":
-		var code int
-		code, err = cmdFilter(rest, stdin, stdout, stderr)
-		if err == nil {
-			return code
-		}
 	case "version", "--version":
 		fmt.Fprintf(stdout, "triage %s\n", versionString())
 		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return exitOK
-	default:
-		err = usagef("unknown command %q\n%s", cmd, usage)
 	}
+	f, ok := commands[cmd]
+	switch {
+	case !ok && toolName.MatchString(cmd):
+		f, rest = commands["call"], args // triage TOOL ... is triage call TOOL ...
+	case !ok:
+		f = func(context.Context, []string, io.Reader, io.Writer, io.Writer) (int, error) {
+			return 0, usagef("unknown command %q\n%s", cmd, usage)
+		}
+	}
+	code, err := f(ctx, rest, stdin, stdout, stderr)
 	if err == nil {
-		return exitOK
+		return code
 	}
 	fmt.Fprintf(stderr, "triage %s: %v\n", cmd, err)
 	var ue *usageError

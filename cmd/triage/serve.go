@@ -6,37 +6,53 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/triage-dev/triage/internal/daemon"
 	"github.com/triage-dev/triage/internal/server"
+	"github.com/triage-dev/triage/internal/services"
 )
+
+// serveFlags are serve's own flags.
+type serveFlags struct {
+	http, tokenFile, unix string
+	tokens, origins       []string
+	idle                  time.Duration
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (host:port; loopback unless --token is set) instead of stdio")
+	fs.Func("token", "bearer token required from HTTP clients; repeat it to give each client its own (default $TRIAGE_TOKEN)", func(s string) error {
+		f.tokens = append(f.tokens, s)
+		return nil
+	})
+	fs.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one a line, one per client")
+	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
+		f.origins = append(f.origins, s)
+		return nil
+	})
+	fs.StringVar(&f.unix, "unix", "", "serve the CLI's daemon on this unix socket (triage call starts it: see triage daemon)")
+	fs.DurationVar(&f.idle, "idle", defaultIdle, "with --unix: end after this long with no call and nothing alive (0: never)")
+}
 
 func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var g globals
 	g.register(fs)
-	httpAddr := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; loopback unless --token is set) instead of stdio")
-	var tokens, origins []string
-	fs.Func("token", "bearer token required from HTTP clients; repeat it to give each client its own (default $TRIAGE_TOKEN)", func(s string) error {
-		tokens = append(tokens, s)
-		return nil
-	})
-	tokenFile := fs.String("token-file", "", "file of bearer tokens, one a line, one per client")
-	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
-		origins = append(origins, s)
-		return nil
-	})
+	var f serveFlags
+	f.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	tokens, err := allTokens(tokens, *tokenFile)
+	tokens, err := allTokens(f.tokens, f.tokenFile)
 	if err != nil {
 		return err
 	}
-	if *httpAddr != "" {
-		if err := server.CheckAddr(*httpAddr, strings.Join(tokens, "")); err != nil {
+	if f.http != "" {
+		if err := server.CheckAddr(f.http, strings.Join(tokens, "")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -47,13 +63,30 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	// Disposing the services on the way out ends every session and reaps every
 	// child, whatever stopped the server.
 	defer svc.Close()
-	if *httpAddr == "" {
+	switch {
+	case f.unix != "":
+		return serveDaemon(ctx, srv, svc, f)
+	case f.http == "":
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens, AllowOrigins: origins}, func(addr string) {
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: f.http, Tokens: tokens, AllowOrigins: f.origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
+}
+
+// serveDaemon serves the CLI's daemon on its unix socket until stopped or
+// idle; its socket and pid file go with it.
+func serveDaemon(ctx context.Context, srv *server.Server, svc *services.Set, f serveFlags) error {
+	ln, remove, err := daemon.Listen(daemon.FromSocket(f.unix))
+	if err != nil {
+		return err
+	}
+	defer remove()
+	svc.Log.Info("serving MCP to the CLI", "socket", f.unix, "idle", f.idle, "workflows", svc.EnabledWorkflows)
+	err = srv.ServeUnix(ctx, ln, server.UnixOptions{Idle: f.idle, Busy: svc.Busy})
+	svc.Log.Info("daemon ending", "err", err)
+	return err
 }
 
 // allTokens gathers the tokens given (--token), else $TRIAGE_TOKEN, and

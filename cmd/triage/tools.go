@@ -63,6 +63,7 @@ func cmdTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
+	fmt.Fprintln(stdout, "\ntriage TOOL --help describes a tool: its arguments, the session defaults that fill them, examples.")
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/triage-dev/triage/internal/background"
@@ -40,16 +41,21 @@ type Set struct {
 
 	closers []func() error
 
-	storeOnce sync.Once
-	store     *store.Store
-	storeErr  error
-	jobs      *background.Manager
+	// Each manager is made on first use; its ready flag says it exists
+	// (Busy looks without making one).
+	storeOnce  sync.Once
+	store      *store.Store
+	storeErr   error
+	jobs       *background.Manager
+	storeReady atomic.Bool
 
-	debugOnce sync.Once
-	debug     *debugger.Manager
+	debugOnce  sync.Once
+	debug      *debugger.Manager
+	debugReady atomic.Bool
 
-	dumpsOnce sync.Once
-	dumps     *postmortem.Manager
+	dumpsOnce  sync.Once
+	dumps      *postmortem.Manager
+	dumpsReady atomic.Bool
 }
 
 // New builds the services for cfg.
@@ -135,6 +141,7 @@ func (s *Set) Store(ctx context.Context) (*store.Store, error) {
 		// Registered here so that Close stops jobs before closing the store.
 		s.OnClose(st.Close)
 		s.OnClose(s.jobs.Close)
+		s.storeReady.Store(true)
 	})
 	return s.store, s.storeErr
 }
@@ -184,6 +191,7 @@ func (s *Set) Debugger() *debugger.Manager {
 			s.debug.Close()
 			return owned.Remove()
 		})
+		s.debugReady.Store(true)
 	})
 	return s.debug
 }
@@ -194,6 +202,24 @@ func (s *Set) Dumps() *postmortem.Manager {
 	s.dumpsOnce.Do(func() {
 		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout()})
 		s.OnClose(s.dumps.CloseAll)
+		s.dumpsReady.Store(true)
 	})
 	return s.dumps
+}
+
+// Busy reports state a client may come back to: a background process still
+// running, a debug session, a dump session. The CLI's daemon does not end
+// itself while there is some.
+func (s *Set) Busy() bool {
+	if s.storeReady.Load() {
+		for _, j := range s.jobs.List() {
+			select {
+			case <-j.Done():
+			default:
+				return true
+			}
+		}
+	}
+	return s.debugReady.Load() && len(s.debug.List()) > 0 ||
+		s.dumpsReady.Load() && len(s.dumps.List()) > 0
 }

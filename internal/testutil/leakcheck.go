@@ -32,7 +32,8 @@ const leakGrace = 5 * time.Second
 // own code) still alive, or a triage-* entry in the temporary directory.
 // Call it from TestMain as os.Exit(testutil.Main(m)).
 //
-// Each package gets a private temporary directory (TMPDIR), so that what it
+// Each package gets a private temporary directory (TMPDIR, and
+// XDG_RUNTIME_DIR for the CLI's daemon), so that what it
 // leaves is told apart from what packages running beside it create; leaked
 // processes are killed after they are reported, so that none survives the
 // run. cleanups run after the tests and before the checks (removing what
@@ -47,6 +48,11 @@ func Main(m *testing.M, cleanups ...func()) int {
 	defer os.RemoveAll(tmp)
 	os.Setenv(leakEnv, token)
 	os.Setenv("TMPDIR", tmp)
+	// triage calls run in-process unless a test of the CLI's daemon says
+	// otherwise (t.Setenv("TRIAGE_DAEMON", "")); a daemon a test starts
+	// lives in the package's own directory.
+	os.Setenv("TRIAGE_DAEMON", "off")
+	os.Setenv("XDG_RUNTIME_DIR", tmp)
 
 	code := m.Run()
 	for _, c := range cleanups {

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/daemon"
+	"github.com/triage-dev/triage/internal/spawn"
+)
+
+// defaultIdle is how long a daemon with nothing alive waits for a call
+// before it ends (TRIAGE_DAEMON_IDLE overrides it).
+const defaultIdle = 30 * time.Minute
+
+// stateful reports a tool whose state must outlive one CLI invocation:
+// background processes, debug and dump sessions, log captures, and the
+// session defaults a later call reads.
+func stateful(tool string) bool {
+	for _, p := range []string{"process_", "debug_", "dump_", "session_"} {
+		if strings.HasPrefix(tool, p) {
+			return tool != "session_show_defaults"
+		}
+	}
+	return tool == "sim_log_capture"
+}
+
+// daemonOff reports TRIAGE_DAEMON=off: every call runs in-process.
+func daemonOff() bool { return os.Getenv("TRIAGE_DAEMON") == "off" }
+
+// daemonPaths names the daemon of this directory and configuration.
+func (g *globals) daemonPaths() (daemon.Paths, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return daemon.Paths{}, err
+	}
+	return daemon.For(daemon.Key(wd, g.settings()))
+}
+
+// settings are what shapes the server a call builds: the global flags and
+// the TRIAGE_* environment (but not the daemon's own switches).
+func (g *globals) settings() []string {
+	s := []string{"config=" + g.config, "workflows=" + g.workflows, "store=" + g.store, "profile=" + g.profile}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TRIAGE_") && !strings.HasPrefix(kv, "TRIAGE_DAEMON") {
+			s = append(s, kv)
+		}
+	}
+	sort.Strings(s)
+	return s
+}
+
+// serveArgs are the global flags a daemon is started with: the caller's.
+func (g *globals) serveArgs() []string {
+	var a []string
+	for _, f := range [][2]string{{"config", g.config}, {"workflows", g.workflows}, {"store", g.store}, {"profile", g.profile}, {"log-level", g.logLevel}} {
+		if f[1] != "" {
+			a = append(a, "--"+f[0], f[1])
+		}
+	}
+	return a
+}
+
+// dialDaemon connects an MCP client to the daemon of p; start says to start
+// one when none answers. note tells the user what happened when a daemon
+// had to be replaced.
+func (g *globals) dialDaemon(ctx context.Context, p daemon.Paths, start bool, progress func(*mcp.ProgressNotificationParams)) (cs *mcp.ClientSession, note string, err error) {
+	conn, err := daemon.Dial(ctx, p)
+	if err != nil && start {
+		note, err = g.startDaemon(ctx, p)
+		if err == nil {
+			conn, err = daemon.Dial(ctx, p)
+		}
+	}
+	if err != nil {
+		return nil, note, err
+	}
+	opts := &mcp.ClientOptions{}
+	if progress != nil {
+		opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress(r.Params) }
+	}
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: "triage-cli", Version: versionString()}, opts).
+		Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	if err != nil {
+		conn.Close()
+		return nil, note, fmt.Errorf("talking to the daemon on %s: %w", p.Socket, err)
+	}
+	return cs, note, nil
+}
+
+// startDaemon starts the daemon under its lock, unless another caller
+// started it meanwhile, and waits until it answers.
+func (g *globals) startDaemon(ctx context.Context, p daemon.Paths) (string, error) {
+	unlock, err := daemon.Lock(p)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if c, err := daemon.Dial(ctx, p); err == nil {
+		c.Close()
+		return "", nil
+	}
+	note := ""
+	if daemon.Stale(p) {
+		note = fmt.Sprintf("triage: the daemon for this directory had ended without cleaning up (pid %d, killed?); started a new one: the background processes and debug and dump sessions of the old one are gone\n", daemon.ReadPid(p))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return note, err
+	}
+	wd, _ := os.Getwd()
+	argv := append([]string{exe, "serve", "--unix", p.Socket, "--idle", idleFromEnv().String()}, g.serveArgs()...)
+	d, err := spawn.Detach(argv, wd, os.Environ(), p.Log)
+	if err != nil {
+		return note, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return note, daemon.WaitReady(ctx, p, d.Exited)
+}
+
+// idleFromEnv is the daemon's idle time: TRIAGE_DAEMON_IDLE (a Go
+// duration), else defaultIdle.
+func idleFromEnv() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("TRIAGE_DAEMON_IDLE")); err == nil && d >= 0 {
+		return d
+	}
+	return defaultIdle
+}
+
+// cmdDaemon runs `triage daemon status|stop`.
+func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
+	var g globals
+	g.register(fs)
+	if len(args) == 0 || (args[0] != "status" && args[0] != "stop") {
+		return 0, usagef("triage daemon status|stop: the daemon that keeps stateful tools between calls (for this directory and configuration)")
+	}
+	if err := parseFlags(fs, args[1:], stderr); err != nil {
+		return 0, err
+	}
+	p, err := g.daemonPaths()
+	if err != nil {
+		return 0, err
+	}
+	pid := daemon.ReadPid(p)
+	up := pid != 0 && !daemon.Stale(p) && fileExists(p.Socket)
+	if args[0] == "status" {
+		if !up {
+			fmt.Fprintf(stdout, "no daemon for this directory (%s)\n", p.Socket)
+			return exitFailure, nil
+		}
+		fmt.Fprintf(stdout, "daemon running: pid %d, socket %s, log %s\n", pid, p.Socket, p.Log)
+		return exitOK, nil
+	}
+	if !up {
+		fmt.Fprintf(stdout, "no daemon for this directory\n")
+		return exitOK, nil
+	}
+	return exitOK, stopDaemon(ctx, p, pid, stdout)
+}
+
+// stopDaemon asks the daemon to end (SIGTERM: it stops every child it owns
+// first) and waits until its socket is gone.
+func stopDaemon(ctx context.Context, p daemon.Paths, pid int, stdout io.Writer) error {
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("stopping the daemon (pid %d): %w", pid, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	pause := time.Millisecond
+	for fileExists(p.Socket) && syscall.Kill(pid, 0) == nil {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the daemon (pid %d) did not stop within 30 s: see %s", pid, p.Log)
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 100*time.Millisecond)
+	}
+	fmt.Fprintf(stdout, "daemon stopped (pid %d)\n", pid)
+	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(filepath.Clean(path))
+	return err == nil
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// shellWords splits an example as a POSIX shell would for the quoting the
+// examples use: spaces separate words, '…' and "…" quote, no escapes.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// Every tool has two examples, and each is a valid call by the tool's own
+// input schema: its argument names exist and its values have their types.
+func TestToolHelpExamples(t *testing.T) {
+	g := globals{logLevel: "error"}
+	srv, svc, err := g.newServer(&bytes.Buffer{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	for _, tool := range srv.Catalog.SelectAll().Tools {
+		ex, ok := examples[tool.Name]
+		if !ok {
+			t.Errorf("%s has no examples", tool.Name)
+			continue
+		}
+		resolved, err := tool.InputSchema().Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props, err := schemaProperties(tool.InputSchema())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ex {
+			_, pairs, err := splitCallArgs(flag.NewFlagSet("x", flag.ContinueOnError), shellWords(e))
+			if err != nil {
+				t.Errorf("%s %s: %v", tool.Name, e, err)
+				continue
+			}
+			args := map[string]any{}
+			applyPairs(args, pairs, props)
+			if err := resolved.Validate(args); err != nil {
+				t.Errorf("triage %s %s: not a valid call: %v", tool.Name, e, err)
+			}
+		}
+	}
+	for name := range examples {
+		if findTool(srv.Catalog.SelectAll(), name) == nil {
+			t.Errorf("examples of %s, which is no tool", name)
+		}
+	}
+}
+
+// triage TOOL --help describes the tool and exits 0; an unknown tool is a
+// usage error.
+func TestToolHelp(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"test", "--help"}, strings.NewReader(""), &out, &errb)
+	text := out.String()
+	for _, want := range []string{"triage test — ", "--project_dir", "--timeout_s", "session defaults fill these", "examples:\n  triage test --project_dir ."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("triage test --help lacks %q:\n%s", want, text)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"call", "no_such_tool", "--help"}, strings.NewReader(""), &out, &errb); code != exitUsage {
+		t.Errorf("unknown tool --help: exit %d", code)
+	}
+}

@@ -1,0 +1,80 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRuntimeDirIsPrivate(t *testing.T) {
+	rt := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	p, err := For(Key("/src/app", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(p.Dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("runtime dir %s: %v %v", p.Dir, fi.Mode(), err)
+	}
+	// A directory others can enter is refused, not used.
+	if err := os.Chmod(p.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := For("x"); err == nil || !strings.Contains(err.Error(), "closed to others") {
+		t.Errorf("a 0755 runtime dir: %v", err)
+	}
+}
+
+func TestKey(t *testing.T) {
+	a := Key("/src/app", []string{"store=", "config=x"})
+	if a != Key("/src/app", []string{"config=x", "store="}) {
+		t.Error("the key depends on the order of the settings")
+	}
+	if a == Key("/src/other", []string{"store=", "config=x"}) || a == Key("/src/app", []string{"store=/tmp/s.db", "config=x"}) {
+		t.Error("different directories or settings share a daemon")
+	}
+}
+
+// A socket file with no daemon behind it is stale; dialing it says no
+// daemon runs; a live listener is not stale.
+func TestStaleAndListen(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Stale(p) {
+		t.Error("no socket file at all is not stale")
+	}
+	ln, remove, err := Listen(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p.Socket); fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode %v", fi.Mode())
+	}
+	if Stale(p) || ReadPid(p) != os.Getpid() {
+		t.Errorf("a live daemon: stale %v, pid %d", Stale(p), ReadPid(p))
+	}
+	c, err := Dial(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	// Killed without cleaning up: the socket file stays, nobody listens.
+	ln.(interface{ SetUnlinkOnClose(bool) }).SetUnlinkOnClose(false)
+	ln.Close()
+	if !Stale(p) {
+		t.Error("a socket nobody listens on is not reported stale")
+	}
+	if _, err := Dial(context.Background(), p); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("Dial a stale socket: %v", err)
+	}
+	remove()
+	if _, err := os.Stat(filepath.Join(p.Dir, "k.sock")); err == nil {
+		t.Error("remove left the socket")
+	}
+}

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/tick"
+)
+
+// UnixOptions configure the CLI daemon's listener.
+type UnixOptions struct {
+	// Idle ends the server after this long with no request, no client
+	// connected and nothing alive (0: never).
+	Idle time.Duration
+	// Busy reports state that must outlive idleness: a background
+	// process, a debug or dump session.
+	Busy func() bool
+}
+
+// ServeUnix serves MCP on ln, one session per connection (newline-delimited
+// JSON-RPC, as over stdio), until ctx is done or the server has been idle
+// for o.Idle. It is the CLI's daemon: every `triage call` is a connection.
+func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		conns    sync.WaitGroup
+		open     atomic.Int64
+		lastUsed atomic.Int64 // unix nanoseconds of the last request or connection
+	)
+	lastUsed.Store(time.Now().UnixNano())
+	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			lastUsed.Store(time.Now().UnixNano())
+			return next(ctx, method, req)
+		}
+	})
+	if o.Idle > 0 {
+		t := tick.Start(ctx, min(o.Idle/4, time.Minute), func() {
+			idle := time.Since(time.Unix(0, lastUsed.Load()))
+			if idle >= o.Idle && open.Load() == 0 && (o.Busy == nil || !o.Busy()) {
+				cancel()
+			}
+		})
+		defer t.Stop()
+	}
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	defer conns.Wait()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		open.Add(1)
+		lastUsed.Store(time.Now().UnixNano())
+		conns.Add(1)
+		go func() {
+			defer conns.Done()
+			defer open.Add(-1)
+			s.serveConn(ctx, c)
+			lastUsed.Store(time.Now().UnixNano())
+		}()
+	}
+}
+
+// serveConn runs one client's session on c until either side ends it.
+func (s *Server) serveConn(ctx context.Context, c net.Conn) {
+	defer c.Close()
+	ss, err := s.mcp.Connect(ctx, &lineTransport{r: c, w: c}, nil)
+	if err != nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			ss.Close()
+		case <-done:
+		}
+	}()
+	ss.Wait()
+	close(done)
+}
