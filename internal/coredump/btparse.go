@@ -157,8 +157,9 @@ func ParseLLDBBacktrace(out string) (*Trace, error) {
 		if m := lldbThreadRE().FindStringSubmatch(ln); m != nil && t.Reason == "" {
 			t.Reason = m[1]
 			if sig, ok := strings.CutPrefix(m[1], "signal "); ok {
-				t.Signal = strings.Fields(strings.TrimSuffix(sig, ":") + " ")[0]
-				t.Signal = strings.TrimSuffix(t.Signal, ":")
+				if f := strings.Fields(sig); len(f) > 0 { // "signal " with no name: none
+					t.Signal = strings.TrimSuffix(f[0], ":")
+				}
 			}
 			continue
 		}
