@@ -101,6 +101,15 @@ func TestKernelDump(t *testing.T) {
 		if !strings.Contains(r.Text, "sysrq_handle_crash") || !strings.Contains(r.Text, "end Kernel panic") {
 			t.Errorf("report text lacks the backtrace or log tail:\n%s", r.Text)
 		}
+		// The next steps it names run as suggested.
+		if len(o.Next) == 0 {
+			t.Errorf("no next steps:\n%s", r.Text)
+		}
+		for _, h := range o.Next {
+			if n := c.Call(h.Tool, h.Args); n.IsError || n.Outcome != "ok" {
+				t.Errorf("next step %s %v: %s", h.Tool, h.Args, n.Text)
+			}
+		}
 	})
 	t.Run("context switch changes the cache key", func(t *testing.T) {
 		r1, bt1 := cmd(t, map[string]any{"command": "crash:bt"})

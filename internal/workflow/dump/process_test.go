@@ -243,3 +243,30 @@ func TestServicesCloseDisposesSessions(t *testing.T) {
 		t.Errorf("gdb %d outlived services Close", pid)
 	}
 }
+
+// dump_report names the calls that usually come next, and each of them
+// runs on the dump as suggested: the crashing frame's locals (not frame 0's,
+// a libc routine's), the faulting address's mapping, every thread.
+func TestReportNextStepsRun(t *testing.T) {
+	need(t, "gdb", "gdb")
+	for _, name := range []string{"segv", "stackoverflow"} {
+		t.Run(name, func(t *testing.T) {
+			exe, core := makeCore(t, name)
+			c := mcptest.Connect(t, nil)
+			if open := c.Call("dump_open", map[string]any{"core": core, "program": exe}); open.IsError {
+				t.Fatal(open.Text)
+			}
+			var ro dump.ReportOutput
+			c.Call("dump_report", nil).Decode(t, &ro)
+			if len(ro.Next) < 2 {
+				t.Fatalf("next steps: %+v", ro.Next)
+			}
+			for _, h := range ro.Next {
+				r := c.Call(h.Tool, h.Args)
+				if r.IsError || r.Outcome != "ok" || strings.Contains(r.Text, "ENGINE ERROR") {
+					t.Errorf("%s %v: %s\n%s", h.Tool, h.Args, h.Text, r.Text)
+				}
+			}
+		})
+	}
+}

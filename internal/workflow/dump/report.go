@@ -7,6 +7,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type reportParams struct {
@@ -44,8 +45,9 @@ type ReportOutput struct {
 	Registers      []string `json:"registers,omitempty" jsonschema:"general registers of the crashed thread"`
 	MissingSymbols []string `json:"missing_symbols,omitempty" jsonschema:"shared libraries without debug symbols"`
 	// Both.
-	Backtrace []string `json:"backtrace,omitempty" jsonschema:"frames of the panicking task or crashed thread"`
-	Problems  []string `json:"problems,omitempty" jsonschema:"engine commands that failed while building the report"`
+	Backtrace []string    `json:"backtrace,omitempty" jsonschema:"frames of the panicking task or crashed thread"`
+	Problems  []string    `json:"problems,omitempty" jsonschema:"engine commands that failed while building the report"`
+	Next      []wire.Hint `json:"next,omitempty" jsonschema:"the dump_command calls that usually come next"`
 	catalog.Captured
 }
 
@@ -59,6 +61,9 @@ func (h *handler) report(ctx context.Context, c *catalog.Call, in reportParams) 
 		return catalog.Result[ReportOutput]{}, describe(err)
 	}
 	out := reportOutput(call.Session.ID, r)
+	for _, st := range analysis.NextSteps(r, call.Session.Router.DefaultEngine()) {
+		out.Next = append(out.Next, wire.Hint{Text: st.Why, Tool: "dump_command", Args: map[string]any{"session_id": out.SessionID, "command": st.Command}})
+	}
 	// A dump records a crash: the CLI exits non-zero, like run on a crasher.
 	return catalog.Result[ReportOutput]{Text: reportText(out, r.Output.Excerpt), Output: out, Outcome: catalog.Failed}, nil
 }
@@ -80,11 +85,24 @@ func reportText(out ReportOutput, excerpt string) string {
 	b.WriteString(out.Verdict + "\n")
 	if out.Truncated {
 		catalog.WriteExcerpt(&b, out.Captured, excerpt)
+		writeNext(&b, out.Next)
 		return b.String()
 	}
 	// The verdict is the first line already.
 	_, body, _ := strings.Cut(excerpt, "\n")
 	b.WriteString(body)
 	fmt.Fprintf(&b, "report stored as %s\n", out.OutputID)
+	writeNext(&b, out.Next)
 	return b.String()
+}
+
+// writeNext lists the calls that usually come next.
+func writeNext(b *strings.Builder, next []wire.Hint) {
+	if len(next) == 0 {
+		return
+	}
+	b.WriteString("next:\n")
+	for _, h := range next {
+		fmt.Fprintf(b, "  - %s: %s\n", h.Text, catalog.NextCall(h.Tool, h.Args))
+	}
 }
