@@ -26,10 +26,13 @@ type shell struct {
 }
 
 func newShell(t *testing.T, dir string) *shell {
-	rt := filepath.Join(t.TempDir(), "rt")
-	if err := os.Mkdir(rt, 0o700); err != nil {
+	// A short runtime directory: the test's own may be too deep for a
+	// socket path (108 bytes).
+	rt, err := os.MkdirTemp("/tmp", "rt")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
 	env := []string{"XDG_RUNTIME_DIR=" + rt, "TRIAGE_DAEMON=", "TRIAGE_DAEMON_IDLE=5m", "TRIAGE_STORE=" + filepath.Join(t.TempDir(), "out.db")}
 	sh := &shell{t: t, dir: dir, env: env}
 	t.Cleanup(func() {

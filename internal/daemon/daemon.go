@@ -51,8 +51,16 @@ func For(key string) (Paths, error) {
 		return Paths{}, err
 	}
 	base := filepath.Join(dir, key)
-	return Paths{Dir: dir, Socket: base + ".sock", Lock: base + ".lock", Pid: base + ".pid", Log: base + ".log"}, nil
+	p := Paths{Dir: dir, Socket: base + ".sock", Lock: base + ".lock", Pid: base + ".pid", Log: base + ".log"}
+	if len(p.Socket) > maxSocketPath {
+		return Paths{}, fmt.Errorf("the daemon's socket path %s is %d bytes, longer than a unix socket may be (%d): set XDG_RUNTIME_DIR to a shorter directory", p.Socket, len(p.Socket), maxSocketPath)
+	}
+	return p, nil
 }
+
+// maxSocketPath is the longest socket path every system takes (sun_path is
+// 108 bytes on Linux, 104 on macOS, with its terminating NUL).
+const maxSocketPath = 103
 
 // runtimeDir is $XDG_RUNTIME_DIR/triage, else triaged-UID in the temporary
 // directory; made 0700 if new, refused unless the user's own and 0700.

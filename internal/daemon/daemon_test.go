@@ -78,3 +78,16 @@ func TestStaleAndListen(t *testing.T) {
 		t.Error("remove left the socket")
 	}
 }
+
+// A runtime directory so deep that the socket path would not fit is
+// refused with what to do, not found out when the daemon fails to bind.
+func TestSocketPathTooLong(t *testing.T) {
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 100))
+	if err := os.MkdirAll(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", deep)
+	if _, err := For(Key("/x", nil)); err == nil || !strings.Contains(err.Error(), "set XDG_RUNTIME_DIR to a shorter directory") {
+		t.Errorf("For with a %d-byte directory: %v", len(deep), err)
+	}
+}

@@ -210,7 +210,7 @@ func TestStdinReader(t *testing.T) {
 }
 
 func TestStdinFile(t *testing.T) {
-	f, err := os.Open("proc_test.go")
+	f, err := os.Open("spawn_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
