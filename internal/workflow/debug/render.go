@@ -37,7 +37,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 		fmt.Fprintf(&sb, "  %s\n", frameString(f))
 	}
 	outcome := catalog.OK
-	if crashed(st.LastStop) {
+	if st.LastStop.Crashed() {
 		outcome = catalog.Failed
 	}
 	info, _ := h.svc.Debugger().Info(id)
@@ -62,67 +62,37 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
 }
 
+// verdictLine words the debugger's verdict on a state.
 func verdictLine(st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint) string {
 	where := ""
 	if len(frames) > 0 {
 		where = " in " + frameString(frames[0])
 	}
-	stop := st.LastStop
-	switch {
-	case st.Status == debugger.StatusDead:
+	v := debugger.VerdictOf(st, frames, bps)
+	switch v.Kind {
+	case debugger.VerdictDead:
 		return "DEBUGGER DEAD: " + st.Error
-	case st.Status == debugger.StatusExited && stop != nil && stop.ExitCode != nil:
-		return fmt.Sprintf("EXITED (code %d)", *stop.ExitCode)
-	case st.Status == debugger.StatusExited:
+	case debugger.VerdictExited:
+		if v.ExitCode != nil {
+			return fmt.Sprintf("EXITED (code %d)", *v.ExitCode)
+		}
 		return "EXITED"
-	case st.Status == debugger.StatusRunning:
+	case debugger.VerdictRunning:
 		return "RUNNING"
-	case stop == nil:
-		return "STOPPED" + where
-	case crashed(stop):
-		sig := stop.Signal
-		if sig == "" {
-			sig = string(stop.Reason)
-		}
-		return fmt.Sprintf("CRASHED (%s)%s", sig, where)
-	case stop.Signal != "":
-		return fmt.Sprintf("STOPPED (%s)%s", stop.Signal, where)
-	case stop.Reason == debugger.StopBreakpoint:
-		ids := stop.BreakpointIDs
-		if len(ids) == 0 && len(frames) > 0 {
-			ids = breakpointsAt(bps, frames[0])
-		}
-		if len(ids) == 1 {
-			return fmt.Sprintf("STOPPED at breakpoint %d%s", ids[0], where)
+	case debugger.VerdictCrashed:
+		return fmt.Sprintf("CRASHED (%s)%s", v.Signal, where)
+	case debugger.VerdictSignal:
+		return fmt.Sprintf("STOPPED (%s)%s", v.Signal, where)
+	case debugger.VerdictBreakpoint:
+		if v.Breakpoint != 0 {
+			return fmt.Sprintf("STOPPED at breakpoint %d%s", v.Breakpoint, where)
 		}
 		return "STOPPED at breakpoint" + where
 	}
-	return fmt.Sprintf("STOPPED (%s)%s", stop.Reason, where)
-}
-
-// stopSignals are signals a debugger reports as stops but that do not kill
-// the target: the SIGSTOP of a launch or attach, job control, a pause's
-// SIGINT. Stopping on one is no crash.
-var stopSignals = map[string]bool{
-	"SIGSTOP": true, "SIGTSTP": true, "SIGTTIN": true, "SIGTTOU": true,
-	"SIGCONT": true, "SIGCHLD": true, "SIGWINCH": true, "SIGURG": true, "SIGINT": true,
-}
-
-// crashed reports a stop on a fatal signal or exception.
-func crashed(stop *debugger.Stop) bool {
-	return stop.Crashed() && !stopSignals[stop.Signal]
-}
-
-// breakpointsAt names the breakpoints resolved to frame's line, for adapters
-// whose stopped event does not say which breakpoint was hit (lldb-vscode).
-func breakpointsAt(bps []debugger.Breakpoint, frame debugger.Frame) []int {
-	var ids []int
-	for _, bp := range bps {
-		if bp.Line == frame.Line && bp.File != "" && frame.File != "" && filepath.Base(bp.File) == filepath.Base(frame.File) {
-			ids = append(ids, bp.ID)
-		}
+	if v.Reason != "" {
+		return fmt.Sprintf("STOPPED (%s)%s", v.Reason, where)
 	}
-	return ids
+	return "STOPPED" + where
 }
 
 func frameString(f debugger.Frame) string {

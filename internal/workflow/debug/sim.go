@@ -82,7 +82,7 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	// The caller attached to look at the app: it stays stopped. An adapter
 	// may report the attach stop after Attach returns; one that resumed
 	// the app anyway is paused.
-	waitWhileRunning(ctx, b, attachStopWait)
+	debugger.WaitWhileRunning(ctx, b, attachStopWait)
 	st := b.State()
 	if st.Status == debugger.StatusRunning {
 		if st, err = b.Pause(ctx); err != nil {
