@@ -28,13 +28,13 @@ type Verdict struct {
 type VerdictKind int
 
 const (
-	VerdictDead         VerdictKind = iota // the debugger died
-	VerdictExited                          // the target exited
-	VerdictRunning                         // the target runs
-	VerdictStopped                         // stopped, no stop recorded, or for a reason in Reason
-	VerdictCrashed                         // stopped on a fatal signal or exception
-	VerdictSignal                          // stopped on a signal that does not kill
-	VerdictBreakpoint                      // stopped at a breakpoint
+	VerdictDead       VerdictKind = iota // the debugger died
+	VerdictExited                        // the target exited
+	VerdictRunning                       // the target runs
+	VerdictStopped                       // stopped, no stop recorded, or for a reason in Reason
+	VerdictCrashed                       // stopped on a fatal signal or exception
+	VerdictSignal                        // stopped on a signal that does not kill
+	VerdictBreakpoint                    // stopped at a breakpoint
 )
 
 // VerdictOf decides the verdict of a state, given the stopped thread's
