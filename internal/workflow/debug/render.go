@@ -24,42 +24,48 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	}
 	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
 	var sb strings.Builder
+	writeStop(&sb, out, st, frames, bps, note)
+	info, _ := h.svc.Debugger().Info(id)
+	writeNextCalls(&sb, id, st.Status, info.Core != "")
+	outcome := catalog.OK
+	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
+}
+
+// writeStop writes the verdict line, the session, the note and the top
+// frames.
+func writeStop(sb *strings.Builder, out StopOutput, st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint, note string) {
 	sb.WriteString(verdictLine(st, frames, bps))
-	fmt.Fprintf(&sb, "\nsession %s (%s)", id, b.Name())
+	fmt.Fprintf(sb, "\nsession %s (%s)", out.SessionID, out.Backend)
 	if st.Pid != 0 {
-		fmt.Fprintf(&sb, ", pid %d", st.Pid)
+		fmt.Fprintf(sb, ", pid %d", st.Pid)
 	}
 	sb.WriteByte('\n')
 	if note != "" {
 		sb.WriteString(note + "\n")
 	}
 	for _, f := range frames {
-		fmt.Fprintf(&sb, "  %s\n", frameString(f))
+		fmt.Fprintf(sb, "  %s\n", frameString(f))
 	}
-	outcome := catalog.OK
-	if st.LastStop.Crashed() {
-		outcome = catalog.Failed
-	}
-	info, _ := h.svc.Debugger().Info(id)
+}
+
+// writeNextCalls names the calls that make sense in the session's state:
+// a core is only looked at; a stopped target is looked at or moved on; a
+// running one is waited for or paused.
+func writeNextCalls(sb *strings.Builder, id string, status debugger.Status, core bool) {
+	session := map[string]any{"session_id": id}
+	wait := map[string]any{"session_id": id, "wait_s": 30}
 	switch {
-	case info.Core != "":
-		fmt.Fprintf(&sb, "next: %s, %s\n",
-			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_stack", map[string]any{"session_id": id}))
-	case st.Status == debugger.StatusStopped:
-		fmt.Fprintf(&sb, "next: %s, %s, %s\n",
-			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_step", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}))
-	case st.Status == debugger.StatusRunning:
-		fmt.Fprintf(&sb, "next: %s or %s\n",
-			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}),
-			catalog.NextCall("debug_pause", map[string]any{"session_id": id}))
+	case core:
+		fmt.Fprintf(sb, "next: %s, %s\n", catalog.NextCall("debug_variables", session), catalog.NextCall("debug_stack", session))
+	case status == debugger.StatusStopped:
+		fmt.Fprintf(sb, "next: %s, %s, %s\n", catalog.NextCall("debug_variables", session),
+			catalog.NextCall("debug_step", session), catalog.NextCall("debug_continue", wait))
+	case status == debugger.StatusRunning:
+		fmt.Fprintf(sb, "next: %s or %s\n", catalog.NextCall("debug_continue", wait), catalog.NextCall("debug_pause", session))
 	}
-	if st.Status == debugger.StatusDead {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
 }
 
 // verdictLine words the debugger's verdict on a state.

@@ -32,6 +32,16 @@ type planRequest struct {
 	timeoutS                   duration.Seconds
 }
 
+// check reads the log level and the time limit (def when not given).
+func (r planRequest) check(def time.Duration) (logfilter.Level, time.Duration, error) {
+	level, err := logfilter.ParseLevel(r.level)
+	if err != nil {
+		return level, 0, fault.Usagef("level %q: use minimal, standard or verbose", r.level)
+	}
+	timeout, err := r.timeoutS.Timeout(def, 0)
+	return level, timeout, err
+}
+
 // plan turns the request into steps, explaining every mistake as a usage
 // error.
 func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
@@ -132,11 +142,7 @@ type StepOutput struct {
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
 	var zero catalog.Result[BuildTestOutput]
 	r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
-	level, err := logfilter.ParseLevel(r.level)
-	if err != nil {
-		return zero, fault.Usagef("level %q: use minimal, standard or verbose", r.level)
-	}
-	timeout, err := r.timeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
+	level, timeout, err := r.check(h.svc.Config.RunTimeout())
 	if err != nil {
 		return zero, err
 	}

@@ -103,21 +103,25 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 		return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
 	}
 	out := CrashShow{Kind: string(kind)}
-	switch kind {
-	case coredump.KindProcessCore:
-		err = showCore(ctx, &out, in.Path, in.Program, projectDir)
-	case coredump.KindAppleReport:
-		err = showReports(&out, in.Path)
-	case coredump.KindVmcore, coredump.KindKdumpCompact, coredump.KindKdumpFlat:
-		out.Summary = fmt.Sprintf("KERNEL DUMP %s (%s): open it with %s\n", in.Path, kind,
-			catalog.NextCall("dump_open", map[string]any{"vmcore": in.Path, "vmlinux": "/path/to/vmlinux"}))
-	default:
-		err = fault.Usagef("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))
-	}
-	if err != nil {
+	if err := show(ctx, &out, kind, in.Path, in.Program, projectDir); err != nil {
 		return catalog.Result[CrashShow]{}, err
 	}
 	return catalog.Result[CrashShow]{Text: out.Summary, Output: out}, nil
+}
+
+// show summarises an artifact of the given kind into out.
+func show(ctx context.Context, out *CrashShow, kind coredump.FileKind, path, program, projectDir string) error {
+	switch kind {
+	case coredump.KindProcessCore:
+		return showCore(ctx, out, path, program, projectDir)
+	case coredump.KindAppleReport:
+		return showReports(out, path)
+	case coredump.KindVmcore, coredump.KindKdumpCompact, coredump.KindKdumpFlat:
+		out.Summary = fmt.Sprintf("KERNEL DUMP %s (%s): open it with %s\n", path, kind,
+			catalog.NextCall("dump_open", map[string]any{"vmcore": path, "vmlinux": "/path/to/vmlinux"}))
+		return nil
+	}
+	return fault.Usagef("%s is %s, not a core dump or crash report", path, describeKind(kind))
 }
 
 // showCore summarises a process core: its notes, the crashing thread's
