@@ -1,7 +1,7 @@
 # Common tasks. `make test` is what CI runs (scripts/test.sh).
 GO ?= go
 
-.PHONY: build test demo docs lint bench bench-quick deps fuzz soak corpus verdicts
+.PHONY: build test demo docs golden lint bench bench-quick deps fuzz soak corpus verdicts
 
 build:
 	$(GO) build -o bin/triage ./cmd/triage
@@ -17,6 +17,12 @@ demo:
 
 docs: build
 	./bin/triage tools --markdown --all > docs/TOOLS.md
+
+# golden rewrites the golden transcripts (internal/server/testdata/golden)
+# from a real session; only that package has the -update flag, so
+# `go test ./... -update` cannot do it.
+golden:
+	$(GO) test -count=1 ./internal/server -run Golden -update
 
 lint:
 	gofmt -l $$(git ls-files '*.go')

@@ -10,7 +10,10 @@
 package argpath
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -53,6 +56,35 @@ func Program(program, cwd, projectDir string) string {
 		return program
 	}
 	return Resolve(program, cwd, projectDir)
+}
+
+// Find resolves a program to launch where no shell will: a path as
+// Program resolves it, which must exist; a bare name in the launch
+// directory (Base), else on PATH, as a shell finds it there.
+func Find(program, cwd, projectDir string) (string, error) {
+	dir := Base(cwd, projectDir)
+	if strings.ContainsRune(program, '/') {
+		program = Join(dir, program)
+		if _, err := os.Stat(program); err != nil {
+			return "", fmt.Errorf("program %s: %w", program, errors.Unwrap(err))
+		}
+		return program, nil
+	}
+	if dir != "" {
+		if p := filepath.Join(dir, program); isFile(p) {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(program)
+	if err != nil {
+		return "", fmt.Errorf("program %s not found in the launch directory or on PATH", program)
+	}
+	return p, nil
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // abs makes p absolute against triage's working directory ("" is that

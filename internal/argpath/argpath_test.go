@@ -3,6 +3,7 @@ package argpath
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,29 @@ func TestResolve(t *testing.T) {
 	}
 	if got := Base("", ""); got != wd {
 		t.Errorf("Base with nothing = %q, want %q", got, wd)
+	}
+}
+
+// TestFind: a program to launch is a path that must exist, a bare name in
+// the launch directory, or a bare name on PATH.
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Find("./tool", dir, ""); err != nil || p != filepath.Join(dir, "tool") {
+		t.Errorf("a path: %q, %v", p, err)
+	}
+	if p, err := Find("tool", "", dir); err != nil || p != filepath.Join(dir, "tool") {
+		t.Errorf("a name in the launch directory: %q, %v", p, err)
+	}
+	if p, err := Find("sh", dir, ""); err != nil || !filepath.IsAbs(p) {
+		t.Errorf("a name on PATH: %q, %v", p, err)
+	}
+	if _, err := Find("./missing", dir, ""); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a missing path: %v", err)
+	}
+	if _, err := Find("no-such-program-anywhere", dir, ""); err == nil || !strings.Contains(err.Error(), "not found in the launch directory or on PATH") {
+		t.Errorf("a missing name: %v", err)
 	}
 }

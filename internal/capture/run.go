@@ -18,8 +18,11 @@ import (
 
 // Request describes one run.
 type Request struct {
-	// Spec is the process to run; its Combined sink is set by Run (use
-	// Output), its Stdout and Stderr are left as given.
+	// Spec is the process to run. Its stdout and stderr are one pipe (as
+	// 2>&1 gives), so the output is stored in the order the program wrote
+	// it, and its last line (the verdict's "last line") is the same from
+	// run to run; its Combined sink is set by Run (use Output). A Stdout
+	// sink gets both streams, a Stderr sink nothing.
 	Spec spawn.Spec
 	// Output receives the combined stdout and stderr, line by line, in arrival
 	// order. It may be nil.
@@ -96,6 +99,7 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 	out := newFanout(sinks...)
 	hw := newHangWatch(out)
 	spec.Combined = io.MultiWriter(hw.tap, out)
+	spec.MergeStderr = true
 	if !req.NoHangStacks {
 		spec.OnHang = hw.onHang
 	}

@@ -75,3 +75,34 @@ func hasHint(v verdict.Verdict, tool string) bool {
 	}
 	return false
 }
+
+// TestOutputKeepsTheProgramsOrder: a program that writes to stdout and
+// stderr is stored in the order it wrote them (one pipe, as 2>&1 gives), so
+// the stored output, its last line and the verdict's "last line" are one
+// and the same from run to run. With a pipe per stream the order was the
+// readers': an error written last to stderr could come before stdout's
+// last line, and a partial stdout line was held back behind a stderr line.
+func TestOutputKeepsTheProgramsOrder(t *testing.T) {
+	for _, tt := range []struct{ name, script, want, last string }{
+		{"error last on stderr",
+			"for i in 1 2 3 4 5 6; do echo line $i; done; echo 'error: disk full' >&2; exit 1",
+			"line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nerror: disk full\n", "error: disk full"},
+		{"stderr inside a stdout line",
+			"printf 'writing '; echo 'error: disk full' >&2; echo 'failed'; exit 1",
+			"writing error: disk full\nfailed\n", "failed"},
+	} {
+		for i := 0; i < 20; i++ {
+			var out strings.Builder
+			o, err := Run(context.Background(), Request{Spec: spawn.Spec{Argv: []string{"sh", "-c", tt.script}}, Output: &out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tt.want {
+				t.Fatalf("%s: stored %q, want the program's own order %q", tt.name, out.String(), tt.want)
+			}
+			if want := "FAILED (exit 1) — last line: " + tt.last; o.Verdict.Line != want {
+				t.Fatalf("%s: verdict %q, want %q (the stored output's last line)", tt.name, o.Verdict.Line, want)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,41 @@ type ListQuery struct {
 	// Kept is where triage keeps the cores it moved out of users' trees
 	// (one subdirectory per run); "" for none.
 	Kept string
+}
+
+// Places are where the programs a crash may come from ran: cores with a
+// relative core_pattern land in the crashing program's working directory.
+type Places struct {
+	// ProjectDir is the project's directory, "" when none was given.
+	ProjectDir string
+	// Ran are the directories programs ran in (background jobs', recent
+	// runs').
+	Ran []string
+	// Kept is where triage keeps the cores it moved out of users' trees.
+	Kept string
+}
+
+// Query lists the artifacts of process ("" for all) from the last since
+// (0 for all time), at most limit (0 for 50), looking in triage's own
+// working directory, the project and where programs ran, each once.
+func (p Places) Query(process string, since time.Duration, limit int) ListQuery {
+	q := ListQuery{Process: process, Limit: limit, Kept: p.Kept}
+	if since > 0 {
+		q.Since = time.Now().Add(-since)
+	}
+	var dirs []string
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	if p.ProjectDir != "" {
+		dirs = append(dirs, p.ProjectDir)
+	}
+	for _, d := range append(dirs, p.Ran...) {
+		if d != "" && !slices.Contains(q.Dirs, d) {
+			q.Dirs = append(q.Dirs, d)
+		}
+	}
+	return q
 }
 
 // List finds crash artifacts on this machine: core files where core_pattern

@@ -57,9 +57,19 @@ type Stop struct {
 	At            time.Time  `json:"at"`
 }
 
-// Crashed reports a stop on a fatal signal or exception.
+// Crashed reports a stop on a fatal signal or exception. A stop on a
+// signal that does not kill the target (stopSignals) is no crash.
 func (s *Stop) Crashed() bool {
-	return s != nil && (s.Reason == StopSignal || s.Reason == StopException || s.Reason == StopCore && s.Signal != "")
+	return s != nil && (s.Reason == StopSignal || s.Reason == StopException || s.Reason == StopCore && s.Signal != "") &&
+		!stopSignals[s.Signal]
+}
+
+// stopSignals are signals a debugger reports as stops but that do not kill
+// the target: the SIGSTOP of a launch or attach, job control, a pause's
+// SIGINT.
+var stopSignals = map[string]bool{
+	"SIGSTOP": true, "SIGTSTP": true, "SIGTTIN": true, "SIGTTOU": true,
+	"SIGCONT": true, "SIGCHLD": true, "SIGWINCH": true, "SIGURG": true, "SIGINT": true,
 }
 
 func (s *Stop) String() string {

@@ -217,8 +217,7 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 		return p, nil, ""
 	}
 	p.Method = debuggerName(argv[0])
-	out := &capped{max: maxDebuggerOut}
-	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Stdout: out, Stderr: out, Grace: 200 * time.Millisecond})
+	res, printed, err := runDebugger(ctx, argv)
 	switch {
 	case err != nil:
 		p.Err = err.Error()
@@ -226,9 +225,9 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 	case res.TimedOut || res.Cancelled:
 		p.Err = p.Method + " did not finish within the capture's time limit"
 	}
-	threads := parse(out.String())
+	threads := parse(printed)
 	if len(threads) == 0 && p.Err == "" {
-		p.Err = p.Method + " printed no thread: " + lastLine(out.String())
+		p.Err = p.Method + " printed no thread: " + lastLine(printed)
 	}
 	stacks := make([]Stack, 0, len(threads))
 	for _, t := range threads {
@@ -238,8 +237,20 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 		}
 		stacks = append(stacks, st)
 	}
-	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.pid, m.comm, p.Method, strings.TrimSpace(out.String()))
+	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.pid, m.comm, p.Method, strings.TrimSpace(printed))
 	return p, stacks, text
+}
+
+// runDebugger runs a batch debugger and returns what it printed, its
+// first maxDebuggerOut bytes. Its stdout and stderr are one pipe, so its
+// messages ("warning: …", "[New LWP …]") keep their place among the
+// stacks and a line is never cut by a line of the other stream: the text
+// written into the run's output, and its line count, are the same from
+// one capture to the next.
+func runDebugger(ctx context.Context, argv []string) (*spawn.Result, string, error) {
+	out := &capped{max: maxDebuggerOut}
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, MergeStderr: true, Stdout: out, Grace: 200 * time.Millisecond})
+	return res, out.String(), err
 }
 
 func debuggerArgv(name string, pid int) ([]string, func(string) []coredump.ThreadTrace, error) {

@@ -106,3 +106,27 @@ func TestRunTimeout(t *testing.T) {
 		t.Errorf("%s %q", res.Status, res.Line)
 	}
 }
+
+// TestCrashedStepLineSaysCrashedOnce: a step killed by a signal (a
+// compiler, a configure script, xcodebuild itself) is named in a line that
+// says CRASHED once and names the program that crashed, whatever the step
+// and whether it was a build or a test run; a test step by the test
+// run's own crash line.
+func TestCrashedStepLineSaysCrashedOnce(t *testing.T) {
+	for _, kind := range []string{KindBuild, KindTest} {
+		for _, step := range []string{toolchain.StepConfigure, toolchain.StepBuild, toolchain.StepTest} {
+			steps := []toolchain.Step{{Name: step, Argv: []string{"sh", "-c", "echo compiling; kill -SEGV $$"}, Dir: t.TempDir()}}
+			res, err := Run(context.Background(), Request{Kind: kind, Steps: steps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "CRASHED: sh (SIGSEGV)" // the step's program, by its verdict
+			if step == toolchain.StepTest && kind == KindTest {
+				want = "CRASHED: test binary SIGSEGV" // the test run's crash line
+			}
+			if res.Status != Crashed || strings.Count(res.Line, "CRASHED") != 1 || !strings.HasPrefix(res.Line, want) {
+				t.Errorf("%s, %s step: %s %q, want one CRASHED, as %q", kind, step, res.Status, res.Line, want)
+			}
+		}
+	}
+}

@@ -59,6 +59,17 @@ func (r *Result) crashLine(res *testStepOutcome) string {
 	return b.String()
 }
 
+// crashedStepLine is the verdict of a run whose step crashed: the step's
+// own crash verdict with the program that crashed named, saying CRASHED
+// once ("CRASHED (SIGSEGV) — core dump captured" of xcodebuild becomes
+// "CRASHED: xcodebuild (SIGSEGV) — core dump captured").
+func crashedStepLine(program, line string) string {
+	if rest, ok := strings.CutPrefix(line, "CRASHED "); ok {
+		return "CRASHED: " + baseName(program) + " " + rest
+	}
+	return "CRASHED: " + line
+}
+
 // evidenceLine names a crash that has no crash record, by the best
 // evidence: the test case the report records as crashed (the runner
 // restarted after it), the runner's own crash verdict (a signal, a crash

@@ -117,7 +117,7 @@ func (r *Result) concludeBuild(where string) {
 	warn := plural(r.Log.Warnings, "warning")
 	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
 		r.Status = Crashed
-		r.Line = "CRASHED: " + f.Outcome.Verdict.Line
+		r.Line = crashedStepLine(f.Step.Argv[0], f.Outcome.Verdict.Line)
 		return
 	}
 	exit := 0

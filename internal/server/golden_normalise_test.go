@@ -111,14 +111,13 @@ var volatile = []struct {
 	{regexp.MustCompile(`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?`), "<time>"},
 	{regexp.MustCompile(`\b\d\d-\d\d \d\d:\d\d:\d\d\b`), "<time>"},
 	{regexp.MustCompile(`0x[0-9a-f]{5,}`), "<addr>"},
-	// gdb shows a frame's pc only when it is not at the start of a line.
-	{regexp.MustCompile(`(?m)^(#\d+ +)<addr> in `), "$1"},
+	// gdb shows a frame's pc only when it is not at the start of a line:
+	// in a backtrace, and where it stopped a program it attached to.
+	{regexp.MustCompile(`(?m)^(#\d+ +)?<addr> in `), "$1"},
+	{regexp.MustCompile(`(Using host libthread_db library )"[^"\n]*"`), `$1"<path>"`},
 	// go test's and ctest's own timings.
 	{regexp.MustCompile(`(\t|\\t|\()\d+\.\d+s\b`), "$1<dur>"},
 	{regexp.MustCompile(`\b\d+\.\d+ sec\b`), "<dur> sec"},
-	// What gdb says as it attaches to a hung program comes on stdout and
-	// stderr, which reach the output in either order, even mid-line.
-	{regexp.MustCompile(`(?s)(--- stacks of pid \$PID\d+ \([^)\n]*\) taken by gdb before the kill ---\n).*?\n(\nThread \d+ \()`), "$1<gdb's messages on attaching>\n$2"},
 	{regexp.MustCompile(`\b(__\w+?_|multiarch/\w+-)(?:evex|avx2|avx512|sse2|sse4|ssse3|erms)\w*(\.S)?(?::\d+)?`), "$1<isa>$2"},
 	{regexp.MustCompile(`(?m)^(  [\w-]+ +).*  \(([^)\n]*)\)$`), "$1<version>  (<path>)"},
 	{regexp.MustCompile(`\((go[\d.]+)\) on (\w+/\w+), kernel \S+`), "(<go version>) on $2, kernel <version>"},

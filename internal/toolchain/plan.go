@@ -141,6 +141,34 @@ func (p *planInput) step(name string, argv ...string) Step {
 	return Step{Name: name, Argv: argv, Dir: p.dir, Env: maps.Clone(p.o.Env)}
 }
 
+// Plan returns the steps of a build or a test (kind is StepBuild or
+// StepTest) of the project in dir, and what runs them: an explicit argv
+// when one is given ("command"), else the toolchain named (name), else the
+// one detected in dir.
+func Plan(kind string, argv []string, name, dir string, o Options) ([]Step, string, error) {
+	if argv != nil {
+		steps, err := CommandPlan(kind, argv, dir, o)
+		return steps, "command", err
+	}
+	var tc Toolchain
+	var err error
+	if name != "" {
+		tc, err = Parse(name)
+	} else {
+		tc, err = Detect(dir)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	var steps []Step
+	if kind == StepBuild {
+		steps, err = BuildPlan(tc, dir, o)
+	} else {
+		steps, err = TestPlan(tc, dir, o)
+	}
+	return steps, string(tc), err
+}
+
 // BuildPlan returns the steps that build the project in dir with tc.
 func BuildPlan(tc Toolchain, dir string, o Options) ([]Step, error) {
 	p, pl, err := prepare(tc, dir, o)

@@ -9,9 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -195,9 +192,9 @@ func (h *handler) loadCore(ctx context.Context, backend string, in attachParams)
 // launch starts the program under the debugger, with its breakpoints set
 // first, and waits for the stop they (or stop_on_entry) ask for.
 func (h *handler) launch(ctx context.Context, backend string, in attachParams, wait time.Duration) (debugger.SessionInfo, error) {
-	program, err := findProgram(in.Program, in.Cwd, in.ProjectDir)
+	program, err := argpath.Find(in.Program, in.Cwd, in.ProjectDir)
 	if err != nil {
-		return debugger.SessionInfo{}, err
+		return debugger.SessionInfo{}, fault.Usage(err)
 	}
 	var bps []debugger.BreakpointSpec
 	for _, s := range in.Breakpoints {
@@ -218,7 +215,7 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		// The target runs to the entry or the first breakpoint (or the
 		// end); an adapter may report that stop after the launch returns.
 		if b, err := m.Backend(info.ID); err == nil {
-			waitWhileRunning(ctx, b, wait)
+			debugger.WaitWhileRunning(ctx, b, wait)
 		}
 	}
 	return info, nil
@@ -236,73 +233,13 @@ func withCoreSignal(st debugger.State, signal string) debugger.State {
 	return st
 }
 
-// waitWhileRunning waits up to d for b's target to leave the running state,
-// without resuming it. Backends have no wait-only call (Continue resumes a
-// stopped target, which would run past a stop that just arrived), so the
-// state is polled through a one-frame Stack: it answers ErrRunning at once
-// while the target runs, and makes a backend whose State is passive (the
-// lldb command line) look again.
-func waitWhileRunning(ctx context.Context, b debugger.Backend, d time.Duration) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for b.State().Status == debugger.StatusRunning {
-		if _, err := b.Stack(ctx, 0, 1); !errors.Is(err, debugger.ErrRunning) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// findProgram resolves a program to launch: a path as given (relative to
-// the launch directory), or a bare name found on PATH like a shell would.
-func findProgram(program, cwd, projectDir string) (string, error) {
-	dir := argpath.Base(cwd, projectDir)
-	if strings.ContainsRune(program, filepath.Separator) {
-		program = argpath.Join(dir, program)
-		if _, err := os.Stat(program); err != nil {
-			return "", fault.Usagef("program %s: %w", program, errors.Unwrap(err))
-		}
-		return program, nil
-	}
-	if dir != "" {
-		if p := filepath.Join(dir, program); isFile(p) {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(program)
-	if err != nil {
-		return "", fault.Usagef("program %s not found in the launch directory or on PATH", program)
-	}
-	return p, nil
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 // attachError keeps the backend's own words and marks what the caller must fix.
 func attachError(err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, debugger.ErrUnknownBackend) {
-		return fault.Usage(err)
-	}
-	msg := err.Error()
-	if strings.Contains(strings.ToLower(msg), "not permitted") {
+	switch debugger.RefusalOf(err) {
+	case debugger.RefusedPermission:
 		return fault.Usagef("%w (another debugger may be tracing it, or ptrace is restricted: see doctor)", err)
-	}
-	for _, s := range []string{"no such file", "not found", "does not exist", "no such process", "invalid pid", "not a core", "does not match"} {
-		if strings.Contains(strings.ToLower(msg), s) {
-			return fault.Usage(err)
-		}
+	case debugger.RefusedArgument:
+		return fault.Usage(err)
 	}
 	return err
 }

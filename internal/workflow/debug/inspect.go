@@ -208,21 +208,30 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 		}
 		return catalog.Result[CommandOutput]{}, describe(err)
 	}
-	st, err := h.svc.Store(ctx)
+	oid, e, err := h.store(ctx, in.Command, b.Name(), out)
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	oid, err := st.Put(ctx, store.Meta{Tool: "debug_command", Argv: []string{in.Command}, Engine: b.Name()}, out, store.Final{Status: "success"})
-	if err != nil {
-		return catalog.Result[CommandOutput]{}, err
-	}
-	ex := excerpt.New(h.svc.Config.BudgetBytes(), nil)
-	ex.Write([]byte(out))
-	ex.Flush()
-	e := ex.Excerpt()
 	res := CommandOutput{SessionID: id, Captured: catalog.NewCaptured(oid, e.TotalLines, e.Truncated)}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "COMMAND %q (%s)\n", in.Command, b.Name())
 	catalog.WriteExcerpt(&sb, res.Captured, e.Text)
 	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res}, nil
+}
+
+// store keeps a raw command's output in the output store and returns its
+// id and the excerpt the answer shows.
+func (h *handler) store(ctx context.Context, command, backend, out string) (string, excerpt.Excerpt, error) {
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return "", excerpt.Excerpt{}, err
+	}
+	oid, err := st.Put(ctx, store.Meta{Tool: "debug_command", Argv: []string{command}, Engine: backend}, out, store.Final{Status: "success"})
+	if err != nil {
+		return "", excerpt.Excerpt{}, err
+	}
+	ex := excerpt.New(h.svc.Config.BudgetBytes(), nil)
+	ex.Write([]byte(out))
+	ex.Flush()
+	return oid, ex.Excerpt(), nil
 }

@@ -24,105 +24,81 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	}
 	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
 	var sb strings.Builder
+	writeStop(&sb, out, st, frames, bps, note)
+	info, _ := h.svc.Debugger().Info(id)
+	writeNextCalls(&sb, id, st.Status, info.Core != "")
+	outcome := catalog.OK
+	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
+}
+
+// writeStop writes the verdict line, the session, the note and the top
+// frames.
+func writeStop(sb *strings.Builder, out StopOutput, st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint, note string) {
 	sb.WriteString(verdictLine(st, frames, bps))
-	fmt.Fprintf(&sb, "\nsession %s (%s)", id, b.Name())
+	fmt.Fprintf(sb, "\nsession %s (%s)", out.SessionID, out.Backend)
 	if st.Pid != 0 {
-		fmt.Fprintf(&sb, ", pid %d", st.Pid)
+		fmt.Fprintf(sb, ", pid %d", st.Pid)
 	}
 	sb.WriteByte('\n')
 	if note != "" {
 		sb.WriteString(note + "\n")
 	}
 	for _, f := range frames {
-		fmt.Fprintf(&sb, "  %s\n", frameString(f))
+		fmt.Fprintf(sb, "  %s\n", frameString(f))
 	}
-	outcome := catalog.OK
-	if crashed(st.LastStop) {
-		outcome = catalog.Failed
-	}
-	info, _ := h.svc.Debugger().Info(id)
-	switch {
-	case info.Core != "":
-		fmt.Fprintf(&sb, "next: %s, %s\n",
-			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_stack", map[string]any{"session_id": id}))
-	case st.Status == debugger.StatusStopped:
-		fmt.Fprintf(&sb, "next: %s, %s, %s\n",
-			catalog.NextCall("debug_variables", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_step", map[string]any{"session_id": id}),
-			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}))
-	case st.Status == debugger.StatusRunning:
-		fmt.Fprintf(&sb, "next: %s or %s\n",
-			catalog.NextCall("debug_continue", map[string]any{"session_id": id, "wait_s": 30}),
-			catalog.NextCall("debug_pause", map[string]any{"session_id": id}))
-	}
-	if st.Status == debugger.StatusDead {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
 }
 
+// writeNextCalls names the calls that make sense in the session's state:
+// a core is only looked at; a stopped target is looked at or moved on; a
+// running one is waited for or paused.
+func writeNextCalls(sb *strings.Builder, id string, status debugger.Status, core bool) {
+	session := map[string]any{"session_id": id}
+	wait := map[string]any{"session_id": id, "wait_s": 30}
+	switch {
+	case core:
+		fmt.Fprintf(sb, "next: %s, %s\n", catalog.NextCall("debug_variables", session), catalog.NextCall("debug_stack", session))
+	case status == debugger.StatusStopped:
+		fmt.Fprintf(sb, "next: %s, %s, %s\n", catalog.NextCall("debug_variables", session),
+			catalog.NextCall("debug_step", session), catalog.NextCall("debug_continue", wait))
+	case status == debugger.StatusRunning:
+		fmt.Fprintf(sb, "next: %s or %s\n", catalog.NextCall("debug_continue", wait), catalog.NextCall("debug_pause", session))
+	}
+}
+
+// verdictLine words the debugger's verdict on a state.
 func verdictLine(st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint) string {
 	where := ""
 	if len(frames) > 0 {
 		where = " in " + frameString(frames[0])
 	}
-	stop := st.LastStop
-	switch {
-	case st.Status == debugger.StatusDead:
+	v := debugger.VerdictOf(st, frames, bps)
+	switch v.Kind {
+	case debugger.VerdictDead:
 		return "DEBUGGER DEAD: " + st.Error
-	case st.Status == debugger.StatusExited && stop != nil && stop.ExitCode != nil:
-		return fmt.Sprintf("EXITED (code %d)", *stop.ExitCode)
-	case st.Status == debugger.StatusExited:
+	case debugger.VerdictExited:
+		if v.ExitCode != nil {
+			return fmt.Sprintf("EXITED (code %d)", *v.ExitCode)
+		}
 		return "EXITED"
-	case st.Status == debugger.StatusRunning:
+	case debugger.VerdictRunning:
 		return "RUNNING"
-	case stop == nil:
-		return "STOPPED" + where
-	case crashed(stop):
-		sig := stop.Signal
-		if sig == "" {
-			sig = string(stop.Reason)
-		}
-		return fmt.Sprintf("CRASHED (%s)%s", sig, where)
-	case stop.Signal != "":
-		return fmt.Sprintf("STOPPED (%s)%s", stop.Signal, where)
-	case stop.Reason == debugger.StopBreakpoint:
-		ids := stop.BreakpointIDs
-		if len(ids) == 0 && len(frames) > 0 {
-			ids = breakpointsAt(bps, frames[0])
-		}
-		if len(ids) == 1 {
-			return fmt.Sprintf("STOPPED at breakpoint %d%s", ids[0], where)
+	case debugger.VerdictCrashed:
+		return fmt.Sprintf("CRASHED (%s)%s", v.Signal, where)
+	case debugger.VerdictSignal:
+		return fmt.Sprintf("STOPPED (%s)%s", v.Signal, where)
+	case debugger.VerdictBreakpoint:
+		if v.Breakpoint != 0 {
+			return fmt.Sprintf("STOPPED at breakpoint %d%s", v.Breakpoint, where)
 		}
 		return "STOPPED at breakpoint" + where
 	}
-	return fmt.Sprintf("STOPPED (%s)%s", stop.Reason, where)
-}
-
-// stopSignals are signals a debugger reports as stops but that do not kill
-// the target: the SIGSTOP of a launch or attach, job control, a pause's
-// SIGINT. Stopping on one is no crash.
-var stopSignals = map[string]bool{
-	"SIGSTOP": true, "SIGTSTP": true, "SIGTTIN": true, "SIGTTOU": true,
-	"SIGCONT": true, "SIGCHLD": true, "SIGWINCH": true, "SIGURG": true, "SIGINT": true,
-}
-
-// crashed reports a stop on a fatal signal or exception.
-func crashed(stop *debugger.Stop) bool {
-	return stop.Crashed() && !stopSignals[stop.Signal]
-}
-
-// breakpointsAt names the breakpoints resolved to frame's line, for adapters
-// whose stopped event does not say which breakpoint was hit (lldb-vscode).
-func breakpointsAt(bps []debugger.Breakpoint, frame debugger.Frame) []int {
-	var ids []int
-	for _, bp := range bps {
-		if bp.Line == frame.Line && bp.File != "" && frame.File != "" && filepath.Base(bp.File) == filepath.Base(frame.File) {
-			ids = append(ids, bp.ID)
-		}
+	if v.Reason != "" {
+		return fmt.Sprintf("STOPPED (%s)%s", v.Reason, where)
 	}
-	return ids
+	return "STOPPED" + where
 }
 
 func frameString(f debugger.Frame) string {

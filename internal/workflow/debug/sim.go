@@ -51,24 +51,9 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 		return zero, apple.UsageOf(err)
 	}
 	backend := debugger.ResolveBackend(in.Backend, in.DebuggerBackend, h.svc.Config.Debugger.Backend)
-	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
-	if tool == "" {
-		return zero, fault.Usagef("backend %q: use dap or lldb for a simulator app", backend)
-	}
-	// Xcode's own debugger (found before a launch leaves the app waiting
-	// for one): the one that knows the simulator's platform.
-	path, err := xcode.FindTool(ctx, tool)
+	path, pid, err := appUnderXcodesDebugger(ctx, backend, d.UDID, in)
 	if err != nil {
 		return zero, err
-	}
-	var pid int
-	if in.Launch {
-		pid, err = xcode.LaunchForDebugger(ctx, d.UDID, in.BundleID)
-	} else {
-		pid, err = xcode.RunningAppPid(ctx, d.UDID, in.BundleID)
-	}
-	if err != nil {
-		return zero, apple.UsageOf(err)
 	}
 	m := h.svc.Debugger()
 	info, err := m.Attach(ctx, backend, debugger.AttachSpec{Pid: pid, Debugger: path, StayStopped: true})
@@ -79,15 +64,9 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	if err != nil {
 		return zero, describe(err)
 	}
-	// The caller attached to look at the app: it stays stopped. An adapter
-	// may report the attach stop after Attach returns; one that resumed
-	// the app anyway is paused.
-	waitWhileRunning(ctx, b, attachStopWait)
-	st := b.State()
-	if st.Status == debugger.StatusRunning {
-		if st, err = b.Pause(ctx); err != nil {
-			return zero, describe(err)
-		}
+	st, err := keepStopped(ctx, b)
+	if err != nil {
+		return zero, describe(err)
 	}
 	how := "already running"
 	if in.Launch {
@@ -95,4 +74,40 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	}
 	note := fmt.Sprintf("attached to %s (%s) on %s with %s", in.BundleID, how, d.Name, path)
 	return h.stopResult(ctx, b, info.ID, st, note)
+}
+
+// appUnderXcodesDebugger finds Xcode's own debugger for backend (the one
+// that knows the simulator's platform; found before a launch leaves the
+// app waiting for one) and the app's pid: running, or launched to wait.
+func appUnderXcodesDebugger(ctx context.Context, backend, udid string, in attachSimParams) (string, int, error) {
+	tool := map[string]string{"dap": "lldb-dap", "lldb": "lldb"}[backend]
+	if tool == "" {
+		return "", 0, fault.Usagef("backend %q: use dap or lldb for a simulator app", backend)
+	}
+	path, err := xcode.FindTool(ctx, tool)
+	if err != nil {
+		return "", 0, err
+	}
+	var pid int
+	if in.Launch {
+		pid, err = xcode.LaunchForDebugger(ctx, udid, in.BundleID)
+	} else {
+		pid, err = xcode.RunningAppPid(ctx, udid, in.BundleID)
+	}
+	if err != nil {
+		return "", 0, apple.UsageOf(err)
+	}
+	return path, pid, nil
+}
+
+// keepStopped leaves the app stopped: the caller attached to look at it.
+// An adapter may report the attach stop after Attach returns; one that
+// resumed the app anyway is paused.
+func keepStopped(ctx context.Context, b debugger.Backend) (debugger.State, error) {
+	debugger.WaitWhileRunning(ctx, b, attachStopWait)
+	st := b.State()
+	if st.Status == debugger.StatusRunning {
+		return b.Pause(ctx)
+	}
+	return st, nil
 }

@@ -32,6 +32,16 @@ type planRequest struct {
 	timeoutS                   duration.Seconds
 }
 
+// check reads the log level and the time limit (def when not given).
+func (r planRequest) check(def time.Duration) (logfilter.Level, time.Duration, error) {
+	level, err := logfilter.ParseLevel(r.level)
+	if err != nil {
+		return level, 0, fault.Usagef("level %q: use minimal, standard or verbose", r.level)
+	}
+	timeout, err := r.timeoutS.Timeout(def, 0)
+	return level, timeout, err
+}
+
 // plan turns the request into steps, explaining every mistake as a usage
 // error.
 func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
@@ -40,33 +50,14 @@ func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
 			catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"}))
 	}
 	argv, err := argvOf(r.command, r.commandField)
+	if argv == nil && err == nil {
+		argv, err = argvOf(r.sessionCommand, r.sessionField)
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	if argv == nil {
-		if argv, err = argvOf(r.sessionCommand, r.sessionField); err != nil {
-			return nil, "", err
-		}
-	}
-	if argv != nil {
-		steps, err = toolchain.CommandPlan(r.kind, argv, r.projectDir, r.options)
-		return steps, "command", usage(err)
-	}
-	var t toolchain.Toolchain
-	if r.toolchain != "" {
-		t, err = toolchain.Parse(r.toolchain)
-	} else {
-		t, err = toolchain.Detect(r.projectDir)
-	}
-	if err != nil {
-		return nil, "", usage(err)
-	}
-	if r.kind == toolchain.StepBuild {
-		steps, err = toolchain.BuildPlan(t, r.projectDir, r.options)
-	} else {
-		steps, err = toolchain.TestPlan(t, r.projectDir, r.options)
-	}
-	return steps, string(t), usage(err)
+	steps, tc, err = toolchain.Plan(r.kind, argv, r.toolchain, r.projectDir, r.options)
+	return steps, tc, usage(err)
 }
 
 // usage marks a planning error as the caller's to fix: an unknown
@@ -151,11 +142,7 @@ type StepOutput struct {
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
 	var zero catalog.Result[BuildTestOutput]
 	r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
-	level, err := logfilter.ParseLevel(r.level)
-	if err != nil {
-		return zero, fault.Usagef("level %q: use minimal, standard or verbose", r.level)
-	}
-	timeout, err := r.timeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
+	level, timeout, err := r.check(h.svc.Config.RunTimeout())
 	if err != nil {
 		return zero, err
 	}
@@ -188,8 +175,8 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 // render renders a finished build or test and its captured log.
 func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
-	if res.Crash != nil {
-		out.Next = wire.HintsOf(r.testRebuildHints(tc, res.Crash))
+	if c := res.Crash; c != nil {
+		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
 	if tc == string(toolchain.CMake) {
 		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
@@ -200,6 +187,11 @@ func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) 
 		outcome = catalog.Failed
 	}
 	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt), Output: out, Outcome: outcome}
+}
+
+// testCall is the call's own arguments, for the hints that rerun it.
+func (r planRequest) testCall() toolchain.TestCall {
+	return toolchain.TestCall{ProjectDir: r.projectDir, Toolchain: r.toolchain, Options: r.options, TimeoutS: float64(r.timeoutS)}
 }
 
 func progressMessage(p pipeline.Progress) string {

@@ -53,39 +53,24 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 	return catalog.Result[CrashList]{Text: b.String(), Output: out}, nil
 }
 
-// crashQuery looks where programs ran: cores with a relative core_pattern
-// land in the crashing program's cwd (triage's own, the project, background
-// jobs', recent runs'), and where triage keeps the cores it moved out of the
+// crashQuery looks where programs ran (the project, background jobs',
+// recent runs') and where triage keeps the cores it moved out of the
 // user's tree.
 func (h *handler) crashQuery(ctx context.Context, in crashListParams) coredump.ListQuery {
-	q := coredump.ListQuery{Process: in.Process, Limit: in.Limit}
-	if in.SinceS > 0 {
-		q.Since = time.Now().Add(-time.Duration(in.SinceS * float64(time.Second)))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		q.Dirs = append(q.Dirs, wd)
-	}
-	if in.ProjectDir != "" {
-		q.Dirs = append(q.Dirs, argpath.Resolve(in.ProjectDir, "", ""))
-	}
+	p := coredump.Places{ProjectDir: argpath.Resolve(in.ProjectDir, "", "")}
 	if m, err := h.svc.Jobs(ctx); err == nil {
 		for _, j := range m.List() {
-			q.Dirs = append(q.Dirs, j.Dir)
+			p.Ran = append(p.Ran, j.Dir)
 		}
 	}
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return q
-	}
-	if entries, err := st.List(ctx, 100); err == nil {
+	if st, err := h.svc.Store(ctx); err == nil {
+		p.Kept = st.CoreDir("")
+		entries, _ := st.List(ctx, 100)
 		for _, e := range entries {
-			if e.Cwd != "" {
-				q.Dirs = append(q.Dirs, e.Cwd)
-			}
+			p.Ran = append(p.Ran, e.Cwd)
 		}
 	}
-	q.Kept = st.CoreDir("")
-	return q
+	return p.Query(in.Process, time.Duration(in.SinceS*float64(time.Second)), in.Limit)
 }
 
 type crashShowParams struct {
@@ -118,21 +103,25 @@ func (h *handler) crashShow(ctx context.Context, c *catalog.Call, in crashShowPa
 		return catalog.Result[CrashShow]{}, fault.Usagef("%s: %w", in.Path, err)
 	}
 	out := CrashShow{Kind: string(kind)}
-	switch kind {
-	case coredump.KindProcessCore:
-		err = showCore(ctx, &out, in.Path, in.Program, projectDir)
-	case coredump.KindAppleReport:
-		err = showReports(&out, in.Path)
-	case coredump.KindVmcore, coredump.KindKdumpCompact, coredump.KindKdumpFlat:
-		out.Summary = fmt.Sprintf("KERNEL DUMP %s (%s): open it with %s\n", in.Path, kind,
-			catalog.NextCall("dump_open", map[string]any{"vmcore": in.Path, "vmlinux": "/path/to/vmlinux"}))
-	default:
-		err = fault.Usagef("%s is %s, not a core dump or crash report", in.Path, describeKind(kind))
-	}
-	if err != nil {
+	if err := show(ctx, &out, kind, in.Path, in.Program, projectDir); err != nil {
 		return catalog.Result[CrashShow]{}, err
 	}
 	return catalog.Result[CrashShow]{Text: out.Summary, Output: out}, nil
+}
+
+// show summarises an artifact of the given kind into out.
+func show(ctx context.Context, out *CrashShow, kind coredump.FileKind, path, program, projectDir string) error {
+	switch kind {
+	case coredump.KindProcessCore:
+		return showCore(ctx, out, path, program, projectDir)
+	case coredump.KindAppleReport:
+		return showReports(out, path)
+	case coredump.KindVmcore, coredump.KindKdumpCompact, coredump.KindKdumpFlat:
+		out.Summary = fmt.Sprintf("KERNEL DUMP %s (%s): open it with %s\n", path, kind,
+			catalog.NextCall("dump_open", map[string]any{"vmcore": path, "vmlinux": "/path/to/vmlinux"}))
+		return nil
+	}
+	return fault.Usagef("%s is %s, not a core dump or crash report", path, describeKind(kind))
 }
 
 // showCore summarises a process core: its notes, the crashing thread's

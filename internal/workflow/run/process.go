@@ -124,18 +124,24 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 	if out.Lines == nil {
 		out.Lines = []string{}
 	}
+	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines), Output: out}, nil
+}
+
+// outputText is a page of a process's output: its state, the lines, and
+// the call that reads on.
+func outputText(out ProcessOutput, cursor, total int) string {
 	var b strings.Builder
 	state := "running"
-	if !pi.Running {
-		state = "ended: " + pi.Verdict
+	if !out.Running {
+		state = "ended: " + out.Verdict
 	}
-	fmt.Fprintf(&b, "PROCESS %s %s — lines %d–%d of %d\n", in.ID, state, in.Cursor+1, out.NextCursor, p.TotalLines)
-	for _, l := range p.Lines {
+	fmt.Fprintf(&b, "PROCESS %s %s — lines %d–%d of %d\n", out.ID, state, cursor+1, out.NextCursor, total)
+	for _, l := range out.Lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("process_output", map[string]any{"id": in.ID, "cursor": out.NextCursor}))
-	return catalog.Result[ProcessOutput]{Text: b.String(), Output: out}, nil
+	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor}))
+	return b.String()
 }
 
 type stopParams struct {

@@ -20,6 +20,7 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
@@ -103,6 +104,15 @@ func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, err
 // backtraces name it from anywhere); a bare name is left for PATH.
 func (p processParams) program() string { return argpath.Program(p.Program, p.Cwd, p.ProjectDir) }
 
+// runCall is the call's own arguments, for the hints that rerun it.
+func (p processParams) runCall() toolchain.RunCall {
+	c := toolchain.RunCall{Program: p.program(), Args: p.Args, ProjectDir: p.projectDir(), Env: p.Env}
+	if p.Cwd != "" || p.ProjectDir != "" {
+		c.Dir = argpath.Base(p.Cwd, p.ProjectDir) // as it ran
+	}
+	return c
+}
+
 // projectDir is project_dir made absolute, "" when not given.
 func (p processParams) projectDir() string { return argpath.Resolve(p.ProjectDir, "", "") }
 
@@ -147,7 +157,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		cp.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)
 	}
-	o.Verdict.Hints = append(runRebuildHints(o.NoDebugInfo, in, in.program()), o.Verdict.Hints...)
+	o.Verdict.Hints = append(toolchain.RunRebuildHints(o.NoDebugInfo, in.runCall()), o.Verdict.Hints...)
 	cr := cp.Finish(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
 	return render.StoreFailure(renderOutcome(o, cr), cr), nil
 }
