@@ -18,7 +18,7 @@ import (
 
 // server is a `triage serve --http` child with a client connected to it.
 type server struct {
-	t    *testing.T
+	t    testing.TB
 	pid  int
 	url  string
 	cmd  *exec.Cmd
@@ -30,7 +30,7 @@ type server struct {
 // at storePath (":memory:" for none) and extra environment, and connects a
 // client. The server is stopped at the end of the test unless the test kills
 // it first.
-func startServer(t *testing.T, dir, storePath string, wrap []string, env ...string) *server {
+func startServer(t testing.TB, dir, storePath string, wrap []string, env ...string) *server {
 	t.Helper()
 	argv := append(append([]string{}, wrap...), triageBin, "serve", "--http", "127.0.0.1:0", "--token", "fault-token")
 	cmd := exec.Command(argv[0], argv[1:]...)

@@ -35,6 +35,8 @@ var Suite = []Package{
 	{Dir: "./e2e", Bench: "^Benchmark(ColdStart|RunTrueOverhead)$", QuickBenchtime: "20x", Quick: true},
 	// 256 MiB keeps the start of `triage call run` small beside the capture.
 	{Dir: "./e2e", Bench: "^Benchmark(RunCapture|ConcurrentCalls)$", QuickBenchtime: "3x", Quick: true, QuickBytes: 256 << 20},
+	// output_search through the server over a stored 1 GiB output.
+	{Dir: "./e2e", Bench: "^BenchmarkSearchServer$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true, QuickBytes: 256 << 20},
 	{Dir: "./internal/store", Bench: "^Benchmark(Capture|Search)$", QuickBenchtime: "2x", Quick: true, QuickBytes: 64 << 20},
 	{Dir: "./internal/logfilter", Bench: "^BenchmarkStandard$", QuickBenchtime: "3x", Quick: true},
 	// The quick suite checks debug_stack's overhead through MCP only: it
@@ -86,6 +88,18 @@ var Figures = []Figure{
 	searchFigure("inner literal", "inner", "grep -E -c"),
 	searchFigure("alternation", "alternation", "grep -E -c"),
 	searchFigure("case-folded", "fold", "grep -i -E -c"),
+	{Title: "`output_search` through `serve --http`, 1 GiB output, 100,000 matches", Key: Key("./e2e", "BenchmarkSearchServer"),
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, the output's body file",
+		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
+	{Title: "server peak RSS during that search", Key: Key("./e2e", "BenchmarkSearchServer"),
+		Value: "peak-RSS-MB", Unit: "MB", Op: "<=", Limit: 64},
+	{Title: "that search's answer, text and structured content", Key: Key("./e2e", "BenchmarkSearchServer"),
+		Value: "answer-KB", Unit: "KB", Op: "<=", Limit: 64},
+	{Title: "4 concurrent largest searches (4 KB pattern, 1,000 matches, context 20): server peak RSS", Key: Key("./e2e", "BenchmarkSearchServer"),
+		Value: "worst4-peak-RSS-MB", Unit: "MB", Base: "worst4-base-RSS-MB", BaseLabel: "RSS before them",
+		Op: "<=", Limit: 256},
+	{Title: "server RSS once idle after them, over the RSS before them", Key: Key("./e2e", "BenchmarkSearchServer"),
+		Value: "worst4-after-%", Unit: "%", Op: "<=", Limit: 10},
 	{Title: "logfilter `standard`, 100 MB of corpus logs", Key: Key("./internal/logfilter", "BenchmarkStandard"),
 		Value: "filter-MB/s", Unit: "MB/s", Base: "grep-MB/s", BaseLabel: "`grep -c -E`, same bytes",
 		Op: ">=", Limit: 450},

@@ -97,7 +97,10 @@ var (
 	crashNeverCache = setOf("wr", "set", "alias", "extend", "repeat", "q", "quit", "exit", "gdb", "hex", "dec", "!", "sh")
 	debugNeverCache = setOf("thread", "t", "frame", "f", "up", "down", "select-frame",
 		"set", "call", "run", "r", "continue", "c", "step", "s", "next", "n", "kill", "shell", "!",
-		"quit", "q", "define", "source", "script", "command", "settings", "target", "file", "core", "core-file")
+		"quit", "q", "define", "source", "script", "command", "settings", "target", "file", "core", "core-file",
+		// scripting and host commands: what they do is not in their output
+		"python", "py", "python3", "pi", "python-interactive", "guile", "gu", "pipe", "|", "make",
+		"platform", "sc", "scr")
 )
 
 func isCacheable(engine Engine, cmd string) bool {
@@ -107,10 +110,12 @@ func isCacheable(engine Engine, cmd string) bool {
 	verb := firstWord(cmd)
 	switch engine {
 	case EngineCrash:
-		// "!cmd" runs a shell command; "| sh" pipes through one.
-		return !crashNeverCache[verb] && !strings.HasPrefix(cmd, "!") && !strings.Contains(cmd, "|")
+		// "!cmd" runs a shell command; "| sh" pipes through one; "> file"
+		// writes one ("->" is a member access).
+		return !crashNeverCache[verb] && !strings.HasPrefix(cmd, "!") && !strings.Contains(cmd, "|") &&
+			strings.Count(cmd, ">") == strings.Count(cmd, "->")
 	case EngineGDB, EngineLLDB:
-		return !debugNeverCache[verb] && !strings.Contains(cmd, "=")
+		return !debugNeverCache[verb] && !strings.HasPrefix(cmd, "!") && !strings.Contains(cmd, "=")
 	case EngineDrgn:
 		return !drgnStatefulRE().MatchString(cmd)
 	}

@@ -1,81 +1,27 @@
 package postmortem
 
 import (
-	"errors"
-	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/triage-dev/triage/internal/interactive"
 )
 
-// ErrShellEscape: the command would run a host shell command (crash's "!cmd",
-// "cmd | filter" and "> file", gdb's "shell"). Dump analysis must not reach the
-// host through an engine; the caller filters output with output_search.
-var ErrShellEscape = errors.New("command reaches the host shell")
-
-// CheckCommand refuses commands that escape to the host shell or write host
-// files. drgn is not checked: it runs Python, which is its purpose.
+// CheckCommand refuses a command that would make engine e read its own
+// input (interactive.What: crash's "!" alone, gdb's "shell" or "python"
+// with nothing after it, lldb's "script" alone...): the engine would take
+// the next commands triage sends as that input and hold the session until
+// the timeout. Nothing else is refused: the engines' scripting (gdb's
+// python, lldb's script, drgn, crash's "!cmd", pipes and redirections) is
+// what post-mortem analysis needs, and a client that may call triage may
+// run programs as the server's user anyway (docs/ARCHITECTURE.md, "Engine
+// scripting").
 func CheckCommand(e Engine, cmd string) error {
-	cmd = strings.TrimSpace(cmd)
-	verb := firstWord(cmd)
 	switch e {
-	case EngineCrash:
-		switch {
-		case strings.HasPrefix(cmd, "!"):
-			return fmt.Errorf("%w: crash runs %q in a shell; not allowed", ErrShellEscape, cmd)
-		case unquotedIndex(cmd, '|') >= 0:
-			return fmt.Errorf("%w: crash pipes output through a shell command after |; drop the pipe and search the stored output with output_search", ErrShellEscape)
-		case redirectIndex(cmd) >= 0:
-			return fmt.Errorf("%w: crash redirects output to a host file after >; drop the redirection (every output is stored)", ErrShellEscape)
-		case verb == "gdb":
-			if rest := strings.Fields(cmd); len(rest) > 1 && debugShellVerbs[rest[1]] {
-				return fmt.Errorf("%w: %q runs a shell command through crash's gdb", ErrShellEscape, cmd)
-			}
-		}
-	case EngineGDB, EngineLLDB:
-		if debugShellVerbs[verb] || strings.HasPrefix(cmd, "!") || strings.HasPrefix(cmd, "|") ||
-			(verb == "platform" && strings.Contains(cmd, "shell")) {
-			return fmt.Errorf("%w: %q runs a host command; not allowed", ErrShellEscape, cmd)
-		}
+	case EngineCrash, EngineGDB, EngineLLDB:
+		return interactive.Check(interactive.Dialect(e), cmd)
 	}
 	return nil
-}
-
-var debugShellVerbs = setOf("shell", "!", "pipe", "|", "make")
-
-// unquotedIndex is the index of the first c outside single or double quotes,
-// or -1.
-func unquotedIndex(s string, c byte) int {
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		switch {
-		case quote != 0:
-			if s[i] == quote {
-				quote = 0
-			}
-		case s[i] == '"' || s[i] == '\'':
-			quote = s[i]
-		case s[i] == c:
-			return i
-		}
-	}
-	return -1
-}
-
-// redirectIndex finds crash's output redirection: a '>' outside quotes that
-// is not the '->' of a member access.
-func redirectIndex(s string) int {
-	off := 0
-	for {
-		i := unquotedIndex(s[off:], '>')
-		if i < 0 {
-			return -1
-		}
-		i += off
-		if i == 0 || s[i-1] != '-' {
-			return i
-		}
-		off = i + 1
-	}
 }
 
 // Lines that engines print when a command failed. The output of a failed

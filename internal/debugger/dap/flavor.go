@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/interactive"
 )
 
 // flavor holds what differs between adapters: the launch and attach
@@ -16,6 +17,9 @@ type flavor struct {
 	attach  func(debugger.AttachSpec) map[string]any
 	core    func(debugger.CoreSpec) (command string, args map[string]any, err error)
 	rawExpr func(command string) string
+	// dialect is the command language of a raw command, for refusing one
+	// that would read the adapter's input (interactive.Check); dlv has none.
+	dialect interactive.Dialect
 }
 
 func flavorFor(kind string) flavor {
@@ -49,6 +53,7 @@ func flavorFor(kind string) flavor {
 				return "", nil, fmt.Errorf("core files over gdb's DAP: %w", debugger.ErrUnsupported)
 			},
 			rawExpr: func(c string) string { return c }, // gdb's repl context runs CLI commands
+			dialect: interactive.GDB,
 		}
 	default: // lldb-dap / lldb-vscode
 		return flavor{
@@ -72,6 +77,7 @@ func flavorFor(kind string) flavor {
 			// lldb-vscode evaluates repl input as an expression unless it
 			// starts with the command escape, a backtick.
 			rawExpr: func(c string) string { return "`" + strings.TrimPrefix(c, "`") },
+			dialect: interactive.LLDB,
 		}
 	}
 }

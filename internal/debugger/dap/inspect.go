@@ -8,6 +8,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/interactive"
 )
 
 // Stack implements debugger.Backend.
@@ -187,13 +188,21 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 const rawOutputMax = 256 << 10
 
 // RawCommand implements debugger.Backend through evaluate in the repl
-// context, which each adapter maps to its own command language.
+// context, which each adapter maps to its own command language. A command
+// that would make the debugger read its own input (an interactive shell or
+// Python prompt) is refused: that input is the adapter's protocol stream.
 func (b *Backend) RawCommand(ctx context.Context, command string) (string, error) {
 	if err := b.usable(false); err != nil {
 		return "", err
 	}
 	args := godap.EvaluateArguments{Context: "repl"}
 	b.mu.Lock()
+	if d := b.fl.dialect; d != "" {
+		if err := interactive.Check(d, strings.TrimPrefix(strings.TrimSpace(command), "`")); err != nil {
+			b.mu.Unlock()
+			return "", err
+		}
+	}
 	args.Expression = b.fl.rawExpr(command)
 	stopped := b.state.Status == debugger.StatusStopped
 	b.mu.Unlock()

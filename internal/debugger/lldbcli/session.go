@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/interactive"
 	"github.com/triage-dev/triage/internal/repl"
 )
 
@@ -276,8 +277,13 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	return b.copyState(), nil
 }
 
-// RawCommand implements debugger.Backend.
+// RawCommand implements debugger.Backend. A command that would make lldb
+// read its own input (script or expression alone) is refused: that input
+// carries the next commands.
 func (b *Backend) RawCommand(ctx context.Context, command string) (string, error) {
+	if err := interactive.Check(interactive.LLDB, command); err != nil {
+		return "", err
+	}
 	if st := b.State(); st.Status == debugger.StatusDead || st.Status == debugger.StatusNotStarted {
 		return "", b.usable(ctx, false)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/interactive"
 	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -92,7 +93,8 @@ func describe(err error) error {
 	case errors.Is(err, debugger.ErrRunning):
 		return fault.Usagef("the target is running: debug_pause it, or debug_continue with wait_s")
 	case errors.Is(err, debugger.ErrUnknownBreakpoint), errors.Is(err, debugger.ErrUnknownBackend),
-		errors.Is(err, debugger.ErrNotStarted), errors.Is(err, debugger.ErrTargetExited):
+		errors.Is(err, debugger.ErrNotStarted), errors.Is(err, debugger.ErrTargetExited),
+		errors.Is(err, interactive.ErrReadsInput):
 		return fault.Usage(err)
 	}
 	return err

@@ -16,6 +16,7 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/interactive"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
 	"github.com/triage-dev/triage/internal/services"
@@ -78,7 +79,7 @@ func (h *handler) call(ctx context.Context, c *catalog.Call, id string, force bo
 // cannot be used as given.
 var usageErrors = []error{postmortem.ErrBadTarget, postmortem.ErrUnknownPrefix, postmortem.ErrUnknownEngine,
 	postmortem.ErrEngineConflict, postmortem.ErrWrongEngine, postmortem.ErrEmptyCommand,
-	postmortem.ErrShellEscape, postmortem.ErrEngineMissing, postmortem.ErrBlockCommand}
+	interactive.ErrReadsInput, postmortem.ErrEngineMissing}
 
 // describe turns the domain's sentinel errors into what the caller should do.
 func describe(err error) error {

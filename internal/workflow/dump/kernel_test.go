@@ -2,6 +2,7 @@ package dump_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -165,9 +166,19 @@ func TestKernelDump(t *testing.T) {
 			t.Errorf("output_search:\n%s", s.Text)
 		}
 	})
-	t.Run("shell escapes refused", func(t *testing.T) {
-		for _, command := range []string{"!id", "log | tail -3", "log > /tmp/x"} {
-			if r, _ := cmd(t, map[string]any{"command": command}); r.Outcome != "usage_error" || !strings.Contains(r.Text, "shell") {
+	t.Run("host commands run, an interactive shell is refused", func(t *testing.T) {
+		dir := t.TempDir()
+		for i, command := range []string{"!touch %s", "log | tee %s", "log > %s"} {
+			marker := filepath.Join(dir, fmt.Sprint("marker", i))
+			r, _ := cmd(t, map[string]any{"command": fmt.Sprintf(command, marker)})
+			if _, err := os.Stat(marker); r.IsError || err != nil {
+				t.Errorf("%q: marker %v:\n%s", command, err, r.Text)
+			}
+		}
+		// crash itself prohibits its gdb's shell ("crash: prohibited gdb
+		// command: shell").
+		for _, command := range []string{"!", " ! "} {
+			if r, _ := cmd(t, map[string]any{"command": command}); r.Outcome != "usage_error" || !strings.Contains(r.Text, "as an interactive shell") {
 				t.Errorf("%q:\n%s", command, r.Text)
 			}
 		}

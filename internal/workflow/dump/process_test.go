@@ -130,7 +130,7 @@ func TestProcessCore(t *testing.T) {
 		for _, tt := range []struct{ cmd, want string }{
 			{"crash: bt", "does not read a process core"},
 			{"windbg: k", "unknown engine prefix"},
-			{"shell id", "host command"},
+			{"shell", "interactive shell"},
 			{"", "empty command"},
 		} {
 			r := c.Call("dump_command", map[string]any{"command": tt.cmd})

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"context"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// releaseGrowth is how far the memory the runtime holds may grow over what
+// it held after the last release before an idle server returns it.
+const releaseGrowth = 4 << 20
+
+// idleRelease returns memory to the kernel when the server goes idle after
+// calls that grew it: the last tool call to finish, with nothing else
+// running, finds the runtime holding more than releaseGrowth over what it
+// held after the last release, and, once the server has stayed idle for
+// idleDelay, a collection returns the free pages (debug.FreeOSMemory), off
+// the call's path. Without it the heap a
+// large request used (a 7 MB argument decoded, a search's pages) stays
+// resident until the next collection, which an idle server reaches only by
+// the runtime's two-minute forced one, and then goes back at the
+// scavenger's pace. Under steady load the server is never idle and the
+// collector bounds the heap as usual.
+type idleRelease struct {
+	mu       sync.Mutex
+	inflight int
+	held     uint64 // what the runtime held after the last release
+	pending  bool   // a release is scheduled
+}
+
+func (r *idleRelease) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		r.mu.Lock()
+		r.inflight++
+		r.mu.Unlock()
+		defer r.done()
+		return next(ctx, method, req)
+	}
+}
+
+// idleDelay is how long the server stays idle before a release: the
+// transport still holds the last call's request and answer while it writes
+// the answer, and a release before it lets go would keep them.
+const idleDelay = 100 * time.Millisecond
+
+// done ends one call and, when it was the last one and the runtime has
+// grown, schedules a release.
+func (r *idleRelease) done() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inflight--
+	if r.inflight > 0 || r.pending || heldBytes() < r.held+releaseGrowth {
+		return
+	}
+	r.pending = true
+	time.AfterFunc(idleDelay, r.release)
+}
+
+// release returns the free memory unless a call started meanwhile (whose
+// end schedules the next one).
+func (r *idleRelease) release() {
+	r.mu.Lock()
+	busy := r.inflight > 0
+	r.pending = false
+	r.mu.Unlock()
+	if busy {
+		return
+	}
+	debug.FreeOSMemory()
+	held := heldBytes()
+	r.mu.Lock()
+	r.held = held
+	r.mu.Unlock()
+}
+
+// heldBytes is the memory the runtime has mapped and not returned to the
+// kernel: what it adds to the resident set at most.
+func heldBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
