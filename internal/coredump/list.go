@@ -28,8 +28,10 @@ type ListQuery struct {
 	// Limit bounds the result (0: 50), newest first.
 	Limit int
 	// Kept is where triage keeps the cores it moved out of users' trees
-	// (one subdirectory per run); "" for none.
+	// (one subdirectory per run, named by its output id); "" for none.
 	Kept string
+	// KeptRun, when set, keeps only the runs it accepts (the caller's own).
+	KeptRun func(outputID string) bool
 }
 
 // List finds crash artifacts on this machine: core files where core_pattern
@@ -72,7 +74,7 @@ func (f *Finder) List(ctx context.Context, q ListQuery) ([]Artifact, error) {
 	if q.Kept != "" {
 		runs, _ := os.ReadDir(q.Kept)
 		for _, r := range runs {
-			if r.IsDir() {
+			if r.IsDir() && (q.KeptRun == nil || q.KeptRun(r.Name())) {
 				out = append(out, scanDir(filepath.Join(q.Kept, r.Name()), q, func(string) bool { return true }, "core")...)
 			}
 		}

@@ -59,7 +59,7 @@ func TestOutputsBelongToTheirIdentity(t *testing.T) {
 	if _, ok, _ := s.CacheGet(bob, "k"); ok {
 		t.Error("bob served alice's cached output")
 	}
-	if s.Visible(bob)(a) || !s.Visible(alice)(a) {
+	if s.Visible(bob)(a) || !s.Visible(alice)(a) || s.Visible(admin) != nil {
 		t.Error("Visible: want alice's output visible to alice only")
 	}
 

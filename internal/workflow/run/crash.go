@@ -69,7 +69,7 @@ func (h *handler) crashQuery(ctx context.Context, in crashListParams) coredump.L
 		q.Dirs = append(q.Dirs, argpath.Resolve(in.ProjectDir, "", ""))
 	}
 	if m, err := h.svc.Jobs(ctx); err == nil {
-		for _, j := range m.List() {
+		for _, j := range m.List(ctx) {
 			q.Dirs = append(q.Dirs, j.Dir)
 		}
 	}
@@ -84,7 +84,7 @@ func (h *handler) crashQuery(ctx context.Context, in crashListParams) coredump.L
 			}
 		}
 	}
-	q.Kept = st.CoreDir("")
+	q.Kept, q.KeptRun = st.CoreDir(""), st.Visible(ctx)
 	return q
 }
 
