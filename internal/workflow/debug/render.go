@@ -40,7 +40,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	if crashed(st.LastStop) {
 		outcome = catalog.Failed
 	}
-	info, _ := h.svc.Debugger().Info(id)
+	info, _ := h.svc.Debugger().Info(ctx, id)
 	switch {
 	case info.Core != "":
 		fmt.Fprintf(&sb, "next: %s, %s\n",
