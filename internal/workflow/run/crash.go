@@ -29,7 +29,7 @@ type CrashList struct {
 }
 
 func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListParams) (catalog.Result[CrashList], error) {
-	in, err := defaults.MergeInto(in, h.svc.Defaults.Get(""), defaults.Requirements{})
+	in, err := defaults.MergeInto(in, h.svc.Defaults.For(ctx).Get(""), defaults.Requirements{})
 	if err != nil {
 		return catalog.Result[CrashList]{}, err
 	}
