@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/server"
@@ -21,6 +22,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return nil
 	})
 	tokenFile := fs.String("token-file", "", "file of bearer tokens, one a line, one per client")
+	var admins []string
+	fs.Func("admin-token", "bearer token of an administrator, who sees and may act on what every client created (outputs, processes, debug and dump sessions); repeatable. With two tokens or more, each client sees only its own", func(s string) error {
+		admins = append(admins, s)
+		return nil
+	})
 	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
 		origins = append(origins, s)
 		return nil
@@ -35,8 +41,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkAdmins(admins, tokens); err != nil {
+		return err
+	}
 	if *httpAddr != "" {
-		if err := server.CheckAddr(*httpAddr, strings.Join(tokens, "")); err != nil {
+		if err := server.CheckAddr(*httpAddr, strings.Join(append(tokens, admins...), "")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -51,9 +60,23 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens, AllowOrigins: origins}, func(addr string) {
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *httpAddr, Tokens: tokens, AdminTokens: admins, AllowOrigins: origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
+}
+
+// checkAdmins refuses a blank admin token and one that is also a client's:
+// that client would be the administrator.
+func checkAdmins(admins, tokens []string) error {
+	for _, a := range admins {
+		if strings.TrimSpace(a) == "" {
+			return usagef("a blank token would let no one in: give --admin-token a secret")
+		}
+		if slices.Contains(tokens, a) {
+			return usagef("an --admin-token is also a client's --token: give the administrator a token of its own")
+		}
+	}
+	return nil
 }
 
 // allTokens gathers the tokens given (--token), else $TRIAGE_TOKEN, and
