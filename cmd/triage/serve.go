@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 type serveFlags struct {
 	http, tokenFile, unix string
 	tokens, origins       []string
+	admins                []string
 	idle                  time.Duration
 }
 
@@ -27,6 +29,10 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one a line, one per client")
+	fs.Func("admin-token", "bearer token of an administrator, who sees and may act on what every client created (outputs, processes, debug and dump sessions); repeatable. With two tokens or more, each client sees only its own", func(s string) error {
+		f.admins = append(f.admins, s)
+		return nil
+	})
 	fs.Func("allow-origin", "browser origin (scheme://host:port) allowed besides the server's own; repeatable", func(s string) error {
 		f.origins = append(f.origins, s)
 		return nil
@@ -51,8 +57,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkAdmins(f.admins, tokens); err != nil {
+		return err
+	}
 	if f.http != "" {
-		if err := server.CheckAddr(f.http, strings.Join(tokens, "")); err != nil {
+		if err := server.CheckAddr(f.http, strings.Join(append(tokens, f.admins...), "")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -70,7 +79,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: f.http, Tokens: tokens, AllowOrigins: f.origins}, func(addr string) {
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: f.http, Tokens: tokens, AdminTokens: f.admins, AllowOrigins: f.origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
 	})
 }
@@ -87,6 +96,20 @@ func serveDaemon(ctx context.Context, srv *server.Server, svc *services.Set, f s
 	err = srv.ServeUnix(ctx, ln, server.UnixOptions{Idle: f.idle, Busy: svc.Busy})
 	svc.Log.Info("daemon ending", "err", err)
 	return err
+}
+
+// checkAdmins refuses a blank admin token and one that is also a client's:
+// that client would be the administrator.
+func checkAdmins(admins, tokens []string) error {
+	for _, a := range admins {
+		if strings.TrimSpace(a) == "" {
+			return usagef("a blank token would let no one in: give --admin-token a secret")
+		}
+		if slices.Contains(tokens, a) {
+			return usagef("an --admin-token is also a client's --token: give the administrator a token of its own")
+		}
+	}
+	return nil
 }
 
 // allTokens gathers the tokens given (--token), else $TRIAGE_TOKEN, and

@@ -33,3 +33,22 @@ func TestServeRefusesBlankToken(t *testing.T) {
 		t.Errorf("TRIAGE_TOKEN blank: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// An --admin-token that is blank, or that is also a client's token, is
+// refused at start-up as a usage error.
+func TestServeRefusesBadAdminToken(t *testing.T) {
+	for _, c := range []struct {
+		admin, want string
+	}{
+		{" ", "blank token"},
+		{"", "blank token"},
+		{"client-token", "a token of its own"},
+	} {
+		args := []string{"serve", "--http", "127.0.0.1:0", "--token", "client-token", "--admin-token", c.admin}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 saying %q", args, code, stderr.String(), c.want)
+		}
+	}
+}

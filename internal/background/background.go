@@ -6,7 +6,9 @@
 // excerpt); it is committed at least every FlushEvery so that process_output
 // sees recent lines. When the program ends, on its own or by Stop, the run
 // is concluded like any other (core dump, backtrace, verdict) and kept for
-// listing until the Manager is closed. Close stops every job still running, so no child outlives triage.
+// listing until the Manager is closed. A job belongs to the identity that
+// started it (internal/identity): to another, Get, Output and Stop answer as
+// for an unknown id, and List leaves it out. Close stops every job still running, so no child outlives triage.
 package background
 
 import (
@@ -18,6 +20,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/tick"
@@ -55,9 +58,10 @@ type Job struct {
 	Started  time.Time
 	OutputID string
 
-	run  *capture.Running
-	out  *capture.Capture
-	done chan struct{} // closed when outcome is set
+	owner string // the identity that started it
+	run   *capture.Running
+	out   *capture.Capture
+	done  chan struct{} // closed when outcome is set
 
 	mu      sync.Mutex
 	outcome *capture.Outcome // guarded by mu; nil while running
@@ -100,7 +104,7 @@ func (m *Manager) Start(ctx context.Context, spec spawn.Spec, program, projectDi
 	j := &Job{
 		ID: fmt.Sprintf("p%d", m.seq), Program: program, Argv: spec.Argv, Dir: spec.Dir,
 		Pid: run.Process().Pid(), Started: time.Now(), OutputID: out.ID(),
-		run: run, out: out, done: make(chan struct{}),
+		owner: identity.Of(ctx).ID, run: run, out: out, done: make(chan struct{}),
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
@@ -130,15 +134,18 @@ func (j *Job) finish(o *capture.Outcome) {
 	close(j.done)
 }
 
-// Get returns a job by id.
-func (m *Manager) Get(id string) (*Job, error) {
+// Get returns a job by id, if the caller in ctx may see it.
+func (m *Manager) Get(ctx context.Context, id string) (*Job, error) {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
-	if !ok {
+	if !ok || !who.Sees(j.owner) {
 		ids := make([]string, 0, len(m.jobs))
-		for k := range m.jobs {
-			ids = append(ids, k)
+		for k, j := range m.jobs {
+			if who.Sees(j.owner) {
+				ids = append(ids, k)
+			}
 		}
 		sort.Strings(ids)
 		if len(ids) == 0 {
@@ -149,13 +156,16 @@ func (m *Manager) Get(id string) (*Job, error) {
 	return j, nil
 }
 
-// List returns every job, oldest first.
-func (m *Manager) List() []*Job {
+// List returns the jobs the caller in ctx may see, oldest first.
+func (m *Manager) List(ctx context.Context) []*Job {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]*Job, 0, len(m.jobs))
 	for _, j := range m.jobs {
-		out = append(out, j)
+		if who.Sees(j.owner) {
+			out = append(out, j)
+		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Started.Before(out[b].Started) })
 	return out
@@ -165,7 +175,7 @@ func (m *Manager) List() []*Job {
 // has been written. When there is nothing past cursor yet and the job runs,
 // it waits up to wait for new output or the job's end.
 func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait time.Duration) (store.Page, error) {
-	j, err := m.Get(id)
+	j, err := m.Get(ctx, id)
 	if err != nil {
 		return store.Page{}, err
 	}
@@ -197,7 +207,7 @@ func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait
 // Stop ends a job (SIGTERM to its group, SIGKILL after grace) and returns its
 // outcome; stopping a job that already ended returns how it ended.
 func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Job, error) {
-	j, err := m.Get(id)
+	j, err := m.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +226,7 @@ func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Jo
 
 // Close stops every running job and waits for them.
 func (m *Manager) Close() error {
-	for _, j := range m.List() {
+	for _, j := range m.List(context.Background()) { // the server's own: every job
 		select {
 		case <-j.done:
 		default:

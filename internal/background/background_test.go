@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testutil"
@@ -83,7 +84,7 @@ func TestCrashInBackground(t *testing.T) {
 	if !strings.Contains(o.Verdict.Line, "crash_here") {
 		t.Errorf("verdict line = %q", o.Verdict.Line)
 	}
-	if _, err := m.Get("p99"); err == nil || !strings.Contains(err.Error(), "process_list") {
+	if _, err := m.Get(context.Background(), "p99"); err == nil || !strings.Contains(err.Error(), "process_list") {
 		t.Errorf("unknown id: %v", err)
 	}
 }
@@ -99,3 +100,40 @@ func TestCloseStopsEverything(t *testing.T) {
 		t.Error("job survived Close")
 	}
 }
+
+// TestJobsBelongToTheirIdentity: another identity cannot list, read or stop
+// a job, and is told what an unknown id gets; the server's own identity can.
+func TestJobsBelongToTheirIdentity(t *testing.T) {
+	m := newManager(t)
+	alice := identity.With(context.Background(), identity.Caller{ID: "token:a"})
+	bob := identity.With(context.Background(), identity.Caller{ID: "token:b"})
+	j, err := m.Start(alice, spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Dir: t.TempDir()}, "sleeper", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errUnknown := m.Get(bob, "p99")
+	for name, err := range map[string]error{
+		"get":    second(m.Get(bob, j.ID)),
+		"output": second(m.Output(bob, j.ID, 0, 10, 0)),
+		"stop":   second(m.Stop(bob, j.ID, time.Second)),
+	} {
+		want := strings.ReplaceAll(errUnknown.Error(), `"p99"`, `"`+j.ID+`"`)
+		if err == nil || err.Error() != want {
+			t.Errorf("bob's %s of alice's job: %v, want %q", name, err, want)
+		}
+	}
+	if l := m.List(bob); len(l) != 0 {
+		t.Errorf("bob lists %d jobs", len(l))
+	}
+	if j.Outcome() != nil || !testutil.ProcessAlive(j.Pid) {
+		t.Fatal("alice's job ended after bob's attempts")
+	}
+	if l := m.List(alice); len(l) != 1 {
+		t.Errorf("alice lists %d jobs", len(l))
+	}
+	if _, err := m.Stop(context.Background(), j.ID, time.Second); err != nil {
+		t.Errorf("the server's own identity stopping alice's job: %v", err)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -35,12 +35,12 @@ func (c *Call) Progress(ctx context.Context, done, total float64, message string
 }
 
 // WithDefaults makes h session-aware: before it runs, the active profile of
-// store is merged into its arguments under defaults.Merge's rules, and req is
+// the caller's defaults in book is merged into its arguments under defaults.Merge's rules, and req is
 // checked. Session-managed fields stay in In (and so in the public schema) as
 // optional overrides, so an explicit argument always wins.
-func WithDefaults[In, Out any](store *defaults.Store, req defaults.Requirements, h Handler[In, Out]) Handler[In, Out] {
+func WithDefaults[In, Out any](book *defaults.Book, req defaults.Requirements, h Handler[In, Out]) Handler[In, Out] {
 	return func(ctx context.Context, c *Call, in In) (Result[Out], error) {
-		merged, err := defaults.MergeInto(in, store.Get(""), req)
+		merged, err := defaults.MergeInto(in, book.For(ctx).Get(""), req)
 		if err != nil {
 			return Result[Out]{}, err
 		}

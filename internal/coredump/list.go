@@ -29,8 +29,10 @@ type ListQuery struct {
 	// Limit bounds the result (0: 50), newest first.
 	Limit int
 	// Kept is where triage keeps the cores it moved out of users' trees
-	// (one subdirectory per run); "" for none.
+	// (one subdirectory per run, named by its output id); "" for none.
 	Kept string
+	// KeptRun, when set, keeps only the runs it accepts (the caller's own).
+	KeptRun func(outputID string) bool
 }
 
 // Places are where the programs a crash may come from ran: cores with a
@@ -41,15 +43,17 @@ type Places struct {
 	// Ran are the directories programs ran in (background jobs', recent
 	// runs').
 	Ran []string
-	// Kept is where triage keeps the cores it moved out of users' trees.
-	Kept string
+	// Kept is where triage keeps the cores it moved out of users' trees;
+	// KeptRun, when set, keeps only the runs it accepts (the caller's own).
+	Kept    string
+	KeptRun func(outputID string) bool
 }
 
 // Query lists the artifacts of process ("" for all) from the last since
 // (0 for all time), at most limit (0 for 50), looking in triage's own
 // working directory, the project and where programs ran, each once.
 func (p Places) Query(process string, since time.Duration, limit int) ListQuery {
-	q := ListQuery{Process: process, Limit: limit, Kept: p.Kept}
+	q := ListQuery{Process: process, Limit: limit, Kept: p.Kept, KeptRun: p.KeptRun}
 	if since > 0 {
 		q.Since = time.Now().Add(-since)
 	}
@@ -108,7 +112,7 @@ func (f *Finder) List(ctx context.Context, q ListQuery) ([]Artifact, error) {
 	if q.Kept != "" {
 		runs, _ := os.ReadDir(q.Kept)
 		for _, r := range runs {
-			if r.IsDir() {
+			if r.IsDir() && (q.KeptRun == nil || q.KeptRun(r.Name())) {
 				out = append(out, scanDir(filepath.Join(q.Kept, r.Name()), q, func(string) bool { return true }, "core")...)
 			}
 		}

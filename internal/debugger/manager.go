@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/triage-dev/triage/internal/identity"
 )
 
 // DefaultBackend is used when nothing else chooses one.
@@ -45,6 +47,7 @@ type SessionInfo struct {
 
 type session struct {
 	info    SessionInfo // guarded by Manager.mu
+	owner   string      // the identity that created it
 	backend Backend
 	dir     string // the session's working directory, removed when it ends
 }
@@ -74,19 +77,24 @@ type Options struct {
 // tracks the current one, and disposes of them. Safe for concurrent use; mu
 // is never held across a backend call, so a slow debugger never blocks
 // another session.
+//
+// A session belongs to the identity whose call created it (the caller in
+// the context, internal/identity); each identity has its own current
+// session, and to another identity a session is unknown, in the words an
+// id that never existed gets.
 type Manager struct {
 	opts Options
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	current  string
+	current  map[string]string // the current session of each identity
 	nextID   int
 }
 
 // NewManager returns a Manager with no sessions.
 func NewManager(opts Options) *Manager {
 	opts.Limits = opts.Limits.WithDefaults()
-	return &Manager{opts: opts, sessions: make(map[string]*session)}
+	return &Manager{opts: opts, sessions: make(map[string]*session), current: make(map[string]string)}
 }
 
 // Launch starts spec.Program under a new session of the named backend ("" for
@@ -141,9 +149,10 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 	if st.Pid != 0 {
 		info.Pid = st.Pid
 	}
+	owner := identity.Of(ctx).ID
 	m.mu.Lock()
-	m.sessions[id] = &session{info: info, backend: b, dir: dir}
-	m.current = id
+	m.sessions[id] = &session{info: info, owner: owner, backend: b, dir: dir}
+	m.current[owner] = id
 	m.mu.Unlock()
 	info.Current = true
 	return info, nil
@@ -170,12 +179,12 @@ func (m *Manager) sessionDir(id string) (string, error) {
 	return dir, nil
 }
 
-// Backend returns the session's backend ("" for the current session) and
-// marks the session used.
-func (m *Manager) Backend(id string) (Backend, error) {
+// Backend returns the session's backend ("" for the caller's current
+// session) and marks the session used.
+func (m *Manager) Backend(ctx context.Context, id string) (Backend, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s, err := m.lookup(id)
+	s, err := m.lookup(identity.Of(ctx), id)
 	if err != nil {
 		return nil, err
 	}
@@ -183,58 +192,65 @@ func (m *Manager) Backend(id string) (Backend, error) {
 	return s.backend, nil
 }
 
-func (m *Manager) lookup(id string) (*session, error) {
+// lookup finds session id ("" for who's current one) if who may see it;
+// m.mu is held.
+func (m *Manager) lookup(who identity.Caller, id string) (*session, error) {
 	if id == "" {
-		if m.current == "" {
+		if m.current[who.ID] == "" {
 			return nil, ErrNoSession
 		}
-		id = m.current
+		id = m.current[who.ID]
 	}
 	s, ok := m.sessions[id]
-	if !ok {
+	if !ok || !who.Sees(s.owner) {
 		return nil, fmt.Errorf("%w %q", ErrUnknownSession, id)
 	}
 	return s, nil
 }
 
-// Use makes id the current session.
-func (m *Manager) Use(id string) error {
+// Use makes id the caller's current session.
+func (m *Manager) Use(ctx context.Context, id string) error {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, err := m.lookup(id); err != nil {
+	if _, err := m.lookup(who, id); err != nil {
 		return err
 	}
-	m.current = id
+	m.current[who.ID] = id
 	return nil
 }
 
-// Info describes one session ("" for the current one).
-func (m *Manager) Info(id string) (SessionInfo, error) {
+// Info describes one session ("" for the caller's current one).
+func (m *Manager) Info(ctx context.Context, id string) (SessionInfo, error) {
+	who := identity.Of(ctx)
 	m.mu.Lock()
-	s, err := m.lookup(id)
+	s, err := m.lookup(who, id)
 	if err != nil {
 		m.mu.Unlock()
 		return SessionInfo{}, err
 	}
-	info, b, cur := s.info, s.backend, m.current
+	info, b, cur := s.info, s.backend, m.current[who.ID]
 	m.mu.Unlock()
 	info.State = b.State()
 	info.Current = info.ID == cur
 	return info, nil
 }
 
-// List describes every session, oldest first.
-func (m *Manager) List() []SessionInfo {
+// List describes the sessions the caller may see, oldest first.
+func (m *Manager) List(ctx context.Context) []SessionInfo {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	ids := make([]string, 0, len(m.sessions))
-	for id := range m.sessions {
-		ids = append(ids, id)
+	for id, s := range m.sessions {
+		if who.Sees(s.owner) {
+			ids = append(ids, id)
+		}
 	}
 	m.mu.Unlock()
 	slices.SortFunc(ids, func(a, b string) int { return idNum(a) - idNum(b) })
 	out := make([]SessionInfo, 0, len(ids))
 	for _, id := range ids {
-		if info, err := m.Info(id); err == nil {
+		if info, err := m.Info(ctx, id); err == nil {
 			out = append(out, info)
 		}
 	}
@@ -246,16 +262,16 @@ func idNum(id string) int {
 	return n
 }
 
-// Detach ends a session ("" for the current one): the backend detaches (or
-// kills a launched target) and is disposed. The session is forgotten even
-// when detaching fails.
+// Detach ends a session ("" for the caller's current one): the backend
+// detaches (or kills a launched target) and is disposed. The session is
+// forgotten even when detaching fails.
 func (m *Manager) Detach(ctx context.Context, id string) error {
 	m.mu.Lock()
-	s, err := m.lookup(id)
+	s, err := m.lookup(identity.Of(ctx), id)
 	if err == nil {
 		delete(m.sessions, s.info.ID)
-		if m.current == s.info.ID {
-			m.current = ""
+		if m.current[s.owner] == s.info.ID {
+			delete(m.current, s.owner)
 		}
 	}
 	m.mu.Unlock()
@@ -273,7 +289,7 @@ func (m *Manager) Detach(ctx context.Context, id string) error {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	all := m.sessions
-	m.sessions, m.current = make(map[string]*session), ""
+	m.sessions, m.current = make(map[string]*session), make(map[string]string)
 	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range all {

@@ -5,9 +5,12 @@ import (
 	"errors"
 	iofs "io/fs"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/identity"
 )
 
 // fakeBackend records lifecycle calls; the real backends are tested in
@@ -113,7 +116,7 @@ func TestResolveBackend(t *testing.T) {
 func TestManagerSessions(t *testing.T) {
 	m, fs := newTestManager(t, "lldb")
 	ctx := context.Background()
-	if _, err := m.Backend(""); !errors.Is(err, ErrNoSession) {
+	if _, err := m.Backend(ctx, ""); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("no sessions: %v", err)
 	}
 	a, err := m.Launch(ctx, "", LaunchSpec{Program: "/bin/a"})
@@ -127,22 +130,22 @@ func TestManagerSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cur, _ := m.Info(""); cur.ID != b.ID {
+	if cur, _ := m.Info(ctx, ""); cur.ID != b.ID {
 		t.Errorf("current = %s, want the newest %s", cur.ID, b.ID)
 	}
-	if err := m.Use(a.ID); err != nil {
+	if err := m.Use(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if be, _ := m.Backend(""); be.Name() != "lldb" {
+	if be, _ := m.Backend(ctx, ""); be.Name() != "lldb" {
 		t.Errorf("current backend after Use = %s", be.Name())
 	}
-	if _, err := m.Backend("dbg-999"); !errors.Is(err, ErrUnknownSession) {
+	if _, err := m.Backend(ctx, "dbg-999"); !errors.Is(err, ErrUnknownSession) {
 		t.Errorf("unknown id: %v", err)
 	}
-	if err := m.Use("nope"); !errors.Is(err, ErrUnknownSession) {
+	if err := m.Use(ctx, "nope"); !errors.Is(err, ErrUnknownSession) {
 		t.Errorf("Use unknown: %v", err)
 	}
-	if list := m.List(); len(list) != 2 || list[0].ID != a.ID || !list[0].Current || list[1].Current {
+	if list := m.List(ctx); len(list) != 2 || list[0].ID != a.ID || !list[0].Current || list[1].Current {
 		t.Errorf("List = %+v", list)
 	}
 	if err := m.Detach(ctx, ""); err != nil {
@@ -157,10 +160,10 @@ func TestManagerSessions(t *testing.T) {
 	if _, err := os.Stat(fs.dirs[1]); err != nil {
 		t.Errorf("the other session's directory: %v", err)
 	}
-	if _, err := m.Backend(""); !errors.Is(err, ErrNoSession) {
+	if _, err := m.Backend(ctx, ""); !errors.Is(err, ErrNoSession) {
 		t.Errorf("after detaching the current session: %v", err)
 	}
-	if _, err := m.Backend(b.ID); err != nil {
+	if _, err := m.Backend(ctx, b.ID); err != nil {
 		t.Errorf("other session gone: %v", err)
 	}
 	if _, err := m.Launch(ctx, "gdb-mi", LaunchSpec{}); !errors.Is(err, ErrUnknownBackend) {
@@ -180,7 +183,7 @@ func TestManagerFailedStartDisposes(t *testing.T) {
 	if _, err := os.Stat(fs.dirs[0]); !errors.Is(err, iofs.ErrNotExist) {
 		t.Errorf("session directory of a failed start left: %v", err)
 	}
-	if len(m.List()) != 0 {
+	if len(m.List(context.Background())) != 0 {
 		t.Error("failed session listed")
 	}
 }
@@ -200,5 +203,51 @@ func TestLimits(t *testing.T) {
 		if spec.Validate() == nil {
 			t.Errorf("%+v accepted", spec)
 		}
+	}
+}
+
+// TestManagerSessionsBelongToTheirIdentity: each identity has its own
+// current session; another identity's session is unknown to it (the same
+// error as an id that never existed) for Backend, Info, Use and Detach, and
+// left out of its List; the server's own identity reaches every session.
+func TestManagerSessionsBelongToTheirIdentity(t *testing.T) {
+	m, fs := newTestManager(t, "lldb")
+	alice := identity.With(context.Background(), identity.Caller{ID: "token:a"})
+	bob := identity.With(context.Background(), identity.Caller{ID: "token:b"})
+	a, err := m.Launch(alice, "", LaunchSpec{Program: "/bin/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Backend(bob, ""); !errors.Is(err, ErrNoSession) {
+		t.Errorf("bob's current session: %v, want none", err)
+	}
+	_, unknown := m.Backend(bob, "dbg-999")
+	for name, err := range map[string]error{
+		"backend": func() error { _, err := m.Backend(bob, a.ID); return err }(),
+		"info":    func() error { _, err := m.Info(bob, a.ID); return err }(),
+		"use":     m.Use(bob, a.ID),
+		"detach":  m.Detach(bob, a.ID),
+	} {
+		if want := strings.ReplaceAll(unknown.Error(), "dbg-999", a.ID); err == nil || err.Error() != want {
+			t.Errorf("bob's %s on alice's session: %v, want %q", name, err, want)
+		}
+	}
+	if l := m.List(bob); len(l) != 0 {
+		t.Errorf("bob lists %+v", l)
+	}
+	if fs.made[0].detached != 0 {
+		t.Fatal("bob detached alice's session")
+	}
+	if cur, err := m.Info(alice, ""); err != nil || cur.ID != a.ID || !cur.Current {
+		t.Errorf("alice's current session: %+v %v", cur, err)
+	}
+	if l := m.List(context.Background()); len(l) != 1 {
+		t.Errorf("the server's identity lists %+v", l)
+	}
+	if err := m.Detach(context.Background(), a.ID); err != nil || fs.made[0].detached != 1 {
+		t.Errorf("the server's identity detaching alice's session: %v", err)
+	}
+	if _, err := m.Backend(alice, ""); !errors.Is(err, ErrNoSession) {
+		t.Errorf("alice's current session after its detach: %v", err)
 	}
 }

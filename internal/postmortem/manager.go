@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/scratch"
 )
 
@@ -42,6 +43,11 @@ type Options struct {
 // (same ContentHash, whatever its path) returns the same session and counts
 // a reference; Close releases one, and the last one kills the engines.
 // A Manager is safe for concurrent use.
+//
+// A session belongs to the identity that opened it (the caller in the
+// context, internal/identity): dumps are shared per identity, each identity's
+// current session is the last it opened, and to another identity a session
+// is unknown, in the words an id that never existed gets.
 type Manager struct {
 	opts Options
 
@@ -81,7 +87,8 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 		sum := sha256.Sum256([]byte(t.SSHHost + "\x00" + t.Vmcore + t.Core + "\x00" + t.Vmlinux + t.Program))
 		hash = hex.EncodeToString(sum[:])
 	}
-	id := "dump-" + hash[:12]
+	owner := identity.Of(ctx).ID
+	id := sessionID(owner, hash)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -103,7 +110,7 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 		router.Default = info.DefaultEngine()
 	}
 	s = &Session{
-		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: work.Path, work: work,
+		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: work.Path, work: work, owner: owner,
 		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout,
 		refs: 1, engines: map[Engine]*engineState{},
 	}
@@ -112,46 +119,67 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 	return s, false, nil
 }
 
-// touch makes id the current session; m.mu is held.
+// sessionID names the session of the dump whose content hash is hash, for
+// owner: the server's own identity keeps the plain hash prefix, another's
+// mixes its identity in, so two identities' sessions of one dump differ and
+// neither id tells of the other.
+func sessionID(owner, hash string) string {
+	if owner == "" {
+		return "dump-" + hash[:12]
+	}
+	sum := sha256.Sum256([]byte(owner + "\x00" + hash))
+	return "dump-" + hex.EncodeToString(sum[:6])
+}
+
+// touch makes id the current session of its owner; m.mu is held.
 func (m *Manager) touch(id string) {
 	m.order = slices.DeleteFunc(m.order, func(x string) bool { return x == id })
 	m.order = append(m.order, id)
 }
 
-// Get returns the session id, or the current (most recently opened) one
-// when id is empty.
-func (m *Manager) Get(id string) (*Session, error) {
+// Get returns the session id, or the caller's current (most recently
+// opened) one when id is empty.
+func (m *Manager) Get(ctx context.Context, id string) (*Session, error) {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if id == "" {
-		if len(m.order) == 0 {
+		for i := len(m.order) - 1; i >= 0 && id == ""; i-- {
+			if m.sessions[m.order[i]].owner == who.ID {
+				id = m.order[i]
+			}
+		}
+		if id == "" {
 			return nil, ErrNoSession
 		}
-		id = m.order[len(m.order)-1]
 	}
 	s := m.sessions[id]
-	if s == nil {
+	if s == nil || !who.Sees(s.owner) {
 		return nil, fmt.Errorf("%w %q", ErrUnknownSession, id)
 	}
 	return s, nil
 }
 
-// List returns the open sessions, oldest first.
-func (m *Manager) List() []*Session {
+// List returns the open sessions the caller may see, oldest first.
+func (m *Manager) List(ctx context.Context) []*Session {
+	who := identity.Of(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]*Session, 0, len(m.order))
 	for _, id := range m.order {
-		out = append(out, m.sessions[id])
+		if s := m.sessions[id]; who.Sees(s.owner) {
+			out = append(out, s)
+		}
 	}
 	return out
 }
 
-// Close releases one reference to session id (the current one when empty).
-// The last release kills the session's engines (their whole process groups)
-// and removes its work directory; remaining is the count left.
-func (m *Manager) Close(id string) (s *Session, remaining int, err error) {
-	s, err = m.Get(id)
+// Close releases one reference to session id (the caller's current one
+// when empty). The last release kills the session's engines (their whole
+// process groups) and removes its work directory; remaining is the count
+// left.
+func (m *Manager) Close(ctx context.Context, id string) (s *Session, remaining int, err error) {
+	s, err = m.Get(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -93,7 +93,7 @@ func TestManagerProcessCore(t *testing.T) {
 			pids = append(pids, e.Pid)
 		}
 	}
-	if _, left, err := m.Close(""); err != nil || left != 1 {
+	if _, left, err := m.Close(ctx, ""); err != nil || left != 1 {
 		t.Fatalf("first close: left %d, %v", left, err)
 	}
 	for _, p := range pids {
@@ -101,7 +101,7 @@ func TestManagerProcessCore(t *testing.T) {
 			t.Errorf("engine %d died while a reference remained", p)
 		}
 	}
-	if _, left, err := m.Close(s.ID); err != nil || left != 0 {
+	if _, left, err := m.Close(ctx, s.ID); err != nil || left != 0 {
 		t.Fatalf("last close: left %d, %v", left, err)
 	}
 	for _, p := range pids {
@@ -112,7 +112,7 @@ func TestManagerProcessCore(t *testing.T) {
 	if _, err := os.Stat(s.WorkDir); !os.IsNotExist(err) {
 		t.Errorf("work dir %s left behind: %v", s.WorkDir, err)
 	}
-	if _, err := m.Get(""); !errors.Is(err, ErrNoSession) {
+	if _, err := m.Get(ctx, ""); !errors.Is(err, ErrNoSession) {
 		t.Errorf("Get after close: %v", err)
 	}
 }

@@ -29,6 +29,7 @@ type Session struct {
 	// WorkDir is the engines' working directory, removed on close.
 	WorkDir string
 	work    *scratch.Owned // WorkDir's owner lock; nil in tests that build a Session by hand
+	owner   string         // the identity that opened it (internal/identity)
 
 	startupTimeout time.Duration
 	commandTimeout time.Duration

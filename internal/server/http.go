@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/triage-dev/triage/internal/identity"
 )
 
 // HTTPOptions configure the streamable HTTP transport.
@@ -27,8 +29,14 @@ type HTTPOptions struct {
 	Token string
 	// Tokens are further accepted tokens. Each token is one client identity:
 	// an MCP session belongs to the token that created it, and a request for
-	// it under another token is refused (403).
+	// it under another token is refused (403). When the server accepts two
+	// tokens or more (admin tokens included), what a client creates belongs
+	// to its token's identity too (see internal/identity); with one token
+	// there is one identity, the server's own, as over stdio.
 	Tokens []string
+	// AdminTokens are accepted too, and are the server's own identity: they
+	// see and may act on what every client created.
+	AdminTokens []string
 	// AllowOrigins are browser origins ("http://host:port") accepted besides
 	// the server's own; see originAllowed.
 	AllowOrigins []string
@@ -65,9 +73,10 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: max,
 		SessionTimeout:      30 * time.Minute,
 	})
-	return guard(o.tokens(), o.AllowOrigins, h)
+	return guard(o.verifier(), o.AllowOrigins, h)
 }
 
+// tokens are the client tokens accepted, admin tokens not included.
 func (o HTTPOptions) tokens() []string {
 	var out []string
 	for _, t := range append([]string{o.Token}, o.Tokens...) {
@@ -78,15 +87,31 @@ func (o HTTPOptions) tokens() []string {
 	return out
 }
 
+// verifier checks bearer tokens, or is nil when none is set.
+func (o HTTPOptions) verifier() auth.TokenVerifier {
+	tokens := o.tokens()
+	var admins []string
+	for _, t := range o.AdminTokens {
+		if t != "" {
+			admins = append(admins, t)
+		}
+	}
+	if len(tokens)+len(admins) == 0 {
+		return nil
+	}
+	return tokenVerifier(tokens, admins)
+}
+
 // guard refuses requests from a browser origin that is not the server's own
 // nor allowed (403: DNS-rebinding and cross-site protection) and, when
-// tokens are set, requests without one of them as bearer token (401). The
-// token's identity goes into the request context, where the SDK binds each
-// session to the identity that created it (403 "session user mismatch" for
-// any other).
-func guard(tokens, allowOrigins []string, next http.Handler) http.Handler {
-	if len(tokens) > 0 {
-		next = auth.RequireBearerToken(tokenVerifier(tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+// tokens are set (verify is not nil), requests without one of them as bearer
+// token (401). The token's identity goes into the request context, where the
+// SDK binds each session to the identity that created it (403 "session user
+// mismatch" for any other), and the tool calls' caller comes from it (see
+// withCaller).
+func guard(verify auth.TokenVerifier, allowOrigins []string, next http.Handler) http.Handler {
+	if verify != nil {
+		next = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
@@ -98,13 +123,17 @@ func guard(tokens, allowOrigins []string, next http.Handler) http.Handler {
 	})
 }
 
-// tokenVerifier accepts any of tokens, comparing against every one in
-// constant time, and names the client by a hash of its token (the token
-// itself never reaches a log or the session table).
-func tokenVerifier(tokens []string) auth.TokenVerifier {
+// tokenVerifier accepts any of tokens and admins, comparing against every
+// one in constant time, and names the client by a hash of its token (the
+// token itself never reaches a log or the session table). With two tokens
+// or more, the token info carries the caller its tool calls act as: its own
+// identity, or the server's for an admin token.
+func tokenVerifier(tokens, admins []string) auth.TokenVerifier {
+	all := append(append([]string{}, tokens...), admins...)
+	several := len(all) > 1
 	return func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
 		match := -1
-		for i, t := range tokens {
+		for i, t := range all {
 			if subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1 {
 				match = i
 			}
@@ -112,7 +141,33 @@ func tokenVerifier(tokens []string) auth.TokenVerifier {
 		if match < 0 {
 			return nil, fmt.Errorf("missing or wrong bearer token: %w", auth.ErrInvalidToken)
 		}
-		return &auth.TokenInfo{UserID: TokenIdentity(tokens[match])}, nil
+		id := TokenIdentity(all[match])
+		info := &auth.TokenInfo{UserID: id}
+		switch {
+		case match >= len(tokens):
+			info.Extra = map[string]any{callerKey: identity.Server}
+		case several:
+			info.Extra = map[string]any{callerKey: identity.Caller{ID: id}}
+		}
+		return info, nil
+	}
+}
+
+// callerKey holds, in a token's info, the identity its tool calls act as.
+const callerKey = "triage/caller"
+
+// withCaller puts the caller a request's bearer token names into the
+// context every handler gets, so that the store and the managers show each
+// identity its own (internal/identity). A request without one (stdio, a
+// server with one token or none) acts as the server's own identity.
+func withCaller(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+			if c, ok := extra.TokenInfo.Extra[callerKey].(identity.Caller); ok {
+				ctx = identity.With(ctx, c)
+			}
+		}
+		return next(ctx, method, req)
 	}
 }
 
@@ -158,7 +213,7 @@ func isLoopbackHost(host string) bool {
 // ServeHTTP listens on o.Addr and serves until ctx is done. ready, if non-nil,
 // receives the bound address once listening (useful with port 0).
 func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions, ready func(addr string)) error {
-	if err := CheckAddr(o.Addr, strings.Join(o.tokens(), "")); err != nil {
+	if err := CheckAddr(o.Addr, strings.Join(append(o.tokens(), o.AdminTokens...), "")); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.Addr)

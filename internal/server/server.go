@@ -77,7 +77,7 @@ func New(svc *services.Set, o Options) (*Server, error) {
 	for _, t := range sel.Tools {
 		t.Register(s, sel.IsEnabled, catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes})
 	}
-	s.AddReceivingMiddleware(explainAbsent(sel.Absent), dropNullArguments, (&idleRelease{}).middleware)
+	s.AddReceivingMiddleware(withCaller, explainAbsent(sel.Absent), dropNullArguments, (&idleRelease{}).middleware)
 	addResources(s, svc)
 	return &Server{mcp: s, Selection: sel, Catalog: cat}, nil
 }

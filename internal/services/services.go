@@ -4,6 +4,12 @@
 //
 // A Set is built once by the command line (cmd/triage) and handed to every
 // workflow; workflows reach domain packages through it and never build their own.
+//
+// What clients create is kept per client identity: the identity travels in
+// the request's context (internal/identity, put there by the server), and
+// the domain's managers and the store it reaches through the Set check it
+// on every call that names an id, so handlers pass their ctx and nothing
+// more. Session defaults are per identity too (Defaults.For).
 package services
 
 import (
@@ -31,8 +37,10 @@ import (
 
 // Set is the shared state of one triage process.
 type Set struct {
-	Config   *config.Config
-	Defaults *defaults.Store
+	Config *config.Config
+	// Defaults are the session defaults of each client identity
+	// (Defaults.For(ctx) is the caller's).
+	Defaults *defaults.Book
 	Log      *slog.Logger
 	// Version describes this build.
 	Version string
@@ -63,7 +71,7 @@ func New(cfg *config.Config, log *slog.Logger, version string) (*Set, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ds, err := defaults.NewStore(cfg.AllProfiles(), cfg.Profile)
+	ds, err := defaults.NewBook(cfg.AllProfiles(), cfg.Profile)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +220,7 @@ func (s *Set) Dumps() *postmortem.Manager {
 // itself while there is some.
 func (s *Set) Busy() bool {
 	if s.storeReady.Load() {
-		for _, j := range s.jobs.List() {
+		for _, j := range s.jobs.List(context.Background()) {
 			select {
 			case <-j.Done():
 			default:
@@ -220,6 +228,6 @@ func (s *Set) Busy() bool {
 			}
 		}
 	}
-	return s.debugReady.Load() && len(s.debug.List()) > 0 ||
-		s.dumpsReady.Load() && len(s.dumps.List()) > 0
+	return s.debugReady.Load() && len(s.debug.List(context.Background())) > 0 ||
+		s.dumpsReady.Load() && len(s.dumps.List(context.Background())) > 0
 }

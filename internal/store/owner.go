@@ -150,6 +150,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			return describe(err)
 		}
 	}
+	if !cols["identity"] { // earlier outputs are the server's own identity's
+		if _, err := s.db.ExecContext(ctx, `ALTER TABLE outputs ADD COLUMN identity TEXT NOT NULL DEFAULT ''`); err != nil {
+			return describe(err)
+		}
+	}
 	if cols["owner_pid"] { // NOT NULL without a default: inserts would fail
 		if _, err := s.db.ExecContext(ctx, `ALTER TABLE outputs DROP COLUMN owner_pid`); err != nil {
 			return describe(err)

@@ -83,10 +83,12 @@ func (s *Store) remove(ctx context.Context, id string) error {
 	return nil
 }
 
-// CacheGet returns the output cached under key, if it still exists.
+// CacheGet returns the output cached under key, if it still exists and the
+// caller in ctx may see it.
 func (s *Store) CacheGet(ctx context.Context, key string) (string, bool, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT c.output_id FROM cache c JOIN outputs o ON o.id = c.output_id WHERE c.key=?`, key).Scan(&id)
+	all, who := visibleTo(ctx)
+	err := s.db.QueryRowContext(ctx, `SELECT c.output_id FROM cache c JOIN outputs o ON o.id = c.output_id WHERE c.key=? AND (? OR o.identity=?)`, key, all, who).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

@@ -24,6 +24,12 @@
 // "incomplete" (complete=0), knowing a writer is alive by the flock its Store
 // holds (see owner.go).
 //
+// Identity. Each output records the identity whose call created it
+// (internal/identity); Info, List, Page, Search and the cache show it to that
+// identity alone (and to one that sees everything), so an output of another
+// client is "not found" like an unknown id. Entries of a database made before
+// identities existed belong to the server's own identity.
+//
 // Retention. Prune removes outputs older than Options.MaxAge, then the oldest
 // until the total is under Options.MaxTotalBytes.
 //
@@ -50,6 +56,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/scratch"
 )
 
@@ -106,7 +113,8 @@ CREATE TABLE IF NOT EXISTS outputs (
 	created     INTEGER NOT NULL,
 	finished    INTEGER,
 	complete    INTEGER NOT NULL,
-	owner       TEXT NOT NULL DEFAULT ''
+	owner       TEXT NOT NULL DEFAULT '',
+	identity    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS outputs_created ON outputs(created);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -257,9 +265,11 @@ func (s *Store) Put(ctx context.Context, m Meta, text string, f Final) (string, 
 	return w.ID(), nil
 }
 
-// Info returns an output's entry.
+// Info returns an output's entry. An output another identity created is
+// not found (see identity), in the words of an unknown id.
 func (s *Store) Info(ctx context.Context, id string) (Entry, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+entryCols+` FROM outputs WHERE id=?`, id)
+	all, who := visibleTo(ctx)
+	row := s.db.QueryRowContext(ctx, `SELECT `+entryCols+` FROM outputs WHERE id=? AND (? OR identity=?)`, id, all, who)
 	e, err := scanEntry(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, notFound(id)
@@ -298,12 +308,13 @@ func scanEntry(r scanner) (Entry, error) {
 	return e, nil
 }
 
-// List returns the most recent outputs, newest first.
+// List returns the most recent outputs the caller may see, newest first.
 func (s *Store) List(ctx context.Context, limit int) ([]Entry, error) {
 	if limit <= 0 {
 		limit = 20
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+entryCols+` FROM outputs ORDER BY created DESC LIMIT ?`, limit)
+	all, who := visibleTo(ctx)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+entryCols+` FROM outputs WHERE ? OR identity=? ORDER BY created DESC LIMIT ?`, all, who, limit)
 	if err != nil {
 		return nil, describe(err)
 	}
@@ -317,6 +328,25 @@ func (s *Store) List(ctx context.Context, limit int) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// visibleTo returns the arguments of the "(? OR identity=?)" filter that
+// leaves the outputs the caller in ctx may see.
+func visibleTo(ctx context.Context) (all bool, who string) {
+	c := identity.Of(ctx)
+	return c.All, c.ID
+}
+
+// Visible returns a test of whether the caller in ctx may see output id,
+// for what is kept beside outputs (their cores); nil when it sees them all.
+func (s *Store) Visible(ctx context.Context) func(id string) bool {
+	if identity.Of(ctx).All {
+		return nil
+	}
+	return func(id string) bool {
+		_, err := s.Info(ctx, id)
+		return err == nil
+	}
 }
 
 // Stats reports the number of outputs and their total size.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/triage-dev/triage/internal/identity"
 )
 
 // Writer streams one output into the store. Complete lines are committed in
@@ -26,14 +28,14 @@ type Writer struct {
 	done  bool
 }
 
-// Create starts a new output.
+// Create starts a new output, owned by the identity in ctx.
 func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 	argv, _ := json.Marshal(m.Argv)
 	for attempt := 0; ; attempt++ {
 		id := newID()
-		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner)
-			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?)`,
-			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), s.owner.token)
+		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner, identity)
+			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?, ?)`,
+			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), s.owner.token, identity.Of(ctx).ID)
 		if err == nil {
 			// The body file and a full-size buffer come with the first bytes:
 			// most outputs are small, many are empty.

@@ -39,7 +39,7 @@ func TestManagerTwoSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{c.ID, g.ID} {
-		b, err := m.Backend(id)
+		b, err := m.Backend(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,10 +57,10 @@ func TestManagerTwoSessions(t *testing.T) {
 	if err := m.Detach(ctx, c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Backend(c.ID); !errors.Is(err, debugger.ErrUnknownSession) {
+	if _, err := m.Backend(context.Background(), c.ID); !errors.Is(err, debugger.ErrUnknownSession) {
 		t.Errorf("detached session still there: %v", err)
 	}
-	b, _ := m.Backend(g.ID)
+	b, _ := m.Backend(context.Background(), g.ID)
 	if _, err := b.Stack(ctx, 0, 3); err != nil {
 		t.Errorf("surviving session: %v", err)
 	}
@@ -80,7 +80,7 @@ func BenchmarkStack(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	be, _ := m.Backend(info.ID)
+	be, _ := m.Backend(context.Background(), info.ID)
 	if st, err := be.Continue(ctx, debugger.ContinueOptions{Wait: 20 * time.Second}); err != nil || st.Status != debugger.StatusStopped {
 		b.Fatalf("not stopped: %+v %v", st, err)
 	}
@@ -89,7 +89,7 @@ func BenchmarkStack(b *testing.B) {
 	var viaManager, direct []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		be, err := m.Backend(info.ID)
+		be, err := m.Backend(context.Background(), info.ID)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 	if err := spec.Validate(); err != nil {
 		return catalog.Result[BreakpointOutput]{}, fault.Usage(err)
 	}
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[BreakpointOutput]{}, err
 	}
@@ -86,7 +86,7 @@ type breakpointRemoveParams struct {
 }
 
 func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in breakpointRemoveParams) (catalog.Result[StopOutput], error) {
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
@@ -108,7 +108,7 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
@@ -144,7 +144,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 	default:
 		return catalog.Result[StopOutput]{}, fault.Usagef("kind %q: use over, in or out", in.Kind)
 	}
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
@@ -156,7 +156,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 }
 
 func (h *handler) pause(ctx context.Context, c *catalog.Call, in sessionParam) (catalog.Result[StopOutput], error) {
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}

@@ -62,12 +62,12 @@ type sessionParam struct {
 	SessionID string `json:"session_id,omitempty"`
 }
 
-func (h *handler) backend(id string) (debugger.Backend, string, error) {
+func (h *handler) backend(ctx context.Context, id string) (debugger.Backend, string, error) {
 	m := h.svc.Debugger()
-	b, err := m.Backend(id)
+	b, err := m.Backend(ctx, id)
 	if errors.Is(err, debugger.ErrUnknownSession) {
 		var ids []string
-		for _, s := range m.List() {
+		for _, s := range m.List(ctx) {
 			ids = append(ids, s.ID)
 		}
 		if len(ids) > 0 {
@@ -77,7 +77,7 @@ func (h *handler) backend(id string) (debugger.Backend, string, error) {
 	if err != nil {
 		return nil, "", describe(err)
 	}
-	info, _ := m.Info(id)
+	info, _ := m.Info(ctx, id)
 	return b, info.ID, nil
 }
 
@@ -144,7 +144,7 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	b, err := h.svc.Debugger().Backend(info.ID)
+	b, err := h.svc.Debugger().Backend(ctx, info.ID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, describe(err)
 	}
@@ -216,7 +216,7 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 	if len(bps) > 0 || in.StopOnEntry {
 		// The target runs to the entry or the first breakpoint (or the
 		// end); an adapter may report that stop after the launch returns.
-		if b, err := m.Backend(info.ID); err == nil {
+		if b, err := m.Backend(ctx, info.ID); err == nil {
 			debugger.WaitWhileRunning(ctx, b, wait)
 		}
 	}
@@ -270,7 +270,7 @@ type DetachOutput struct {
 
 func (h *handler) detach(ctx context.Context, c *catalog.Call, in detachParams) (catalog.Result[DetachOutput], error) {
 	m := h.svc.Debugger()
-	info, err := m.Info(in.SessionID)
+	info, err := m.Info(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[DetachOutput]{}, describe(err)
 	}

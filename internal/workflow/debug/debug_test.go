@@ -227,7 +227,7 @@ func BenchmarkStack(b *testing.B) {
 	if r.IsError {
 		b.Fatal(r.Text)
 	}
-	backend, err := c.Svc.Debugger().Backend("")
+	backend, err := c.Svc.Debugger().Backend(context.Background(), "")
 	if err != nil {
 		b.Fatal(err)
 	}

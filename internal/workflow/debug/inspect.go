@@ -29,7 +29,7 @@ type StackOutput struct {
 }
 
 func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (catalog.Result[StackOutput], error) {
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[StackOutput]{}, err
 	}
@@ -71,7 +71,7 @@ type VariablesOutput struct {
 }
 
 func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesParams) (catalog.Result[VariablesOutput], error) {
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[VariablesOutput]{}, err
 	}
@@ -147,7 +147,7 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 	if strings.TrimSpace(in.Expression) == "" {
 		return catalog.Result[EvaluateOutput]{}, fault.Usagef("expression is empty")
 	}
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[EvaluateOutput]{}, err
 	}
@@ -193,7 +193,7 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	b, id, err := h.backend(in.SessionID)
+	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}

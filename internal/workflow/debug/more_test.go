@@ -1,6 +1,7 @@
 package debug_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func TestDeadAdapterAndTwoSessions(t *testing.T) {
 		t.Errorf("attach to a traced pid:\n%s", r.Text)
 	}
 
-	backend, err := c.Svc.Debugger().Backend(ida)
+	backend, err := c.Svc.Debugger().Backend(context.Background(), ida)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestDeadAdapterAndTwoSessions(t *testing.T) {
 		t.Errorf("the other session after one died:\n%s", r.Text)
 	}
 	// The lldb command line dying is the same story.
-	backendB, err := c.Svc.Debugger().Backend(idb)
+	backendB, err := c.Svc.Debugger().Backend(context.Background(), idb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
 	var sb strings.Builder
 	writeStop(&sb, out, st, frames, bps, note)
-	info, _ := h.svc.Debugger().Info(id)
+	info, _ := h.svc.Debugger().Info(ctx, id)
 	writeNextCalls(&sb, id, st.Status, info.Core != "")
 	outcome := catalog.OK
 	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {

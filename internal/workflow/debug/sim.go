@@ -60,7 +60,7 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	if err != nil {
 		return zero, attachError(err)
 	}
-	b, err := m.Backend(info.ID)
+	b, err := m.Backend(ctx, info.ID)
 	if err != nil {
 		return zero, describe(err)
 	}

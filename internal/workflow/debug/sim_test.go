@@ -150,7 +150,7 @@ func TestAttachSim(t *testing.T) {
 			}
 			if backend.name == "dap" {
 				// The adapter that runs is the one xcrun named.
-				b, err := c.Svc.Debugger().Backend("")
+				b, err := c.Svc.Debugger().Backend(context.Background(), "")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -40,7 +40,7 @@ func Inspect(ctx context.Context, svc *services.Set) *doctor.Report {
 		Path:      svc.Config.Path,
 		Warnings:  svc.Config.Warnings,
 		Workflows: svc.EnabledWorkflows,
-		Profile:   svc.Defaults.Active(),
+		Profile:   svc.Defaults.For(ctx).Active(),
 	}
 	r.Store = svc.StoreHealth(ctx)
 	return r

@@ -23,7 +23,7 @@ func openCoreBench(b *testing.B) (*mcptest.Client, *postmortem.Session) {
 	if r := c.Call("dump_command", map[string]any{"command": "bt"}); r.IsError {
 		b.Fatal(r.Text)
 	}
-	s, err := c.Svc.Dumps().Get("")
+	s, err := c.Svc.Dumps().Get(context.Background(), "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func BenchmarkKernelCommandUncached(b *testing.B) {
 	if r := c.Call("dump_command", map[string]any{"command": "crash:log"}); r.IsError {
 		b.Fatal(r.Text)
 	}
-	s, err := c.Svc.Dumps().Get("")
+	s, err := c.Svc.Dumps().Get(context.Background(), "")
 	if err != nil {
 		b.Fatal(err)
 	}

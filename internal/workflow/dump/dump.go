@@ -67,7 +67,7 @@ func (h *handler) call(ctx context.Context, c *catalog.Call, id string, force bo
 	if err != nil {
 		return analysis.Call{}, err
 	}
-	s, err := h.svc.Dumps().Get(id)
+	s, err := h.svc.Dumps().Get(ctx, id)
 	if err != nil {
 		return analysis.Call{}, describe(err)
 	}

@@ -18,7 +18,7 @@ type ListOutput struct {
 func (h *handler) list(ctx context.Context, c *catalog.Call, in struct{}) (catalog.Result[ListOutput], error) {
 	var out ListOutput
 	var b strings.Builder
-	sessions := h.svc.Dumps().List()
+	sessions := h.svc.Dumps().List(ctx)
 	fmt.Fprintf(&b, "%d dump session(s) open\n", len(sessions))
 	for _, s := range sessions {
 		out.Sessions = append(out.Sessions, writeSession(&b, s))
@@ -62,7 +62,7 @@ type CloseOutput struct {
 }
 
 func (h *handler) close(ctx context.Context, c *catalog.Call, in closeParams) (catalog.Result[CloseOutput], error) {
-	s, left, err := h.svc.Dumps().Close(in.SessionID)
+	s, left, err := h.svc.Dumps().Close(ctx, in.SessionID)
 	if err != nil && s == nil {
 		return catalog.Result[CloseOutput]{}, describe(err)
 	}

@@ -29,7 +29,7 @@ type CrashList struct {
 }
 
 func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListParams) (catalog.Result[CrashList], error) {
-	in, err := defaults.MergeInto(in, h.svc.Defaults.Get(""), defaults.Requirements{})
+	in, err := defaults.MergeInto(in, h.svc.Defaults.For(ctx).Get(""), defaults.Requirements{})
 	if err != nil {
 		return catalog.Result[CrashList]{}, err
 	}
@@ -59,12 +59,12 @@ func (h *handler) crashList(ctx context.Context, c *catalog.Call, in crashListPa
 func (h *handler) crashQuery(ctx context.Context, in crashListParams) coredump.ListQuery {
 	p := coredump.Places{ProjectDir: argpath.Resolve(in.ProjectDir, "", "")}
 	if m, err := h.svc.Jobs(ctx); err == nil {
-		for _, j := range m.List() {
+		for _, j := range m.List(ctx) {
 			p.Ran = append(p.Ran, j.Dir)
 		}
 	}
 	if st, err := h.svc.Store(ctx); err == nil {
-		p.Kept = st.CoreDir("")
+		p.Kept, p.KeptRun = st.CoreDir(""), st.Visible(ctx)
 		entries, _ := st.List(ctx, 100)
 		for _, e := range entries {
 			p.Ran = append(p.Ran, e.Cwd)

@@ -67,7 +67,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, _ struct{}) (catalo
 	out := ProcessList{Processes: []ProcessInfo{}}
 	var b strings.Builder
 	running := 0
-	for _, j := range m.List() {
+	for _, j := range m.List(ctx) {
 		p := info(j)
 		out.Processes = append(out.Processes, p)
 		state := "running"
@@ -111,7 +111,7 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 	if err != nil {
 		return catalog.Result[ProcessOutput]{}, err
 	}
-	j, err := m.Get(in.ID)
+	j, err := m.Get(ctx, in.ID)
 	if err != nil {
 		return catalog.Result[ProcessOutput]{}, err
 	}

@@ -48,7 +48,7 @@ func TestProcessStopStoreFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := m.Get(start.Out["id"].(string))
+	j, err := m.Get(context.Background(), start.Out["id"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}

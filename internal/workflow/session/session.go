@@ -1,5 +1,7 @@
 // Package session is the `session` workflow: set, show and clear session
-// defaults, and switch profiles. It is always enabled.
+// defaults, and switch profiles. It is always enabled. Each client identity
+// has its own defaults (defaults.Book); only the server's own may persist
+// them into the config file.
 package session
 
 import (
@@ -68,11 +70,17 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 	if err := validate(in.Values); err != nil {
 		return catalog.Result[Output]{}, err
 	}
-	v, err := h.svc.Defaults.Set(in.Profile, in.Values)
+	if in.Persist {
+		if err := h.svc.Defaults.MayPersist(ctx); err != nil {
+			return catalog.Result[Output]{}, err
+		}
+	}
+	ds := h.svc.Defaults.For(ctx)
+	v, err := ds.Set(in.Profile, in.Values)
 	if err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
-	out := h.output(in.Profile, v)
+	out := output(ds, in.Profile, v)
 	if in.Persist {
 		path, err := h.svc.ConfigPathForWrite()
 		if err == nil {
@@ -96,7 +104,8 @@ func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (cat
 			return catalog.Result[Output]{}, fault.Usage(err)
 		}
 	}
-	out := h.output(in.Profile, h.svc.Defaults.Get(in.Profile))
+	ds := h.svc.Defaults.For(ctx)
+	out := output(ds, in.Profile, ds.Get(in.Profile))
 	return catalog.Result[Output]{Text: render("DEFAULTS", out), Output: out}, nil
 }
 
@@ -106,11 +115,12 @@ type clearParams struct {
 }
 
 func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
-	v, err := h.svc.Defaults.Clear(in.Profile, in.Keys)
+	ds := h.svc.Defaults.For(ctx)
+	v, err := ds.Clear(in.Profile, in.Keys)
 	if err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
-	out := h.output(in.Profile, v)
+	out := output(ds, in.Profile, v)
 	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out), Output: out}, nil
 }
 
@@ -119,20 +129,22 @@ type useParams struct {
 }
 
 func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
-	if err := h.svc.Defaults.Use(in.Profile); err != nil {
+	ds := h.svc.Defaults.For(ctx)
+	if err := ds.Use(in.Profile); err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
-	out := h.output("", h.svc.Defaults.Get(""))
+	out := output(ds, "", ds.Get(""))
 	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out), Output: out}, nil
 }
 
-func (h *handler) output(profile string, v defaults.Values) Output {
-	active := h.svc.Defaults.Active()
+// output describes profile of the caller's defaults ds, holding v.
+func output(ds *defaults.Store, profile string, v defaults.Values) Output {
+	active := ds.Active()
 	if profile == "" {
 		profile = active
 	}
 	v.Env = redact.Env(v.Env) // an echo: secret values stay in the profile only
-	return Output{Profile: profile, Active: active, Defaults: wire.DefaultsOf(v), Profiles: h.svc.Defaults.Profiles()}
+	return Output{Profile: profile, Active: active, Defaults: wire.DefaultsOf(v), Profiles: ds.Profiles()}
 }
 
 func validate(v defaults.Values) error {
