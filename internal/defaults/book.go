@@ -2,6 +2,8 @@ package defaults
 
 import (
 	"context"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/triage-dev/triage/internal/fault"
@@ -53,4 +55,42 @@ func (b *Book) MayPersist(ctx context.Context) error {
 		return fault.Usagef("persist: only the server's own identity (stdio, a server with one token, or its --admin-token) writes the config file; set these defaults without persist, they stay with this client for the server's life")
 	}
 	return nil
+}
+
+// Resolve names the Store and profile a call means: the caller's own, or,
+// for a caller who sees everything (the admin), another client's when
+// profile is "IDENTITY/PROFILE" ("token:1a2b…/default"; an empty PROFILE
+// is that client's active one). Another identity that is not known is
+// not found, in the words of an unknown profile.
+func (b *Book) Resolve(ctx context.Context, profile string) (*Store, string, error) {
+	id, name, ok := strings.Cut(profile, "/")
+	if !ok {
+		return b.For(ctx), profile, nil
+	}
+	b.mu.Lock()
+	s := b.stores[id]
+	b.mu.Unlock()
+	if s == nil || id == "" || !identity.Of(ctx).Sees(id) {
+		return nil, "", fault.NotFoundf("profile %q: no such profile", profile)
+	}
+	return s, name, nil
+}
+
+// Others lists the identities other than the caller's that hold defaults,
+// for a caller who sees everything; nil for anyone else.
+func (b *Book) Others(ctx context.Context) []string {
+	c := identity.Of(ctx)
+	if !c.All {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var ids []string
+	for id := range b.stores {
+		if id != "" && id != c.ID {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
 }

@@ -88,7 +88,7 @@ func notFoundAsUnknown(t *testing.T, cs *mcp.ClientSession, tool, key, id, unkno
 }
 
 func TestIdentityDefaults(t *testing.T) {
-	alice, bob, _ := aliceBobRoot(t)
+	alice, bob, root := aliceBobRoot(t)
 	const secret = "postgres://alice:pw123@db.internal/app"
 	ok(t, alice, "session_set_defaults", map[string]any{"env": map[string]any{"DB_URL": secret}, "project_dir": "/src/alice"})
 	if text, _ := ok(t, alice, "session_show_defaults", nil); !strings.Contains(text, "DB_URL") || !strings.Contains(text, "/src/alice") {
@@ -104,6 +104,22 @@ func TestIdentityDefaults(t *testing.T) {
 	res, text := callText(t, bob, "session_set_defaults", map[string]any{"project_dir": "/src/bob", "persist": true})
 	if !res.IsError || !strings.Contains(text, "persist") || res.Meta["triage/outcome"] != "usage_error" {
 		t.Errorf("bob persisting defaults: error=%v %q, want a usage error about persist", res.IsError, text)
+	}
+	// The admin sees every client's defaults: it is told they exist, reads
+	// alice's as "CLIENT/PROFILE"; bob cannot, in the words of an unknown profile.
+	aliceID := TokenIdentity("alice-token")
+	if text, _ := ok(t, root, "session_show_defaults", nil); !strings.Contains(text, aliceID) || strings.Contains(text, "/src/alice") {
+		t.Errorf("admin's own defaults do not name the other clients':\n%s", text)
+	}
+	if text, _ := ok(t, root, "session_show_defaults", map[string]any{"profile": aliceID + "/default"}); !strings.Contains(text, "/src/alice") {
+		t.Errorf("admin reading alice's defaults:\n%s", text)
+	}
+	res, text = callText(t, bob, "session_show_defaults", map[string]any{"profile": aliceID + "/default"})
+	if !res.IsError || strings.Contains(text, "/src/alice") || !strings.Contains(text, "no such profile") {
+		t.Errorf("bob reading alice's defaults by name: error=%v %q", res.IsError, text)
+	}
+	if text, _ := ok(t, bob, "session_show_defaults", nil); strings.Contains(text, aliceID) {
+		t.Errorf("bob is told of other clients:\n%s", text)
 	}
 }
 

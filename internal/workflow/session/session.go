@@ -75,12 +75,15 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 			return catalog.Result[Output]{}, err
 		}
 	}
-	ds := h.svc.Defaults.For(ctx)
-	v, err := ds.Set(in.Profile, in.Values)
+	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	v, err := ds.Set(profile, in.Values)
 	if err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
-	out := output(ds, in.Profile, v)
+	out := output(ds, profile, v)
 	if in.Persist {
 		path, err := h.svc.ConfigPathForWrite()
 		if err == nil {
@@ -99,14 +102,21 @@ type showParams struct {
 }
 
 func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
-	if in.Profile != "" {
-		if err := defaults.ValidProfile(in.Profile); err != nil {
+	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	if profile != "" {
+		if err := defaults.ValidProfile(profile); err != nil {
 			return catalog.Result[Output]{}, fault.Usage(err)
 		}
 	}
-	ds := h.svc.Defaults.For(ctx)
-	out := output(ds, in.Profile, ds.Get(in.Profile))
-	return catalog.Result[Output]{Text: render("DEFAULTS", out), Output: out}, nil
+	out := output(ds, profile, ds.Get(profile))
+	text := render("DEFAULTS", out)
+	if others := h.svc.Defaults.Others(ctx); len(others) > 0 {
+		text += fmt.Sprintf("other clients' defaults: %s (profile \"CLIENT/PROFILE\" shows one)\n", strings.Join(others, ", "))
+	}
+	return catalog.Result[Output]{Text: text, Output: out}, nil
 }
 
 type clearParams struct {
@@ -115,12 +125,15 @@ type clearParams struct {
 }
 
 func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
-	ds := h.svc.Defaults.For(ctx)
-	v, err := ds.Clear(in.Profile, in.Keys)
+	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	v, err := ds.Clear(profile, in.Keys)
 	if err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
-	out := output(ds, in.Profile, v)
+	out := output(ds, profile, v)
 	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out), Output: out}, nil
 }
 
