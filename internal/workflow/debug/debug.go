@@ -217,7 +217,7 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		// The target runs to the entry or the first breakpoint (or the
 		// end); an adapter may report that stop after the launch returns.
 		if b, err := m.Backend(ctx, info.ID); err == nil {
-			debugger.WaitWhileRunning(ctx, b, wait)
+			_, _ = b.WaitStop(ctx, wait) // still running is said by the result
 		}
 	}
 	return info, nil
