@@ -62,10 +62,12 @@ type Backend struct {
 	// entryPending: launched to stop on entry and not stopped yet; the
 	// first stop's SIGSTOP (lldb) is the entry stop.
 	entryPending bool
-	core         bool
-	disposed     bool
-	bps          map[int]*breakpoint
-	nextBP       int
+	// srcDirs are where a relative breakpoint file is looked for.
+	srcDirs  []string
+	core     bool
+	disposed bool
+	bps      map[int]*breakpoint
+	nextBP   int
 }
 
 type breakpoint struct {

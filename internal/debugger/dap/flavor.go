@@ -13,6 +13,7 @@ import (
 // flavor holds what differs between adapters: the launch and attach
 // argument shapes and how a raw debugger command is passed through evaluate.
 type flavor struct {
+	kind    string // KindLLDB, KindDlv or KindGDB
 	launch  func(debugger.LaunchSpec) map[string]any
 	attach  func(debugger.AttachSpec) map[string]any
 	core    func(debugger.CoreSpec) (command string, args map[string]any, err error)
@@ -26,6 +27,7 @@ func flavorFor(kind string) flavor {
 	switch kind {
 	case KindDlv:
 		return flavor{
+			kind: KindDlv,
 			launch: func(s debugger.LaunchSpec) map[string]any {
 				return map[string]any{"mode": "exec", "program": s.Program, "args": nonNil(s.Args),
 					"cwd": s.Dir, "env": s.Env, "stopOnEntry": s.StopOnEntry}
@@ -42,6 +44,7 @@ func flavorFor(kind string) flavor {
 		}
 	case KindGDB:
 		return flavor{
+			kind: KindGDB,
 			launch: func(s debugger.LaunchSpec) map[string]any {
 				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
 					"env": s.Env, "stopAtBeginningOfMainSubprogram": s.StopOnEntry}
@@ -57,6 +60,7 @@ func flavorFor(kind string) flavor {
 		}
 	default: // lldb-dap / lldb-vscode
 		return flavor{
+			kind: KindLLDB,
 			launch: func(s debugger.LaunchSpec) map[string]any {
 				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
 					"env": envList(s.Env), "stopOnEntry": s.StopOnEntry}

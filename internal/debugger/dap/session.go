@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -25,6 +26,7 @@ func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugge
 	b.mu.Lock()
 	b.launched = true
 	b.entryPending = spec.StopOnEntry
+	b.srcDirs = sourceDirs(spec.Dir, spec.Program)
 	args := b.fl.launch(spec)
 	b.mu.Unlock()
 	if err := b.configure(ctx, "launch", args, spec.Breakpoints); err != nil {
@@ -52,6 +54,7 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	b.mu.Lock()
 	args := b.fl.attach(spec)
 	b.state.Pid = spec.Pid
+	b.srcDirs = sourceDirs("", spec.Program)
 	b.mu.Unlock()
 	if err := b.configure(ctx, "attach", args, nil); err != nil {
 		return b.State(), fmt.Errorf("attaching to pid %d: %w", spec.Pid, err)
@@ -337,6 +340,16 @@ func (b *Backend) anyThread(ctx context.Context) int {
 		return body.Threads[0].Id
 	}
 	return 1
+}
+
+// sourceDirs are where a relative breakpoint file is looked for: the
+// program's working directory, then the program's own directory.
+func sourceDirs(cwd, program string) []string {
+	dirs := []string{cwd}
+	if program != "" {
+		dirs = append(dirs, filepath.Dir(program))
+	}
+	return dirs
 }
 
 func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
