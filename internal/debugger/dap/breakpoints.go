@@ -36,7 +36,10 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	}
 	if spec.File != "" {
 		b.mu.Lock()
-		dirs := b.srcDirs
+		var dirs []string
+		if b.fl.kind == KindDlv {
+			dirs = b.srcDirs // lldb and gdb match a relative file by its name
+		}
 		b.mu.Unlock()
 		spec.File = resolveSource(spec.File, dirs)
 	}
@@ -171,10 +174,10 @@ func applyAdapterBreakpoint(bp *breakpoint, a godap.Breakpoint) {
 }
 
 // resolveSource makes a relative source path absolute against the first of
-// dirs (the launch's working directory, the program's directory), then the
-// server's own, that holds it. dlv matches a breakpoint's file only by its
-// full path; lldb and gdb take the absolute path as well as the name. A
-// path found nowhere is left as given, for the debugger's own matching.
+// dirs (for dlv, which matches a breakpoint's file only by its full path:
+// the launch's working directory, the program's directory), then the
+// server's own, that holds it. A path found nowhere is left as given, for
+// the debugger's own matching (lldb and gdb match a name).
 func resolveSource(file string, dirs []string) string {
 	if filepath.IsAbs(file) {
 		return file
