@@ -24,12 +24,20 @@ type Backend interface {
 	Breakpoints() []Breakpoint
 
 	// Continue resumes; with opts.Wait > 0 it returns the state at the next
-	// stop, or ErrTimeout with the target still running.
+	// stop, or ErrTimeout with the target still running (never stopped by
+	// the wait running out).
 	Continue(ctx context.Context, opts ContinueOptions) (State, error)
 	// Step steps thread (0: the last stopped thread) and waits up to wait
-	// for the step to end.
+	// for the step to end (wait <= 0: not at all); a step still running
+	// then answers ErrTimeout and runs on.
 	Step(ctx context.Context, kind StepKind, thread int, wait time.Duration) (State, error)
 	Pause(ctx context.Context) (State, error)
+	// WaitStop waits up to d for a running target to stop, exit or lose
+	// its debugger, without resuming it, and returns the state then: at
+	// once when the target is not running. It waits on the debugger's own
+	// reports (DAP events, lldb's stop report), never by polling. A target
+	// still running after d answers ErrTimeout; d <= 0 only looks.
+	WaitStop(ctx context.Context, d time.Duration) (State, error)
 
 	Stack(ctx context.Context, thread, maxFrames int) ([]Frame, error)
 	Variables(ctx context.Context, req VariablesRequest) ([]Variable, error)

@@ -14,5 +14,6 @@
 // signal, exception, step, pause, entry or exited, with signal name, exit code
 // and thread) is kept until the next one, so a caller that arrives late still
 // learns why the target stopped. Requests that need a stopped target answer
-// ErrRunning at once instead of blocking.
+// ErrRunning at once instead of blocking; WaitStop is the one way to wait
+// for a running target, on the debugger's own reports.
 package debugger

@@ -50,7 +50,10 @@ func (f *fakeBackend) Continue(context.Context, ContinueOptions) (State, error) 
 func (f *fakeBackend) Step(context.Context, StepKind, int, time.Duration) (State, error) {
 	return State{}, ErrUnsupported
 }
-func (f *fakeBackend) Pause(context.Context) (State, error)             { return State{}, ErrUnsupported }
+func (f *fakeBackend) Pause(context.Context) (State, error) { return State{}, ErrUnsupported }
+func (f *fakeBackend) WaitStop(context.Context, time.Duration) (State, error) {
+	return State{}, ErrUnsupported
+}
 func (f *fakeBackend) Stack(context.Context, int, int) ([]Frame, error) { return nil, ErrUnsupported }
 func (f *fakeBackend) Variables(context.Context, VariablesRequest) ([]Variable, error) {
 	return nil, ErrUnsupported

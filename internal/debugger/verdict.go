@@ -1,11 +1,9 @@
 package debugger
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Verdict is what a session's state comes to, for its verdict line: which
@@ -87,29 +85,6 @@ func breakpointsAt(bps []Breakpoint, frame Frame) []int {
 		}
 	}
 	return ids
-}
-
-// WaitWhileRunning waits up to d for b's target to leave the running
-// state, without resuming it. Backends have no wait-only call (Continue
-// resumes a stopped target, which would run past a stop that just
-// arrived), so the state is polled through a one-frame Stack: it answers
-// ErrRunning at once while the target runs, and makes a backend whose
-// State is passive (the lldb command line) look again.
-func WaitWhileRunning(ctx context.Context, b Backend, d time.Duration) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for b.State().Status == StatusRunning {
-		if _, err := b.Stack(ctx, 0, 1); !errors.Is(err, ErrRunning) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // StartRefusal says why starting a session (launch, attach, open a core)

@@ -231,6 +231,65 @@ func (s *Session) RunUntil(ctx context.Context, command string, until *regexp.Re
 	return s.exchange(ctx, eng, command, until)
 }
 
+// RunWatch runs a command whose effect the engine reports later (lldb's
+// stop report after `process continue`): the output is watched for up to
+// watch for seen to hold, then the sentinel is sent either way. Unlike
+// RunUntil, a watch that runs out is no timeout: the engine is not
+// interrupted (so a debugged target runs on), and the output so far is
+// returned with seenIt false. ctx (or CommandTimeout) still bounds the whole
+// command, with RunUntil's interrupt and death rules.
+func (s *Session) RunWatch(ctx context.Context, command string, seen func(output string) bool, watch time.Duration) (out string, seenIt bool, err error) {
+	if strings.ContainsAny(command, "\r\n") {
+		return "", false, ErrMultiline
+	}
+	select {
+	case <-s.sem:
+	case <-ctx.Done():
+		return "", false, fmt.Errorf("waiting for the engine: %w", ctx.Err())
+	}
+	defer func() { s.sem <- struct{}{} }()
+	s.mu.Lock()
+	eng, dead := s.eng, s.dead
+	sent := s.cfg.Sentinel(s.n)
+	s.n++
+	s.mu.Unlock()
+	if dead != nil {
+		return "", false, dead
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.CommandTimeout)
+		defer cancel()
+	}
+	eng.out.reset()
+	send(eng, command+"\n")
+	wctx, cancel := context.WithTimeout(ctx, max(watch, 0))
+	text, seenIt, err := s.await(wctx, eng, func(t string) int {
+		if seen(t) {
+			return len(t)
+		}
+		return -1
+	})
+	cancel()
+	if err != nil {
+		return s.clean(text, command, sent.Command), false, err
+	}
+	if ctx.Err() != nil {
+		out, err := s.interrupt(ctx, eng, command, sent, false)
+		return out, false, err
+	}
+	send(eng, sent.Command+"\n")
+	text, ok, err := s.await(ctx, eng, sent.Done)
+	switch {
+	case ok:
+		return s.clean(text, command, sent.Command), seenIt || seen(text), nil
+	case err != nil:
+		return s.clean(text, command, sent.Command), false, err
+	}
+	out, err = s.interrupt(ctx, eng, command, sent, true)
+	return out, false, err
+}
+
 // exchange writes command (possibly several lines, possibly empty) and a
 // sentinel, and waits for the sentinel. The caller holds sem.
 func (s *Session) exchange(ctx context.Context, eng *engine, command string, until *regexp.Regexp) (string, error) {

@@ -22,7 +22,6 @@ const (
 	detachTimeout = 5 * time.Second
 	pauseWait     = 15 * time.Second
 	pauseResend   = 2 * time.Second // a pause unanswered this long is sent again
-	stepWait      = 10 * time.Second
 )
 
 // Backend is a debugger.Backend over one debug adapter process.
@@ -60,10 +59,15 @@ type Backend struct {
 	// targetKilled: killLaunchedTarget has run.
 	targetKilled bool
 	pausing      bool // a pause request is in flight: its SIGSTOP is a pause
-	core         bool
-	disposed     bool
-	bps          map[int]*breakpoint
-	nextBP       int
+	// entryPending: launched to stop on entry and not stopped yet; the
+	// first stop's SIGSTOP (lldb) is the entry stop.
+	entryPending bool
+	// srcDirs are where a relative breakpoint file is looked for.
+	srcDirs  []string
+	core     bool
+	disposed bool
+	bps      map[int]*breakpoint
+	nextBP   int
 }
 
 type breakpoint struct {
@@ -229,6 +233,12 @@ func (b *Backend) stopped(e Event) {
 	_ = json.Unmarshal(e.Body, &body)
 	b.state.Status = debugger.StatusStopped
 	b.state.LastStop = stopFromEvent(body)
+	if b.entryPending {
+		b.entryPending = false
+		if stop := b.state.LastStop; stop.Signal == "SIGSTOP" || stop.Reason == debugger.StopEntry {
+			stop.Reason, stop.Signal = debugger.StopEntry, ""
+		}
+	}
 	if b.pausing {
 		// lldb reports the stop a pause causes as signal SIGSTOP, or
 		// as a trace stop; a breakpoint or a real signal stays itself.

@@ -35,7 +35,13 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 		return debugger.Breakpoint{}, err
 	}
 	if spec.File != "" {
-		spec.File = absIfExists(spec.File)
+		b.mu.Lock()
+		var dirs []string
+		if b.fl.kind == KindDlv {
+			dirs = b.srcDirs // lldb and gdb match a relative file by its name
+		}
+		b.mu.Unlock()
+		spec.File = resolveSource(spec.File, dirs)
 	}
 	b.bpMu.Lock()
 	defer b.bpMu.Unlock()
@@ -167,15 +173,24 @@ func applyAdapterBreakpoint(bp *breakpoint, a godap.Breakpoint) {
 	}
 }
 
-func absIfExists(file string) string {
+// resolveSource makes a relative source path absolute against the first of
+// dirs (for dlv, which matches a breakpoint's file only by its full path:
+// the launch's working directory, the program's directory), then the
+// server's own, that holds it. A path found nowhere is left as given, for
+// the debugger's own matching (lldb and gdb match a name).
+func resolveSource(file string, dirs []string) string {
 	if filepath.IsAbs(file) {
 		return file
 	}
-	if _, err := os.Stat(file); err != nil {
-		return file
-	}
-	if abs, err := filepath.Abs(file); err == nil {
-		return abs
+	for _, dir := range slices.Concat(dirs, []string{"."}) {
+		if dir == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
+			if abs, err := filepath.Abs(filepath.Join(dir, file)); err == nil {
+				return abs
+			}
+		}
 	}
 	return file
 }

@@ -29,7 +29,8 @@
 // first and configuration waits for whichever comes; breakpoint removal
 // re-sends the remaining set for the source (or all function breakpoints),
 // since DAP has no per-breakpoint delete; lldb reports the stop a pause
-// request causes as SIGSTOP or a trace stop, relabelled as a pause; a stop
+// request causes as SIGSTOP or a trace stop, relabelled as a pause, and a
+// launch's stop on entry as SIGSTOP, relabelled as an entry stop; a stop
 // whose description names a signal (lldb: "signal SIGSEGV: invalid
 // address") is a signal stop with that signal. Capabilities from initialize
 // decide whether conditional, hit-count and function breakpoints are

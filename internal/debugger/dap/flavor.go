@@ -13,6 +13,7 @@ import (
 // flavor holds what differs between adapters: the launch and attach
 // argument shapes and how a raw debugger command is passed through evaluate.
 type flavor struct {
+	kind    string // KindLLDB, KindDlv or KindGDB
 	launch  func(debugger.LaunchSpec) map[string]any
 	attach  func(debugger.AttachSpec) map[string]any
 	core    func(debugger.CoreSpec) (command string, args map[string]any, err error)
@@ -25,23 +26,10 @@ type flavor struct {
 func flavorFor(kind string) flavor {
 	switch kind {
 	case KindDlv:
-		return flavor{
-			launch: func(s debugger.LaunchSpec) map[string]any {
-				return map[string]any{"mode": "exec", "program": s.Program, "args": nonNil(s.Args),
-					"cwd": s.Dir, "env": s.Env, "stopOnEntry": s.StopOnEntry}
-			},
-			attach: func(s debugger.AttachSpec) map[string]any {
-				return map[string]any{"mode": "local", "processId": s.Pid}
-			},
-			core: func(s debugger.CoreSpec) (string, map[string]any, error) {
-				return "launch", map[string]any{"mode": "core", "program": s.Program, "coreFilePath": s.Core}, nil
-			},
-			// dlv runs its own terminal commands from the repl when they
-			// start with "dlv ".
-			rawExpr: func(c string) string { return "dlv " + strings.TrimPrefix(c, "dlv ") },
-		}
+		return dlvFlavor()
 	case KindGDB:
 		return flavor{
+			kind: KindGDB,
 			launch: func(s debugger.LaunchSpec) map[string]any {
 				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
 					"env": s.Env, "stopAtBeginningOfMainSubprogram": s.StopOnEntry}
@@ -57,6 +45,7 @@ func flavorFor(kind string) flavor {
 		}
 	default: // lldb-dap / lldb-vscode
 		return flavor{
+			kind: KindLLDB,
 			launch: func(s debugger.LaunchSpec) map[string]any {
 				return map[string]any{"program": s.Program, "args": nonNil(s.Args), "cwd": s.Dir,
 					"env": envList(s.Env), "stopOnEntry": s.StopOnEntry}
@@ -79,6 +68,27 @@ func flavorFor(kind string) flavor {
 			rawExpr: func(c string) string { return "`" + strings.TrimPrefix(c, "`") },
 			dialect: interactive.LLDB,
 		}
+	}
+}
+
+// dlvFlavor is dlv dap's: Go's own launch modes, and dlv's terminal
+// commands behind "dlv " in the repl context.
+func dlvFlavor() flavor {
+	return flavor{
+		kind: KindDlv,
+		launch: func(s debugger.LaunchSpec) map[string]any {
+			return map[string]any{"mode": "exec", "program": s.Program, "args": nonNil(s.Args),
+				"cwd": s.Dir, "env": s.Env, "stopOnEntry": s.StopOnEntry}
+		},
+		attach: func(s debugger.AttachSpec) map[string]any {
+			return map[string]any{"mode": "local", "processId": s.Pid}
+		},
+		core: func(s debugger.CoreSpec) (string, map[string]any, error) {
+			return "launch", map[string]any{"mode": "core", "program": s.Program, "coreFilePath": s.Core}, nil
+		},
+		// dlv runs its own terminal commands from the repl when they
+		// start with "dlv ".
+		rawExpr: func(c string) string { return "dlv " + strings.TrimPrefix(c, "dlv ") },
 	}
 }
 

@@ -178,7 +178,10 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 	}
 	var body godap.EvaluateResponseBody
 	if err := b.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frame, Context: "watch"}, &body); err != nil {
-		return debugger.Variable{}, fmt.Errorf("evaluating %q: %w", expr, err)
+		b.mu.Lock()
+		kind := b.fl.kind
+		b.mu.Unlock()
+		return debugger.Variable{}, debugger.WithEvalHint(fmt.Errorf("evaluating %q: %w", expr, err), kind, expr)
 	}
 	return b.convert(ctx, expr, body.Type, body.Result, body.VariablesReference, 2)
 }

@@ -150,7 +150,7 @@ func TestLaunchBreakInspectStepExit(t *testing.T) {
 				t.Error("evaluate of a syntax error succeeded")
 			}
 
-			st, err = b.Step(ctx, debugger.StepOver, 0, 0)
+			st, err = b.Step(ctx, debugger.StepOver, 0, 20*time.Second)
 			if err != nil || st.LastStop == nil || st.LastStop.Reason != debugger.StopStep {
 				t.Fatalf("step over: %+v, %v", st, err)
 			}
@@ -257,3 +257,63 @@ func startWaiting(t testing.TB, prog string) *spawn.Process {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// A launch that stops on entry reports an entry stop (lldb says SIGSTOP);
+// WaitStop then waits on the adapter's events for the stop a continue that
+// did not wait runs into.
+func TestEntryStopAndWaitStop(t *testing.T) {
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			needTool(t, map[string]string{KindLLDB: "lldb-vscode", KindDlv: "dlv"}[sc.kind], "")
+			prog := sc.program(t)
+			b := newBackend(t, sc.kind)
+			ctx := context.Background()
+			st, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, StopOnEntry: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err = b.WaitStop(ctx, 20*time.Second)
+			if err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopEntry || st.LastStop.Signal != "" {
+				t.Fatalf("after a launch stopping on entry: %+v %v, %v; want an entry stop", st, st.LastStop, err)
+			}
+			if st.LastStop.Crashed() {
+				t.Error("an entry stop reads as a crash")
+			}
+			if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Function: sc.fn}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Continue(ctx, debugger.ContinueOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			st, err = b.WaitStop(ctx, 20*time.Second)
+			if err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopBreakpoint {
+				t.Fatalf("WaitStop after continue: %+v %v, %v; want the breakpoint", st, st.LastStop, err)
+			}
+			if again, err := b.WaitStop(ctx, 0); err != nil || again.Status != debugger.StatusStopped {
+				t.Fatalf("WaitStop of a stopped target: %+v, %v", again, err)
+			}
+		})
+	}
+}
+
+// A continue whose wait runs out leaves the target running (ErrTimeout);
+// WaitStop says the same, and a pause stops it.
+func TestContinueWaitRunsOut(t *testing.T) {
+	needTool(t, "lldb-vscode", "")
+	prog := cTarget(t)
+	b := newBackend(t, KindLLDB)
+	ctx := context.Background()
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"wait"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 300 * time.Millisecond})
+	if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+		t.Fatalf("continue: %+v, %v; want ErrTimeout while running", st, err)
+	}
+	if st, err = b.WaitStop(ctx, 200*time.Millisecond); !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+		t.Fatalf("WaitStop: %+v, %v; want ErrTimeout while running", st, err)
+	}
+	if st, err = b.Pause(ctx); err != nil || st.Status != debugger.StatusStopped {
+		t.Fatalf("pause: %+v, %v", st, err)
+	}
+}

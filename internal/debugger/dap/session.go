@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -24,6 +25,8 @@ func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugge
 	}
 	b.mu.Lock()
 	b.launched = true
+	b.entryPending = spec.StopOnEntry
+	b.srcDirs = sourceDirs(spec.Dir, spec.Program)
 	args := b.fl.launch(spec)
 	b.mu.Unlock()
 	if err := b.configure(ctx, "launch", args, spec.Breakpoints); err != nil {
@@ -51,6 +54,7 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	b.mu.Lock()
 	args := b.fl.attach(spec)
 	b.state.Pid = spec.Pid
+	b.srcDirs = sourceDirs("", spec.Program)
 	b.mu.Unlock()
 	if err := b.configure(ctx, "attach", args, nil); err != nil {
 		return b.State(), fmt.Errorf("attaching to pid %d: %w", spec.Pid, err)
@@ -196,10 +200,7 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 		}
 		b.markRunning(gen)
 	}
-	if opts.Wait <= 0 {
-		return b.State(), nil
-	}
-	return b.waitStop(ctx, gen, opts.Wait)
+	return b.WaitStop(ctx, opts.Wait)
 }
 
 // markRunning sets running after a resume request, unless a stop already
@@ -212,20 +213,35 @@ func (b *Backend) markRunning(gen int) {
 	b.mu.Unlock()
 }
 
+// WaitStop implements debugger.Backend: it waits on the adapter's
+// stopped, exited and terminated events (and its death).
+func (b *Backend) WaitStop(ctx context.Context, d time.Duration) (debugger.State, error) {
+	return b.waitUntil(ctx, d, func() bool { return b.state.Status != debugger.StatusRunning })
+}
+
 // waitStop waits for a stop, exit or death after generation gen.
 func (b *Backend) waitStop(ctx context.Context, gen int, wait time.Duration) (debugger.State, error) {
-	timer := time.NewTimer(wait)
+	return b.waitUntil(ctx, wait, func() bool { return b.stopGen > gen })
+}
+
+// waitUntil waits up to wait for done (called with mu held) to hold,
+// woken by every state change. A dead session is an error.
+func (b *Backend) waitUntil(ctx context.Context, wait time.Duration, done func() bool) (debugger.State, error) {
+	timer := time.NewTimer(max(wait, 0))
 	defer timer.Stop()
 	for {
 		b.mu.Lock()
-		done, ch := b.stopGen > gen, b.changed
+		ok, ch := done(), b.changed
 		b.mu.Unlock()
-		if done {
+		if ok {
 			st := b.State()
 			if st.Status == debugger.StatusDead {
 				return st, fmt.Errorf("%w: %s", debugger.ErrSessionDead, st.Error)
 			}
 			return st, nil
+		}
+		if wait <= 0 {
+			return b.State(), nil
 		}
 		select {
 		case <-ch:
@@ -255,14 +271,11 @@ func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, 
 	if core {
 		return b.State(), fmt.Errorf("stepping a core file: %w", debugger.ErrUnsupported)
 	}
-	if wait <= 0 {
-		wait = stepWait
-	}
 	if err := b.call(ctx, command, godap.NextArguments{ThreadId: thread}, nil); err != nil {
 		return b.State(), err
 	}
 	b.markRunning(gen)
-	return b.waitStop(ctx, gen, wait)
+	return b.WaitStop(ctx, wait)
 }
 
 // Pause implements debugger.Backend.
@@ -287,7 +300,7 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 		if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
 			return b.State(), err
 		}
-		st, err := b.waitStop(ctx, gen, min(pauseResend, time.Until(deadline)))
+		st, err := b.waitStop(ctx, gen, max(min(pauseResend, time.Until(deadline)), time.Millisecond))
 		if !errors.Is(err, debugger.ErrTimeout) {
 			return st, err
 		}
@@ -327,6 +340,16 @@ func (b *Backend) anyThread(ctx context.Context) int {
 		return body.Threads[0].Id
 	}
 	return 1
+}
+
+// sourceDirs are where a relative breakpoint file is looked for: the
+// program's working directory, then the program's own directory.
+func sourceDirs(cwd, program string) []string {
+	dirs := []string{cwd}
+	if program != "" {
+		dirs = append(dirs, filepath.Dir(program))
+	}
+	return dirs
 }
 
 func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {

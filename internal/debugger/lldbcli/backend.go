@@ -5,8 +5,13 @@
 //   - lldb runs the target asynchronously: `process launch`, `process
 //     continue` and `thread step-*` return before the target stops, and the
 //     stop report ("Process 42 stopped" + "* thread #1 ... stop reason = ...")
-//     is printed later. Those commands go through repl.RunUntil, which sends
-//     the sentinel only after the report.
+//     is printed later, by itself. Those commands (and WaitStop's `process
+//     status`) go through repl.RunWatch, which watches for the report up to
+//     the wait and then sends the sentinel without interrupting lldb, so a
+//     wait that runs out leaves the target running. The last report in the
+//     output wins: a stop report before "resuming" is the previous stop's.
+//   - A stop on entry (`process launch -s`) reads "signal SIGSTOP"; it is
+//     reported as an entry stop.
 //   - While the target runs, lldb forwards its own stdin to the target, which
 //     would swallow our commands; target.disable-stdio keeps it from doing so
 //     (the target's output is then not captured).
@@ -49,18 +54,9 @@ const (
 	rawOutputMax = 256 << 10
 )
 
-// stopReport matches the end of an asynchronous run: a stop, an exit, or an
-// error saying nothing will run.
+// stopReport matches the end of an attach or an interrupt: a stop, an exit,
+// or an error saying nothing will run.
 var stopReport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process \d+ (?:stopped|exited)|(?m)^error: `) })
-
-// resumedStopReport is stopReport after "Process N resuming": lldb prints a
-// stop report asynchronously, so the report of the previous stop can arrive
-// at the start of the next command's output and must not end a continue. An
-// exit ends it wherever it comes: a process that exits at once can have its
-// exit printed before the command's own "resuming".
-var resumedStopReport = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)Process \d+ resuming.*Process \d+ (?:stopped|exited)|Process \d+ exited|(?m)^error: `)
-})
 
 // Backend is a debugger.Backend over the lldb command line.
 //
@@ -79,6 +75,8 @@ type Backend struct {
 	sess     *repl.Session
 	state    debugger.State
 	launched bool
+	// atEntry: launched to stop on entry, and not seen running since.
+	atEntry  bool
 	core     bool
 	bps      map[int]debugger.Breakpoint // by lldb's breakpoint id
 	disposed bool
@@ -147,21 +145,72 @@ func (b *Backend) start(ctx context.Context) error {
 
 // run sends one command; engine death becomes ErrSessionDead.
 func (b *Backend) run(ctx context.Context, cmd string, until *regexp.Regexp) (string, error) {
-	b.mu.Lock()
-	sess := b.sess
-	b.mu.Unlock()
+	sess := b.session()
 	if sess == nil {
 		return "", debugger.ErrNotStarted
 	}
 	out, err := sess.RunUntil(ctx, cmd, until)
-	if errors.Is(err, repl.ErrDead) {
-		b.mu.Lock()
-		b.state.Status = debugger.StatusDead
-		b.state.Error = err.Error()
-		b.mu.Unlock()
-		return out, fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+	return out, b.engineErr(err)
+}
+
+func (b *Backend) session() *repl.Session {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sess
+}
+
+// engineErr marks the session dead when lldb is gone.
+func (b *Backend) engineErr(err error) error {
+	if !errors.Is(err, repl.ErrDead) {
+		return err
 	}
-	return out, err
+	b.mu.Lock()
+	b.state.Status = debugger.StatusDead
+	b.state.Error = err.Error()
+	b.mu.Unlock()
+	return fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+}
+
+// watch runs cmd and waits up to wait for lldb's report that the target
+// stopped or exited: lldb prints it by itself when it comes, after the
+// command's own output. A wait that runs out leaves the target running
+// (ErrTimeout); lldb is not interrupted.
+func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (debugger.State, error) {
+	sess := b.session()
+	if sess == nil {
+		return b.State(), debugger.ErrNotStarted
+	}
+	out, _, err := sess.RunWatch(ctx, cmd, settled, wait)
+	st := b.observe(out)
+	if err = b.engineErr(err); err != nil {
+		return st, err
+	}
+	if e := lldbError(out); e != "" && st.Status != debugger.StatusExited && !noProcRE().MatchString(e) {
+		return st, fmt.Errorf("%s: %s", cmd, e)
+	}
+	if st.Status == debugger.StatusRunning && wait > 0 {
+		return st, fmt.Errorf("%w after %s", debugger.ErrTimeout, wait)
+	}
+	return st, nil
+}
+
+// settled reports output whose last process report is an exit or a whole
+// stop report (its "stop reason" line ended: lldb prints the report in
+// pieces), or an error that says nothing will run. A stop report before a
+// later "resuming" is an earlier stop's.
+func settled(out string) bool {
+	if lldbError(out) != "" {
+		return true
+	}
+	st, ok := latestState(out)
+	switch {
+	case !ok || st.Status == debugger.StatusRunning:
+		return false
+	case st.Status == debugger.StatusStopped:
+		all := stoppedRE().FindAllStringIndex(out, -1)
+		return stopReasonLineRE().MatchString(out[all[len(all)-1][0]:])
+	}
+	return true
 }
 
 // runChecked is run plus: an lldb "error:" line becomes an error.
@@ -190,6 +239,14 @@ func (b *Backend) observe(out string) debugger.State {
 		}
 		if st.LastStop != nil {
 			b.state.LastStop = st.LastStop
+		}
+		if runningRE().MatchString(out) || st.Status == debugger.StatusExited {
+			b.atEntry = false
+		}
+		if stop := st.LastStop; b.atEntry && stop != nil && stop.Reason == debugger.StopPause && strings.Contains(stop.Description, "SIGSTOP") {
+			// `process launch -s` stops with SIGSTOP (read as a pause),
+			// and every report of that stop until the target runs says so.
+			stop.Reason = debugger.StopEntry
 		}
 	}
 	return b.copyState()

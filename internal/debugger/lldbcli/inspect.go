@@ -120,7 +120,8 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 		return debugger.Variable{}, err
 	}
 	if e := lldbError(out); e != "" {
-		return debugger.Variable{}, fmt.Errorf("evaluating %q: %s", expr, strings.TrimSpace(strings.TrimPrefix(out, "error: ")))
+		err := fmt.Errorf("evaluating %q: %s", expr, strings.TrimSpace(strings.TrimPrefix(out, "error: ")))
+		return debugger.Variable{}, debugger.WithEvalHint(err, "lldb", expr)
 	}
 	v := debugger.Variable{Name: expr, Value: strings.TrimSpace(out)}
 	if m := exprRE().FindStringSubmatch(strings.TrimSpace(out)); m != nil {

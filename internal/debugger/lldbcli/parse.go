@@ -13,11 +13,17 @@ import (
 var (
 	exitedRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) exited with status = (-?\d+)`) })
 	stoppedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) stopped`) })
-	runningRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) (?:is running|launched|resuming)`) })
-	reasonRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\* thread #(\d+).*?stop reason = (.*)$`) })
-	signalRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z0-9]+\b`) })
-	bpHitRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.\d+`) })
-	noProcRE  = sync.OnceValue(func() *regexp.Regexp {
+	runningRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) (?:is running|resuming)`) })
+	// launchedRE: lldb's event thread can print the first stop before the
+	// command's own "launched" line, so a launch counts as running only
+	// when no stop or exit of that process is reported with it.
+	launchedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Process (\d+) launched`) })
+	reasonRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\* thread #(\d+).*?stop reason = (.*)$`) })
+	// stopReasonLineRE is a whole stop reason line, newline included.
+	stopReasonLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\* thread #\d+.*?stop reason = .*\n`) })
+	signalRE         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z0-9]+\b`) })
+	bpHitRE          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.\d+`) })
+	noProcRE         = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)no process|invalid process|process must be launched`)
 	})
 	frameRE = sync.OnceValue(func() *regexp.Regexp {
@@ -81,11 +87,22 @@ func latestState(out string) (st debugger.State, ok bool) {
 			st = debugger.State{Status: debugger.StatusRunning, Pid: pid}
 		})
 	}
+	if l := launchedRE().FindStringSubmatchIndex(out); l != nil && !reported(out, out[l[2]:l[3]]) {
+		consider(l, func() {
+			pid, _ := strconv.Atoi(out[l[2]:l[3]])
+			st = debugger.State{Status: debugger.StatusRunning, Pid: pid}
+		})
+	}
 	if last.fn == nil {
 		return debugger.State{}, false
 	}
 	last.fn()
 	return st, true
+}
+
+// reported tells whether out reports a stop or exit of process pid.
+func reported(out, pid string) bool {
+	return strings.Contains(out, "Process "+pid+" stopped") || strings.Contains(out, "Process "+pid+" exited")
 }
 
 // parseStop reads "* thread #1, ..., stop reason = X" after a stop report.

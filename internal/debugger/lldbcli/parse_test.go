@@ -92,3 +92,17 @@ func TestParseVariablesAndBreakpoints(t *testing.T) {
 		t.Errorf("quote = %s", q)
 	}
 }
+
+// lldb's event thread can print a launch's first stop before the command's
+// own "launched" line: the target is stopped, not running.
+func TestLatestStateStopBeforeLaunchedLine(t *testing.T) {
+	out := "Process 42 stopped\n* thread #1, name = 'target', stop reason = signal SIGSTOP\n" +
+		"    frame #0: 0x00007ffff7fe4b70 ld-linux-x86-64.so.2`_start\nProcess 42 launched: '/tmp/target' (x86_64)\n"
+	st, ok := latestState(out)
+	if !ok || st.Status != debugger.StatusStopped || st.Pid != 42 {
+		t.Fatalf("latestState = %+v, %v; want stopped (pid 42)", st, ok)
+	}
+	if st, ok := latestState("Process 42 launched: '/tmp/target' (x86_64)\n"); !ok || st.Status != debugger.StatusRunning {
+		t.Fatalf("a launch alone: %+v, %v; want running", st, ok)
+	}
+}

@@ -74,7 +74,7 @@ func TestLaunchBreakInspectStepExit(t *testing.T) {
 	if _, err := b.Evaluate(ctx, "a +* )", 0); err == nil || !strings.Contains(err.Error(), "expected expression") {
 		t.Errorf("syntax error: %v", err)
 	}
-	if st, err := b.Step(ctx, debugger.StepOver, 0, 0); err != nil || st.LastStop.Reason != debugger.StopStep {
+	if st, err := b.Step(ctx, debugger.StepOver, 0, 20*time.Second); err != nil || st.LastStop.Reason != debugger.StopStep {
 		t.Fatalf("step: %+v, %v", st, err)
 	}
 	if err := b.RemoveBreakpoint(ctx, 1); err != nil {
@@ -221,13 +221,13 @@ func hasMain(frames []debugger.Frame) bool {
 	return false
 }
 
-// A wait that runs out interrupts lldb: the target ends up stopped (pause)
-// and the session stays usable.
+// A wait that runs out leaves the target running and the session usable:
+// WaitStop waits again, and a pause stops it.
 func TestContinueWaitTimeout(t *testing.T) {
 	prog := build(t)
 	ctx := context.Background()
 	b := newBackend(t)
-	// Stop inside main first, so wherever the interrupt lands, main is on
+	// Stop inside main first, so wherever the pause lands, main is on
 	// the stack however slow the machine.
 	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"wait"},
 		Breakpoints: []debugger.BreakpointSpec{{Function: "add"}}}); err != nil {
@@ -237,13 +237,51 @@ func TestContinueWaitTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 500 * time.Millisecond})
-	if !errors.Is(err, debugger.ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
+	if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+		t.Fatalf("continue: %+v, %v; want ErrTimeout with the target running", st, err)
 	}
-	if st, err = b.refresh(ctx); err != nil || st.Status == debugger.StatusDead {
+	if st, err = b.WaitStop(ctx, 200*time.Millisecond); !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+		t.Fatalf("WaitStop: %+v, %v; want ErrTimeout with the target running", st, err)
+	}
+	if st, err = b.refresh(ctx); err != nil || st.Status != debugger.StatusRunning {
 		t.Fatalf("session after the timeout: %+v, %v", st, err)
 	}
+	if st, err = b.Pause(ctx); err != nil || st.Status != debugger.StatusStopped {
+		t.Fatalf("pause: %+v, %v", st, err)
+	}
 	if frames, err := b.Stack(ctx, 0, 30); err != nil || !hasMain(frames) {
-		t.Fatalf("stack after the timeout: %+v, %v (state %+v)", frames, err, b.State())
+		t.Fatalf("stack after the pause: %+v, %v (state %+v)", frames, err, b.State())
+	}
+}
+
+// WaitStop returns with lldb's own stop report: a target that runs into a
+// breakpoint after a continue that did not wait is stopped there.
+func TestWaitStopAfterContinue(t *testing.T) {
+	prog := build(t)
+	ctx := context.Background()
+	b := newBackend(t)
+	st, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, StopOnEntry: true})
+	if err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopEntry {
+		t.Fatalf("launch stopped on entry: %+v %v, %v; want an entry stop", st, st.LastStop, err)
+	}
+	// lldb reports the same stop again to every `process status`.
+	if st, err := b.WaitStop(ctx, 0); err != nil || st.LastStop.Reason != debugger.StopEntry {
+		t.Fatalf("the entry stop looked at again: %+v %v, %v", st, st.LastStop, err)
+	}
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Function: "crash"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Function: "add"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Continue(ctx, debugger.ContinueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err = b.WaitStop(ctx, 20*time.Second)
+	if err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopBreakpoint {
+		t.Fatalf("WaitStop: %+v %v, %v; want a breakpoint stop", st, st.LastStop, err)
+	}
+	if again, err := b.WaitStop(ctx, 0); err != nil || again.LastStop.Reason != debugger.StopBreakpoint {
+		t.Fatalf("WaitStop on a stopped target: %+v, %v", again, err)
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/interactive"
-	"github.com/triage-dev/triage/internal/repl"
 )
 
 func withDefaultTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
@@ -51,6 +50,7 @@ func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugge
 	}
 	b.mu.Lock()
 	b.launched = true
+	b.atEntry = spec.StopOnEntry
 	b.state.Status = debugger.StatusStopped // not yet running: breakpoints may be set
 	b.mu.Unlock()
 	for _, bp := range spec.Breakpoints {
@@ -74,20 +74,18 @@ func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugge
 			cmd += " " + quote(a)
 		}
 	}
-	var out string
-	var err error
+	wait := time.Duration(0)
 	if spec.StopOnEntry || len(spec.Breakpoints) > 0 {
-		out, err = b.run(ctx, cmd, stopReport())
-	} else {
-		out, err = b.run(ctx, cmd, nil)
+		wait = defaultWait // the caller's WaitStop waits longer if it must
 	}
-	if err != nil {
-		return b.State(), err
+	st, err := b.watch(ctx, cmd, wait)
+	switch {
+	case errors.Is(err, debugger.ErrTimeout):
+		return st, nil
+	case err != nil:
+		return st, fmt.Errorf("launching %s: %w", spec.Program, err)
 	}
-	if e := lldbError(out); e != "" {
-		return b.State(), fmt.Errorf("launching %s: %s", spec.Program, e)
-	}
-	return b.observe(out), nil
+	return st, nil
 }
 
 // Attach implements debugger.Backend.
@@ -187,8 +185,8 @@ func (b *Backend) Detach(ctx context.Context) error {
 	return nil
 }
 
-// Continue implements debugger.Backend. Waiting holds the session: on a
-// wait timeout lldb is interrupted, which stops the target (reason pause).
+// Continue implements debugger.Backend. Waiting holds the session (a Pause
+// waits behind it); a wait that runs out leaves the target running.
 func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (debugger.State, error) {
 	b.op.Lock()
 	defer b.op.Unlock()
@@ -198,24 +196,26 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if b.isCore() {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
 	}
-	if b.State().Status == debugger.StatusRunning && opts.Wait <= 0 {
-		return b.State(), nil
+	cmd := "process continue"
+	if b.State().Status == debugger.StatusRunning {
+		cmd = "process status" // running already: only wait
 	}
-	if opts.Wait <= 0 {
-		out, err := b.run(ctx, "process continue", nil)
-		if err != nil {
-			return b.State(), err
-		}
-		return b.observe(out), nil
+	return b.watch(ctx, cmd, opts.Wait)
+}
+
+// WaitStop implements debugger.Backend through lldb's own stop report.
+func (b *Backend) WaitStop(ctx context.Context, d time.Duration) (debugger.State, error) {
+	b.op.Lock()
+	defer b.op.Unlock()
+	switch st := b.State(); {
+	case st.Status == debugger.StatusDead:
+		return st, fmt.Errorf("%w: %s", debugger.ErrSessionDead, st.Error)
+	case st.Status == debugger.StatusNotStarted:
+		return st, debugger.ErrNotStarted
+	case b.isCore() || st.Status == debugger.StatusExited:
+		return st, nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, opts.Wait)
-	defer cancel()
-	out, err := b.run(wctx, "process continue", resumedStopReport())
-	st := b.observe(out)
-	if err != nil {
-		return st, waitError(err, opts.Wait)
-	}
-	return st, nil
+	return b.watch(ctx, "process status", d)
 }
 
 // Step implements debugger.Backend.
@@ -235,20 +235,7 @@ func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, 
 	if thread != 0 {
 		cmd += " -t " + strconv.Itoa(thread)
 	}
-	if wait <= 0 {
-		wait = defaultWait
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	out, err := b.run(wctx, cmd, stopReport())
-	st := b.observe(out)
-	if err != nil {
-		return st, waitError(err, wait)
-	}
-	if e := lldbError(out); e != "" {
-		return st, fmt.Errorf("%s: %s", cmd, e)
-	}
-	return st, nil
+	return b.watch(ctx, cmd, wait)
 }
 
 // Pause implements debugger.Backend. It waits behind a Continue that is
@@ -299,15 +286,4 @@ func (b *Backend) RawCommand(ctx context.Context, command string) (string, error
 		capped += "\n[" + cut + "]"
 	}
 	return capped, nil
-}
-
-// waitError words the failure of a command that waited for the target to
-// stop: ErrTimeout only when the wait ran out with lldb still up (it was
-// interrupted); an lldb that ended, or a caller that gave up, keeps its own
-// error.
-func waitError(err error, wait time.Duration) error {
-	if errors.Is(err, repl.ErrTimeout) && !errors.Is(err, debugger.ErrSessionDead) {
-		return fmt.Errorf("%w after %s", debugger.ErrTimeout, wait)
-	}
-	return err
 }

@@ -97,14 +97,18 @@ func (h *handler) breakpointRemove(ctx context.Context, c *catalog.Call, in brea
 	return catalog.Result[StopOutput]{Text: fmt.Sprintf("BREAKPOINT %d REMOVED (%d left)\n", in.ID, len(out.Breakpoints)), Output: out}, nil
 }
 
+// defaultWait is how long debug_continue and debug_step wait for the next
+// stop when wait_s is not given; wait_s 0 returns at once.
+const defaultWait = 10 * time.Second
+
 type continueParams struct {
 	sessionParam
-	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 0)"`
-	Thread int              `json:"thread,omitempty" jsonschema:"default: all"`
+	WaitS  *duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 10; 0: return at once)"`
+	Thread int               `json:"thread,omitempty" jsonschema:"default: all"`
 }
 
 func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams) (catalog.Result[StopOutput], error) {
-	wait, err := in.WaitS.Duration("wait_s", 0, 0)
+	wait, err := waitArg(in.WaitS)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
@@ -113,11 +117,29 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 		return catalog.Result[StopOutput]{}, err
 	}
 	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
+	return h.waitedResult(ctx, b, id, st, err, wait)
+}
+
+// waitArg reads wait_s: absent is defaultWait, 0 is no wait.
+func waitArg(s *duration.Seconds) (time.Duration, error) {
+	if s == nil {
+		return defaultWait, nil
+	}
+	if *s == 0 {
+		return 0, s.Check("wait_s", 0)
+	}
+	return s.Duration("wait_s", defaultWait, 0)
+}
+
+// waitedResult renders the state after a call that waited for a stop; a
+// wait that ran out is no failure: the target runs on, and the result
+// says so and what to call.
+func (h *handler) waitedResult(ctx context.Context, b debugger.Backend, id string, st debugger.State, err error, wait time.Duration) (catalog.Result[StopOutput], error) {
 	note := ""
 	switch {
 	case err == nil:
 	case errors.Is(err, debugger.ErrTimeout):
-		note = fmt.Sprintf("no stop within %gs; the target is still running (debug_pause stops it)", in.WaitS)
+		note = fmt.Sprintf("no stop within %gs; the target is still running", wait.Seconds())
 	default:
 		return catalog.Result[StopOutput]{}, describe(err)
 	}
@@ -126,13 +148,13 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 
 type stepParams struct {
 	sessionParam
-	Kind   string           `json:"kind,omitempty" jsonschema:"over (default), in or out"`
-	Thread int              `json:"thread,omitempty"`
-	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"default 10"`
+	Kind   string            `json:"kind,omitempty" jsonschema:"over (default), in or out"`
+	Thread int               `json:"thread,omitempty"`
+	WaitS  *duration.Seconds `json:"wait_s,omitempty" jsonschema:"default 10"`
 }
 
 func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {
-	wait, err := in.WaitS.Duration("wait_s", 10*time.Second, 0)
+	wait, err := waitArg(in.WaitS)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
@@ -149,10 +171,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 		return catalog.Result[StopOutput]{}, err
 	}
 	st, err := b.Step(ctx, kind, in.Thread, wait)
-	if err != nil {
-		return catalog.Result[StopOutput]{}, describe(err)
-	}
-	return h.stopResult(ctx, b, id, st, "")
+	return h.waitedResult(ctx, b, id, st, err, wait)
 }
 
 func (h *handler) pause(ctx context.Context, c *catalog.Call, in sessionParam) (catalog.Result[StopOutput], error) {

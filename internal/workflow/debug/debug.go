@@ -42,7 +42,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			attachSim(svc),
 			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
-			catalog.New("debug_continue", "Resume the target; with wait_s, wait for the next stop.", ctl, h.resume),
+			catalog.New("debug_continue", "Resume the target and wait for the next stop.", ctl, h.resume),
 			catalog.New("debug_step", "Step over, into or out of the current line and report the new stop.", ctl, h.step),
 			catalog.New("debug_pause", "Pause a running target.", ctl, h.pause),
 			catalog.New("debug_stack", "Backtrace of a thread (default: the stopped one).", ro, h.stack),
@@ -217,7 +217,7 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		// The target runs to the entry or the first breakpoint (or the
 		// end); an adapter may report that stop after the launch returns.
 		if b, err := m.Backend(ctx, info.ID); err == nil {
-			debugger.WaitWhileRunning(ctx, b, wait)
+			_, _ = b.WaitStop(ctx, wait) // still running is said by the result
 		}
 	}
 	return info, nil

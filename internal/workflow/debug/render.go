@@ -95,6 +95,9 @@ func verdictLine(st debugger.State, frames []debugger.Frame, bps []debugger.Brea
 		}
 		return "STOPPED at breakpoint" + where
 	}
+	if v.Reason == debugger.StopEntry {
+		return "STOPPED at entry" + where
+	}
 	if v.Reason != "" {
 		return fmt.Sprintf("STOPPED (%s)%s", v.Reason, where)
 	}

@@ -2,6 +2,7 @@ package debug
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -104,8 +105,10 @@ func appUnderXcodesDebugger(ctx context.Context, backend, udid string, in attach
 // An adapter may report the attach stop after Attach returns; one that
 // resumed the app anyway is paused.
 func keepStopped(ctx context.Context, b debugger.Backend) (debugger.State, error) {
-	debugger.WaitWhileRunning(ctx, b, attachStopWait)
-	st := b.State()
+	st, err := b.WaitStop(ctx, attachStopWait)
+	if err != nil && !errors.Is(err, debugger.ErrTimeout) {
+		return st, err
+	}
 	if st.Status == debugger.StatusRunning {
 		return b.Pause(ctx)
 	}
