@@ -80,10 +80,11 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if *output != "text" && *output != "json" {
 		return 0, usagef("--output %q: use text or json", *output)
 	}
-	pp := newProgressPrinter(stderr)
+	pp := newProgressPrinter(stderr, tool)
 	var onProgress func(*mcp.ProgressNotificationParams)
 	if pp != nil {
 		onProgress = pp.show
+		defer pp.done()
 	}
 	c, err := g.client(ctx, tool, stderr, onProgress)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -117,42 +115,5 @@ func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]
 			}
 		}
 		return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
-	}
-}
-
-// progressPrinter shows live progress on stderr when it is a terminal.
-type progressPrinter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	any bool
-}
-
-func newProgressPrinter(w io.Writer) *progressPrinter {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return &progressPrinter{w: w}
-}
-
-func (p *progressPrinter) show(n *mcp.ProgressNotificationParams) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.any = true
-	if n.Total > 0 {
-		fmt.Fprintf(p.w, "\r\033[K[%.0f/%.0f] %s", n.Progress, n.Total, n.Message)
-	} else {
-		fmt.Fprintf(p.w, "\r\033[K%s", n.Message)
-	}
-}
-
-func (p *progressPrinter) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.any {
-		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

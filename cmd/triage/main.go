@@ -8,6 +8,7 @@
 //	triage TOOL ...                          the same
 //	triage daemon status|stop                the daemon that keeps stateful tools between calls
 //	triage doctor [--json]                   what triage can use on this machine
+//	triage init [--client NAME] [--print]    install agent skills for the agent clients found here
 //	triage filter [--toolchain T] [--level L] [--output text|json] [FILE]
 //	triage version
 //
@@ -94,6 +95,7 @@ commands:
   daemon    status|stop: the daemon that keeps stateful tools (process_*, debug_*, dump_*,
             session defaults) alive between calls; a call that needs it starts it
   doctor    report what triage can use on this machine (--json)
+  init      install agent skills for the agent clients found here (--client NAME, --print)
   filter    filter a build or test log from stdin or FILE: verdict, kept lines, test summary
   version   print the version
 
@@ -125,6 +127,9 @@ var commands = map[string]command{
 	},
 	"doctor": func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
 		return cmdDoctor(ctx, args, stdout, stderr)
+	},
+	"init": func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (int, error) {
+		return cmdInit(ctx, args, stdout, stderr)
 	},
 	"filter": func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 		return cmdFilter(args, stdin, stdout, stderr)

@@ -33,6 +33,8 @@ func (p Package) Runs(key string) bool {
 // Suite lists the benchmarks the report runs, in order.
 var Suite = []Package{
 	{Dir: "./e2e", Bench: "^Benchmark(ColdStart|RunTrueOverhead)$", QuickBenchtime: "20x", Quick: true},
+	// The CLI's daemon: a call through it against one in-process, and its start.
+	{Dir: "./e2e", Bench: "^BenchmarkDaemon(Call|Start)$", QuickBenchtime: "10x", Quick: true},
 	// 256 MiB keeps the start of `triage call run` small beside the capture.
 	{Dir: "./e2e", Bench: "^Benchmark(RunCapture|ConcurrentCalls)$", QuickBenchtime: "3x", Quick: true, QuickBytes: 256 << 20},
 	// output_search through the server over a stored 1 GiB output.
@@ -69,6 +71,12 @@ var Figures = []Figure{
 	{Title: "`run /bin/true` through MCP stdio", Key: Key("./e2e", "BenchmarkRunTrueOverhead"),
 		Value: "triage-ms", Unit: "ms", Base: "direct-ms", BaseLabel: "direct fork/exec",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 3},
+	{Title: "`triage call` of a stateless tool through a running daemon", Key: Key("./e2e", "BenchmarkDaemonCall"),
+		Value: "daemon-ms", Unit: "ms", Base: "inprocess-ms", BaseLabel: "the same call in-process (TRIAGE_DAEMON=off)",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 2},
+	{Title: "first stateful `triage call`, the daemon's start included", Key: Key("./e2e", "BenchmarkDaemonStart"),
+		Value: "first-ms", Unit: "ms", Base: "cold-ms", BaseLabel: "the same call in-process: a cold start",
+		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 3},
 	{Title: "capture of 1 GiB through `triage call run`", Key: Key("./e2e", "BenchmarkRunCapture"),
 		Value: "triage-MB/s", Unit: "MB/s", Base: "direct-MB/s", BaseLabel: "the program into a pipe, discarded",
 		Op: ">=", Limit: 300},

@@ -171,13 +171,17 @@ func TestClassifyHintArgs(t *testing.T) {
 			if h.Args["core"] != "/cores/core.1" || h.Args["program"] != "/bin/app" {
 				t.Errorf("dump_open args %v", h.Args)
 			}
+		case "debug_attach":
+			if h.Args["core"] != "/cores/core.1" || h.Args["program"] != "/bin/app" || len(h.Args) != 2 {
+				t.Errorf("debug_attach args %v: want the core and its program only", h.Args)
+			}
 		case "output_search":
 			if h.Args["output_id"] != "out-9" {
 				t.Errorf("output_search args %v", h.Args)
 			}
 		}
 	}
-	if strings.Join(tools, ",") != "dump_open,output_search" {
+	if strings.Join(tools, ",") != "dump_open,debug_attach,output_search" {
 		t.Errorf("hint tools %v", tools)
 	}
 }

@@ -34,6 +34,10 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 		}
 		hs = append(hs, Hint{Text: "open the core dump to see the crashing thread's stack and variables",
 			Tool: "dump_open", Args: args})
+		if _, ok := args["program"]; ok {
+			hs = append(hs, Hint{Text: "or examine it in the debugger (then debug_stack, debug_variables)",
+				Tool: "debug_attach", Args: map[string]any{"core": args["core"], "program": args["program"]}})
+		}
 	}
 	if ev := evidenceOf(v.Evidence, "crash_report"); ev != nil {
 		hs = append(hs, Hint{Text: "read the crash report", Tool: "crash_report_show", Args: map[string]any{"path": ev.Path}})

@@ -144,7 +144,7 @@ func showCore(ctx context.Context, out *CrashShow, path, program, projectDir str
 		b.WriteString(tr.Summary(projectDir))
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("dump_open", map[string]any{"core": path, "program": program}))
+	writeCoreNext(&b, path, program)
 	out.Summary = b.String()
 	return nil
 }

@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,7 +234,10 @@ func TestProcessStartRelativeProgramResolvesInProjectDir(t *testing.T) {
 	}
 	id, _ := start.Out["id"].(string)
 	out := c.Call("process_output", map[string]any{"id": id, "wait_s": 30})
-	if want := "CRASHED (SIGSEGV) in crash_here at app.c:3"; !strings.HasPrefix(out.Out["verdict"].(string), want) {
+	for out.Out["running"] == true { // each call waits for the next line or the end
+		out = c.Call("process_output", map[string]any{"id": id, "cursor": out.Out["next_cursor"], "wait_s": 30})
+	}
+	if want := "CRASHED (SIGSEGV) in crash_here at app.c:3"; !strings.HasPrefix(fmt.Sprint(out.Out["verdict"]), want) {
 		t.Errorf("verdict %q, want it to start with %q\n%s", out.Out["verdict"], want, out.Text)
 	}
 }

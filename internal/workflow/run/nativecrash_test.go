@@ -72,6 +72,9 @@ func checkCrash(t *testing.T, c *mcptest.Client, state, dir string, args map[str
 	if !strings.Contains(r.Text, `dump_open {"core":"`+core+`","program":"/`) {
 		t.Errorf("no dump_open hint with absolute paths for %s:\n%s", core, r.Text)
 	}
+	if !strings.Contains(r.Text, `debug_attach {"core":"`+core+`","program":"/`) {
+		t.Errorf("no debug_attach hint with absolute paths for %s:\n%s", core, r.Text)
+	}
 	if want.frame != "" && (out.Crash.Frame == nil || out.Crash.Frame.Function != want.frame) {
 		t.Errorf("crashing frame %+v, want %s", out.Crash.Frame, want.frame)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/background"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
@@ -124,12 +125,13 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 	if out.Lines == nil {
 		out.Lines = []string{}
 	}
-	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines), Output: out}, nil
+	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines, j.Outcome()), Output: out}, nil
 }
 
 // outputText is a page of a process's output: its state, the lines, and
-// the call that reads on.
-func outputText(out ProcessOutput, cursor, total int) string {
+// the call that reads on; once the process has ended on a failure, the
+// verdict's evidence (its core) and the calls that examine it.
+func outputText(out ProcessOutput, cursor, total int, o *capture.Outcome) string {
 	var b strings.Builder
 	state := "running"
 	if !out.Running {
@@ -139,6 +141,19 @@ func outputText(out ProcessOutput, cursor, total int) string {
 	for _, l := range out.Lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
+	}
+	if o != nil && !o.Verdict.OK() {
+		if len(o.Verdict.Evidence) > 0 {
+			b.WriteString("evidence:\n")
+			for _, e := range o.Verdict.Evidence {
+				writeEvidence(&b, e)
+			}
+		}
+		writeHints(&b, o.Verdict.Hints)
+		if out.NextCursor < total {
+			fmt.Fprintf(&b, "more: %s\n", catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor}))
+		}
+		return b.String()
 	}
 	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor}))
 	return b.String()
