@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -96,14 +97,21 @@ func (c *Conn) connect(ctx context.Context, timeout time.Duration) error {
 	}
 }
 
-// Alive reports whether the master is still up.
+// Alive reports whether the master is still up and its socket answers:
+// a master that was killed is seen as gone at once, even before it is
+// reaped.
 func (c *Conn) Alive() bool {
 	select {
 	case <-c.master.Done():
 		return false
 	default:
-		return true
 	}
+	s, err := net.Dial("unix", c.control)
+	if err != nil {
+		return false
+	}
+	s.Close()
+	return true
 }
 
 // Wait returns once the master has ended.

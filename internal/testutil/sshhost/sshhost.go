@@ -149,6 +149,20 @@ func (h *Host) Put(t testing.TB, local, name string) string {
 	return path.Join(h.Root, name)
 }
 
+// Symlink makes name in the host's root a symbolic link to target (a
+// name there) and returns its remote path.
+func (h *Host) Symlink(t testing.TB, target, name string) string {
+	t.Helper()
+	if err := os.Symlink(target, filepath.Join(h.localRoot, name)); err != nil && !errors.Is(err, os.ErrExist) {
+		t.Fatal(err)
+	}
+	return path.Join(h.Root, name)
+}
+
+// Local is where a file of the host's root is on this side, for a test
+// that waits for something the remote wrote.
+func (h *Host) Local(name string) string { return filepath.Join(h.localRoot, name) }
+
 // Remove deletes name from the host's root.
 func (h *Host) Remove(t testing.TB, name string) {
 	t.Helper()
