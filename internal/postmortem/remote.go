@@ -57,8 +57,11 @@ func remoteIdentity(ctx context.Context, pool *remote.Pool, t Target) (string, e
 
 // lostConnection is err restated when the engine of a remote session
 // ended because its host's connection dropped.
-func (s *Session) lostConnection(err error) error {
-	if s.Target.SSHHost == "" || s.remote == nil || s.remote.Connected(s.Target.SSHHost) {
+func (s *Session) lostConnection(es *engineState, err error) error {
+	es.mu.Lock()
+	conn := es.conn
+	es.mu.Unlock()
+	if conn == nil || !conn.Dropped(time.Second) {
 		return err
 	}
 	return fmt.Errorf("%w to %s (%v)", remote.ErrLost, s.Target.SSHHost, err)

@@ -283,7 +283,7 @@ func (s *Session) failed(ctx context.Context, es *engineState, r *repl.Session, 
 		ce.Usable = true
 		return ce
 	}
-	ce.Err = s.lostConnection(err)
+	ce.Err = s.lostConnection(es, err)
 	es.setContext(Context{})
 	if ce.Timeout > 0 {
 		// A corrupt dump can make crash spin: bring a fresh engine up now.

@@ -114,6 +114,23 @@ func (c *Conn) Alive() bool {
 	return true
 }
 
+// Dropped reports whether the connection is gone or goes within grace: a
+// command through it that just failed may have seen the master's end before
+// the master was reaped, or even before its socket closed.
+func (c *Conn) Dropped(grace time.Duration) bool {
+	if !c.Alive() {
+		return true
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-c.master.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 // Wait returns once the master has ended.
 func (c *Conn) Wait() { <-c.master.Done() }
 

@@ -92,19 +92,6 @@ func (p *Pool) Conn(ctx context.Context, host string) (*Conn, error) {
 	return c, nil
 }
 
-// Connected reports whether host's connection is up (it is made by Conn).
-func (p *Pool) Connected(host string) bool {
-	p.mu.Lock()
-	hc := p.hosts[host]
-	p.mu.Unlock()
-	if hc == nil {
-		return false
-	}
-	hc.mu.Lock()
-	defer hc.mu.Unlock()
-	return hc.conn != nil && hc.conn.Alive()
-}
-
 // host returns host's entry and control socket path, making the socket
 // directory on first use.
 func (p *Pool) host(host string) (*hostConn, string, error) {
