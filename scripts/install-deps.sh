@@ -19,6 +19,8 @@ declare -A PKG=(
   [crash]=crash [drgn]=python3-drgn
   [qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static [cpio]=cpio
   [node]=nodejs [npm]=npm [git]=git [xz]=xz-utils [file]=file
+  # the remote test host (scripts/test-host.sh): sshd in a network namespace
+  [ssh]=openssh-client [ssh-keygen]=openssh-client [ip]=iproute2 [unshare]=util-linux
   # the real-world corpus (scripts/corpus.sh): Debian source packages and
   # autotools projects
   [dpkg-source]=dpkg-dev [autoreconf]=autoconf [automake]=automake [libtoolize]=libtool
@@ -29,17 +31,27 @@ for cmd in "${!PKG[@]}"; do
 done
 # libasan/libubsan come with gcc; the static busybox must be the static one.
 [ -x /bin/busybox ] || missing+=(busybox-static)
+# sshd is in /usr/sbin, which a user's PATH may lack.
+new_sshd=""
+[ -x /usr/sbin/sshd ] || { missing+=(openssh-server); new_sshd=1; }
 # Rust crates of the corpus, with what their manifests must resolve offline.
 for crate in semver strsim serde; do
   [ -d /usr/share/cargo/registry ] && ls -d /usr/share/cargo/registry/"$crate"-[0-9]* >/dev/null 2>&1 ||
     missing+=("librust-$crate-dev")
 done
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   log "apt-get install ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The tests run their own sshd in a network namespace; the machine's ssh
+# service, which installing openssh-server enables, is not wanted: it would
+# listen on every address.
+if [ -n "$new_sshd" ] && [ -d /run/systemd/system ]; then
+  log "disabling the ssh service openssh-server enabled (the tests run their own sshd)"
+  $SUDO systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
 fi
 
 command -v go >/dev/null || { log "Go is required (https://go.dev/dl)"; exit 1; }

@@ -36,6 +36,7 @@ type Config struct {
 	Store    Store    `yaml:"store,omitempty"`
 	Output   Output   `yaml:"output,omitempty"`
 	Dump     Dump     `yaml:"dump,omitempty"`
+	SSH      SSH      `yaml:"ssh,omitempty"`
 
 	// Path is the file this configuration was read from ("" if none).
 	Path string `yaml:"-"`
@@ -80,6 +81,14 @@ type Output struct {
 type Dump struct {
 	// ScriptDirs are directories of drgn scripts offered by dump_scripts.
 	ScriptDirs []string `yaml:"script_dirs,omitempty"`
+}
+
+// SSH configures the connections to remote hosts (ssh_host).
+type SSH struct {
+	// Config is the ssh client configuration file triage passes to ssh
+	// (-F): host aliases, identity files, known_hosts. Empty: the user's
+	// own (~/.ssh/config).
+	Config string `yaml:"config,omitempty"`
 }
 
 // Duration is a time.Duration written as "30s" or "5m" in YAML.

@@ -104,12 +104,12 @@ func TestFindWalksUp(t *testing.T) {
 }
 
 func TestEnvOverridesFile(t *testing.T) {
-	p := writeConfig(t, t.TempDir(), "workflows: [run]\nstore: {path: /a.db}\n")
-	c, err := Load(p, []string{"TRIAGE_WORKFLOWS=debug,dump", "TRIAGE_STORE=/b.db", "TRIAGE_RUN_TIMEOUT=5s"})
+	p := writeConfig(t, t.TempDir(), "workflows: [run]\nstore: {path: /a.db}\nssh: {config: /a/ssh_config}\n")
+	c, err := Load(p, []string{"TRIAGE_WORKFLOWS=debug,dump", "TRIAGE_STORE=/b.db", "TRIAGE_RUN_TIMEOUT=5s", "TRIAGE_SSH_CONFIG=/b/ssh_config"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(c.Workflows, ",") != "debug,dump" || c.Store.Path != "/b.db" || c.RunTimeout() != 5*time.Second {
+	if strings.Join(c.Workflows, ",") != "debug,dump" || c.Store.Path != "/b.db" || c.RunTimeout() != 5*time.Second || c.SSH.Config != "/b/ssh_config" {
 		t.Errorf("config = %+v", c)
 	}
 	if _, err := Load(p, []string{"TRIAGE_RUN_TIMEOUT=later"}); err == nil {

@@ -125,6 +125,9 @@ func (c *Config) applyEnv(env []string) error {
 	if v, ok := get("TRIAGE_STORE"); ok && v != "" {
 		c.Store.Path = v
 	}
+	if v, ok := get("TRIAGE_SSH_CONFIG"); ok && v != "" {
+		c.SSH.Config = v
+	}
 	if v, ok := get("TRIAGE_DEBUGGER_BACKEND"); ok && v != "" {
 		c.Debugger.Backend = v
 	}

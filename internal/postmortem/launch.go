@@ -6,9 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os/exec"
 	"regexp"
-	"strings"
 	"sync"
 
 	"github.com/triage-dev/triage/internal/repl"
@@ -23,8 +21,8 @@ type Target struct {
 	Vmlinux string // with debug info, matching the dump
 	Core    string // process core
 	Program string // the executable that dumped Core
-	// SSHHost runs every engine on that host through the system ssh client;
-	// the paths are the remote host's.
+	// SSHHost runs every engine on that host, through the host's one ssh
+	// connection (internal/remote); the paths are the remote host's.
 	SSHHost string
 	// ExtraArgs are appended to an engine's argv (before the dump operands
 	// for gdb and lldb, whose operands must come last).
@@ -59,7 +57,8 @@ var (
 )
 
 // engineConfig builds the repl configuration of engine e on t. The engine
-// binary is resolved locally, or named bare and run through ssh.
+// binary is resolved locally, or named bare for a remote session (the
+// session wraps the argv in ssh when it starts the engine).
 func engineConfig(e Engine, t Target) (repl.Config, error) {
 	if t.Kernel != e.Kernel() && e != EngineDrgn {
 		return repl.Config{}, fmt.Errorf("%w: %s", ErrWrongEngine, e)
@@ -76,15 +75,7 @@ func engineConfig(e Engine, t Target) (repl.Config, error) {
 		}
 		bin = p
 	}
-	cfg := configure(bin, t, t.ExtraArgs[e])
-	if t.SSHHost != "" {
-		ssh, err := exec.LookPath("ssh")
-		if err != nil {
-			return repl.Config{}, fmt.Errorf("%w: ssh not found in PATH (Debian package openssh-client)", ErrEngineMissing)
-		}
-		cfg.Argv = SSHArgv(ssh, t.SSHHost, cfg.Argv)
-	}
-	return cfg, nil
+	return configure(bin, t, t.ExtraArgs[e]), nil
 }
 
 // engineConfigs build each engine's repl configuration from its binary, the
@@ -143,29 +134,6 @@ func lldbConfig(bin string, t Target, extra []string) repl.Config {
 	return repl.Config{Argv: argv, Prompt: lldbPrompt(),
 		// `p` needs a usable frame; embedded Python does not.
 		Sentinel: repl.SumSentinel("script print(%d+%d)"), QuitCommand: "quit"}
-}
-
-// SSHArgv wraps an engine argv to run on host through the ssh client at
-// sshPath: ["ssh", "-T", "-o", "BatchMode=yes", host, "--", quoted argv...].
-// ssh joins the remote words with spaces and hands them to the remote
-// user's shell, so each word is single-quoted there: a path with spaces or
-// shell metacharacters reaches the engine as one argument, never as shell
-// syntax. BatchMode makes a host that wants a password fail instead of
-// prompting on a pipe nobody reads.
-func SSHArgv(sshPath, host string, argv []string) []string {
-	out := []string{sshPath, "-T", "-o", "BatchMode=yes", host, "--"}
-	for _, a := range argv {
-		out = append(out, shellQuote(a))
-	}
-	return out
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // crashSentinel asks crash to `eval A+B`. crash prints four lines

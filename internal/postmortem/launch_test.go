@@ -5,37 +5,20 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/triage-dev/triage/internal/interactive"
 )
 
-func TestSSHArgv(t *testing.T) {
-	got := SSHArgv("/usr/bin/ssh", "user@box", []string{"crash", "-s", "/dumps/vm linux", "/d/it's;rm -rf ~", "$(id)"})
-	want := []string{"/usr/bin/ssh", "-T", "-o", "BatchMode=yes", "user@box", "--",
-		"crash", "-s", "'/dumps/vm linux'", `'/d/it'\''s;rm -rf ~'`, "'$(id)'"}
-	if !slices.Equal(got, want) {
-		t.Errorf("SSHArgv =\n%q\nwant\n%q", got, want)
-	}
-	if q := shellQuote(""); q != "''" {
-		t.Errorf("empty word quoted as %q", q)
-	}
-}
-
 func TestEngineConfigOverSSH(t *testing.T) {
 	tg := Target{Kernel: true, Vmcore: "/srv/vmcore", Vmlinux: "/srv/vmlinux", SSHHost: "crashbox",
 		ExtraArgs: map[Engine][]string{EngineCrash: {"--minimal"}}}
 	cfg, err := engineConfig(EngineCrash, tg)
-	if errors.Is(err, ErrEngineMissing) {
-		t.Skip("ssh not installed (Debian package openssh-client)")
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	tail := cfg.Argv[len(cfg.Argv)-6:]
-	if !strings.HasSuffix(cfg.Argv[0], "ssh") || !slices.Contains(cfg.Argv, "crashbox") ||
-		!slices.Equal(tail, []string{"crash", "-s", "--no_scroll", "--minimal", "/srv/vmlinux", "/srv/vmcore"}) {
+	// The engine is named bare, found in the remote's PATH.
+	if !slices.Equal(cfg.Argv, []string{"crash", "-s", "--no_scroll", "--minimal", "/srv/vmlinux", "/srv/vmcore"}) {
 		t.Errorf("argv = %q", cfg.Argv)
 	}
 	if _, err := engineConfig(EngineGDB, tg); !errors.Is(err, ErrWrongEngine) {

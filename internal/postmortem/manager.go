@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/identity"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/scratch"
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	StartupTimeout time.Duration
 	// CommandTimeout bounds one command when the call gives none (default 60s).
 	CommandTimeout time.Duration
+	// Remote holds the ssh connections of remote sessions (Target.SSHHost);
+	// nil: one of the Manager's own, closed by CloseAll.
+	Remote *remote.Pool
 }
 
 // Manager owns the open dump sessions. Opening a dump that is already open
@@ -55,6 +59,8 @@ type Manager struct {
 	sessions map[string]*Session // by ID
 	order    []string            // open order; the last is the current session
 	closed   bool
+
+	ownRemote bool // opts.Remote is the Manager's, closed by CloseAll
 }
 
 // NewManager returns a Manager with no sessions.
@@ -65,14 +71,20 @@ func NewManager(opts Options) *Manager {
 	if opts.CommandTimeout <= 0 {
 		opts.CommandTimeout = 60 * time.Second
 	}
-	return &Manager{opts: opts, sessions: map[string]*Session{}}
+	own := opts.Remote == nil
+	if own {
+		opts.Remote = remote.NewPool(remote.Options{})
+	}
+	return &Manager{opts: opts, sessions: map[string]*Session{}, ownRemote: own}
 }
 
 // Open validates t and returns its session, new or shared. reused reports
 // that the dump was already open. Engines start on their first command.
 // Local dumps are inspected first: a process core given as vmcore (or the
 // reverse), a vmlinux whose build ID differs from the dump's, or an ELF
-// dump shorter than its segments is an error wrapping ErrBadTarget.
+// dump shorter than its segments is an error wrapping ErrBadTarget. A
+// remote dump's files must exist on its host (ErrBadTarget otherwise); the
+// connection to the host is made here (remote.ErrConnect when it cannot be).
 func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, err error) {
 	var info *DumpInfo
 	var hash string
@@ -84,8 +96,9 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 		if err := t.validateRemote(); err != nil {
 			return nil, false, err
 		}
-		sum := sha256.Sum256([]byte(t.SSHHost + "\x00" + t.Vmcore + t.Core + "\x00" + t.Vmlinux + t.Program))
-		hash = hex.EncodeToString(sum[:])
+		if hash, err = remoteIdentity(ctx, m.opts.Remote, t); err != nil {
+			return nil, false, err
+		}
 	}
 	owner := identity.Of(ctx).ID
 	id := sessionID(owner, hash)
@@ -111,7 +124,7 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 	}
 	s = &Session{
 		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: work.Path, work: work, owner: owner,
-		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout,
+		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout, remote: m.opts.Remote,
 		refs: 1, engines: map[Engine]*engineState{},
 	}
 	m.sessions[id] = s
@@ -221,6 +234,9 @@ func (m *Manager) CloseAll() error {
 		}()
 	}
 	wg.Wait()
+	if m.ownRemote {
+		errs = append(errs, m.opts.Remote.Close())
+	}
 	return errors.Join(errs...)
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/repl"
 	"github.com/triage-dev/triage/internal/scratch"
 )
@@ -33,6 +34,7 @@ type Session struct {
 
 	startupTimeout time.Duration
 	commandTimeout time.Duration
+	remote         *remote.Pool // the connection of a remote session's host
 
 	mu      sync.Mutex
 	refs    int
@@ -49,8 +51,18 @@ type engineState struct {
 
 	mu       sync.Mutex
 	repl     *repl.Session
-	startErr error   // why the last start failed; retried on force
-	ctx      Context // the engine's current context
+	startErr error        // why the last start failed; retried on force
+	ctx      Context      // the engine's current context
+	conn     *remote.Conn // the connection a remote engine runs through
+}
+
+// connLost reports that the engine ran through a connection that has
+// since dropped: it is gone even if its end has not been seen yet.
+func (es *engineState) connLost() bool {
+	es.mu.Lock()
+	conn := es.conn
+	es.mu.Unlock()
+	return conn != nil && !conn.Alive()
 }
 
 func (es *engineState) get() (r *repl.Session, ctx Context, startErr error) {
@@ -239,13 +251,17 @@ func (s *Session) Exec(ctx context.Context, e Engine, command string, timeout ti
 // has ended (noting the restart in res); es.run is held.
 func (s *Session) ready(ctx context.Context, e Engine, es *engineState, retryStart bool, res *ExecResult) (*repl.Session, error) {
 	r, _, startErr := es.get()
-	if r != nil && r.Err() == nil {
+	lost := r != nil && es.connLost()
+	if r != nil && r.Err() == nil && !lost {
 		return r, nil
 	}
 	if startErr != nil && !retryStart {
 		return nil, fmt.Errorf("%s did not start (pass force: true to retry): %w", e, startErr)
 	}
-	if r != nil {
+	switch {
+	case lost:
+		res.Notes = append(res.Notes, fmt.Sprintf("the ssh connection to %s had dropped; reconnected and restarted %s, context back to the initial one", s.Target.SSHHost, e))
+	case r != nil:
 		res.Notes = append(res.Notes, fmt.Sprintf("%s had ended (%v); restarted it, context back to the initial one", e, r.Err()))
 	}
 	return s.start(ctx, e, es)
@@ -267,6 +283,7 @@ func (s *Session) failed(ctx context.Context, es *engineState, r *repl.Session, 
 		ce.Usable = true
 		return ce
 	}
+	ce.Err = s.lostConnection(es, err)
 	es.setContext(Context{})
 	if ce.Timeout > 0 {
 		// A corrupt dump can make crash spin: bring a fresh engine up now.
@@ -314,6 +331,15 @@ func (s *Session) start(ctx context.Context, e Engine, es *engineState) (*repl.S
 	if err != nil {
 		return fail(err)
 	}
+	var conn *remote.Conn
+	if s.Target.SSHHost != "" {
+		// Not a start failure to remember: the next call connects again.
+		if conn, err = s.remote.Conn(ctx, s.Target.SSHHost); err != nil {
+			es.set(nil, nil, Context{})
+			return nil, err
+		}
+		cfg.Argv = conn.Argv(cfg.Argv)
+	}
 	cfg.Dir = s.WorkDir
 	cfg.StartupTimeout = s.startupTimeout
 	cfg.CommandTimeout = s.commandTimeout
@@ -329,6 +355,9 @@ func (s *Session) start(ctx context.Context, e Engine, es *engineState) (*repl.S
 		return nil, fmt.Errorf("%w: %s", ErrSessionClosed, s.ID)
 	}
 	es.set(r, nil, Context{})
+	es.mu.Lock()
+	es.conn = conn
+	es.mu.Unlock()
 	return r, nil
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/doctor"
 	"github.com/triage-dev/triage/internal/postmortem"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/store"
 )
@@ -208,7 +209,10 @@ func (s *Set) Debugger() *debugger.Manager {
 // Close disposes of every session, killing the engines' process groups.
 func (s *Set) Dumps() *postmortem.Manager {
 	s.dumpsOnce.Do(func() {
-		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout()})
+		// The ssh connections close after the sessions that use them.
+		ssh := remote.NewPool(remote.Options{Config: s.Config.SSH.Config})
+		s.OnClose(ssh.Close)
+		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: ssh})
 		s.OnClose(s.dumps.CloseAll)
 		s.dumpsReady.Store(true)
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/triage-dev/triage/internal/interactive"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 )
 
@@ -88,6 +89,10 @@ func describe(err error) error {
 		return fault.Usagef("no dump is open: dump_open a vmcore (with vmlinux) or a core (with program)")
 	case errors.Is(err, postmortem.ErrUnknownSession):
 		return fault.NotFoundf("%w; dump_list shows the open ones", err)
+	case errors.Is(err, remote.ErrConnect), errors.Is(err, remote.ErrNoSSH):
+		return fault.Unavailable(err)
+	case errors.Is(err, remote.ErrBadHost):
+		return fault.Usage(err)
 	}
 	for _, u := range usageErrors {
 		if errors.Is(err, u) {
