@@ -25,7 +25,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		AlwaysOn:    true,
 		Tools: []*catalog.Tool{
 			catalog.New("output_get", "Read lines of a stored output by offset (0-based) and limit.", ro, h.get),
-			catalog.New("output_search", "Regex (RE2) search of one stored output, or of the recent ones, with context lines.", ro, h.search),
+			catalog.New("output_search", "RE2 search of one stored output or the recent ones, with context; lines numbered from 1.", ro, h.search),
 			catalog.New("output_list", "List recent stored outputs with their tool, command and verdict.", ro, h.list),
 		},
 	}
