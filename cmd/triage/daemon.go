@@ -72,30 +72,42 @@ func (g *globals) serveArgs() []string {
 }
 
 // dialDaemon connects an MCP client to the daemon of p; start says to start
-// one when none answers. note tells the user what happened when a daemon
+// one when none answers (or the one that answers dies in the handshake: a
+// daemon being killed). note tells the user what happened when a daemon
 // had to be replaced.
 func (g *globals) dialDaemon(ctx context.Context, p daemon.Paths, start bool, progress func(*mcp.ProgressNotificationParams)) (cs *mcp.ClientSession, note string, err error) {
-	conn, err := daemon.Dial(ctx, p)
-	if err != nil && start {
-		note, err = g.startDaemon(ctx, p)
-		if err == nil {
-			conn, err = daemon.Dial(ctx, p)
+	cs, err = connectDaemon(ctx, p, progress)
+	// A daemon that dies as it is reached (killed) is found stale on the
+	// next try, once the kernel has it gone; three tries are plenty.
+	for try := 0; err != nil && start && try < 3; try++ {
+		var n string
+		if n, err = g.startDaemon(ctx, p); err == nil {
+			cs, err = connectDaemon(ctx, p, progress)
+		}
+		if n != "" {
+			note = n
 		}
 	}
+	return cs, note, err
+}
+
+// connectDaemon opens an MCP session with the daemon of p.
+func connectDaemon(ctx context.Context, p daemon.Paths, progress func(*mcp.ProgressNotificationParams)) (*mcp.ClientSession, error) {
+	conn, err := daemon.Dial(ctx, p)
 	if err != nil {
-		return nil, note, err
+		return nil, err
 	}
 	opts := &mcp.ClientOptions{}
 	if progress != nil {
 		opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress(r.Params) }
 	}
-	cs, err = mcp.NewClient(&mcp.Implementation{Name: "triage-cli", Version: versionString()}, opts).
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "triage-cli", Version: versionString()}, opts).
 		Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 	if err != nil {
 		conn.Close()
-		return nil, note, fmt.Errorf("talking to the daemon on %s: %w", p.Socket, err)
+		return nil, fmt.Errorf("talking to the daemon on %s: %w", p.Socket, err)
 	}
-	return cs, note, nil
+	return cs, nil
 }
 
 // startDaemon starts the daemon under its lock, unless another caller
@@ -106,9 +118,11 @@ func (g *globals) startDaemon(ctx context.Context, p daemon.Paths) (string, erro
 		return "", err
 	}
 	defer unlock()
-	if c, err := daemon.Dial(ctx, p); err == nil {
-		c.Close()
-		return "", nil
+	if !daemon.Stale(p) {
+		if c, err := daemon.Dial(ctx, p); err == nil {
+			c.Close()
+			return "", nil // another call started it meanwhile
+		}
 	}
 	note := ""
 	if daemon.Stale(p) {

@@ -98,10 +98,15 @@ func Dial(ctx context.Context, p Paths) (net.Conn, error) {
 	return c, nil
 }
 
-// Stale reports a socket file that no daemon listens on.
+// Stale reports a daemon's files with no daemon behind them: a socket
+// nobody listens on, or whose recorded process is gone (a daemon killed
+// with SIGKILL can still accept a connection for a moment while it dies).
 func Stale(p Paths) bool {
 	if _, err := os.Lstat(p.Socket); err != nil {
 		return false
+	}
+	if pid := ReadPid(p); pid != 0 && !processAlive(pid) {
+		return true
 	}
 	c, err := net.DialTimeout("unix", p.Socket, time.Second)
 	if err != nil {
@@ -109,6 +114,22 @@ func Stale(p Paths) bool {
 	}
 	c.Close()
 	return false
+}
+
+// processAlive reports a process that exists and has not exited (a zombie,
+// dead but not yet reaped, counts as gone).
+func processAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc (macOS): the signal test is all there is
+	}
+	// pid (comm) STATE ...: comm may hold spaces and parentheses.
+	rest := stat[strings.LastIndexByte(string(stat), ')')+1:]
+	f := strings.Fields(string(rest))
+	return len(f) == 0 || f[0] != "Z"
 }
 
 // Lock takes the daemon's start lock, waiting for another caller that holds

@@ -91,3 +91,29 @@ func TestSocketPathTooLong(t *testing.T) {
 		t.Errorf("For with a %d-byte directory: %v", len(deep), err)
 	}
 }
+
+// A daemon whose recorded process is gone is stale even while something
+// still answers on its socket (a killed daemon accepts for a moment as it
+// dies): the pid decides.
+func TestStaleWhenProcessGone(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, remove, err := Listen(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	if Stale(p) {
+		t.Fatal("a live daemon is stale")
+	}
+	// A pid that cannot be a live process: beyond pid_max.
+	if err := os.WriteFile(p.Pid, []byte("2147483646\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !Stale(p) {
+		t.Error("a daemon whose process is gone is not stale")
+	}
+}
