@@ -3,6 +3,7 @@ package remote_test
 import (
 	"errors"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/triage-dev/triage/internal/remote"
@@ -31,14 +32,12 @@ func TestCommandRoundTrip(t *testing.T) {
 }
 
 func FuzzCommand(f *testing.F) {
-	for _, s := range []string{"a b", "it's", "$(x)", "\x00", "-", "'\"`\\"} {
+	for _, s := range []string{"a b", "it's", "$(x)", "-", "'\"`\\"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for i := 0; i < len(s); i++ {
-			if s[i] == 0 {
-				t.Skip("a NUL cannot be in an argument")
-			}
+		if strings.IndexByte(s, 0) >= 0 {
+			return // a NUL cannot be in an argument: nothing to check
 		}
 		out, err := exec.Command("sh", "-c", remote.Command([]string{"printf", "%s", s})).Output()
 		if err != nil || string(out) != s {
