@@ -78,6 +78,9 @@ type Backend struct {
 	// atEntry: launched to stop on entry, and not seen running since.
 	atEntry  bool
 	core     bool
+	// coreSpec is the core a LoadCore opened: an lldb that had to be
+	// killed (a command it would not let go of) is restarted on it.
+	coreSpec *debugger.CoreSpec
 	bps      map[int]debugger.Breakpoint // by lldb's breakpoint id
 	disposed bool
 }
@@ -150,7 +153,49 @@ func (b *Backend) run(ctx context.Context, cmd string, until *regexp.Regexp) (st
 		return "", debugger.ErrNotStarted
 	}
 	out, err := sess.RunUntil(ctx, cmd, until)
+	if errors.Is(err, repl.ErrDead) && b.restartable() {
+		return out, b.restartCore(err)
+	}
 	return out, b.engineErr(err)
+}
+
+// restartable reports a core session whose lldb may be started again: a
+// core holds no state lldb's death loses, but the breakpoints and frame
+// selection of a live target it does.
+func (b *Backend) restartable() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.coreSpec != nil && !b.disposed
+}
+
+// restartCore starts lldb again on the session's core after cause killed
+// it, and says so; the session goes on. If lldb cannot be started, the
+// session is dead.
+func (b *Backend) restartCore(cause error) error {
+	b.mu.Lock()
+	spec := *b.coreSpec
+	b.coreSpec = nil // no restart within the restart
+	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	err := b.start(ctx)
+	if err == nil {
+		_, err = b.runChecked(ctx, "target create --core "+quote(spec.Core)+" "+quote(spec.Program))
+	}
+	if err != nil {
+		return b.engineErr(fmt.Errorf("%w (restarting it on the core failed: %v)", cause, err))
+	}
+	b.mu.Lock()
+	b.coreSpec = &spec
+	b.mu.Unlock()
+	return fmt.Errorf("lldb did not let go of the command and was killed (%v); it was restarted on the core, and the session goes on", stripRestartAdvice(cause))
+}
+
+// stripRestartAdvice drops the engine error's advice to restart the
+// session, which the restart has taken.
+func stripRestartAdvice(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "; restart the session")
+	return msg
 }
 
 func (b *Backend) session() *repl.Session {

@@ -210,6 +210,21 @@ func TestAttachAndCore(t *testing.T) {
 	if frames, err := c.Stack(ctx, 0, 3); err != nil || frames[0].Function != "crash" {
 		t.Fatalf("core stack: %+v, %v", frames, err)
 	}
+
+	// A command lldb will not let go of (it ignores the interrupt) gets
+	// lldb killed; on a core, lldb is started again and the session goes on.
+	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	_, err = c.RawCommand(short, "script import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); time.sleep(60)")
+	if err == nil || !strings.Contains(err.Error(), "restarted on the core") || errors.Is(err, debugger.ErrSessionDead) {
+		t.Fatalf("a stuck command on a core: %v, want lldb restarted on the core", err)
+	}
+	if frames, err := c.Stack(ctx, 0, 3); err != nil || frames[0].Function != "crash" {
+		t.Errorf("core stack after the restart: %+v, %v", frames, err)
+	}
+	if st := c.State(); st.Status != debugger.StatusStopped {
+		t.Errorf("state after the restart: %+v", st)
+	}
 }
 
 func hasMain(frames []debugger.Frame) bool {

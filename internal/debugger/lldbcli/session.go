@@ -143,6 +143,7 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 	}
 	b.mu.Lock()
 	b.core = true
+	b.coreSpec = &spec
 	b.mu.Unlock()
 	b.observe(out)
 	b.mu.Lock()
