@@ -76,8 +76,8 @@ type Backend struct {
 	state    debugger.State
 	launched bool
 	// atEntry: launched to stop on entry, and not seen running since.
-	atEntry  bool
-	core     bool
+	atEntry bool
+	core    bool
 	// coreSpec is the core a LoadCore opened: an lldb that had to be
 	// killed (a command it would not let go of) is restarted on it.
 	coreSpec *debugger.CoreSpec
