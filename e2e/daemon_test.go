@@ -124,9 +124,14 @@ func TestDaemonCrashToCoreToDebugger(t *testing.T) {
 	}
 	var hint struct{ Program string }
 	json.Unmarshal([]byte(m[1]), &hint)
-	out = sh.call(0, "debug_attach", "--program", hint.Program, "--breakpoints", "name_length")
+	out = sh.call(0, "debug_attach", "--program", hint.Program, "--stop_on_entry")
+	if !strings.Contains(out, "STOPPED") {
+		t.Fatalf("debug_attach stopped on entry:\n%s", out)
+	}
+	sh.call(0, "debug_breakpoint_add", "--location", "name_length")
+	out = sh.call(0, "debug_continue")
 	if !strings.Contains(out, "STOPPED") || !strings.Contains(out, "name_length") {
-		t.Fatalf("debug_attach to the breakpoint:\n%s", out)
+		t.Fatalf("debug_continue to the breakpoint:\n%s", out)
 	}
 	if out := sh.call(0, "debug_stack"); !strings.Contains(out, "main") {
 		t.Errorf("debug_stack:\n%s", out)
