@@ -48,7 +48,12 @@ type Set struct {
 	// EnabledWorkflows are the workflows the server registered, in order.
 	EnabledWorkflows []string
 
+	closeMu sync.Mutex
 	closers []func() error
+
+	// ssh holds the connections to remote hosts (ssh_host) every workflow
+	// shares; it closes after everything that runs through it.
+	ssh *remote.Pool
 
 	// Each manager is made on first use; its ready flag says it exists
 	// (Busy looks without making one).
@@ -86,22 +91,37 @@ func New(cfg *config.Config, log *slog.Logger, version string) (*Set, error) {
 	if err != nil {
 		log.Warn("sweeping temporary directories", "err", err)
 	}
-	return &Set{Config: cfg, Defaults: ds, Log: log, Version: version}, nil
+	ssh := remote.NewPool(remote.Options{Config: cfg.SSH.Config}) // connects on first use
+	return &Set{Config: cfg, Defaults: ds, Log: log, Version: version, ssh: ssh}, nil
 }
 
 // OnClose registers f to run at Close, in reverse order of registration.
-func (s *Set) OnClose(f func() error) { s.closers = append(s.closers, f) }
+// Managers made on first use by concurrent calls register at once.
+func (s *Set) OnClose(f func() error) {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	s.closers = append(s.closers, f)
+}
 
 // Close releases everything the set owns: sessions are disposed and children
-// reaped. It is safe to call more than once.
+// reaped, then the ssh connections they ran through are closed. It is safe
+// to call more than once.
 func (s *Set) Close() error {
-	var errs []error
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		errs = append(errs, s.closers[i]())
-	}
+	s.closeMu.Lock()
+	closers := s.closers
 	s.closers = nil
-	return errors.Join(errs...)
+	s.closeMu.Unlock()
+	var errs []error
+	for i := len(closers) - 1; i >= 0; i-- {
+		errs = append(errs, closers[i]())
+	}
+	return errors.Join(append(errs, s.ssh.Close())...)
 }
+
+// Remote is the pool of ssh connections to the hosts that ssh_host names:
+// one multiplexed connection per host, shared by runs, debug and dump
+// sessions.
+func (s *Set) Remote() *remote.Pool { return s.ssh }
 
 // ConfigPathForWrite is where persisted defaults go: the config file in effect,
 // or a new .triage/config.yaml in the working directory.
@@ -209,10 +229,7 @@ func (s *Set) Debugger() *debugger.Manager {
 // Close disposes of every session, killing the engines' process groups.
 func (s *Set) Dumps() *postmortem.Manager {
 	s.dumpsOnce.Do(func() {
-		// The ssh connections close after the sessions that use them.
-		ssh := remote.NewPool(remote.Options{Config: s.Config.SSH.Config})
-		s.OnClose(ssh.Close)
-		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: ssh})
+		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: s.ssh})
 		s.OnClose(s.dumps.CloseAll)
 		s.dumpsReady.Store(true)
 	})
