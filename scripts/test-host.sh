@@ -11,7 +11,9 @@
 # address only, with a throw-away host key and one authorised key, both made
 # here. sshd runs in a private mount namespace where DIR/root is mounted at
 # /mnt/triage-remote: the remote's files are at paths that do not exist on
-# this side, so a test that reads a remote path locally fails. Everything a
+# this side, so a test that reads a remote path locally fails. The user's
+# home there is DIR/home (its PATH names this side's toolchains), not the
+# local one, unless DIR lies in it. Everything a
 # client needs is in DIR: ssh_config (host alias triage-test-host, the
 # client key, known_hosts pinning the host key, StrictHostKeyChecking), and
 # `up` prints it as KEY=VALUE lines (also kept in DIR/env):
@@ -98,14 +100,32 @@ Host $ALIAS
 EOF
 }
 
-# start runs sshd in the namespace and a private mount namespace; sshd
+# home makes the remote user's home directory: the host's own, not this
+# side's (whose shell start-up files may be slow or print), with a PATH
+# that holds the toolchains found here.
+home() { # dir
+  local h=$1/home t p=
+  mkdir -p "$h"
+  for t in go cargo gcc make cmake; do
+    t=$(command -v "$t" 2>/dev/null) || continue
+    case ":$p:" in *":${t%/*}:"*) ;; *) p="$p${p:+:}${t%/*}" ;; esac
+  done
+  printf 'export PATH="%s:$PATH"\n' "$p" >"$h/.bashrc"
+  cp "$h/.bashrc" "$h/.profile"
+}
+
+# start runs sshd in the namespace and a private mount namespace where the
+# host's root directory is at $REMOTE_ROOT and its user's home at ~; sshd
 # writes its pid file once it listens.
 start() { # dir, namespace
   local d=$1 i
   mkdir -p /run/sshd "$d/root"
+  home "$d"
   ip netns exec "$2" unshare --mount --propagation private sh -c '
     mount -t tmpfs -o size=1m,mode=0755 triage-test-host /mnt &&
     mkdir /mnt/triage-remote && mount --bind "$1/root" /mnt/triage-remote &&
+    h=$(getent passwd "$(id -un)" | cut -d: -f6) &&
+    case "$1/" in "$h"/*) ;; *) mount --bind "$1/home" "$h" ;; esac &&
     exec /usr/sbin/sshd -f "$1/sshd_config" -E "$1/sshd.log"' sh "$d"
   for ((i = 0; i < 200; i++)); do alive "$d" && return; sleep 0.05; done
   die "sshd did not start: $(cat "$d/sshd.log" 2>/dev/null)"

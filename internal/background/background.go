@@ -21,7 +21,6 @@ import (
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/identity"
-	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/tick"
 )
@@ -54,7 +53,8 @@ type Job struct {
 	Program  string
 	Argv     []string
 	Dir      string
-	Pid      int
+	Host     string // the ssh host it runs on, "" for this one
+	Pid      int    // on this host: for a Host's program, the ssh command's
 	Started  time.Time
 	OutputID string
 
@@ -86,15 +86,17 @@ func (j *Job) Stored() capture.Result {
 // Done is closed once the job has ended and been concluded.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
-// Start starts spec in the background. program is the name the caller gave;
-// projectDir, when known, is the project a crash is reported in (see
-// crashsite).
-func (m *Manager) Start(ctx context.Context, spec spawn.Spec, program, projectDir string) (*Job, error) {
+// Start starts req's program in the background (req.Remote: on that host),
+// capturing its output into a store entry of its own; the request's
+// Output, OutputID and KeepCores are the manager's.
+func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) {
+	spec := req.Spec
 	out, err := capture.Open(ctx, m.store, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{Budget: m.budget})
 	if err != nil {
 		return nil, err
 	}
-	run, err := capture.Start(m.base, capture.Request{Spec: spec, Output: out, OutputID: out.ID(), Program: program, ProjectDir: projectDir, KeepCores: m.store.CoreDir(out.ID())})
+	req.Output, req.OutputID, req.KeepCores = out, out.ID(), m.store.CoreDir(out.ID())
+	run, err := capture.Start(m.base, req)
 	if err != nil {
 		out.Abort()
 		return nil, err
@@ -102,7 +104,7 @@ func (m *Manager) Start(ctx context.Context, spec spawn.Spec, program, projectDi
 	m.mu.Lock()
 	m.seq++
 	j := &Job{
-		ID: fmt.Sprintf("p%d", m.seq), Program: program, Argv: spec.Argv, Dir: spec.Dir,
+		ID: fmt.Sprintf("p%d", m.seq), Program: req.Program, Argv: spec.Argv, Dir: spec.Dir, Host: req.Remote.Name(),
 		Pid: run.Process().Pid(), Started: time.Now(), OutputID: out.ID(),
 		owner: identity.Of(ctx).ID, run: run, out: out, done: make(chan struct{}),
 	}

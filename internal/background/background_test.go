@@ -2,6 +2,7 @@ package background
 
 import (
 	"context"
+	"github.com/triage-dev/triage/internal/capture"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func waitLines(t *testing.T, m *Manager, id string, n int) store.Page {
 func TestStartOutputStop(t *testing.T) {
 	m := newManager(t)
 	bin := crashers.Build(t, "sleeper")
-	j, err := m.Start(context.Background(), spawn.Spec{Argv: []string{bin, "600"}, Dir: t.TempDir()}, "sleeper", "")
+	j, err := m.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: []string{bin, "600"}, Dir: t.TempDir()}, Program: "sleeper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestStartOutputStop(t *testing.T) {
 
 func TestCrashInBackground(t *testing.T) {
 	m := newManager(t)
-	j, err := m.Start(context.Background(), spawn.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: t.TempDir(), CoreDumps: true}, "segv", "")
+	j, err := m.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: []string{crashers.Build(t, "segv")}, Dir: t.TempDir(), CoreDumps: true}, Program: "segv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestCrashInBackground(t *testing.T) {
 
 func TestCloseStopsEverything(t *testing.T) {
 	m := newManager(t)
-	j, err := m.Start(context.Background(), spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}}, "sleeper", "")
+	j, err := m.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}}, Program: "sleeper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestJobsBelongToTheirIdentity(t *testing.T) {
 	m := newManager(t)
 	alice := identity.With(context.Background(), identity.Caller{ID: "token:a"})
 	bob := identity.With(context.Background(), identity.Caller{ID: "token:b"})
-	j, err := m.Start(alice, spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Dir: t.TempDir()}, "sleeper", "")
+	j, err := m.Start(alice, capture.Request{Spec: spawn.Spec{Argv: []string{crashers.Build(t, "sleeper"), "600"}, Dir: t.TempDir()}, Program: "sleeper"})
 	if err != nil {
 		t.Fatal(err)
 	}

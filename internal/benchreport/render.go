@@ -164,7 +164,7 @@ func (r *Report) renderTokens(b *strings.Builder) {
 	}
 	b.WriteString("\n## Token budget\n\n")
 	fmt.Fprintf(b, "tools/list as `triage serve` sends it over stdio, output schemas included; tokens are estimated as bytes/4. "+
-		"Default workflows on this machine: %d tools, %s bytes ≈ %s tokens (target ≤ 6,000). All workflows (`--all`): %d tools, %s bytes ≈ %s tokens.\n\n",
+		"Default workflows on this machine: %d tools, %s bytes ≈ %s tokens (target ≤ 6,400). All workflows (`--all`): %d tools, %s bytes ≈ %s tokens.\n\n",
 		len(r.Default.Tools), num(float64(r.Default.Bytes)), num(float64(Tokens(r.Default.Bytes))),
 		len(r.All.Tools), num(float64(r.All.Bytes)), num(float64(Tokens(r.All.Bytes))))
 	inDefault := map[string]bool{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/hang"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -45,6 +46,11 @@ type Request struct {
 	// hangs is out of reach (xcodebuild's tests run in a simulator) and the
 	// local process's stacks would only show it waiting.
 	NoHangStacks bool
+	// Remote, when set, runs Spec on that host (remote.Conn.Start): its
+	// Argv, Dir, Env, Unset, Stdin and CoreDumps are the host's, the
+	// verdict is the program's own end there (not ssh's exit status), and
+	// its core is found by the host's core_pattern and read there.
+	Remote *remote.Conn
 }
 
 // Outcome is what a run left behind.
@@ -65,6 +71,10 @@ type Outcome struct {
 	// Lines and Bytes count the combined output.
 	Lines int
 	Bytes int64
+
+	// startErr: a remote program that could not start (found out only
+	// once its run ended); Run returns it.
+	startErr error
 }
 
 // Run runs the request to completion. The error is non-nil only when the
@@ -75,7 +85,11 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.Wait(ctx), nil
+	o := r.Wait(ctx)
+	if o.startErr != nil {
+		return nil, o.startErr
+	}
+	return o, nil
 }
 
 // Running is a started run.
@@ -85,6 +99,7 @@ type Running struct {
 	scan *verdict.Scanner
 	out  *fanout
 	hang *hangWatch
+	host *remoteRun // nil for a local run
 }
 
 // Start starts the request's process. ctx bounds the process's life as in
@@ -99,6 +114,16 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 	out := newFanout(sinks...)
 	hw := newHangWatch(out)
 	spec.Combined = io.MultiWriter(hw.tap, out)
+	var host *remoteRun
+	if req.Remote != nil {
+		var err error
+		if spec, host, err = startRemote(req.Remote, spec); err != nil {
+			out.Close()
+			return nil, err
+		}
+		spec.Combined = host.job.Output(spec.Combined)
+		req.NoHangStacks = true // the stacks are the host's, out of reach
+	}
 	spec.MergeStderr = true
 	if !req.NoHangStacks {
 		spec.OnHang = hw.onHang
@@ -108,7 +133,7 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 		out.Close()
 		return nil, err
 	}
-	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw}, nil
+	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw, host: host}, nil
 }
 
 // Flush passes the output read so far on to Request.Output (which otherwise
@@ -137,9 +162,22 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	r.out.Close() // spawn delivered everything before Wait returned
 	scan.Flush()
 	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
+	if r.host != nil {
+		hres, err := r.host.result(res)
+		if err != nil {
+			out.startErr = err
+			out.Verdict = verdict.Verdict{Status: verdict.StatusFailure, CrashType: verdict.CrashNone, ExitCode: 127, Line: "FAILED — " + err.Error()}
+			return out
+		}
+		res, out.Result = hres, hres
+	}
 	var evidence []verdict.Evidence
 	var frame *verdict.Frame
-	if res.Signaled && dumpsCore(res) {
+	switch {
+	case !res.Signaled || !dumpsCore(res):
+	case r.host != nil:
+		evidence, frame = out.collectRemoteCore(ctx, req, r.host, res)
+	default:
 		evidence, frame = out.collectCore(ctx, req, res)
 	}
 	hangRep, hangReason := r.hang.conclude()
@@ -155,7 +193,11 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 		Program:    req.Program,
 		ProjectDir: req.ProjectDir,
 		OutputID:   req.OutputID,
+		SSHHost:    r.host.hostName(),
 	})
+	if r.host != nil && r.host.lost != "" {
+		out.Verdict.Line = r.host.lostLine()
+	}
 	if hangRep != nil {
 		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
 	}

@@ -117,6 +117,11 @@ func pickDebugger(name string) (debuggerRun, error) {
 	return nil, fmt.Errorf("unknown debugger %q: use gdb or lldb", name)
 }
 
+// GDBArgv is the batch command that prints the crashing thread's
+// backtrace of core (ParseGDBBacktrace reads its output), for a gdb run
+// elsewhere (on the host a core is on).
+func GDBArgv(gdb, exe, core string) []string { return gdbArgv(gdb, exe, core) }
+
 // gdbArgv builds the batch command. -nx skips ~/.gdbinit (which could do
 // anything); debuginfod is turned off so gdb never stalls downloading
 // symbols; the marker separates load chatter from our bt.

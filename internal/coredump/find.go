@@ -156,6 +156,24 @@ func (f *Finder) findLinux(ctx context.Context, c Crash) ([]Artifact, error) {
 	return nil, &NoCoreError{Reason: noFileCoreReason(c, pat.raw, loc)}
 }
 
+// ExpectedCore is where a file core_pattern puts c's core: the exact path,
+// or a glob (filepath.Match syntax) when the pattern holds values Crash
+// does not know (%t, %h with hostname "", %u with Uid -1). A pattern that
+// pipes cores to a handler is a *NoCoreError naming it.
+func ExpectedCore(pattern string, usesPid bool, c Crash, hostname string) (path string, glob bool, err error) {
+	pat := parseCorePattern(pattern)
+	if pat.pipe {
+		return "", false, &NoCoreError{Reason: fmt.Sprintf("core_pattern pipes cores to %s (%q)", pat.handlerName(), pat.raw)}
+	}
+	loc := locate(pat.raw, c, hostname, usesPid)
+	return loc.String(), loc.exact == "", nil
+}
+
+// NoFileCoreReason says why a file core_pattern's core is not at loc.
+func NoFileCoreReason(c Crash, pattern, loc string) string {
+	return noFileCoreReason(c, pattern, coreLocation{exact: loc})
+}
+
 func (f *Finder) findPiped(ctx context.Context, c Crash, pat corePattern) ([]Artifact, error) {
 	handler := pat.handlerName()
 	switch {

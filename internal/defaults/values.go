@@ -40,7 +40,7 @@ type Values struct {
 	TimeoutS        duration.Seconds  `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
-	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"runs dump engines over ssh"`
+	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`
 }
 
 // Keys lists the JSON names of every session-managed field, in declaration order.

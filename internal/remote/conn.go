@@ -57,9 +57,14 @@ func (c *Conn) options() []string {
 // master is gone, ssh would quietly make a connection of its own; the
 // ProxyCommand that fails at once (used only then) makes that a clear
 // failure instead, which the next Pool.Conn repairs.
-func (c *Conn) Argv(argv []string) []string {
+func (c *Conn) Argv(argv []string) []string { return c.ShellArgv(Command(argv)) }
+
+// ShellArgv is the local argv that has the remote user's shell run script
+// on the host. Only triage's own text may be in script: the user's words
+// go through Command.
+func (c *Conn) ShellArgv(script string) []string {
 	out := append([]string{c.ssh}, c.options()...)
-	return append(out, "-o", "ControlMaster=no", "-o", "ProxyCommand=false", c.Host, "--", Command(argv))
+	return append(out, "-o", "ControlMaster=no", "-o", "ProxyCommand=false", c.Host, "--", script)
 }
 
 // connect starts the master and waits until its remote command says the
@@ -129,6 +134,14 @@ func (c *Conn) Dropped(grace time.Duration) bool {
 	case <-t.C:
 		return false
 	}
+}
+
+// Name is the host's name, "" for a nil connection (a local run).
+func (c *Conn) Name() string {
+	if c == nil {
+		return ""
+	}
+	return c.Host
 }
 
 // Wait returns once the master has ended.

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/scratch"
 )
 
@@ -63,11 +64,21 @@ func NewPool(opts Options) *Pool {
 }
 
 // Conn returns the connection to host, connecting first when there is none
-// or its master ended (a dropped connection reconnects here).
+// or its master ended (a dropped connection reconnects here). A bad host
+// name is the caller's mistake (fault.Usage); a host that cannot be
+// reached, or no ssh client, is fault.Unavailable.
 func (p *Pool) Conn(ctx context.Context, host string) (*Conn, error) {
 	if err := CheckHost(host); err != nil {
-		return nil, err
+		return nil, fault.Usage(err)
 	}
+	c, err := p.conn(ctx, host)
+	if err != nil {
+		return nil, fault.Unavailable(err)
+	}
+	return c, nil
+}
+
+func (p *Pool) conn(ctx context.Context, host string) (*Conn, error) {
 	hc, control, err := p.host(host)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package remote
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -45,4 +46,18 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Dir is the working directory on a host for cwd and project_dir as given
+// (argpath.Base's rule with the host's paths, which are never resolved
+// here): cwd, taken in project_dir when relative; "" is the remote user's
+// home directory.
+func Dir(cwd, projectDir string) string {
+	switch {
+	case cwd == "":
+		return projectDir
+	case path.IsAbs(cwd) || projectDir == "":
+		return cwd
+	}
+	return path.Join(projectDir, cwd)
 }

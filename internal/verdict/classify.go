@@ -19,6 +19,9 @@ type Input struct {
 	// read from the output is the first in its code (see crashsite).
 	ProjectDir string
 	OutputID   string // the stored output, for output_search hints
+	// SSHHost is the host the program ran on, "" for this one: the hints
+	// that open its core or run it again say so.
+	SSHHost string
 }
 
 // Classify decides the verdict. Precedence, first match wins:

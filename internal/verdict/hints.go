@@ -32,11 +32,12 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 		} else if in.Result != nil && len(in.Result.Argv) > 0 {
 			args["program"] = in.Result.Argv[0]
 		}
+		onHost(args, in.SSHHost)
 		hs = append(hs, Hint{Text: "open the core dump to see the crashing thread's stack and variables",
 			Tool: "dump_open", Args: args})
 		if _, ok := args["program"]; ok {
 			hs = append(hs, Hint{Text: "or examine it in the debugger (then debug_stack, debug_variables)",
-				Tool: "debug_attach", Args: map[string]any{"core": args["core"], "program": args["program"]}})
+				Tool: "debug_attach", Args: onHost(map[string]any{"core": args["core"], "program": args["program"]}, in.SSHHost)})
 		}
 	}
 	if ev := evidenceOf(v.Evidence, "crash_report"); ev != nil {
@@ -50,12 +51,12 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 	case StatusCrash:
 		if evidenceOf(v.Evidence, "core_dump") == nil && program != "" {
 			hs = append(hs, Hint{Text: "re-run under the debugger to stop at the crash",
-				Tool: "debug_attach", Args: relaunch(program, in.Result)})
+				Tool: "debug_attach", Args: onHost(relaunch(program, in.Result), in.SSHHost)})
 		}
 	case StatusTimeout:
 		if program != "" {
 			hs = append(hs, Hint{Text: "re-run under the debugger and pause it to see where it hangs, or raise timeout_s",
-				Tool: "debug_attach", Args: relaunch(program, in.Result)})
+				Tool: "debug_attach", Args: onHost(relaunch(program, in.Result), in.SSHHost)})
 		}
 	case StatusSilentFailure:
 		text := "the program exited without a word"
@@ -63,7 +64,7 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 			text += fmt.Sprintf(" (exit %d: %s)", v.ExitCode, v.Meaning)
 		}
 		hs = append(hs, Hint{Text: text + "; re-run under the debugger with a breakpoint on exit",
-			Tool: "debug_attach", Args: relaunch(program, in.Result)})
+			Tool: "debug_attach", Args: onHost(relaunch(program, in.Result), in.SSHHost)})
 	}
 	if in.OutputID != "" && v.Status != StatusSilentFailure {
 		pattern := `(?i)error|fail|fatal|panic`
@@ -82,6 +83,15 @@ func relaunch(program string, r *spawn.Result) map[string]any {
 	args := map[string]any{"program": program, "args": argsOf(r)}
 	if r.Dir != "" {
 		args["cwd"] = r.Dir
+	}
+	return args
+}
+
+// onHost adds ssh_host to a hint's arguments when the run was on another
+// host: its paths are that host's.
+func onHost(args map[string]any, host string) map[string]any {
+	if host != "" {
+		args["ssh_host"] = host
 	}
 	return args
 }

@@ -15,9 +15,11 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Host is the test host as scripts/test-host.sh describes it.
@@ -194,4 +196,43 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return os.Rename(tmp, dst)
+}
+
+// Master is the pid of the ssh master triage keeps for this host (found by
+// its command line, which names the host's configuration), for a test that
+// kills the connection.
+func (h *Host) Master(t testing.TB) int {
+	t.Helper()
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if bytes.Contains(cmd, []byte("ControlMaster=yes")) && bytes.Contains(cmd, []byte(h.Config)) {
+			return pid
+		}
+	}
+	t.Fatal("no ssh master for the test host")
+	return 0
+}
+
+// WaitFile returns once the remote wrote name in the host's root, failing
+// after a minute.
+func (h *Host) WaitFile(t testing.TB, name string) {
+	t.Helper()
+	path := h.Local(name)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear on the test host", name)
+		}
+		<-tick.C
+	}
 }

@@ -1,15 +1,12 @@
 package dump_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
@@ -89,7 +86,6 @@ func TestRemoteKernelDump(t *testing.T) {
 	})
 	t.Run("connection killed mid-command, then recovery", func(t *testing.T) {
 		need(t, "drgn", "python3-drgn")
-		started := h.Local("drgn-started")
 		var res mcptest.Result
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -98,8 +94,8 @@ func TestRemoteKernelDump(t *testing.T) {
 			res = c.Call("dump_command", map[string]any{"command": "drgn: import time; open('" +
 				filepath.Join(h.Root, "drgn-started") + "', 'w').close(); time.sleep(120)"})
 		}()
-		waitFor(t, started)
-		syscall.Kill(-sshMaster(t, h), syscall.SIGKILL)
+		h.WaitFile(t, "drgn-started")
+		syscall.Kill(-h.Master(t), syscall.SIGKILL)
 		wg.Wait()
 		if !res.IsError || !strings.Contains(res.Text, "ssh connection lost to "+h.Name) {
 			t.Fatalf("command through a killed connection:\n%s", res.Text)
@@ -150,39 +146,4 @@ func TestRemoteProcessCore(t *testing.T) {
 		t.Errorf("bt:\n%s", r.Text)
 	}
 	c.Call("dump_close", nil)
-}
-
-// sshMaster is the pid of triage's ssh master for h, found by its argv.
-func sshMaster(t *testing.T, h *sshhost.Host) int {
-	t.Helper()
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		cmd, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if bytes.Contains(cmd, []byte("ControlMaster=yes")) && bytes.Contains(cmd, []byte(h.Config)) {
-			return pid
-		}
-	}
-	t.Fatal("no ssh master for the test host")
-	return 0
-}
-
-// waitFor returns once path exists, failing after a minute.
-func waitFor(t *testing.T, path string) {
-	t.Helper()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
-		}
-		<-tick.C
-	}
 }

@@ -25,10 +25,11 @@ type ProcessInfo struct {
 	Running  bool     `json:"running" jsonschema:"still running"`
 	Verdict  string   `json:"verdict,omitempty" jsonschema:"verdict line once it ended"`
 	OutputID string   `json:"output_id" jsonschema:"stored output"`
+	SSHHost  string   `json:"ssh_host,omitempty" jsonschema:"the host it runs on (pid: the local ssh)"`
 }
 
 func info(j *background.Job) ProcessInfo {
-	p := ProcessInfo{ID: j.ID, Pid: j.Pid, Argv: j.Argv, Cwd: j.Dir, Started: j.Started.Format(time.RFC3339), Running: true, OutputID: j.OutputID}
+	p := ProcessInfo{ID: j.ID, Pid: j.Pid, Argv: j.Argv, Cwd: j.Dir, Started: j.Started.Format(time.RFC3339), Running: true, OutputID: j.OutputID, SSHHost: j.Host}
 	if o := j.Outcome(); o != nil {
 		p.Running, p.Verdict = false, o.Verdict.Line
 	}
@@ -40,16 +41,24 @@ func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) 
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
+	conn, err := in.host(ctx, h.svc)
+	if err != nil {
+		return catalog.Result[ProcessInfo]{}, err
+	}
 	m, err := h.svc.Jobs(ctx)
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
-	j, err := m.Start(ctx, spec, in.program(), in.projectDir())
+	j, err := m.Start(ctx, capture.Request{Spec: spec, Program: in.program(), ProjectDir: in.projectDir(), Remote: conn})
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, startError(err)
 	}
 	p := info(j)
-	text := fmt.Sprintf("STARTED %s (pid %d): %s\nnext: %s, then %s\n", j.ID, j.Pid, strings.Join(j.Argv, " "),
+	where := ""
+	if j.Host != "" {
+		where = " on " + j.Host
+	}
+	text := fmt.Sprintf("STARTED %s (pid %d)%s: %s\nnext: %s, then %s\n", j.ID, j.Pid, where, strings.Join(j.Argv, " "),
 		catalog.NextCall("process_output", map[string]any{"id": j.ID, "cursor": 0}),
 		catalog.NextCall("process_stop", map[string]any{"id": j.ID}))
 	return catalog.Result[ProcessInfo]{Text: text, Output: p}, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/hang"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
@@ -69,6 +70,7 @@ type processParams struct {
 	Stdin      string            `json:"stdin,omitempty"`
 	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty"`
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
+	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
 }
 
 func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, error) {
@@ -77,7 +79,11 @@ func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, err
 	}
 	// Relative paths are the program's: cwd is taken in project_dir, and
 	// the directory is absolute so that whatever names it works anywhere.
+	// A host's paths are its own: they are passed on as given.
 	dir := argpath.Base(p.Cwd, p.ProjectDir)
+	if p.SSHHost != "" {
+		dir = remote.Dir(p.Cwd, p.ProjectDir)
+	}
 	def := time.Duration(0) // a background process runs until stopped
 	if foreground {
 		def = svc.Config.RunTimeout()
@@ -102,7 +108,12 @@ func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, err
 
 // program is the program as run, absolute when it is a path (hints and
 // backtraces name it from anywhere); a bare name is left for PATH.
-func (p processParams) program() string { return argpath.Program(p.Program, p.Cwd, p.ProjectDir) }
+func (p processParams) program() string {
+	if p.SSHHost != "" {
+		return p.Program
+	}
+	return argpath.Program(p.Program, p.Cwd, p.ProjectDir)
+}
 
 // runCall is the call's own arguments, for the hints that rerun it.
 func (p processParams) runCall() toolchain.RunCall {
@@ -114,7 +125,20 @@ func (p processParams) runCall() toolchain.RunCall {
 }
 
 // projectDir is project_dir made absolute, "" when not given.
-func (p processParams) projectDir() string { return argpath.Resolve(p.ProjectDir, "", "") }
+func (p processParams) projectDir() string {
+	if p.SSHHost != "" {
+		return p.ProjectDir
+	}
+	return argpath.Resolve(p.ProjectDir, "", "")
+}
+
+// host is the connection to ssh_host, nil when the program runs here.
+func (p processParams) host(ctx context.Context, svc *services.Set) (*remote.Conn, error) {
+	if p.SSHHost == "" {
+		return nil, nil
+	}
+	return svc.Remote().Conn(ctx, p.SSHHost)
+}
 
 // RunOutput is the result of run, process_stop and a finished process.
 type RunOutput struct {
@@ -137,6 +161,10 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
+	conn, err := in.host(ctx, h.svc)
+	if err != nil {
+		return catalog.Result[RunOutput]{}, err
+	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
@@ -152,7 +180,8 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	o, err := capture.Run(ctx, capture.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(), ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID())})
+	o, err := capture.Run(ctx, capture.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(),
+		ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID()), Remote: conn})
 	if err != nil {
 		cp.Abort()
 		return catalog.Result[RunOutput]{}, startError(err)

@@ -3,6 +3,7 @@ package simulator
 import (
 	"context"
 	"fmt"
+	"github.com/triage-dev/triage/internal/capture"
 	"strings"
 	"time"
 
@@ -72,7 +73,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 		return zero, err
 	}
 	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
-	j, err := jm.Start(ctx, spawn.Spec{Argv: cmd.Argv, Timeout: limit}, "log stream", "")
+	j, err := jm.Start(ctx, capture.Request{Spec: spawn.Spec{Argv: cmd.Argv, Timeout: limit}, Program: "log stream"})
 	if err != nil {
 		return zero, apple.UsageOf(err)
 	}

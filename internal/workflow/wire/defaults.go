@@ -24,7 +24,7 @@ type Defaults struct {
 	TimeoutS        duration.Seconds  `json:"timeout_s,omitempty"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
-	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"runs dump engines over ssh"`
+	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`
 }
 
 // DefaultsOf converts session defaults.

@@ -1,0 +1,169 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/remote"
+	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/verdict"
+)
+
+// remoteRun is the host's side of a run whose Request.Remote is set.
+type remoteRun struct {
+	conn *remote.Conn
+	job  *remote.Started
+	argv []string // the program's, as asked
+	// lost says why the program's end is unknown: the connection dropped
+	// before its status came back.
+	lost string
+}
+
+// startRemote turns spec, which describes the program on the host, into
+// the local ssh command that runs it there.
+func startRemote(c *remote.Conn, spec spawn.Spec) (spawn.Spec, *remoteRun, error) {
+	var stdin string
+	if spec.Stdin != nil {
+		b, err := io.ReadAll(spec.Stdin)
+		if err != nil {
+			return spec, nil, fmt.Errorf("reading the program's input: %w", err)
+		}
+		stdin = string(b)
+	}
+	job, err := c.Start(remote.Job{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Unset: spec.Unset, Stdin: stdin, CoreDumps: spec.CoreDumps})
+	if err != nil {
+		return spec, nil, &spawn.StartError{Kind: spawn.KindInvalidEnv, Program: spec.Argv[0], Detail: err.Error()}
+	}
+	local := spec
+	local.Argv, local.Stdin = job.Argv, job.Stdin
+	local.Dir, local.Env, local.Unset, local.CoreDumps = "", nil, nil, false
+	return local, &remoteRun{conn: c, job: job, argv: spec.Argv}, nil
+}
+
+// result is res (the ssh command's) restated as the program's own end on
+// the host, or a *spawn.StartError when it could not start there.
+func (r *remoteRun) result(res *spawn.Result) (*spawn.Result, error) {
+	r.job.Release()
+	out := *res
+	out.Argv, out.Path, out.Dir, out.PeakRSS, out.OOMKilled = r.argv, "", "", 0, false
+	out.Exited, out.ExitCode, out.Signaled, out.Signal, out.SignalName, out.CoreDumped = false, -1, false, 0, "", false
+	exit, err := r.job.Exit()
+	switch {
+	case err == nil && exit.ExecError != "":
+		return nil, &spawn.StartError{Kind: spawn.KindNotFound, Program: r.argv[0], Detail: "on " + r.conn.Host + ": " + exit.ExecError}
+	case err == nil:
+		ws := exit.Status
+		out.Pid, out.Path, out.Dir, out.OrphansKilled = exit.Pid, exit.Exe, exit.Cwd, exit.OrphansKilled
+		out.Exited, out.CoreDumped = ws.Exited(), ws.CoreDump()
+		out.ExitCode = ws.ExitStatus()
+		if out.Signaled = ws.Signaled(); out.Signaled {
+			out.Signal, out.SignalName = ws.Signal(), spawn.SignalName(ws.Signal())
+		}
+	case res.TimedOut || res.Cancelled:
+		// The wrapper ended the program when this side went.
+	default:
+		out.Cancelled = true
+		r.lost = r.whyLost(res)
+	}
+	return &out, nil
+}
+
+// whyLost explains a run whose status never came back.
+func (r *remoteRun) whyLost(res *spawn.Result) string {
+	if res.Exited && res.ExitCode == 255 {
+		return fmt.Sprintf("the ssh connection to %s was lost while the program ran: how it ended there is unknown", r.conn.Host)
+	}
+	return fmt.Sprintf("the command on %s ended (%s) before the program's status came back: perl (which runs it there) may be missing", r.conn.Host, res)
+}
+
+// hostName is the host's name, "" for a local run (r nil).
+func (r *remoteRun) hostName() string {
+	if r == nil {
+		return ""
+	}
+	return r.conn.Host
+}
+
+// lostLine is the verdict line of a run whose status never came back.
+func (r *remoteRun) lostLine() string { return "INTERRUPTED — " + r.lost }
+
+// exit is the wrapper's report (nil when there was none).
+func (r *remoteRun) exit() *remote.Exit {
+	e, _ := r.job.Exit()
+	return e
+}
+
+// coreLookup prints "SIZE MTIME PATH" for each regular file a glob (or a
+// plain path) names on the host.
+const coreLookup = `use File::Glob ':bsd_glob'; for (bsd_glob($ARGV[0])) { my @s = stat; print "$s[7] $s[9] $_\n" if -f _ }`
+
+// collectRemoteCore finds the core the program left on the host, by the
+// host's core_pattern, and backtraces it there with the host's gdb.
+func (o *Outcome) collectRemoteCore(ctx context.Context, req Request, r *remoteRun, res *spawn.Result) ([]verdict.Evidence, *verdict.Frame) {
+	e := r.exit()
+	crash := coredump.Crash{Pid: res.Pid, Exe: res.Path, Cwd: res.Dir, Uid: -1, Gid: -1, Signal: int(res.Signal),
+		CoreDumped: res.CoreDumped, Started: res.Started, Ended: res.Started.Add(res.Duration)}
+	core, err := r.findCore(ctx, e, crash)
+	if err != nil {
+		o.NoCore = err.Error()
+		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
+	}
+	note := "on " + r.conn.Host
+	o.Artifacts = []coredump.Artifact{{Kind: "core", Path: core, Note: note}}
+	ev := []verdict.Evidence{{Kind: "core_dump", Path: core, Summary: note}}
+	if req.NoBacktrace {
+		return ev, nil
+	}
+	timeout := req.BacktraceTimeout
+	if timeout <= 0 {
+		timeout = coredump.DefaultBacktraceTimeout
+	}
+	text, err := r.conn.Run(ctx, coredump.GDBArgv("gdb", res.Path, core), timeout)
+	tr, perr := coredump.ParseGDBBacktrace(text)
+	if err != nil || perr != nil {
+		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + errors.Join(err, perr).Error()}), nil
+	}
+	o.Trace = tr
+	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
+	if f, ok := tr.Crashing(req.ProjectDir); ok {
+		return ev, &verdict.Frame{Function: f.Function, File: f.File, Line: f.Line}
+	}
+	return ev, nil
+}
+
+// findCore is the newest core at the place the host's core_pattern gives,
+// written during the run.
+func (r *remoteRun) findCore(ctx context.Context, e *remote.Exit, c coredump.Crash) (string, error) {
+	if e == nil || e.CorePattern == "" {
+		return "", fmt.Errorf("the core_pattern of %s could not be read", r.conn.Host)
+	}
+	where, _, err := coredump.ExpectedCore(e.CorePattern, e.CoreUsesPid, c, "")
+	if err != nil {
+		return "", fmt.Errorf("on %s: %w", r.conn.Host, err)
+	}
+	out, err := r.conn.Run(ctx, []string{"perl", "-e", coreLookup, where}, 30*time.Second)
+	if err != nil {
+		return "", fmt.Errorf("looking for the core on %s: %w", r.conn.Host, err)
+	}
+	best, bestTime := "", int64(0)
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.SplitN(line, " ", 3)
+		if len(f) != 3 {
+			continue
+		}
+		mtime, _ := strconv.ParseInt(f[1], 10, 64)
+		if mtime >= c.Started.Add(-time.Second).Unix() && mtime >= bestTime {
+			best, bestTime = f[2], mtime
+		}
+	}
+	if best == "" {
+		return "", errors.New(coredump.NoFileCoreReason(c, e.CorePattern, where) + " (on " + r.conn.Host + ")")
+	}
+	return best, nil
+}
