@@ -48,6 +48,9 @@ var Suite = []Package{
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkCommand(Cached|Uncached)$", QuickBenchtime: "20x", Quick: true},
 	// crash takes about 10 s to open the vmcore: the full suite only.
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkKernelCommandUncached$", Benchtime: "20x"},
+	// Through the test host's sshd (scripts/test-host.sh; root).
+	{Dir: "./internal/workflow/run", Bench: "^BenchmarkRemoteRunTrue$", QuickBenchtime: "10x", Quick: true},
+	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkRemoteCommandUncached$", QuickBenchtime: "20x", Quick: true},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 }
@@ -129,6 +132,12 @@ var Figures = []Figure{
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "crash through the session's REPL",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10,
 		Or: &Target{Check: "overhead-ms", Unit: "ms", Op: "<=", Limit: 5}},
+	{Title: "`run true` on a host over ssh (its connection up)", Key: Key("./internal/workflow/run", "BenchmarkRemoteRunTrue"),
+		Value: "remote-ms", Unit: "ms", Base: "local-ms", BaseLabel: "the same `run` here",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 20},
+	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
+		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "the host's gdb through the session's REPL",
+		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 5},
 	{Title: "building the server, all workflows", Key: Key("./internal/server", "BenchmarkNew"),
 		Value: "ns/op", Unit: "ms", Scale: 1e-6},
 	{Title: "hang evidence: stacks of a 50-thread C program (gdb attach)", Key: Key("./internal/hang", "BenchmarkCaptureNative50Threads"),

@@ -11,10 +11,10 @@
 #        then one line: "\x1e" NONCE, then "\x1fKEY=VALUE" fields.
 use strict;
 use warnings;
-use POSIX qw(WNOHANG);
 use Cwd qw(getcwd);
 
 $| = 1;
+use constant WNOHANG => 1; # Linux and the BSDs; POSIX.pm costs a start-up
 my ($nonce, $dir) = splice @ARGV, 0, 2;
 my $nset = shift @ARGV;
 my @set = splice @ARGV, 0, $nset;
@@ -69,13 +69,13 @@ pipe(my $inr, my $inw) or mark(exec => "pipe: $!");
 pipe(my $errr, my $errw) or mark(exec => "pipe: $!"); # close-on-exec: EOF once exec succeeds
 my $pid = fork // mark(exec => "fork: $!");
 if ($pid == 0) {
-    POSIX::setpgid(0, 0);
+    setpgrp(0, 0);
     open STDIN, '<&', $inr;
     open STDERR, '>&', \*STDOUT;
     $SIG{CHLD} = 'DEFAULT';
     { no warnings "exec"; exec { $exe } @argv; }
     print $errw "$!";
-    POSIX::_exit(127);
+    exit 127;
 }
 close $inr;
 close $errw;
@@ -86,7 +86,7 @@ if (length $input) {
     if (defined $feeder && $feeder == 0) {
         $SIG{PIPE} = 'DEFAULT';
         syswrite $inw, $input;
-        POSIX::_exit(0);
+        exit 0;
     }
 }
 close $inw;

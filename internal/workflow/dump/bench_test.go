@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/sshhost"
 )
 
 // openCoreBench opens a segv core under gdb through the tools and warms the
@@ -112,4 +114,26 @@ func BenchmarkKernelCommandUncached(b *testing.B) {
 		b.Fatal(err)
 	}
 	alternateUncached(b, c, s, postmortem.EngineCrash, "crash:log")
+}
+
+// BenchmarkRemoteCommandUncached is BenchmarkCommandUncached on a core that
+// lives on the test host, read by its gdb over the host's ssh connection:
+// the engine's own REPL through that connection against dump_command
+// (target: ≤ +5 ms).
+func BenchmarkRemoteCommandUncached(b *testing.B) {
+	h := sshhost.Get(b)
+	exe, core := makeCore(b, "segv")
+	rexe, rcore := h.Put(b, exe, "bench-segv"), h.Put(b, core, "bench-segv.core")
+	c := mcptest.Connect(b, &config.Config{SSH: config.SSH{Config: h.Config}})
+	if r := c.Call("dump_open", map[string]any{"core": rcore, "program": rexe, "ssh_host": h.Name}); r.IsError {
+		b.Fatal(r.Text)
+	}
+	if r := c.Call("dump_command", map[string]any{"command": "bt"}); r.IsError {
+		b.Fatal(r.Text)
+	}
+	s, err := c.Svc.Dumps().Get(context.Background(), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	alternateUncached(b, c, s, postmortem.EngineGDB, "bt")
 }
