@@ -78,6 +78,12 @@ func NewManager(opts Options) *Manager {
 	return &Manager{opts: opts, sessions: map[string]*Session{}, ownRemote: own}
 }
 
+// Host is the connection to a remote session's host (connecting when
+// there is none), for work beside the session's engines.
+func (m *Manager) Host(ctx context.Context, host string) (*remote.Conn, error) {
+	return m.opts.Remote.Conn(ctx, host)
+}
+
 // Open validates t and returns its session, new or shared. reused reports
 // that the dump was already open. Engines start on their first command.
 // Local dumps are inspected first: a process core given as vmcore (or the

@@ -23,38 +23,57 @@ type Opened struct {
 	Session *postmortem.Session
 	// Reused is set when the dump was already open.
 	Reused bool
-	// Crash says where a local process core crashed ("crashed: SIGSEGV in
-	// f at f.c:3"), and Frames are the top frames; both are empty for
-	// kernel and remote dumps, and when the debugger could not read the
-	// core.
+	// Crash says where a process core crashed ("crashed: SIGSEGV in f at
+	// f.c:3"), and Frames are the top frames; both are empty for kernel
+	// dumps, and when the debugger could not read the core.
 	Crash  string
 	Frames []string
 }
 
 // Open opens t in dumps (or shares the session that has it open) and takes
-// the first look at a local process core. projectDir is where the program's
-// own code is, for the crashing-frame rule.
+// the first look at a process core (a remote one with its host's gdb).
+// projectDir is where the program's own code is, for the crashing-frame
+// rule.
 func Open(ctx context.Context, dumps *postmortem.Manager, t postmortem.Target, projectDir string) (Opened, error) {
 	s, reused, err := dumps.Open(ctx, t)
 	if err != nil {
 		return Opened{}, err
 	}
 	o := Opened{Session: s, Reused: reused}
-	if !t.Kernel && t.SSHHost == "" {
-		o.Crash, o.Frames = firstLook(ctx, t.Program, t.Core, projectDir)
+	if !t.Kernel {
+		ctx, cancel := context.WithTimeout(ctx, firstLookTimeout)
+		defer cancel()
+		if tr := backtrace(ctx, dumps, t); tr != nil {
+			o.Crash, o.Frames = firstLook(tr, projectDir)
+		}
 	}
 	return o, nil
 }
 
-// firstLook is the crashing thread of a local process core, so that the
-// first answer already says where it crashed: "crashed: SIGSEGV in
-// zlibVersion at zutil.c:29" and the top frames. It says nothing when the
-// debugger could not read the core (dump_report then explains).
-func firstLook(ctx context.Context, program, core, projectDir string) (crash string, frames []string) {
-	ctx, cancel := context.WithTimeout(ctx, firstLookTimeout)
-	defer cancel()
-	tr, err := coredump.Backtrace(ctx, program, core, coredump.BacktraceOptions{Timeout: firstLookTimeout})
-	if err != nil || len(tr.Frames) == 0 {
+// backtrace is the batch backtrace of a process core, taken on its host;
+// nil when the debugger could not read it (dump_report then explains).
+func backtrace(ctx context.Context, dumps *postmortem.Manager, t postmortem.Target) *coredump.Trace {
+	if t.SSHHost == "" {
+		tr, _ := coredump.Backtrace(ctx, t.Program, t.Core, coredump.BacktraceOptions{Timeout: firstLookTimeout})
+		return tr
+	}
+	conn, err := dumps.Host(ctx, t.SSHHost)
+	if err != nil {
+		return nil
+	}
+	text, err := conn.Run(ctx, coredump.GDBArgv("gdb", t.Program, t.Core), firstLookTimeout)
+	if err != nil {
+		return nil
+	}
+	tr, _ := coredump.ParseGDBBacktrace(text)
+	return tr
+}
+
+// firstLook is the crashing thread of a process core, so that the first
+// answer already says where it crashed: "crashed: SIGSEGV in zlibVersion
+// at zutil.c:29" and the top frames.
+func firstLook(tr *coredump.Trace, projectDir string) (crash string, frames []string) {
+	if len(tr.Frames) == 0 {
 		return "", nil
 	}
 	f, ok := tr.Crashing(projectDir)

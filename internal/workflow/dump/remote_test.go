@@ -3,6 +3,8 @@ package dump_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,6 +56,23 @@ func TestRemoteKernelDump(t *testing.T) {
 		!strings.Contains(strings.Join(ro.Backtrace, "\n"), "sysrq_handle_crash") || len(ro.LogTail) == 0 {
 		t.Fatalf("dump_report: %+v\n%s", ro, r.Text)
 	}
+	t.Run("the same report as locally", func(t *testing.T) {
+		lc := mcptest.Connect(t, nil)
+		if o := lc.Call("dump_open", map[string]any{"vmcore": v.path, "vmlinux": v.vmlinux}); o.IsError {
+			t.Fatalf("local dump_open:\n%s", o.Text)
+		}
+		var lo dump.ReportOutput
+		lr := lc.Call("dump_report", nil)
+		lr.Decode(t, &lo)
+		lc.Call("dump_close", nil)
+		same := func(a, b dump.ReportOutput) bool {
+			return a.Verdict == b.Verdict && a.Release == b.Release && a.Panic == b.Panic && a.Uptime == b.Uptime &&
+				reflect.DeepEqual(a.Task, b.Task) && slices.Equal(a.Backtrace, b.Backtrace) && slices.Equal(a.LogTail, b.LogTail)
+		}
+		if !same(lo, ro) || lr.FirstLine() != r.FirstLine() {
+			t.Errorf("remote report differs from the local one:\nremote: %+v\nlocal:  %+v", ro, lo)
+		}
+	})
 	var first dump.CommandOutput
 	t.Run("crash command and cache", func(t *testing.T) {
 		r := c.Call("dump_command", map[string]any{"command": "crash: sys"})
@@ -132,8 +151,8 @@ func TestRemoteProcessCore(t *testing.T) {
 	notLocal(t, rexe, rcore)
 	c := remoteClient(t, h)
 	open := c.Call("dump_open", map[string]any{"core": rcore, "program": rexe, "ssh_host": h.Name})
-	if open.IsError {
-		t.Fatalf("dump_open:\n%s", open.Text)
+	if open.IsError || !strings.Contains(open.Text, "crashed: SIGSEGV in crash_here at segv.c:5") {
+		t.Fatalf("dump_open, with its first look taken on the host:\n%s", open.Text)
 	}
 	rep := c.Call("dump_report", nil)
 	if want := "CRASHED (SIGSEGV) in crash_here at segv.c:5, fault address 0x0"; rep.FirstLine() != want {
