@@ -157,8 +157,13 @@ func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
 	var g globals
 	g.register(fs)
+	const what = "triage daemon status|stop: the daemon that keeps stateful tools between calls (for this directory and configuration)"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintln(stdout, what)
+		return exitOK, nil
+	}
 	if len(args) == 0 || (args[0] != "status" && args[0] != "stop") {
-		return 0, usagef("triage daemon status|stop: the daemon that keeps stateful tools between calls (for this directory and configuration)")
+		return 0, usagef("%s", what)
 	}
 	if err := parseFlags(fs, args[1:], stderr); err != nil {
 		return 0, err

@@ -163,9 +163,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return code
 	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK // the flag set printed the command's usage, as asked
+	}
 	fmt.Fprintf(stderr, "triage %s: %v\n", cmd, err)
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitFailure

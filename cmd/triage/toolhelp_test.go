@@ -102,3 +102,21 @@ func TestToolHelp(t *testing.T) {
 		t.Errorf("unknown tool --help: exit %d", code)
 	}
 }
+
+// Every command's --help prints its usage and exits 0; a flag it does not
+// know is a usage error (2).
+func TestCommandHelpExitsZero(t *testing.T) {
+	for _, cmd := range []string{"serve", "tools", "call", "daemon", "init", "doctor", "filter", "version"} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{cmd, "--help"}, strings.NewReader(""), &out, &errb); code != exitOK {
+			t.Errorf("triage %s --help: exit %d\n%s%s", cmd, code, out.String(), errb.String())
+		}
+		if out.Len()+errb.Len() == 0 {
+			t.Errorf("triage %s --help printed nothing", cmd)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"init", "--no-such-flag"}, strings.NewReader(""), &out, &errb); code != exitUsage {
+		t.Errorf("triage init --no-such-flag: exit %d, want %d", code, exitUsage)
+	}
+}
