@@ -16,4 +16,12 @@
 // learns why the target stopped. Requests that need a stopped target answer
 // ErrRunning at once instead of blocking; WaitStop is the one way to wait
 // for a running target, on the debugger's own reports.
+//
+// Remote hosts: a spec's SSHHost makes the backend run its debugger on that
+// host, through the host's one ssh connection (internal/remote, which the
+// backends are given by their factories; this package only carries the
+// name). Every path in the spec (program, core, working directory,
+// breakpoint files) and every pid is the host's own: nothing is looked up
+// or checked on this side. A session whose connection drops is dead, and
+// its error says so.
 package debugger

@@ -39,6 +39,7 @@ type SessionInfo struct {
 	Target   string    `json:"target"` // program path
 	Pid      int       `json:"pid,omitempty"`
 	Core     string    `json:"core,omitempty"`
+	SSHHost  string    `json:"ssh_host,omitempty"` // where the debugger runs; "" here
 	Created  time.Time `json:"created"`
 	LastUsed time.Time `json:"last_used"`
 	Current  bool      `json:"current"`
@@ -100,21 +101,21 @@ func NewManager(opts Options) *Manager {
 // Launch starts spec.Program under a new session of the named backend ("" for
 // the configured default) and makes it current.
 func (m *Manager) Launch(ctx context.Context, backend string, spec LaunchSpec) (SessionInfo, error) {
-	return m.create(ctx, backend, SessionInfo{Target: spec.Program}, func(b Backend) (State, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program, SSHHost: spec.SSHHost}, func(b Backend) (State, error) {
 		return b.Launch(ctx, spec)
 	})
 }
 
 // Attach attaches a new session to a running process.
 func (m *Manager) Attach(ctx context.Context, backend string, spec AttachSpec) (SessionInfo, error) {
-	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Pid: spec.Pid}, func(b Backend) (State, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Pid: spec.Pid, SSHHost: spec.SSHHost}, func(b Backend) (State, error) {
 		return b.Attach(ctx, spec)
 	})
 }
 
 // LoadCore opens a core file in a new session.
 func (m *Manager) LoadCore(ctx context.Context, backend string, spec CoreSpec) (SessionInfo, error) {
-	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Core: spec.Core}, func(b Backend) (State, error) {
+	return m.create(ctx, backend, SessionInfo{Target: spec.Program, Core: spec.Core, SSHHost: spec.SSHHost}, func(b Backend) (State, error) {
 		return b.LoadCore(ctx, spec)
 	})
 }

@@ -104,6 +104,9 @@ type LaunchSpec struct {
 	StopOnEntry bool
 	// Breakpoints are set before the program starts running.
 	Breakpoints []BreakpointSpec
+	// SSHHost runs the debugger on that host ("" here); the paths are
+	// the host's (see the package documentation).
+	SSHHost string
 }
 
 // AttachSpec names a running process.
@@ -117,12 +120,14 @@ type AttachSpec struct {
 	// StayStopped keeps the process stopped after attaching, where the
 	// backend would resume it (lldb-dap does, unless asked not to).
 	StayStopped bool
+	SSHHost     string // as LaunchSpec.SSHHost
 }
 
 // CoreSpec names a core file and the executable that produced it.
 type CoreSpec struct {
 	Program string
 	Core    string
+	SSHHost string // as LaunchSpec.SSHHost
 }
 
 // BreakpointSpec is where to stop: File and Line, or Function.

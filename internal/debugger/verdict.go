@@ -106,7 +106,7 @@ const (
 
 // callerWords are what debuggers say when the target named does not exist
 // or does not fit.
-var callerWords = []string{"no such file", "not found", "does not exist", "no such process", "invalid pid", "not a core", "does not match"}
+var callerWords = []string{"no such file", "not found", "does not exist", "no such process", "no process with pid", "invalid pid", "not a core", "does not match"}
 
 // RefusalOf classifies the error of a session start.
 func RefusalOf(err error) StartRefusal {

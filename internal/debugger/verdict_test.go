@@ -43,6 +43,7 @@ func TestRefusalOf(t *testing.T) {
 		{fmt.Errorf("backend %q: %w", "x", ErrUnknownBackend), RefusedArgument},
 		{errors.New("attach: ptrace: Operation not permitted"), RefusedPermission},
 		{errors.New("error: No such process"), RefusedArgument},
+		{errors.New("attaching: no process with pid 9 on host"), RefusedArgument},
 		{errors.New("adapter exited: exit status 1"), NotRefused},
 	} {
 		if got := RefusalOf(tt.err); got != tt.want {

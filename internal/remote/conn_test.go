@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,5 +95,86 @@ func TestHostKeyMismatchRefused(t *testing.T) {
 	_, err = pool.Conn(context.Background(), h.Name)
 	if !errors.Is(err, remote.ErrConnect) || !strings.Contains(err.Error(), "IDENTIFICATION HAS CHANGED") || !strings.Contains(err.Error(), "verify the host's key") {
 		t.Errorf("mismatched host key: %v", err)
+	}
+}
+
+// Programs and files are looked up on the host, never here.
+func TestLookupsOnTheHost(t *testing.T) {
+	h := sshhost.Get(t)
+	pool := remote.NewPool(remote.Options{Config: h.Config})
+	t.Cleanup(func() { pool.Close() })
+	ctx := context.Background()
+	c, err := pool.Conn(ctx, h.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.LookPath(ctx, "triage-no-such-program", "sh"); err != nil || !strings.HasSuffix(p, "/sh") {
+		t.Errorf("LookPath sh: %q, %v", p, err)
+	}
+	if _, err := c.LookPath(ctx, "triage-no-such-program"); !errors.Is(err, remote.ErrNotOnHost) || !strings.Contains(err.Error(), "on "+h.Name+": triage-no-such-program not in PATH") {
+		t.Errorf("LookPath of a missing program: %v", err)
+	}
+	if _, err := c.LookPath(ctx, "cd"); !errors.Is(err, remote.ErrNotOnHost) || !strings.Contains(err.Error(), "no program") {
+		t.Errorf("LookPath of a shell builtin: %v", err)
+	}
+	local := filepath.Join(t.TempDir(), "data")
+	os.WriteFile(local, []byte("x"), 0o644)
+	file := h.Put(t, local, "lookup-data")
+	if _, err := os.Stat(file); err == nil {
+		t.Fatalf("%s exists on this side too", file)
+	}
+	if p, err := c.Program(ctx, "sh", file); err != nil || !strings.HasPrefix(p, "/") {
+		t.Errorf("Program sh reading %s: %q, %v", file, p, err)
+	}
+	err = c.CheckFiles(ctx, file, h.Root+"/missing")
+	if !errors.Is(err, remote.ErrNotOnHost) || !strings.Contains(err.Error(), "on "+h.Name+": ") || !strings.Contains(err.Error(), "No such file") {
+		t.Errorf("CheckFiles with a missing file: %v", err)
+	}
+	if err := c.CheckFiles(ctx, h.Root); err == nil || errors.Is(err, remote.ErrNotOnHost) || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("CheckFiles of a directory: %v", err)
+	}
+}
+
+// A process on the host is found and killed there.
+func TestProcessOnTheHost(t *testing.T) {
+	h := sshhost.Get(t)
+	pool := remote.NewPool(remote.Options{Config: h.Config})
+	t.Cleanup(func() { pool.Close() })
+	ctx := context.Background()
+	c, err := pool.Conn(ctx, h.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Run(ctx, []string{"sh", "-c", "sleep 600 >/dev/null 2>&1 </dev/null & echo $!"}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil {
+		t.Fatalf("pid %q: %v", out, err)
+	}
+	if ok, err := c.ProcessExists(ctx, pid); !ok || err != nil {
+		t.Errorf("ProcessExists(%d) of a sleep on the host: %v, %v", pid, ok, err)
+	}
+	if err := c.Kill(ctx, pid); err != nil {
+		t.Errorf("Kill: %v", err)
+	}
+	// The shell that started it is gone: init reaps it, and kill -0 sees
+	// it until then.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, err := c.ProcessExists(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d still there after Kill", pid)
+		}
+	}
+	if err := c.Kill(ctx, pid); err != nil {
+		t.Errorf("Kill of a process that is gone: %v", err)
 	}
 }

@@ -212,7 +212,7 @@ func (s *Set) Debugger() *debugger.Manager {
 			dir = owned.Path
 		} // else the Manager falls back to its own temporary directory
 		s.debug = debugger.NewManager(debugger.Options{
-			Backends: map[string]debugger.Factory{"dap": dap.Factory(""), "lldb": lldbcli.Factory()},
+			Backends: map[string]debugger.Factory{"dap": dap.Factory("", s.ssh), "lldb": lldbcli.Factory(s.ssh)},
 			Default:  s.Config.Debugger.Backend,
 			Dir:      dir,
 		})

@@ -14,6 +14,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/remote"
 )
 
 // Timeouts for the protocol steps that have no caller-given bound.
@@ -22,6 +23,7 @@ const (
 	detachTimeout = 5 * time.Second
 	pauseWait     = 15 * time.Second
 	pauseResend   = 2 * time.Second // a pause unanswered this long is sent again
+	coreStopWait  = 5 * time.Second // for the stop lldb-dap reports on a core
 )
 
 // Backend is a debugger.Backend over one debug adapter process.
@@ -41,10 +43,17 @@ type Backend struct {
 	// connect to a scripted one.
 	launchAdapter func(ctx context.Context, program string) (*started, string, error)
 	lim           debugger.Limits
+	// pool holds the ssh connections a remote session's adapter runs
+	// through (nil: local sessions only).
+	pool *remote.Pool
 
 	bpMu sync.Mutex // held across a breakpoint registry change and its request
 
-	mu          sync.Mutex
+	mu sync.Mutex
+	// host and ssh: a remote session's host and the connection its
+	// adapter runs through (remote.go); "" and nil here.
+	host        string
+	ssh         *remote.Conn
 	ad          *started
 	conn        *Conn
 	fl          flavor
@@ -56,7 +65,7 @@ type Backend struct {
 	initOnce    sync.Once
 	thread      int // thread of the last stop
 	launched    bool
-	// targetKilled: killLaunchedTarget has run.
+	// targetKilled: targetToKill has answered the target's pid.
 	targetKilled bool
 	pausing      bool // a pause request is in flight: its SIGSTOP is a pause
 	// entryPending: launched to stop on entry and not stopped yet; the
@@ -91,9 +100,14 @@ func New(kind string, cfg debugger.Config) *Backend {
 	return b
 }
 
-// Factory returns a debugger.Factory making backends of adapter kind.
-func Factory(kind string) debugger.Factory {
-	return func(cfg debugger.Config) (debugger.Backend, error) { return New(kind, cfg), nil }
+// Factory returns a debugger.Factory making backends of adapter kind,
+// whose remote sessions run through pool's connections.
+func Factory(kind string, pool *remote.Pool) debugger.Factory {
+	return func(cfg debugger.Config) (debugger.Backend, error) {
+		b := New(kind, cfg)
+		b.pool = pool
+		return b, nil
+	}
 }
 
 // Name implements debugger.Backend.
@@ -119,8 +133,11 @@ func (b *Backend) AdapterPid() int {
 
 func (b *Backend) findAndStart(ctx context.Context, program string) (*started, string, error) {
 	b.mu.Lock()
-	path := b.adapter
+	path, conn := b.adapter, b.ssh
 	b.mu.Unlock()
+	if conn != nil {
+		return b.startRemote(ctx, conn)
+	}
 	a := Adapter{Kind: KindLLDB, Argv: []string{path}}
 	if path == "" {
 		var err error
@@ -183,14 +200,18 @@ func (b *Backend) watch(ad *started, conn *Conn) {
 	case <-conn.Done():
 		cause = conn.Err()
 	}
+	if lost := b.lostCause(); lost != nil {
+		cause = lost
+	}
 	b.mu.Lock()
-	b.killLaunchedTarget()
+	pid := b.targetToKill()
 	if !b.disposed {
 		b.state.Status = debugger.StatusDead
 		b.state.Error = fmt.Sprintf("%v%s", cause, ad.logHint())
 		b.bump()
 	}
 	b.mu.Unlock()
+	b.killTarget(pid)
 	conn.Close(cause)
 }
 
@@ -396,20 +417,24 @@ func (b *Backend) Dispose() (err error) {
 		ad.stop()
 	}
 	b.mu.Lock()
-	b.killLaunchedTarget()
+	pid := b.targetToKill()
 	b.mu.Unlock()
+	b.killTarget(pid)
 	return nil
 }
 
-// killLaunchedTarget kills the program the adapter launched, once the
-// adapter is gone: the adapter starts it in a process group of its own, so
+// targetToKill is the program the adapter launched, to be killed once the
+// adapter is gone (killTarget, without b.mu: a remote kill is a command on
+// the host), or 0: the adapter starts it in a process group of its own, so
 // the adapter's group kill misses it, and without its debugger it would run
 // on, reparented to init. An attached process is the user's and is left
-// alone. Called with b.mu held.
-func (b *Backend) killLaunchedTarget() {
+// alone. Called with b.mu held; it answers a pid once.
+func (b *Backend) targetToKill() int {
 	if !b.launched || b.state.Pid <= 0 || b.targetKilled || b.state.Status == debugger.StatusExited {
-		return
+		return 0
 	}
 	b.targetKilled = true
-	_ = syscall.Kill(b.state.Pid, syscall.SIGKILL)
+	return b.state.Pid
 }
+
+func killLocal(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }

@@ -34,13 +34,14 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	if err := b.checkBreakpointCaps(spec); err != nil {
 		return debugger.Breakpoint{}, err
 	}
-	if spec.File != "" {
-		b.mu.Lock()
-		var dirs []string
-		if b.fl.kind == KindDlv {
-			dirs = b.srcDirs // lldb and gdb match a relative file by its name
-		}
-		b.mu.Unlock()
+	b.mu.Lock()
+	local := b.host == "" // a remote session's files are the host's: left as given
+	var dirs []string
+	if b.fl.kind == KindDlv {
+		dirs = b.srcDirs // lldb and gdb match a relative file by its name
+	}
+	b.mu.Unlock()
+	if spec.File != "" && local {
 		spec.File = resolveSource(spec.File, dirs)
 	}
 	b.bpMu.Lock()

@@ -14,7 +14,7 @@ import (
 
 func newManager(t testing.TB) *debugger.Manager {
 	m := debugger.NewManager(debugger.Options{
-		Backends: map[string]debugger.Factory{"dap": Factory("")},
+		Backends: map[string]debugger.Factory{"dap": Factory("", nil)},
 		Dir:      t.TempDir(),
 	})
 	t.Cleanup(m.Close)

@@ -15,18 +15,22 @@ import (
 // Launch implements debugger.Backend: initialize, launch, breakpoints from
 // spec, configurationDone.
 func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugger.State, error) {
-	if err := checkProgram(spec.Program); err != nil {
-		return debugger.State{}, err
-	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	program, err := b.prepare(ctx, target{host: spec.SSHHost, program: spec.Program})
+	if err != nil {
+		return debugger.State{}, err
+	}
+	spec.Program = program
 	if err := b.start(ctx, spec.Program); err != nil {
 		return debugger.State{}, err
 	}
 	b.mu.Lock()
 	b.launched = true
 	b.entryPending = spec.StopOnEntry
-	b.srcDirs = sourceDirs(spec.Dir, spec.Program)
+	if spec.SSHHost == "" {
+		b.srcDirs = sourceDirs(spec.Dir, spec.Program)
+	}
 	args := b.fl.launch(spec)
 	b.mu.Unlock()
 	if err := b.configure(ctx, "launch", args, spec.Breakpoints); err != nil {
@@ -40,11 +44,11 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	if spec.Pid <= 0 {
 		return debugger.State{}, fmt.Errorf("attaching: invalid pid %d", spec.Pid)
 	}
-	if err := pidExists(spec.Pid); err != nil {
-		return debugger.State{}, err
-	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	if _, err := b.prepare(ctx, target{host: spec.SSHHost, program: spec.Program, pid: spec.Pid}); err != nil {
+		return debugger.State{}, err
+	}
 	b.mu.Lock()
 	b.adapter = spec.Debugger
 	b.mu.Unlock()
@@ -54,7 +58,9 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	b.mu.Lock()
 	args := b.fl.attach(spec)
 	b.state.Pid = spec.Pid
-	b.srcDirs = sourceDirs("", spec.Program)
+	if spec.SSHHost == "" {
+		b.srcDirs = sourceDirs("", spec.Program)
+	}
 	b.mu.Unlock()
 	if err := b.configure(ctx, "attach", args, nil); err != nil {
 		return b.State(), fmt.Errorf("attaching to pid %d: %w", spec.Pid, err)
@@ -64,14 +70,13 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 
 // LoadCore implements debugger.Backend.
 func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugger.State, error) {
-	if err := checkProgram(spec.Program); err != nil {
-		return debugger.State{}, err
-	}
-	if err := checkFile(spec.Core, "core file"); err != nil {
-		return debugger.State{}, err
-	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	program, err := b.prepare(ctx, target{host: spec.SSHHost, program: spec.Program, core: spec.Core})
+	if err != nil {
+		return debugger.State{}, err
+	}
+	spec.Program = program
 	if err := b.start(ctx, spec.Program); err != nil {
 		return debugger.State{}, err
 	}
@@ -84,6 +89,12 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 	}
 	if err := b.configure(ctx, cmd, args, nil); err != nil {
 		return b.State(), fmt.Errorf("opening core %s: %w", spec.Core, err)
+	}
+	if b.fl.kind == KindLLDB {
+		// lldb-dap reports the core's stop (its signal) after the
+		// configurationDone response, a round trip later on a remote
+		// host; without it, the crash would read as a plain stop.
+		_, _ = b.waitUntil(ctx, coreStopWait, func() bool { return b.state.LastStop != nil })
 	}
 	b.mu.Lock()
 	// A core is stopped for good; keep the adapter's reason if it gave one.

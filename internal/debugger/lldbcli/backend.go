@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/repl"
 	"github.com/triage-dev/triage/internal/toolpath"
 )
@@ -70,8 +71,15 @@ type Backend struct {
 
 	op   sync.Mutex
 	lldb string // lldb's path from AttachSpec.Debugger (guarded by op); "" finds one
+	// pool holds the ssh connections a remote session's lldb runs
+	// through (nil: local sessions only).
+	pool *remote.Pool
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// host and ssh: a remote session's host and the connection its lldb
+	// runs through (remote.go); "" and nil here.
+	host     string
+	ssh      *remote.Conn
 	sess     *repl.Session
 	state    debugger.State
 	launched bool
@@ -92,9 +100,14 @@ func New(cfg debugger.Config) *Backend {
 		bps:   make(map[int]debugger.Breakpoint)}
 }
 
-// Factory makes lldb CLI backends for the Manager.
-func Factory() debugger.Factory {
-	return func(cfg debugger.Config) (debugger.Backend, error) { return New(cfg), nil }
+// Factory makes lldb CLI backends for the Manager, whose remote sessions
+// run through pool's connections.
+func Factory(pool *remote.Pool) debugger.Factory {
+	return func(cfg debugger.Config) (debugger.Backend, error) {
+		b := New(cfg)
+		b.pool = pool
+		return b, nil
+	}
 }
 
 // Name implements debugger.Backend.
@@ -110,22 +123,30 @@ func (b *Backend) EnginePid() int {
 	return b.sess.Pid()
 }
 
+// start starts lldb: here, or on a remote session's host (where lldb is
+// found on its PATH).
 func (b *Backend) start(ctx context.Context) error {
-	lldb := b.lldb
-	if lldb == "" {
+	b.mu.Lock()
+	lldb, local := b.lldb, b.host == ""
+	b.mu.Unlock()
+	if lldb == "" && local {
 		var err error
 		if lldb, err = FindLLDB(); err != nil {
 			return err
 		}
 	}
+	argv, err := b.remoteArgv(ctx, []string{lldb, "--no-lldbinit",
+		"-O", "settings set prompt " + quote(prompt),
+		"-O", "settings set use-color false",
+		"-O", "settings set auto-confirm true",
+		"-O", "settings set target.disable-stdio true",
+		"-O", "settings set stop-line-count-before 0",
+		"-O", "settings set stop-line-count-after 0"})
+	if err != nil {
+		return err
+	}
 	sess, err := repl.Start(ctx, repl.Config{
-		Argv: []string{lldb, "--no-lldbinit",
-			"-O", "settings set prompt " + quote(prompt),
-			"-O", "settings set use-color false",
-			"-O", "settings set auto-confirm true",
-			"-O", "settings set target.disable-stdio true",
-			"-O", "settings set stop-line-count-before 0",
-			"-O", "settings set stop-line-count-after 0"},
+		Argv:           argv,
 		Dir:            b.cfg.Dir,
 		Prompt:         regexp.MustCompile(regexp.QuoteMeta(strings.TrimSpace(prompt)) + ` ?`),
 		Sentinel:       repl.SumSentinel("script print(%d+%d)"),
@@ -154,7 +175,7 @@ func (b *Backend) run(ctx context.Context, cmd string, until *regexp.Regexp) (st
 	}
 	out, err := sess.RunUntil(ctx, cmd, until)
 	if errors.Is(err, repl.ErrDead) && b.restartable() {
-		return out, b.restartCore(err)
+		return out, b.restartCore(err, b.lostConnection())
 	}
 	return out, b.engineErr(err)
 }
@@ -169,9 +190,9 @@ func (b *Backend) restartable() bool {
 }
 
 // restartCore starts lldb again on the session's core after cause killed
-// it, and says so; the session goes on. If lldb cannot be started, the
-// session is dead.
-func (b *Backend) restartCore(cause error) error {
+// it (or lost, a remote session's dropped connection, ended it), and says
+// so; the session goes on. If lldb cannot be started, the session is dead.
+func (b *Backend) restartCore(cause, lost error) error {
 	b.mu.Lock()
 	spec := *b.coreSpec
 	b.coreSpec = nil // no restart within the restart
@@ -188,6 +209,9 @@ func (b *Backend) restartCore(cause error) error {
 	b.mu.Lock()
 	b.coreSpec = &spec
 	b.mu.Unlock()
+	if lost != nil {
+		return fmt.Errorf("%w: lldb was started again on the core through a new connection, and the session goes on (run the command again)", lost)
+	}
 	return fmt.Errorf("lldb did not let go of the command and was killed (%v); it was restarted on the core, and the session goes on", stripRestartAdvice(cause))
 }
 
@@ -208,6 +232,9 @@ func (b *Backend) session() *repl.Session {
 func (b *Backend) engineErr(err error) error {
 	if !errors.Is(err, repl.ErrDead) {
 		return err
+	}
+	if lost := b.lostConnection(); lost != nil {
+		err = fmt.Errorf("%w: the debug session ended (lldb and its target there are gone)", lost)
 	}
 	b.mu.Lock()
 	b.state.Status = debugger.StatusDead

@@ -35,11 +35,13 @@ func checkFile(path, what string) error {
 // waits for the first stop (or exit); otherwise it returns once the target
 // runs.
 func (b *Backend) Launch(ctx context.Context, spec debugger.LaunchSpec) (debugger.State, error) {
-	if err := checkFile(spec.Program, "program"); err != nil {
-		return debugger.State{}, err
-	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	program, err := b.prepare(ctx, spec.SSHHost, 0, spec.Program)
+	if err != nil {
+		return debugger.State{}, err
+	}
+	spec.Program = program
 	b.op.Lock()
 	defer b.op.Unlock()
 	if err := b.start(ctx); err != nil {
@@ -93,11 +95,14 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 	if spec.Pid <= 0 {
 		return debugger.State{}, fmt.Errorf("attaching: invalid pid %d", spec.Pid)
 	}
-	if err := syscall.Kill(spec.Pid, 0); err == syscall.ESRCH {
+	if err := syscall.Kill(spec.Pid, 0); err == syscall.ESRCH && spec.SSHHost == "" {
 		return debugger.State{}, fmt.Errorf("attaching: no process with pid %d", spec.Pid)
 	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	if _, err := b.prepare(ctx, spec.SSHHost, spec.Pid); err != nil {
+		return debugger.State{}, err
+	}
 	b.op.Lock()
 	defer b.op.Unlock()
 	b.lldb = spec.Debugger
@@ -121,14 +126,13 @@ func (b *Backend) Attach(ctx context.Context, spec debugger.AttachSpec) (debugge
 
 // LoadCore implements debugger.Backend.
 func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugger.State, error) {
-	if err := checkFile(spec.Program, "program"); err != nil {
-		return debugger.State{}, err
-	}
-	if err := checkFile(spec.Core, "core file"); err != nil {
-		return debugger.State{}, err
-	}
 	ctx, cancel := withDefaultTimeout(ctx, startTimeout)
 	defer cancel()
+	program, err := b.prepare(ctx, spec.SSHHost, 0, spec.Program, spec.Core)
+	if err != nil {
+		return debugger.State{}, err
+	}
+	spec.Program = program
 	b.op.Lock()
 	defer b.op.Unlock()
 	if err := b.start(ctx); err != nil {

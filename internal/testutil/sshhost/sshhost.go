@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -235,4 +236,34 @@ func (h *Host) WaitFile(t testing.TB, name string) {
 		}
 		<-tick.C
 	}
+}
+
+// Processes lists what runs on the host besides its ssh server: the
+// processes in its network namespace other than sshd's and the `cat` a
+// connection's master keeps running there, as "PID COMM". A test that
+// ended its remote work expects none.
+func (h *Host) Processes(t testing.TB) []string {
+	t.Helper()
+	var ns syscall.Stat_t
+	if err := syscall.Stat(filepath.Join("/run/netns", h.NetNS), &ns); err != nil {
+		t.Fatalf("the test host's network namespace: %v", err)
+	}
+	want := fmt.Sprintf("net:[%d]", ns.Ino)
+	dirs, _ := os.ReadDir("/proc")
+	var out []string
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		if link, err := os.Readlink(filepath.Join("/proc", d.Name(), "ns", "net")); err != nil || link != want {
+			continue
+		}
+		comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		name := strings.TrimSpace(string(comm))
+		if err != nil || name == "sshd" || name == "cat" {
+			continue
+		}
+		out = append(out, d.Name()+" "+name)
+	}
+	return out
 }

@@ -55,20 +55,22 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 			text += fmt.Sprintf(" (resolved to %s:%d)", bp.File, bp.Line)
 		}
 	} else {
-		text += " — unverified: " + unverifiedReason(spec, bp.Message)
+		info, _ := h.svc.Debugger().Info(ctx, id)
+		text += " — unverified: " + unverifiedReason(spec, bp.Message, info.SSHHost)
 	}
 	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
 }
 
 // unverifiedReason says why a breakpoint is pending in the caller's terms:
-// the debugger's own words, and the file missing on disk when it is.
-func unverifiedReason(spec debugger.BreakpointSpec, msg string) string {
+// the debugger's own words, and the file missing on disk when it is (on
+// this side only: a remote session's files are its host's).
+func unverifiedReason(spec debugger.BreakpointSpec, msg, host string) string {
 	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unverified:"))
 	if msg == "" {
 		msg = "the debugger found no code there"
 	}
 	switch {
-	case spec.File != "" && filepath.IsAbs(spec.File):
+	case spec.File != "" && filepath.IsAbs(spec.File) && host == "":
 		if _, err := os.Stat(spec.File); err != nil {
 			msg = fmt.Sprintf("no such file %s; %s", spec.File, msg)
 		}
@@ -103,7 +105,7 @@ const defaultWait = 10 * time.Second
 
 type continueParams struct {
 	sessionParam
-	WaitS  *duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait for the next stop (default 10; 0: return at once)"`
+	WaitS  *duration.Seconds `json:"wait_s,omitempty" jsonschema:"default 10; 0: return at once"`
 	Thread int               `json:"thread,omitempty" jsonschema:"default: all"`
 }
 

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/interactive"
 	"github.com/triage-dev/triage/internal/redact"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
@@ -43,7 +45,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
 			catalog.New("debug_continue", "Resume the target and wait for the next stop.", ctl, h.resume),
-			catalog.New("debug_step", "Step over, into or out of the current line and report the new stop.", ctl, h.step),
+			catalog.New("debug_step", "Step over, into or out of the current line.", ctl, h.step),
 			catalog.New("debug_pause", "Pause a running target.", ctl, h.pause),
 			catalog.New("debug_stack", "Backtrace of a thread (default: the stopped one).", ro, h.stack),
 			catalog.New("debug_variables", "Variables of a frame: locals and arguments, or another scope.", ro, h.variables),
@@ -115,13 +117,14 @@ type attachParams struct {
 	Args            []string          `json:"args,omitempty"`
 	Core            string            `json:"core,omitempty"`
 	StopOnEntry     bool              `json:"stop_on_entry,omitempty"`
-	Breakpoints     []string          `json:"breakpoints,omitempty" jsonschema:"functions or file:line, set before it runs"`
+	Breakpoints     []string          `json:"breakpoints,omitempty" jsonschema:"functions or file:line"`
 	Backend         string            `json:"backend,omitempty" jsonschema:"dap (default) or lldb"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty"`
 	Cwd             string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
 	ProjectDir      string            `json:"project_dir,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
 	WaitS           duration.Seconds  `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
+	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"debug there; paths are its own"`
 }
 
 func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) (catalog.Result[StopOutput], error) {
@@ -134,7 +137,7 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	signal := "" // a core's signal, from its notes
 	switch {
 	case in.Pid != 0:
-		info, err = h.svc.Debugger().Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program})
+		info, err = h.svc.Debugger().Attach(ctx, backend, debugger.AttachSpec{Pid: in.Pid, Program: in.Program, SSHHost: in.SSHHost})
 		err = attachError(err)
 	case in.Core != "":
 		info, signal, err = h.loadCore(ctx, backend, in)
@@ -153,7 +156,8 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 
 // check validates the arguments and resolves the paths in them as the
 // program would be run (cwd taken in project_dir, made absolute for the
-// debugger and what names them). It returns how long to wait for a stop.
+// debugger and what names them); a remote session's paths are the host's
+// and are left to it (checkRemote). It returns how long to wait for a stop.
 func (in *attachParams) check() (time.Duration, error) {
 	wait, err := in.WaitS.Duration("wait_s", 30*time.Second, 0)
 	switch {
@@ -165,6 +169,8 @@ func (in *attachParams) check() (time.Duration, error) {
 		return 0, fault.Usagef("core needs program: the executable that produced it")
 	case in.Pid < 0:
 		return 0, fault.Usagef("pid %d: must be positive", in.Pid)
+	case in.SSHHost != "":
+		return wait, in.checkRemote()
 	}
 	in.Core = argpath.Resolve(in.Core, in.Cwd, in.ProjectDir)
 	if in.Pid != 0 || in.Core != "" {
@@ -173,10 +179,34 @@ func (in *attachParams) check() (time.Duration, error) {
 	return wait, nil
 }
 
+// checkRemote refuses a relative path for the host: a relative one would
+// be taken in the remote user's login directory, not where the caller
+// means. A program without a slash is looked up on the host's PATH. The
+// session's project_dir is this side's and is not the program's working
+// directory there.
+func (in *attachParams) checkRemote() error {
+	if err := remote.CheckHost(in.SSHHost); err != nil {
+		return fault.Usage(err)
+	}
+	for _, p := range []struct{ name, path string }{{"program", in.Program}, {"core", in.Core}, {"cwd", in.Cwd}} {
+		if p.path != "" && !path.IsAbs(p.path) && (p.name != "program" || strings.Contains(p.path, "/")) {
+			return fault.Usagef("%s %s: give an absolute path on %s (a relative one would be taken in the remote login directory)", p.name, p.path, in.SSHHost)
+		}
+	}
+	in.ProjectDir = ""
+	return nil
+}
+
 // loadCore opens a core with its executable. A core opened with the wrong
 // executable gives nonsense frames, not an error: what the core's notes say
 // is checked first.
 func (h *handler) loadCore(ctx context.Context, backend string, in attachParams) (debugger.SessionInfo, string, error) {
+	if in.SSHHost != "" {
+		// The core is the host's: its debugger reads it, and the notes
+		// are not read here.
+		info, err := h.svc.Debugger().LoadCore(ctx, backend, debugger.CoreSpec{Program: in.Program, Core: in.Core, SSHHost: in.SSHHost})
+		return info, "", attachError(err)
+	}
 	ci, err := coredump.OpenCore(in.Core)
 	if err != nil {
 		return debugger.SessionInfo{}, "", fault.Usagef("core %s: %w", in.Core, err)
@@ -194,9 +224,13 @@ func (h *handler) loadCore(ctx context.Context, backend string, in attachParams)
 // launch starts the program under the debugger, with its breakpoints set
 // first, and waits for the stop they (or stop_on_entry) ask for.
 func (h *handler) launch(ctx context.Context, backend string, in attachParams, wait time.Duration) (debugger.SessionInfo, error) {
-	program, err := argpath.Find(in.Program, in.Cwd, in.ProjectDir)
-	if err != nil {
-		return debugger.SessionInfo{}, fault.Usage(err)
+	program, dir := in.Program, in.Cwd // the host's, looked up there
+	if in.SSHHost == "" {
+		var err error
+		if program, err = argpath.Find(in.Program, in.Cwd, in.ProjectDir); err != nil {
+			return debugger.SessionInfo{}, fault.Usage(err)
+		}
+		dir = argpath.Base(in.Cwd, in.ProjectDir)
 	}
 	var bps []debugger.BreakpointSpec
 	for _, s := range in.Breakpoints {
@@ -207,7 +241,7 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		bps = append(bps, bp)
 	}
 	m := h.svc.Debugger()
-	spec := debugger.LaunchSpec{Program: program, Args: in.Args, Dir: argpath.Base(in.Cwd, in.ProjectDir), Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps}
+	spec := debugger.LaunchSpec{Program: program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps, SSHHost: in.SSHHost}
 	info, err := m.Launch(ctx, backend, spec)
 	if err != nil {
 		// A debugger's error may quote its launch command, env included.

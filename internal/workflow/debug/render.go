@@ -24,8 +24,8 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	}
 	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
 	var sb strings.Builder
-	writeStop(&sb, out, st, frames, bps, note)
 	info, _ := h.svc.Debugger().Info(ctx, id)
+	writeStop(&sb, out, st, frames, bps, note, info.SSHHost)
 	writeNextCalls(&sb, id, st.Status, info.Core != "")
 	outcome := catalog.OK
 	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {
@@ -34,10 +34,13 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
 }
 
-// writeStop writes the verdict line, the session, the note and the top
-// frames.
-func writeStop(sb *strings.Builder, out StopOutput, st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint, note string) {
+// writeStop writes the verdict line (ending "on HOST" for a remote
+// session), the session, the note and the top frames.
+func writeStop(sb *strings.Builder, out StopOutput, st debugger.State, frames []debugger.Frame, bps []debugger.Breakpoint, note, host string) {
 	sb.WriteString(verdictLine(st, frames, bps))
+	if host != "" {
+		sb.WriteString(" on " + host)
+	}
 	fmt.Fprintf(sb, "\nsession %s (%s)", out.SessionID, out.Backend)
 	if st.Pid != 0 {
 		fmt.Fprintf(sb, ", pid %d", st.Pid)
