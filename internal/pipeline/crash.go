@@ -74,11 +74,27 @@ func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, p
 		c.Frame = &f
 	}
 	c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
-	if c.Test == "" || strings.HasSuffix(c.Test, testreport.UnnamedCase) {
-		if name := rustTestInBacktrace(tr.Frames); name != "" {
-			c.Test = name
+}
+
+// nameFromStack names the crashed test by the crashing thread's stack when
+// it runs a Rust test: that wins over the log, where a test is unnamed (a
+// parallel libtest names tests as they finish) or misnamed (another test's
+// "test x ... " cut from its result by the abort). The report follows.
+func (c *TestCrash) nameFromStack(rep *testreport.Report) {
+	name := rustTestInBacktrace(c.Backtrace)
+	if name == "" || c.Test == name || strings.HasSuffix(c.Test, "/"+name) {
+		return
+	}
+	if rep != nil {
+		for _, tc := range rep.Cases {
+			if tc.Status == testreport.Crashed && qualifiedName(tc, rep.Format) == c.Test {
+				rep.MoveCrash(tc.Suite, tc.Name, name, "the crashing thread's stack runs this test")
+				c.Test = qualifiedName(testreport.Case{Suite: tc.Suite, Name: name}, rep.Format)
+				return
+			}
 		}
 	}
+	c.Test = name
 }
 
 // findTestCrash names the crashed test and looks for the core of the test
@@ -120,6 +136,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		}
 		c.Core, c.Program, c.CoreNote = a.Path, ci.ExePath, a.Note
 		c.fromCore(ctx, ci, a.Path, projectDir)
+		c.nameFromStack(rep)
 		return c
 	}
 	if c.Signal != "" {

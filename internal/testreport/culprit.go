@@ -116,3 +116,70 @@ func ReadRerun(r io.Reader) (suite, culprit string, err error) {
 	}
 	return p.rerun.suite, p.rerun.pending, nil
 }
+
+// MoveCrash moves the crash of suite's case from to the case to, found
+// after the fact (the crashing thread's stack names the test it ran): a
+// parallel libtest's "test from ... " can be cut from its result by another
+// test's abort, which the log then seems to blame on from. The unnamed case
+// takes the name; a named one keeps no result. It reports whether from was
+// a crashed case of suite.
+func (r *Report) MoveCrash(suite, from, to, why string) bool {
+	fi, ti := -1, -1
+	for i, c := range r.Cases {
+		switch {
+		case c.Suite != suite:
+		case c.Name == from && c.Status == Crashed:
+			fi = i
+		case c.Name == to:
+			ti = i
+		}
+	}
+	if fi < 0 || from == to {
+		return false
+	}
+	if from == UnnamedCase && ti < 0 {
+		r.Cases[fi].Name = to
+		return true
+	}
+	msg := r.Cases[fi].Message
+	r.Cases[fi].Status, r.Cases[fi].Message = Errored, "no result: the test binary was killed by the crash of "+to
+	r.Totals.Crashed--
+	r.Totals.Errored++
+	if ti < 0 {
+		r.Cases = append(r.Cases, Case{Suite: suite, Name: to})
+		ti = len(r.Cases) - 1
+		r.Totals.Total++
+		r.countSuite(suite)
+	} else {
+		r.uncount(r.Cases[ti].Status)
+	}
+	r.Cases[ti].Status, r.Cases[ti].Message = Crashed, strings.TrimSpace(why+"\n"+msg)
+	r.Totals.Crashed++
+	return true
+}
+
+// countSuite adds a crashed test to suite's counts.
+func (r *Report) countSuite(suite string) {
+	for j := range r.Suites {
+		if r.Suites[j].Name == suite {
+			r.Suites[j].Tests++
+			r.Suites[j].Errors++
+		}
+	}
+}
+
+// uncount takes a case of status s out of the totals.
+func (r *Report) uncount(s Status) {
+	switch s {
+	case Passed:
+		r.Totals.Passed--
+	case Failed:
+		r.Totals.Failed--
+	case Skipped:
+		r.Totals.Skipped--
+	case Errored:
+		r.Totals.Errored--
+	case Crashed:
+		r.Totals.Crashed--
+	}
+}

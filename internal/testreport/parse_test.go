@@ -213,3 +213,49 @@ func TestNativeCrashes(t *testing.T) {
 		}
 	}
 }
+
+// A parallel libtest's "test tests::adds ... " cut from its result by the
+// abort of tests::aborts: the log blames adds; the core's stack moves the
+// crash to aborts.
+func TestMoveCrash(t *testing.T) {
+	const log = "     Running unittests src/lib.rs (target/debug/deps/crashy-3a07)\n\nrunning 2 tests\ntest tests::adds ... \n" +
+		"error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: `/p/target/debug/deps/crashy-3a07` (signal: 6, SIGABRT: process abort signal)\n"
+	rep, err := Parse(FormatCargo, strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(name string) Status {
+		for _, c := range rep.Cases {
+			if c.Name == name {
+				return c.Status
+			}
+		}
+		return ""
+	}
+	if status("tests::adds") != Crashed {
+		t.Fatalf("the log's reading: adds %q, cases %+v", status("tests::adds"), rep.Cases)
+	}
+	suite := rep.Cases[0].Suite
+	before := rep.Totals
+	if !rep.MoveCrash(suite, "tests::adds", "tests::aborts", "the stack") {
+		t.Fatal("MoveCrash found no crashed adds")
+	}
+	if status("tests::adds") != Errored || status("tests::aborts") != Crashed {
+		t.Errorf("after the move: adds %q, aborts %q", status("tests::adds"), status("tests::aborts"))
+	}
+	want := before
+	want.Total, want.Errored = before.Total+1, before.Errored+1
+	if rep.Totals != want {
+		t.Errorf("totals %+v, want %+v", rep.Totals, want)
+	}
+	if rep.MoveCrash(suite, "tests::adds", "tests::x", "") {
+		t.Error("a case that no longer crashed was moved again")
+	}
+	// The unnamed case takes the name.
+	rep, _ = Parse(FormatCargo, strings.NewReader("running 3 tests\ntest tests::adds ... ok\n"+
+		"error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit successfully: `/p/x` (signal: 6, SIGABRT: process abort signal)\n"))
+	total := rep.Totals
+	if !rep.MoveCrash(rep.Cases[0].Suite, UnnamedCase, "tests::aborts", "") || status("tests::aborts") != Crashed || status(UnnamedCase) != "" || rep.Totals != total {
+		t.Errorf("unnamed case: %+v %+v", rep.Cases, rep.Totals)
+	}
+}
