@@ -5,6 +5,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
@@ -82,6 +83,15 @@ func TestRemoteRun(t *testing.T) {
 			t.Errorf("after reconnecting:\n%s", r.Text)
 		}
 	})
+	t.Run("a time limit ends it there too", func(t *testing.T) {
+		r := c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "sleep 300 & sleep 300"}, "timeout_s": 1, "ssh_host": h.Name})
+		var out run.RunOutput
+		r.Decode(t, &out)
+		if !strings.HasPrefix(r.FirstLine(), "TIMED OUT") || !out.TimedOut {
+			t.Errorf("remote run over its limit:\n%s", r.Text)
+		}
+		waitNothingOn(t, h)
+	})
 	t.Run("background process on the host", func(t *testing.T) {
 		sleeper := h.Put(t, crashers.Build(t, "sleeper"), "sleeper")
 		r := c.Call("process_start", map[string]any{"program": sleeper, "args": []string{"600"}, "ssh_host": h.Name})
@@ -94,5 +104,26 @@ func TestRemoteRun(t *testing.T) {
 		if !strings.HasPrefix(stop.FirstLine(), "INTERRUPTED") {
 			t.Errorf("process_stop:\n%s", stop.Text)
 		}
+		waitNothingOn(t, h)
 	})
+}
+
+// waitNothingOn waits until nothing of a run is left on the host (the
+// wrapper ends the program's group once the local side is gone, which it
+// learns a moment after the call returned), failing after ten seconds.
+func waitNothingOn(t *testing.T, h *sshhost.Host) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := h.Processes(t)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("left running on the host: %v", left)
+		}
+		<-tick.C
+	}
 }
