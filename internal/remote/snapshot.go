@@ -50,11 +50,18 @@ type Snapshot struct {
 	Files   map[string][]byte
 }
 
+// DirError: a project directory a host does not have (or not as one).
+type DirError struct{ Host, Dir, Reason string }
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("project_dir %s on %s: %s", e.Dir, e.Host, e.Reason)
+}
+
 // Snapshot reads dir (an absolute path on the host) and the named files in
 // it. A directory that is not there is an error naming the host.
 func (c *Conn) Snapshot(ctx context.Context, dir string, files []string) (*Snapshot, error) {
 	if !path.IsAbs(dir) {
-		return nil, fmt.Errorf("project_dir %q on %s: must be an absolute path (the host's own)", dir, c.Host)
+		return nil, &DirError{Host: c.Host, Dir: dir, Reason: "must be an absolute path (the host's own)"}
 	}
 	dir = path.Clean(dir)
 	argv := append([]string{"perl", "-e", snapshotScript, dir, strconv.Itoa(maxSnapshotFile), strconv.Itoa(maxSnapshotEntries)}, files...)
@@ -64,7 +71,7 @@ func (c *Conn) Snapshot(ctx context.Context, dir string, files []string) (*Snaps
 	}
 	s := &Snapshot{Host: c.Host, Dir: dir, Entries: map[string]fs.FileMode{}, Files: map[string][]byte{}}
 	if err := s.parse(out); err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", dir, c.Host, err)
+		return nil, &DirError{Host: c.Host, Dir: dir, Reason: err.Error()}
 	}
 	return s, nil
 }
