@@ -111,6 +111,11 @@ func findHostTestCrash(ctx context.Context, conn *remote.Conn, sr StepResult, re
 		}
 		c.Core, c.CoreNote = core, "on "+conn.Host+" (cores stay there)"
 		c.fromHostCore(ctx, conn, core, d, projectDir)
+		if other, ok := crashedCaseOf(rep, &coredump.CoreInfo{ExePath: c.Program}); ok && qualifiedName(other, rep.Format) != c.Test {
+			// The core is another crashed test's: name the test the
+			// evidence is of.
+			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
+		}
 		return c
 	}
 	c.NoCore = "no core dump of the test process found: " + why.Error()

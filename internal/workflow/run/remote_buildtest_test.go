@@ -126,3 +126,26 @@ func TestRemoteBuildTest(t *testing.T) {
 		}
 	})
 }
+
+// A CMake project on the host: configured, built and tested there, CTest's
+// report read there, the crashed test named.
+func TestRemoteCMake(t *testing.T) {
+	h := sshhost.Get(t)
+	c := remoteClient(t, h)
+	dir := putProject(t, h, "cm", nativeprojects.CMake())
+	r := c.Call("test", map[string]any{"project_dir": dir, "ssh_host": h.Name})
+	var out buildTestOutput
+	r.Decode(t, &out)
+	// t_segv's core lands in build/tests, t_abort's in build (its working
+	// directory), where the step runs: the evidence found is t_abort's, and
+	// the verdict names the test the core is of.
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary SIGABRT in check_positive at lib.c:7 while running t_abort") {
+		t.Fatalf("verdict %q (%s)\n%s", r.FirstLine(), r.Outcome, r.Text)
+	}
+	if out.Tests == nil || out.Tests.Totals.Total != 4 {
+		t.Errorf("tests %+v", out.Tests)
+	}
+	if _, err := os.Stat(filepath.Join(h.Local("cm"), ".triage/build/debug/CTestCustom.cmake")); err != nil {
+		t.Errorf("the step's file was not written on the host: %v", err)
+	}
+}
