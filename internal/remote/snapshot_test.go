@@ -2,12 +2,15 @@ package remote_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/remote"
 )
 
 // A snapshot is the host's directory: its entries with their types and the
@@ -62,5 +65,41 @@ func TestSnapshot(t *testing.T) {
 	}
 	if _, err := c.Snapshot(context.Background(), "relative/dir", nil); err == nil || !strings.Contains(err.Error(), "absolute") {
 		t.Errorf("a relative directory: %v", err)
+	}
+}
+
+// Files on the host: created only where none is (never overwritten), read
+// bounded, removed; the core settings are the host's.
+func TestHostFiles(t *testing.T) {
+	h, c := testConn(t)
+	ctx := context.Background()
+	p := path.Join(h.Root, "created")
+	t.Cleanup(func() { os.Remove(h.Local("created")) })
+	if err := c.CreateFile(ctx, p, "first\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateFile(ctx, p, "second\n"); !errors.Is(err, remote.ErrExist) {
+		t.Errorf("creating it again: %v", err)
+	}
+	if b, _ := os.ReadFile(h.Local("created")); string(b) != "first\n" {
+		t.Errorf("the file holds %q", b)
+	}
+	data, truncated, err := c.ReadFile(ctx, p, 3)
+	if err != nil || string(data) != "fir" || !truncated {
+		t.Errorf("bounded read: %q %v %v", data, truncated, err)
+	}
+	if data, truncated, err = c.ReadFile(ctx, p, 100); string(data) != "first\n" || truncated || err != nil {
+		t.Errorf("whole read: %q %v %v", data, truncated, err)
+	}
+	if err := c.RemoveFile(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.ReadFile(ctx, p, 100); err == nil || !strings.Contains(err.Error(), "on "+h.Name) {
+		t.Errorf("reading a removed file: %v", err)
+	}
+	pattern, _, err := c.CoreSettings(ctx)
+	local, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+	if err != nil || pattern != strings.TrimSpace(string(local)) {
+		t.Errorf("core_pattern %q, %v (the kernel's is %q)", pattern, err, local)
 	}
 }
