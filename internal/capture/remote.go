@@ -109,7 +109,11 @@ func (o *Outcome) collectRemoteCore(ctx context.Context, req Request, r *remoteR
 	e := r.exit()
 	crash := coredump.Crash{Pid: res.Pid, Exe: res.Path, Cwd: res.Dir, Uid: -1, Gid: -1, Signal: int(res.Signal),
 		CoreDumped: res.CoreDumped, Started: res.Started, Ended: res.Started.Add(res.Duration)}
-	core, err := r.findCore(ctx, e, crash)
+	if e == nil || e.CorePattern == "" {
+		o.NoCore = fmt.Sprintf("the core_pattern of %s could not be read", r.conn.Host)
+		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
+	}
+	core, err := FindRemoteCore(ctx, r.conn, e.CorePattern, e.CoreUsesPid, crash)
 	if err != nil {
 		o.NoCore = err.Error()
 		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
@@ -120,14 +124,9 @@ func (o *Outcome) collectRemoteCore(ctx context.Context, req Request, r *remoteR
 	if req.NoBacktrace {
 		return ev, nil
 	}
-	timeout := req.BacktraceTimeout
-	if timeout <= 0 {
-		timeout = coredump.DefaultBacktraceTimeout
-	}
-	text, err := r.conn.Run(ctx, coredump.GDBArgv("gdb", res.Path, core), timeout)
-	tr, perr := coredump.ParseGDBBacktrace(text)
-	if err != nil || perr != nil {
-		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + errors.Join(err, perr).Error()}), nil
+	tr, err := RemoteBacktrace(ctx, r.conn, res.Path, core, req.BacktraceTimeout)
+	if err != nil {
+		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + err.Error()}), nil
 	}
 	o.Trace = tr
 	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
@@ -137,19 +136,33 @@ func (o *Outcome) collectRemoteCore(ctx context.Context, req Request, r *remoteR
 	return ev, nil
 }
 
-// findCore is the newest core at the place the host's core_pattern gives,
-// written during the run.
-func (r *remoteRun) findCore(ctx context.Context, e *remote.Exit, c coredump.Crash) (string, error) {
-	if e == nil || e.CorePattern == "" {
-		return "", fmt.Errorf("the core_pattern of %s could not be read", r.conn.Host)
+// RemoteBacktrace backtraces core with the gdb of the connection's host;
+// exe is the program's path there ("" leaves it to gdb, which then knows
+// no symbols). timeout <= 0 is coredump's default.
+func RemoteBacktrace(ctx context.Context, c *remote.Conn, exe, core string, timeout time.Duration) (*coredump.Trace, error) {
+	if timeout <= 0 {
+		timeout = coredump.DefaultBacktraceTimeout
 	}
-	where, _, err := coredump.ExpectedCore(e.CorePattern, e.CoreUsesPid, c, "")
-	if err != nil {
-		return "", fmt.Errorf("on %s: %w", r.conn.Host, err)
+	text, err := c.Run(ctx, coredump.GDBArgv("gdb", exe, core), timeout)
+	tr, perr := coredump.ParseGDBBacktrace(text)
+	if err != nil || perr != nil {
+		return nil, errors.Join(err, perr)
 	}
-	out, err := r.conn.Run(ctx, []string{"perl", "-e", coreLookup, where}, 30*time.Second)
+	return tr, nil
+}
+
+// FindRemoteCore is the newest core at the place the host's core_pattern
+// (pattern, usesPid) gives for the crash c, written since c started: one
+// glob over the connection. c.Pid 0 (not known) matches any pid; c.Cwd is
+// where a relative pattern puts the core.
+func FindRemoteCore(ctx context.Context, conn *remote.Conn, pattern string, usesPid bool, c coredump.Crash) (string, error) {
+	where, _, err := coredump.ExpectedCore(pattern, usesPid, c, "")
 	if err != nil {
-		return "", fmt.Errorf("looking for the core on %s: %w", r.conn.Host, err)
+		return "", fmt.Errorf("on %s: %w", conn.Host, err)
+	}
+	out, err := conn.Run(ctx, []string{"perl", "-e", coreLookup, where}, 30*time.Second)
+	if err != nil {
+		return "", fmt.Errorf("looking for the core on %s: %w", conn.Host, err)
 	}
 	best, bestTime := "", int64(0)
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -163,7 +176,7 @@ func (r *remoteRun) findCore(ctx context.Context, e *remote.Exit, c coredump.Cra
 		}
 	}
 	if best == "" {
-		return "", errors.New(coredump.NoFileCoreReason(c, e.CorePattern, where) + " (on " + r.conn.Host + ")")
+		return "", errors.New(coredump.NoFileCoreReason(c, pattern, where) + " (on " + conn.Host + ")")
 	}
 	return best, nil
 }

@@ -103,6 +103,9 @@ func (r *Result) stoppedByUs() bool {
 	} else {
 		r.Status = Interrupted
 		r.Line = fmt.Sprintf("INTERRUPTED in the %s step%s", f.Step.Name, running)
+		if why, ok := strings.CutPrefix(f.Outcome.Verdict.Line, "INTERRUPTED — "); ok {
+			r.Line += " — " + why // the ssh connection to a host was lost
+		}
 	}
 	return true
 }

@@ -34,11 +34,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/tick"
@@ -78,8 +78,12 @@ type Request struct {
 	// first frame in its code (see crashsite).
 	ProjectDir string
 	// KeepCores, when set, is the directory where the cores a run leaves in
-	// the user's tree (CoreDirs, each step's directory) are moved.
+	// the user's tree (CoreDirs, each step's directory) are moved. Cores on
+	// a host stay there.
 	KeepCores string
+	// Remote, when set, runs the steps on that host: the steps' paths, the
+	// report files, the cores and ProjectDir are the host's.
+	Remote *remote.Conn
 }
 
 // StepResult is how one step went.
@@ -155,9 +159,9 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	}
 	if step.ReportFile != "" {
 		// A report left by an earlier run must not pass for this one's.
-		_ = os.Remove(step.ReportFile)
+		removeReport(ctx, req.Remote, step.ReportFile)
 	}
-	writeStepFiles(step)
+	writeStepFiles(ctx, req.Remote, step)
 	p.tests = nil
 	if step.Name == toolchain.StepTest {
 		p.tests = newTestParser(step.Format)
@@ -169,7 +173,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
-	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks})
+	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks, Remote: req.Remote})
 	if err != nil {
 		if p.tests != nil {
 			p.tests.finish()
@@ -214,7 +218,7 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		res.Notes = append(res.Notes, fmt.Sprintf("parsing test output: %v", err))
 	}
 	if sr.Step.ReportFile != "" {
-		jr, err := parseReportFile(sr.Step.ReportFile, sr.Step.ReportFormat)
+		jr, err := readReportFile(ctx, req.Remote, sr.Step.ReportFile, sr.Step.ReportFormat)
 		switch {
 		case err != nil:
 		case rep == nil || rep.Totals.Total == 0:
@@ -226,15 +230,18 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 			rep.AdoptCutShort(jr)
 		}
 	}
-	if rep != nil {
+	if rep != nil && req.Remote == nil {
 		// automake keeps each test's output in its own log, not the run's.
 		rep.ReadTestLogs(sr.Step.Dir)
 	}
+	res.Notes = append(res.Notes, hostNotes(req.Remote, rep)...)
 	res.Report, res.Format = rep, format
 	if rep != nil && sr.Outcome.Result.Exited {
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
-	res.rerunCutShort(ctx, p, sr, rep) // name the test that ended a binary: rerun.go
+	if req.Remote == nil {
+		res.rerunCutShort(ctx, p, sr, rep) // name the test that ended a binary: rerun.go
+	}
 	// A crash the report records, the runner's own death, or (in output no
 	// parser knows: make) a crash line in the output: find the test's core.
 	// With a report, a crash line in the output (a Rust panic that libtest
@@ -245,7 +252,10 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 	} else {
 		crashed = crashed || sr.Outcome.Verdict.Status == verdict.StatusCrash
 	}
-	if crashed {
+	switch {
+	case crashed && req.Remote != nil:
+		res.Crash = findHostTestCrash(ctx, req.Remote, sr, rep, append([]string{sr.Step.Dir}, req.CoreDirs...), req.ProjectDir)
+	case crashed:
 		res.Crash = findTestCrash(ctx, sr, rep, append([]string{sr.Step.Dir}, req.CoreDirs...), req.ProjectDir, req.KeepCores)
 	}
 }
@@ -257,18 +267,4 @@ func parseReportFile(path, format string) (*testreport.Report, error) {
 	}
 	defer f.Close()
 	return testreport.Parse(format, f)
-}
-
-// writeStepFiles writes the files a step asks for into its directory, each
-// only where none of that name is there. A failure is not the step's: it
-// runs without them.
-func writeStepFiles(step toolchain.Step) {
-	for name, body := range step.Files {
-		f, err := os.OpenFile(filepath.Join(step.Dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			continue
-		}
-		_, _ = f.WriteString(body)
-		f.Close()
-	}
 }

@@ -34,7 +34,12 @@ func (e *ExitError) Error() string {
 // quoting its standard error; ssh's own failure (status 255 with the
 // master gone) wraps ErrLost.
 func (c *Conn) Run(ctx context.Context, argv []string, timeout time.Duration) (string, error) {
-	var stdout, stderr clipped
+	return c.run(ctx, argv, timeout, maxRunOutput)
+}
+
+// run is Run keeping up to limit bytes of the output.
+func (c *Conn) run(ctx context.Context, argv []string, timeout time.Duration, limit int) (string, error) {
+	stdout, stderr := clipped{max: limit}, clipped{max: maxRunOutput}
 	res, err := spawn.Run(ctx, spawn.Spec{Argv: c.Argv(argv), Timeout: timeout, Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		return "", fmt.Errorf("on %s: %w", c.Host, err)
@@ -54,11 +59,14 @@ func (c *Conn) Run(ctx context.Context, argv []string, timeout time.Duration) (s
 	return "", &ExitError{Host: c.Host, Argv: argv, Status: status, Stderr: textclip.String(strings.TrimSpace(stderr.String()), 1024)}
 }
 
-// clipped keeps the first maxRunOutput bytes written to it.
-type clipped struct{ strings.Builder }
+// clipped keeps the first max bytes written to it.
+type clipped struct {
+	strings.Builder
+	max int
+}
 
 func (c *clipped) Write(p []byte) (int, error) {
-	if room := maxRunOutput - c.Len(); room > 0 {
+	if room := c.max - c.Len(); room > 0 {
 		c.Builder.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil

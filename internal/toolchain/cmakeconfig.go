@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -46,7 +45,7 @@ func planCMakeConfig(p *planInput) cmakeConfig {
 	if c.buildType == "" {
 		if t, ok := callerBuildType(p.o); ok {
 			name = strings.ToLower(t)
-		} else if !projectSetsBuildType(p.dir) {
+		} else if !projectSetsBuildType(p.o.files(), p.dir) {
 			c.buildType = DefaultCMakeConfiguration
 			name = strings.ToLower(c.buildType)
 		}
@@ -88,8 +87,8 @@ var setBuildType = regexp.MustCompile(`(?i)^\s*set\s*\(\s*CMAKE_BUILD_TYPE\s`)
 
 // projectSetsBuildType reports whether the top-level CMakeLists.txt sets
 // a build type of its own, which triage then leaves to the project.
-func projectSetsBuildType(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "CMakeLists.txt"))
+func projectSetsBuildType(fsys Files, dir string) bool {
+	f, err := fsys.Open(filepath.Join(dir, "CMakeLists.txt"))
 	if err != nil {
 		return false
 	}

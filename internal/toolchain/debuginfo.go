@@ -22,6 +22,7 @@ type TestCall struct {
 	ProjectDir, Toolchain string
 	Options               Options
 	TimeoutS              float64
+	SSHHost               string // the host the project is on
 }
 
 // TestRebuildHints are the next calls after a test crash without debug
@@ -85,6 +86,9 @@ func makeRebuildHints(call TestCall) []verdict.Hint {
 		args["env"] = env
 	}
 	clean := map[string]any{"project_dir": call.ProjectDir, "targets": []string{"clean"}}
+	if call.SSHHost != "" {
+		clean["ssh_host"] = call.SSHHost
+	}
 	return []verdict.Hint{
 		{Text: "make does not recompile on a flag change: remove the objects built without -g", Tool: "build", Args: clean},
 		{Text: "then rebuild with -g and rerun the tests", Tool: "test", Args: args},
@@ -112,6 +116,9 @@ func (call TestCall) args() map[string]any {
 	}
 	if call.TimeoutS > 0 {
 		args["timeout_s"] = call.TimeoutS
+	}
+	if call.SSHHost != "" {
+		args["ssh_host"] = call.SSHHost
 	}
 	return args
 }

@@ -1,10 +1,8 @@
 package toolchain
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -72,8 +70,10 @@ func (e *XcodeProjectError) Unwrap() error { return ErrXcode }
 // markers are present, the first in Known's order wins; DetectAll lists them
 // all. A directory with none returns *NotAProjectError, one with only an
 // Xcode project or workspace *XcodeProjectError.
-func Detect(dir string) (Toolchain, error) {
-	all, err := DetectAll(dir)
+func Detect(dir string) (Toolchain, error) { return detectIn(localFiles{}, dir) }
+
+func detectIn(fsys Files, dir string) (Toolchain, error) {
+	all, err := detectAll(fsys, dir)
 	if err != nil {
 		return "", err
 	}
@@ -82,40 +82,39 @@ func Detect(dir string) (Toolchain, error) {
 
 // DetectAll lists every toolchain whose marker is in dir, in order of
 // preference, or returns Detect's errors when there is none.
-func DetectAll(dir string) ([]Toolchain, error) {
-	abs, err := projectDir(dir)
+func DetectAll(dir string) ([]Toolchain, error) { return detectAll(localFiles{}, dir) }
+
+func detectAll(fsys Files, dir string) ([]Toolchain, error) {
+	abs, err := projectDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
 	var found []Toolchain
 	for _, m := range markers {
-		if isFile(filepath.Join(abs, m.file)) && !slices.Contains(found, m.tc) {
+		if isFile(fsys, filepath.Join(abs, m.file)) && !slices.Contains(found, m.tc) {
 			found = append(found, m.tc)
 		}
 	}
 	if len(found) > 0 {
 		return found, nil
 	}
-	if xc, err := xcodeBundle(abs); err != nil {
+	if xc, err := xcodeBundle(fsys, abs); err != nil {
 		return nil, err
 	} else if xc != "" {
 		return nil, &XcodeProjectError{Dir: abs, Path: xc}
 	}
 	e := &NotAProjectError{Dir: abs, LookedFor: lookedFor()}
-	e.Nearest, e.NearestMarker = nearestProject(abs)
+	e.Nearest, e.NearestMarker = nearestProject(fsys, abs)
 	return nil, e
 }
 
 // projectDir returns dir made absolute, checking that it is a directory.
-func projectDir(dir string) (string, error) {
-	if dir == "" {
-		return "", errors.New("detecting toolchain: no project directory given")
-	}
-	abs, err := filepath.Abs(dir)
+func projectDir(fsys Files, dir string) (string, error) {
+	abs, err := absIn(fsys, dir)
 	if err != nil {
 		return "", fmt.Errorf("detecting toolchain: %w", err)
 	}
-	fi, err := os.Stat(abs)
+	fi, err := fsys.Stat(abs)
 	if err != nil {
 		return "", fmt.Errorf("detecting toolchain: %w", err)
 	}
@@ -125,21 +124,21 @@ func projectDir(dir string) (string, error) {
 	return abs, nil
 }
 
-func isFile(path string) bool {
-	fi, err := os.Stat(path)
+func isFile(fsys Files, path string) bool {
+	fi, err := fsys.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
 }
 
 // xcodeBundle returns the Xcode workspace in dir, else its project, else "".
 // With several of a kind the first by name is returned, for a stable answer.
-func xcodeBundle(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
+func xcodeBundle(fsys Files, dir string) (string, error) {
+	entries, err := fsys.ReadDir(dir)
 	if err != nil {
 		return "", fmt.Errorf("detecting toolchain: %w", err)
 	}
 	var workspaces, projects []string
 	for _, e := range entries {
-		if !isDirEntry(dir, e) {
+		if !isDirEntry(fsys, dir, e) {
 			continue
 		}
 		switch filepath.Ext(e.Name()) {
@@ -161,14 +160,14 @@ func xcodeBundle(dir string) (string, error) {
 }
 
 // isDirEntry reports whether e is a directory, following a symlink.
-func isDirEntry(dir string, e fs.DirEntry) bool {
+func isDirEntry(fsys Files, dir string, e fs.DirEntry) bool {
 	if e.IsDir() {
 		return true
 	}
 	if e.Type()&fs.ModeSymlink == 0 {
 		return false
 	}
-	fi, err := os.Stat(filepath.Join(dir, e.Name()))
+	fi, err := fsys.Stat(filepath.Join(dir, e.Name()))
 	return err == nil && fi.IsDir()
 }
 
@@ -185,10 +184,10 @@ const maxAncestors = 64
 
 // nearestProject returns the closest ancestor of dir holding a marker, and
 // that marker: the usual mistake is a subdirectory of the project.
-func nearestProject(dir string) (string, string) {
+func nearestProject(fsys Files, dir string) (string, string) {
 	for i, d := 0, filepath.Dir(dir); i < maxAncestors; i, d = i+1, filepath.Dir(d) {
 		for _, m := range markers {
-			if isFile(filepath.Join(d, m.file)) {
+			if isFile(fsys, filepath.Join(d, m.file)) {
 				return d, m.file
 			}
 		}

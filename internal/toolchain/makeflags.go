@@ -21,7 +21,7 @@ var debugFlagVars = []string{"CFLAGS", "CXXFLAGS"}
 // the Makefile assigns in a way its text alone cannot tell (under a
 // conditional, with override) are left alone.
 func makeDebugFlags(dir string, o Options) (args []string, env map[string]string) {
-	assigned := makefileFlags(dir)
+	assigned := makefileFlags(o.files(), dir)
 	for _, v := range debugFlagVars {
 		if _, ok := o.Env[v]; ok || argsAssign(o.Args, v) {
 			continue
@@ -29,7 +29,7 @@ func makeDebugFlags(dir string, o Options) (args []string, env map[string]string
 		a, ok := assigned[v]
 		switch {
 		case !ok:
-			if base := os.Getenv(v); !hasDebugInfo(base) {
+			if base := localEnv(o, v); !hasDebugInfo(base) {
 				if env == nil {
 					env = map[string]string{}
 				}
@@ -78,10 +78,10 @@ var makeAssignment = regexp.MustCompile(`^(override\s+)?(?:export\s+)?([A-Za-z_]
 
 // makefileFlags reads the assignments of debugFlagVars in the project's
 // Makefile, in order.
-func makefileFlags(dir string) map[string]flagValue {
+func makefileFlags(fsys Files, dir string) map[string]flagValue {
 	vals := map[string]flagValue{}
 	for _, name := range makefiles {
-		f, err := os.Open(filepath.Join(dir, name))
+		f, err := fsys.Open(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}
@@ -151,7 +151,7 @@ func isFlagVar(name string) bool {
 // gives. make recompiles nothing on a flag change, so objects built
 // before still need a clean rebuild.
 func MakeCompilesWithDebugInfo(dir string, o Options) bool {
-	assigned := makefileFlags(dir)
+	assigned := makefileFlags(o.files(), dir)
 	for _, v := range debugFlagVars {
 		if val, ok := o.Env[v]; ok {
 			if !hasDebugInfo(val) {
@@ -183,4 +183,14 @@ func argsValue(args []string, v string) (string, bool) {
 		}
 	}
 	return val, found
+}
+
+// localEnv is the value of v in the environment the step inherits: this
+// process's, or "" for a project on another host, whose environment is
+// not known here (the step then sets v to -g alone).
+func localEnv(o Options, v string) string {
+	if !local(o.files()) {
+		return ""
+	}
+	return os.Getenv(v)
 }

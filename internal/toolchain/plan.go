@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"strings"
 )
 
@@ -50,6 +49,8 @@ type Options struct {
 	Jobs int
 	// Env holds environment overrides for every step.
 	Env map[string]string
+	// Files is where the project's files are read; nil is this machine.
+	Files Files `json:"-"`
 }
 
 // Step is one command of a plan.
@@ -155,7 +156,7 @@ func Plan(kind string, argv []string, name, dir string, o Options) ([]Step, stri
 	if name != "" {
 		tc, err = Parse(name)
 	} else {
-		tc, err = Detect(dir)
+		tc, err = detectIn(o.files(), dir)
 	}
 	if err != nil {
 		return nil, "", err
@@ -202,7 +203,7 @@ func CommandPlan(kind string, argv []string, dir string, o Options) ([]Step, err
 	if err := checkCommandOptions(o); err != nil {
 		return nil, err
 	}
-	abs, err := absDir(dir)
+	abs, err := absDir(o.files(), dir)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 		return nil, planner{}, err
 	}
 	pl := planners[tc]
-	abs, err := absDir(dir)
+	abs, err := absDir(o.files(), dir)
 	if err != nil {
 		return nil, planner{}, err
 	}
@@ -275,11 +276,8 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	return p, pl, nil
 }
 
-func absDir(dir string) (string, error) {
-	if dir == "" {
-		return "", errors.New("planning: no project directory given")
-	}
-	abs, err := filepath.Abs(dir)
+func absDir(fsys Files, dir string) (string, error) {
+	abs, err := absIn(fsys, dir)
 	if err != nil {
 		return "", fmt.Errorf("planning: %w", err)
 	}

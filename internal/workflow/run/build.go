@@ -22,6 +22,7 @@ type buildParams struct {
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
+	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
 }
 
 func (p buildParams) request() planRequest {
@@ -31,7 +32,7 @@ func (p buildParams) request() planRequest {
 		options: toolchain.Options{
 			Configuration: p.Configuration, Targets: p.Targets, Args: p.Args, Jobs: p.Jobs, Env: p.Env,
 		},
-		level: p.Level, timeoutS: p.TimeoutS,
+		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
 	}
 }
 

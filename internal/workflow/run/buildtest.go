@@ -15,6 +15,8 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
+	"github.com/triage-dev/triage/internal/remote"
+	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -30,6 +32,7 @@ type planRequest struct {
 	options                    toolchain.Options
 	level                      string
 	timeoutS                   duration.Seconds
+	sshHost                    string // the project is on that host
 }
 
 // check reads the log level and the time limit (def when not given).
@@ -124,6 +127,7 @@ type BuildTestOutput struct {
 	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake)"`
 	Next        []wire.Hint       `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
 	DurationMS  int64             `json:"duration_ms" jsonschema:"wall time"`
+	SSHHost     string            `json:"ssh_host,omitempty" jsonschema:"the host it ran on"`
 	catalog.Captured
 }
 
@@ -141,8 +145,14 @@ type StepOutput struct {
 
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
 	var zero catalog.Result[BuildTestOutput]
-	r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
+	if r.sshHost == "" {
+		r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
+	}
 	level, timeout, err := r.check(h.svc.Config.RunTimeout())
+	if err != nil {
+		return zero, err
+	}
+	conn, err := r.onHost(ctx, h.svc)
 	if err != nil {
 		return zero, err
 	}
@@ -159,10 +169,15 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if err != nil {
 		return zero, err
 	}
+	keep := st.CoreDir(cp.ID())
+	if conn != nil {
+		keep = "" // cores on the host stay there
+	}
 	res, err := pipeline.Run(ctx, pipeline.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
-		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: st.CoreDir(cp.ID()),
+		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: keep,
 		Progress: func(p pipeline.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
+		Remote:   conn,
 	})
 	if err != nil {
 		cp.Abort()
@@ -175,6 +190,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 // render renders a finished build or test and its captured log.
 func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
+	out.SSHHost = r.sshHost
 	if c := res.Crash; c != nil {
 		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
@@ -191,7 +207,7 @@ func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) 
 
 // testCall is the call's own arguments, for the hints that rerun it.
 func (r planRequest) testCall() toolchain.TestCall {
-	return toolchain.TestCall{ProjectDir: r.projectDir, Toolchain: r.toolchain, Options: r.options, TimeoutS: float64(r.timeoutS)}
+	return toolchain.TestCall{ProjectDir: r.projectDir, Toolchain: r.toolchain, Options: r.options, TimeoutS: float64(r.timeoutS), SSHHost: r.sshHost}
 }
 
 func progressMessage(p pipeline.Progress) string {
@@ -230,4 +246,30 @@ func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
 		out.Notes = append(out.Notes, res.Report.Notes...)
 	}
 	return out
+}
+
+// onHost connects to the host the project is on and has planning read the
+// project's files there (one snapshot of its directory); nil when the
+// project is here. A directory the host lacks is the caller's mistake.
+func (r *planRequest) onHost(ctx context.Context, svc *services.Set) (*remote.Conn, error) {
+	if r.sshHost == "" {
+		return nil, nil
+	}
+	if r.projectDir == "" {
+		return nil, nil // plan explains
+	}
+	conn, err := svc.Remote().Conn(ctx, r.sshHost)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := conn.Snapshot(ctx, r.projectDir, toolchain.PlanFiles())
+	var de *remote.DirError
+	switch {
+	case errors.As(err, &de):
+		return nil, fault.Usage(err)
+	case err != nil:
+		return nil, err
+	}
+	r.projectDir, r.options.Files = snap.Dir, snap
+	return conn, nil
 }

@@ -45,7 +45,7 @@ func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt
 		writeHint(&b, h)
 	}
 	if res.Crash != nil && res.Crash.Core != "" {
-		writeCoreNext(&b, res.Crash.Core, res.Crash.Program)
+		writeCoreNext(&b, res.Crash.Core, res.Crash.Program, out.SSHHost)
 	}
 	render.FilteredLog(&b, out.Captured, res.Log, filtered)
 	return b.String()
@@ -155,13 +155,18 @@ func writeHint(b *strings.Builder, h wire.Hint) {
 }
 
 // writeCoreNext names the calls that open a core: dump_open for the
-// engines (gdb, lldb, drgn) and debug_attach for the debugger's own tools.
-func writeCoreNext(b *strings.Builder, core, program string) {
+// engines (gdb, lldb, drgn) and debug_attach for the debugger's own tools;
+// a core on a host is opened there.
+func writeCoreNext(b *strings.Builder, core, program, host string) {
+	args := map[string]any{"core": core}
+	if host != "" {
+		args["ssh_host"] = host
+	}
 	if program == "" { // the core does not name its executable: both need it
-		fmt.Fprintf(b, "next: %s with the program that dumped it\n", catalog.NextCall("dump_open", map[string]any{"core": core}))
+		fmt.Fprintf(b, "next: %s with the program that dumped it\n", catalog.NextCall("dump_open", args))
 		return
 	}
-	args := map[string]any{"core": core, "program": program}
+	args["program"] = program
 	fmt.Fprintf(b, "next: %s\nnext: %s (or in the debugger: then debug_stack, debug_variables)\n",
 		catalog.NextCall("dump_open", args), catalog.NextCall("debug_attach", args))
 }

@@ -144,7 +144,7 @@ func showCore(ctx context.Context, out *CrashShow, path, program, projectDir str
 		b.WriteString(tr.Summary(projectDir))
 		b.WriteByte('\n')
 	}
-	writeCoreNext(&b, path, program)
+	writeCoreNext(&b, path, program, "")
 	out.Summary = b.String()
 	return nil
 }

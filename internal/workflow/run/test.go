@@ -24,6 +24,7 @@ type testParams struct {
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
+	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
 }
 
 func (p testParams) request() planRequest {
@@ -34,7 +35,7 @@ func (p testParams) request() planRequest {
 			Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
 			Args: p.Args, Jobs: p.Jobs, Env: p.Env,
 		},
-		level: p.Level, timeoutS: p.TimeoutS,
+		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
 	}
 }
 
