@@ -9,9 +9,7 @@
 #        ended.
 # out:   the program's stdout and stderr as one stream (as 2>&1 gives),
 #        then one line: "\x1e" NONCE, then "\x1fKEY=VALUE" fields.
-use strict;
-use warnings;
-use Cwd qw(getcwd);
+use strict; # no warnings, no Cwd until needed: each costs start-up time
 
 $| = 1;
 use constant WNOHANG => 1; # Linux and the BSDs; POSIX.pm costs a start-up
@@ -28,6 +26,15 @@ sub mark {
     my %f = @_;
     print "\x1e$nonce", (map { "\x1f$_=" . clean($f{$_}) } sort keys %f), "\n";
     exit 0;
+}
+
+# cwd is the working directory, as the kernel resolves it (Linux), else by
+# Cwd.
+sub cwd {
+    my $d = readlink '/proc/self/cwd';
+    return $d if defined $d;
+    require Cwd;
+    return Cwd::getcwd();
 }
 
 sub readn {
@@ -61,7 +68,7 @@ if ($exe !~ m{/}) {
 mark(exec => "$exe: $!") unless -e $exe;
 mark(exec => "$exe: is a directory") if -d _;
 mark(exec => "$exe: not executable") unless -x _;
-$exe = getcwd() . "/$exe" if $exe !~ m{^/};
+$exe = cwd() . "/$exe" if $exe !~ m{^/};
 
 pipe(my $sigr, my $sigw) or mark(exec => "pipe: $!");
 $SIG{CHLD} = sub { syswrite $sigw, 'x' };
@@ -118,7 +125,7 @@ my $orphans = 0;
 for (1 .. 10) { last unless kill 0, -$pid; select undef, undef, undef, 0.05 }
 if (kill 0, -$pid) { kill 'KILL', -$pid; $orphans = 1 }
 
-my %f = (pid => $pid, status => $status, exe => $exe, cwd => getcwd(), orphans => $orphans);
+my %f = (pid => $pid, status => $status, exe => $exe, cwd => cwd(), orphans => $orphans);
 if ($status & 127) {
     for (['pattern', 'core_pattern'], ['uses_pid', 'core_uses_pid']) {
         if (open my $fh, '<', "/proc/sys/kernel/$_->[1]") { $f{ $_->[0] } = <$fh> }
