@@ -116,6 +116,7 @@ func findHostTestCrash(ctx context.Context, conn *remote.Conn, sr StepResult, re
 			// evidence is of.
 			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
 		}
+		c.nameFromStack(rep)
 		return c
 	}
 	c.NoCore = "no core dump of the test process found: " + why.Error()
