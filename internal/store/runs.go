@@ -12,11 +12,11 @@ import (
 
 // Filter selects stored entries for a listing page (the web page's Runs).
 type Filter struct {
-	Status string // exact status ("crash", "failure", ...); "" for any
-	Tool   string // exact tool name; "" for any
-	Text   string // a substring of the verdict line, argv, tool or directory
-	Offset int    // entries skipped, newest first
-	Limit  int    // entries returned (0: 50; at most MaxFilterLimit)
+	Statuses []string // any of these statuses ("crash", "failed", ...); none for any
+	Tool     string   // exact tool name; "" for any
+	Text     string   // a substring of the verdict line, argv, tool or directory
+	Offset   int      // entries skipped, newest first
+	Limit    int      // entries returned (0: 50; at most MaxFilterLimit)
 }
 
 // MaxFilterLimit bounds one page of a filtered listing.
@@ -40,8 +40,14 @@ func (s *Store) Find(ctx context.Context, f Filter) (Listing, error) {
 	}
 	f.Limit = min(f.Limit, MaxFilterLimit)
 	all, who := visibleTo(ctx)
-	where := `(? OR identity=?) AND (?='' OR status=?) AND (?='' OR tool=?)`
-	args := []any{all, who, f.Status, f.Status, f.Tool, f.Tool}
+	where := `(? OR identity=?) AND (?='' OR tool=?)`
+	args := []any{all, who, f.Tool, f.Tool}
+	if len(f.Statuses) > 0 {
+		where += ` AND status IN (?` + strings.Repeat(`,?`, len(f.Statuses)-1) + `)`
+		for _, st := range f.Statuses {
+			args = append(args, st)
+		}
+	}
 	if f.Text != "" {
 		where += ` AND (instr(lower(verdict), ?) OR instr(lower(argv), ?) OR instr(lower(tool), ?) OR instr(lower(cwd), ?))`
 		t := strings.ToLower(f.Text)

@@ -27,7 +27,8 @@ func TestFindFiltersAndPages(t *testing.T) {
 		all  int
 	}{
 		{Filter{}, []string{c, b, a}, 3},
-		{Filter{Status: "crash"}, []string{a}, 1},
+		{Filter{Statuses: []string{"crash"}}, []string{a}, 1},
+		{Filter{Statuses: []string{"crash", "failure"}}, []string{b, a}, 2},
 		{Filter{Tool: "run"}, []string{c, a}, 2},
 		{Filter{Text: "sigsegv"}, []string{a}, 1},
 		{Filter{Limit: 1, Offset: 1}, []string{b}, 3},

@@ -51,6 +51,18 @@ func intParam(r *http.Request, name string, def int) (int, error) {
 	return n, nil
 }
 
+// statusClass names the statuses of each colour the page filters by: a
+// run's (verdict) and a build or test's (pipeline) words for one outcome.
+var statusClass = map[string][]string{
+	"success":     {"success", "succeeded"},
+	"failure":     {"failure", "failed", "silent_failure"},
+	"crash":       {"crash", "crashed"},
+	"timeout":     {"timeout", "timed_out"},
+	"interrupted": {"interrupted"},
+	"running":     {"running"},
+	"incomplete":  {"incomplete"},
+}
+
 // runs answers one page of the stored entries, newest first, filtered by
 // status, tool and text, with their count.
 func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
@@ -70,7 +82,7 @@ func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	l, err := st.Find(r.Context(), store.Filter{Status: q.Get("status"), Tool: q.Get("tool"), Text: q.Get("q"), Offset: offset, Limit: limit})
+	l, err := st.Find(r.Context(), store.Filter{Statuses: statusClass[q.Get("status")], Tool: q.Get("tool"), Text: q.Get("q"), Offset: offset, Limit: limit})
 	if err != nil {
 		fail(w, err)
 		return

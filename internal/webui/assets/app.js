@@ -13,14 +13,19 @@ function el(tag, attrs, ...children) {
     if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
 }
 
+// A build or test's status words (succeeded, failed, ...) are coloured as
+// a run's.
+const ALIAS = { succeeded: 'success', failed: 'failure', silent_failure: 'failure', crashed: 'crash', timed_out: 'timeout' };
+
 function stClass(prefix, status) {
+  status = ALIAS[status] || status;
   return prefix + (STATUSES.includes(status) ? status : 'other');
 }
 

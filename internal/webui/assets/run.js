@@ -36,7 +36,7 @@ window.TriageRun = (() => {
       el('p', { class: 'muted' }, el('a', { href: '/ui/' }, '← Runs')),
       el('div', { class: 'verdict-line ' + stClass('st-', e.status), id: 'verdict' }, e.verdict || (e.status === 'running' ? 'running…' : e.status)),
       el('dl', { class: 'meta' }, meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-      e.cores && e.cores.length ? [el('h2', {}, 'Evidence'), el('ul', {}, e.cores.map((c) => el('li', { class: 'mono' }, 'core dump kept: ' + c)))] : null);
+      ...(e.cores && e.cores.length ? [el('h2', {}, 'Evidence'), el('ul', {}, e.cores.map((c) => el('li', { class: 'mono' }, 'core dump kept: ' + c)))] : []));
   }
 
   function viewer(id, entry) {
