@@ -24,6 +24,8 @@ declare -A PKG=(
   # the real-world corpus (scripts/corpus.sh): Debian source packages and
   # autotools projects
   [dpkg-source]=dpkg-dev [autoreconf]=autoconf [automake]=automake [libtoolize]=libtool
+  # the web page's browser tests (internal/webui), headless
+  [chromium]=chromium
 )
 missing=()
 for cmd in "${!PKG[@]}"; do

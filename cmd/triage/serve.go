@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/daemon"
+	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/server"
 	"github.com/triage-dev/triage/internal/services"
 )
@@ -81,6 +82,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: f.http, Tokens: tokens, AdminTokens: f.admins, AllowOrigins: f.origins}, func(addr string) {
 		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
+		logPage(svc, srv, addr, len(tokens)+len(f.admins))
 	})
 }
 
@@ -135,4 +137,15 @@ func allTokens(tokens []string, file string) ([]string, error) {
 		}
 	}
 	return tokens, nil
+}
+
+// logPage logs how to open the web page: with one identity (no token, or
+// one), a one-time login URL; with several, each client asks for its own
+// with its token, so that its page shows its own state.
+func logPage(svc *services.Set, srv *server.Server, addr string, tokens int) {
+	if tokens > 1 {
+		svc.Log.Info("web page: POST "+server.LoginCodePath+" with a client's bearer token for its one-time login URL", "url", "http://"+addr+"/ui/")
+		return
+	}
+	svc.Log.Info("web page (the login URL works once)", "url", srv.LoginURL("http://"+addr, identity.Server))
 }

@@ -27,6 +27,8 @@ func layer(pkg string) string {
 		return "workflow"
 	case rel == "internal/services":
 		return "services"
+	case rel == "internal/webui":
+		return "webui"
 	case strings.HasPrefix(rel, "internal/testutil"), rel == "internal/benchreport", rel == "internal/layers", strings.HasPrefix(rel, "e2e"):
 		return "test"
 	}
@@ -35,8 +37,9 @@ func layer(pkg string) string {
 
 // allowed says which layers each layer may import: arrows point down only.
 var allowed = map[string][]string{
-	"cmd":      {"server", "catalog", "workflow", "services", "domain", "test"},
-	"server":   {"catalog", "workflow", "services", "domain"},
+	"cmd":      {"server", "webui", "catalog", "workflow", "services", "domain", "test"},
+	"server":   {"webui", "catalog", "workflow", "services", "domain"},
+	"webui":    {"services", "domain"},
 	"catalog":  {"services", "domain"},
 	"workflow": {"catalog", "workflow", "services", "domain"},
 	"services": {"domain"},

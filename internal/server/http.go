@@ -63,7 +63,7 @@ func CheckAddr(addr, token string) error {
 }
 
 // HTTPHandler returns the MCP handler wrapped in authentication and origin
-// checks.
+// checks, with the web page under /ui/ (see ui.go).
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	max := o.MaxBodyBytes
 	if max == 0 {
@@ -73,7 +73,12 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: max,
 		SessionTimeout:      30 * time.Minute,
 	})
-	return guard(o.verifier(), o.AllowOrigins, h)
+	verify := o.verifier()
+	mux := http.NewServeMux()
+	mux.Handle("/", guard(verify, o.AllowOrigins, h))
+	mux.Handle("/ui/", guard(nil, o.AllowOrigins, s.UI))
+	mux.Handle(LoginCodePath, guard(verify, o.AllowOrigins, s.loginCode()))
+	return mux
 }
 
 // tokens are the client tokens accepted, admin tokens not included.
@@ -228,6 +233,7 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions, ready func(addr s
 		ReadHeaderTimeout: o.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 	}
+	srv.RegisterOnShutdown(s.UI.Close) // the page's live streams end with the server
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

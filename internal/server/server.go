@@ -19,6 +19,8 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/webui"
+	"github.com/triage-dev/triage/internal/workflow/doctor"
 )
 
 // Instructions tell an agent in a few lines how to use triage.
@@ -35,6 +37,8 @@ type Server struct {
 	mcp       *mcp.Server
 	Selection *catalog.Selection
 	Catalog   *catalog.Catalog
+	// UI is the web page served under /ui/ beside the MCP endpoint over HTTP.
+	UI *webui.UI
 }
 
 // Options adjust New.
@@ -79,7 +83,8 @@ func New(svc *services.Set, o Options) (*Server, error) {
 	}
 	s.AddReceivingMiddleware(withCaller, explainAbsent(sel.Absent), dropNullArguments, (&idleRelease{}).middleware)
 	addResources(s, svc)
-	return &Server{mcp: s, Selection: sel, Catalog: cat}, nil
+	ui := webui.New(svc, webui.Options{Doctor: func(ctx context.Context) string { return doctor.Inspect(ctx, svc).Text() }})
+	return &Server{mcp: s, Selection: sel, Catalog: cat, UI: ui}, nil
 }
 
 // sdkLogger passes log to the SDK only at debug level: its session lifecycle

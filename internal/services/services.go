@@ -252,3 +252,29 @@ func (s *Set) Busy() bool {
 	return s.debugReady.Load() && len(s.debug.List(context.Background())) > 0 ||
 		s.dumpsReady.Load() && len(s.dumps.List(context.Background())) > 0
 }
+
+// DebugSessions lists the caller's debug sessions without making the
+// manager (none when no call has made it).
+func (s *Set) DebugSessions(ctx context.Context) []debugger.SessionInfo {
+	if !s.debugReady.Load() {
+		return nil
+	}
+	return s.debug.List(ctx)
+}
+
+// DumpSessions lists the caller's dump sessions without making the manager.
+func (s *Set) DumpSessions(ctx context.Context) []*postmortem.Session {
+	if !s.dumpsReady.Load() {
+		return nil
+	}
+	return s.dumps.List(ctx)
+}
+
+// JobList lists the caller's background processes without opening the
+// store (none when no call has opened it).
+func (s *Set) JobList(ctx context.Context) []*background.Job {
+	if !s.storeReady.Load() {
+		return nil
+	}
+	return s.jobs.List(ctx)
+}

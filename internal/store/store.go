@@ -79,6 +79,8 @@ type Store struct {
 	tmp    *scratch.Owned // bodies' temporary directory, removed by Close; nil on disk
 	opts   Options
 	owner  ownerLock
+
+	changes changes // live listeners (Changed)
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUIPrintsALoginURLThatOpensThePage: triage ui --no-browser prints a
+// loopback URL that logs in once and lands on the page, whose API then
+// answers; cancelling ends the command with status 0.
+func TestUIPrintsALoginURLThatOpensThePage(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"ui", "--no-browser", "--store", filepath.Join(t.TempDir(), "t.db")}, strings.NewReader(""), w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the URL: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "triage web page: "))
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/ui/login?code=") {
+		t.Fatalf("printed %q", line)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/" {
+		t.Fatalf("login: %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+	base := url[:strings.Index(url, "/ui/")]
+	if resp, err := c.Get(base + "/ui/api/runs"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("runs after login: %v %v", resp.StatusCode, err)
+	}
+	if resp, _ := http.Get(url); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("the URL's second use: %d, want 403", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d after cancel", code)
+	}
+}

@@ -1,0 +1,160 @@
+package webui
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/store"
+)
+
+// writeJSON answers v as JSON.
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers a JSON error the page shows as text.
+func writeError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+// fail answers err with the status its kind gives (internal/fault).
+func fail(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, store.ErrNotFound), fault.KindOf(err) == fault.KindNotFound:
+		code = http.StatusNotFound
+	case fault.KindOf(err) == fault.KindUsage:
+		code = http.StatusBadRequest
+	}
+	writeError(w, code, err.Error())
+}
+
+// intParam reads a non-negative integer query parameter (def when absent).
+func intParam(r *http.Request, name string, def int) (int, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fault.Usagef("%s=%q: give a whole number, 0 or more", name, s)
+	}
+	return n, nil
+}
+
+// statusClass names the statuses of each colour the page filters by: a
+// run's (verdict) and a build or test's (pipeline) words for one outcome.
+var statusClass = map[string][]string{
+	"success":     {"success", "succeeded"},
+	"failure":     {"failure", "failed", "silent_failure"},
+	"crash":       {"crash", "crashed"},
+	"timeout":     {"timeout", "timed_out"},
+	"interrupted": {"interrupted"},
+	"running":     {"running"},
+	"incomplete":  {"incomplete"},
+}
+
+// runs answers one page of the stored entries, newest first, filtered by
+// status, tool and text, with their count.
+func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
+	st, err := u.svc.Store(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	offset, err := intParam(r, "offset", 0)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	limit, err := intParam(r, "limit", 50)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	l, err := st.Find(r.Context(), store.Filter{Statuses: statusClass[q.Get("status")], Tool: q.Get("tool"), Text: q.Get("q"), Offset: offset, Limit: limit})
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, l)
+}
+
+// tools answers the tools of the stored entries, for the Runs filter.
+func (u *UI) tools(w http.ResponseWriter, r *http.Request) {
+	st, err := u.svc.Store(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	t, err := st.Tools(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, t)
+}
+
+// runDetail is one run: its entry and the evidence kept beside it.
+type runDetail struct {
+	store.Entry
+	Duration float64  `json:"duration_s,omitempty"`
+	Cores    []string `json:"cores,omitempty"` // core dumps kept for it
+}
+
+// run answers one stored entry and the cores kept with it.
+func (u *UI) run(w http.ResponseWriter, r *http.Request) {
+	st, err := u.svc.Store(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	e, err := st.Info(r.Context(), r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d := runDetail{Entry: e}
+	if !e.Finished.IsZero() {
+		d.Duration = e.Finished.Sub(e.Created).Round(time.Millisecond).Seconds()
+	}
+	if files, err := os.ReadDir(st.CoreDir(e.ID)); err == nil {
+		for _, f := range files {
+			d.Cores = append(d.Cores, filepath.Join(st.CoreDir(e.ID), f.Name()))
+		}
+	}
+	writeJSON(w, d)
+}
+
+// raw sends the whole output as plain text, streamed chunk by chunk.
+func (u *UI) raw(w http.ResponseWriter, r *http.Request) {
+	st, err := u.svc.Store(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	if _, err := st.Info(r.Context(), id); err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+id+`.log"`)
+	// Headers are gone once bytes flow: a failure now can only cut the body.
+	st.WriteRaw(r.Context(), id, w)
+}
+
+// doctorReport answers what `triage doctor` says.
+func (u *UI) doctorReport(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]string{"text": u.doctor(r.Context())})
+}

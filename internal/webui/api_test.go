@@ -1,0 +1,149 @@
+package webui
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/identity"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/store"
+)
+
+// newUI serves a page over a store on disk and returns its URL, a client
+// logged in as the server's identity and the store.
+func newUI(t testing.TB) (string, *http.Client, *store.Store) {
+	t.Helper()
+	svc, err := services.New(&config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	st, err := svc.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := New(svc, Options{})
+	ts := httptest.NewServer(u)
+	t.Cleanup(ts.Close)
+	t.Cleanup(u.Close)
+	ck, ok := u.Logins().Redeem(u.Logins().Mint(identity.Server))
+	if !ok {
+		t.Fatal("a fresh code was refused")
+	}
+	return ts.URL, &http.Client{Transport: cookie{ck, http.DefaultTransport}}, st
+}
+
+type cookie struct {
+	c    *http.Cookie
+	next http.RoundTripper
+}
+
+func (c cookie) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.AddCookie(c.c)
+	return c.next.RoundTrip(r)
+}
+
+func getJSON(t testing.TB, c *http.Client, url string, v any) int {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if v != nil && resp.StatusCode == 200 {
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v in %s", url, err, b)
+		}
+	}
+	return resp.StatusCode
+}
+
+// TestLinesMarkMatchesInJavaScriptUnits: a page of lines carries each
+// match as UTF-16 offsets, which is how the page's script slices strings.
+func TestLinesMarkMatchesInJavaScriptUnits(t *testing.T) {
+	base, c, st := newUI(t)
+	id, err := st.Put(context.Background(), store.Meta{Tool: "run"}, "plain\né😀 error here\n<script>alert(1)</script>\n", store.Final{Status: "failure"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p viewPage
+	if code := getJSON(t, c, base+"/ui/api/runs/"+id+"/lines?offset=1&q=error|script", &p); code != 200 {
+		t.Fatalf("lines: %d", code)
+	}
+	if p.Offset != 1 || len(p.Lines) != 2 || p.TotalLines != 3 {
+		t.Fatalf("page = %+v", p)
+	}
+	// "é😀 " is 1+2+1 UTF-16 units: "error" starts at 4.
+	if len(p.Marks[0]) != 1 || p.Marks[0][0] != [2]int{4, 9} {
+		t.Errorf("marks of line 2 = %v, want [[4 9]]", p.Marks[0])
+	}
+	if len(p.Marks[1]) != 2 || p.Lines[1] != "<script>alert(1)</script>" {
+		t.Errorf("line 3 = %q, marks %v", p.Lines[1], p.Marks[1])
+	}
+	var s struct {
+		Hits  []struct{ Line int }
+		Total int
+	}
+	if code := getJSON(t, c, base+"/ui/api/runs/"+id+"/search?q=error", &s); code != 200 || s.Total != 1 || s.Hits[0].Line != 1 {
+		t.Errorf("search: %d %+v", code, s)
+	}
+	if code := getJSON(t, c, base+"/ui/api/runs/"+id+"/search?q=(", nil); code != 400 {
+		t.Errorf("a pattern that does not compile: %d, want 400", code)
+	}
+	if code := getJSON(t, c, base+"/ui/api/runs/"+id+"/lines?offset=99", nil); code != 400 {
+		t.Errorf("an offset past the end: %d, want 400", code)
+	}
+	if code := getJSON(t, c, base+"/ui/api/runs/o-0000000000", nil); code != 404 {
+		t.Errorf("an unknown id: %d, want 404", code)
+	}
+}
+
+// TestPageAndAssetsCarryThePolicy: every path of the page serves the
+// page, whose scripts and styles are files (none inline).
+func TestPageAndAssetsCarryThePolicy(t *testing.T) {
+	base, c, _ := newUI(t)
+	for _, path := range []string{"/ui/", "/ui/runs/o-1234567890", "/ui/sessions"} {
+		resp, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), `src="/ui/assets/app.js"`) || strings.Contains(string(b), "<style") || strings.Contains(string(b), "style=") {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, b)
+		}
+		if !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+			t.Errorf("%s: CSP %q", path, resp.Header.Get("Content-Security-Policy"))
+		}
+	}
+	for _, a := range []string{"app.js", "runs.js", "run.js", "app.css"} {
+		if code := getJSON(t, c, base+"/ui/assets/"+a, nil); code != 200 {
+			t.Errorf("%s: %d", a, code)
+		}
+	}
+}
+
+// TestScriptsNeverParseHTML: no script hands a string to the HTML parser,
+// so program output can only ever be text.
+func TestScriptsNeverParseHTML(t *testing.T) {
+	for _, a := range []string{"app.js", "runs.js", "run.js"} {
+		b, err := assets.ReadFile("assets/" + a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"} {
+			if strings.Contains(string(b), sink) {
+				t.Errorf("%s uses %s", a, sink)
+			}
+		}
+	}
+}

@@ -1,0 +1,180 @@
+// triage's web page. Everything a program printed reaches the document
+// through text nodes (el() and textContent), never through HTML parsing.
+'use strict';
+
+const STATUSES = ['success', 'failure', 'crash', 'timeout', 'interrupted', 'running', 'incomplete'];
+const main = () => document.getElementById('main');
+
+// el builds an element; strings among children become text nodes.
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+// A build or test's status words (succeeded, failed, ...) are coloured as
+// a run's.
+const ALIAS = { succeeded: 'success', failed: 'failure', silent_failure: 'failure', crashed: 'crash', timed_out: 'timeout' };
+
+function stClass(prefix, status) {
+  status = ALIAS[status] || status;
+  return prefix + (STATUSES.includes(status) ? status : 'other');
+}
+
+class HTTPError extends Error {
+  constructor(status, msg) { super(msg); this.status = status; }
+}
+
+async function api(path) {
+  const r = await fetch('/ui/api/' + path, { credentials: 'same-origin' });
+  const body = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new HTTPError(r.status, body.error || r.statusText);
+  return body;
+}
+
+function showError(err) {
+  const m = main();
+  m.replaceChildren(el('p', { class: 'error', role: 'alert' }, err.status === 401
+    ? 'Not logged in. Run `triage ui` and open the URL it prints.' : 'Error: ' + err.message));
+}
+
+function age(t) {
+  const s = Math.max(0, (Date.now() - new Date(t).getTime()) / 1000);
+  if (s < 60) return Math.floor(s) + 's ago';
+  if (s < 3600) return Math.floor(s / 60) + 'm ago';
+  if (s < 86400) return Math.floor(s / 3600) + 'h ago';
+  return Math.floor(s / 86400) + 'd ago';
+}
+
+function duration(e) {
+  if (!e.finished) return null;
+  return (new Date(e.finished) - new Date(e.created)) / 1000;
+}
+
+function fmtDur(d) {
+  if (d === null) return '…';
+  return d < 1 ? Math.round(d * 1000) + ' ms' : d < 120 ? d.toFixed(1) + ' s' : Math.round(d / 60) + ' min';
+}
+
+// ---- routing ----
+
+const page = { name: '', reload: null, keydown: null, dispose: null };
+
+function navigate(href) {
+  history.pushState(null, '', href);
+  route();
+}
+
+function route() {
+  if (page.dispose) page.dispose();
+  Object.assign(page, { reload: null, keydown: null, dispose: null });
+  const path = location.pathname.replace(/\/+$/, '');
+  let m;
+  if (path === '/ui' || path === '/ui/runs') page.name = 'runs', window.TriageRuns.show();
+  else if ((m = path.match(/^\/ui\/runs\/([^/]+)$/))) page.name = 'run', window.TriageRun.show(decodeURIComponent(m[1]));
+  else if (path === '/ui/sessions') page.name = 'sessions', showSessions();
+  else if (path === '/ui/doctor') page.name = 'doctor', showDoctor();
+  else page.name = '', main().replaceChildren(el('p', { class: 'error' }, 'No such page: ' + path));
+  for (const a of document.querySelectorAll('nav a')) {
+    a.classList.toggle('active', a.dataset.nav === page.name || (a.dataset.nav === 'runs' && page.name === 'run'));
+  }
+}
+
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest('a');
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || a.hasAttribute('download')) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith('/ui/') || url.pathname.startsWith('/ui/api/')) return;
+  if (url.pathname === location.pathname && url.search === location.search && url.hash) return; // #L links
+  ev.preventDefault();
+  navigate(url.pathname + url.search + url.hash);
+});
+window.addEventListener('popstate', route);
+document.addEventListener('keydown', (ev) => {
+  if (page.keydown) page.keydown(ev);
+});
+
+// ---- live updates ----
+
+function live() {
+  const badge = document.getElementById('live');
+  const es = new EventSource('/ui/api/events');
+  es.addEventListener('ready', () => { badge.textContent = 'live'; badge.classList.add('on'); });
+  es.addEventListener('runs', () => { if (page.reload) page.reload(); });
+  es.onerror = () => { badge.textContent = 'offline'; badge.classList.remove('on'); };
+}
+
+// ---- sessions ----
+
+async function showSessions() {
+  let s;
+  try { s = await api('sessions'); } catch (e) { return showError(e); }
+  const tails = [];
+  page.dispose = () => tails.forEach((t) => { t.stop = true; });
+  const procRows = s.processes.map((p) => {
+    const out = el('pre', { class: 'tail', hidden: true });
+    const btn = el('button', { onclick: () => { btn.disabled = true; out.hidden = false; tails.push(tail(p, out)); } }, 'Live tail');
+    return [el('tr', {},
+      el('td', { class: 'mono' }, p.id), el('td', { class: 'argv' }, p.argv.join(' ')), el('td', {}, p.pid),
+      el('td', { class: p.running ? 'st-running' : stClass('st-', p.status) }, p.running ? 'running' : p.verdict),
+      el('td', {}, el('a', { href: '/ui/runs/' + encodeURIComponent(p.output_id) }, 'output'), ' ', btn)),
+    el('tr', {}, el('td', { colspan: 5 }, out))];
+  });
+  main().replaceChildren(el('h1', {}, 'Sessions'),
+    el('h2', {}, 'Debug sessions'),
+    s.debug.length ? el('table', {}, el('tr', {}, ['id', 'backend', 'target', 'state', 'last stop'].map((h) => el('th', {}, h))),
+      s.debug.map((d) => el('tr', {}, el('td', { class: 'mono' }, d.id + (d.current ? ' (current)' : '')), el('td', {}, d.backend),
+        el('td', { class: 'mono' }, d.target + (d.core ? ' core ' + d.core : '') + (d.ssh_host ? ' on ' + d.ssh_host : '')),
+        el('td', {}, d.state.status + (d.state.error ? ': ' + d.state.error : '')),
+        el('td', { class: 'mono' }, d.state.last_stop ? JSON.stringify(d.state.last_stop) : '')))) : el('p', { class: 'muted' }, 'No debug session.'),
+    el('h2', {}, 'Dump sessions'),
+    s.dumps.length ? el('table', {}, el('tr', {}, ['id', 'dump', 'program', 'engines'].map((h) => el('th', {}, h))),
+      s.dumps.map((d) => el('tr', {}, el('td', { class: 'mono' }, d.id), el('td', { class: 'mono' }, d.dump + (d.host ? ' on ' + d.host : '')),
+        el('td', { class: 'mono' }, d.program || ''), el('td', {}, d.engines.map((e) => e.engine + ': ' + e.state).join(', '))))) : el('p', { class: 'muted' }, 'No dump session.'),
+    el('h2', {}, 'Background processes'),
+    s.processes.length ? el('table', {}, el('tr', {}, ['id', 'command', 'pid', 'state', ''].map((h) => el('th', {}, h))), procRows) : el('p', { class: 'muted' }, 'No background process.'));
+}
+
+// tail follows a background process's output with long polls.
+function tail(p, out) {
+  const t = { stop: false };
+  (async () => {
+    let cursor = 0;
+    while (!t.stop) {
+      let v;
+      try { v = await api(`processes/${encodeURIComponent(p.id)}/output?cursor=${cursor}&wait_ms=5000`); } catch (e) {
+        out.append(document.createTextNode('[' + e.message + ']\n'));
+        return;
+      }
+      for (const l of v.lines) out.append(document.createTextNode(l + '\n'));
+      while (out.childNodes.length > 2000) out.firstChild.remove();
+      out.scrollTop = out.scrollHeight;
+      cursor = v.offset + v.lines.length;
+      if (!v.lines.length && !v.more) {
+        const s = await api('sessions').catch(() => null);
+        const now = s && s.processes.find((x) => x.id === p.id);
+        if (!now || !now.running) { out.append(document.createTextNode('[ended: ' + (now ? now.verdict : 'gone') + ']\n')); return; }
+      }
+    }
+  })();
+  return t;
+}
+
+// ---- doctor ----
+
+async function showDoctor() {
+  let d;
+  try { d = await api('doctor'); } catch (e) { return showError(e); }
+  main().replaceChildren(el('h1', {}, 'Doctor'), el('pre', { class: 'doctor' }, d.text));
+}
+
+window.Triage = { el, api, stClass, showError, age, duration, fmtDur, navigate, page, main };
+document.addEventListener('DOMContentLoaded', () => { live(); route(); });

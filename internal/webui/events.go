@@ -1,0 +1,75 @@
+package webui
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Pacing of the live stream: changes closer together than minGap are sent
+// as one event (a long output grows many times a second), and a comment
+// every keepAlive keeps idle connections from being cut by proxies.
+const (
+	minGap    = 150 * time.Millisecond
+	keepAlive = 15 * time.Second
+	// pollEvery is how often the store's Version is compared, for the
+	// changes another process sharing the store makes (the CLI's daemon
+	// beside `triage ui`).
+	pollEvery = 400 * time.Millisecond
+)
+
+// events streams server-sent events: "ready" once subscribed, then
+// "runs" whenever the store's entries change (a run created, grown,
+// finished or pruned, here or by another process), so an open Runs page
+// reloads its current page.
+func (u *UI) events(w http.ResponseWriter, r *http.Request) {
+	st, err := u.svc.Store(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	flush, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "this connection cannot stream events")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	changed := st.Changed() // before "ready": a change after it is seen
+	version, _ := st.Version(r.Context())
+	fmt.Fprint(w, "retry: 1000\nevent: ready\ndata: {}\n\n")
+	flush.Flush()
+	ping, poll := time.NewTicker(keepAlive), time.NewTicker(pollEvery)
+	defer ping.Stop()
+	defer poll.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-poll.C:
+			if v, err := st.Version(r.Context()); err != nil || v == version {
+				continue
+			}
+		case <-changed:
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+			flush.Flush()
+			continue
+		case <-r.Context().Done():
+			return
+		case <-u.closed:
+			return
+		}
+		if wait := minGap - time.Since(last); wait > 0 { // one event for a burst
+			select {
+			case <-time.After(wait):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		changed = st.Changed()
+		version, _ = st.Version(r.Context())
+		last = time.Now()
+		fmt.Fprint(w, "event: runs\ndata: {}\n\n")
+		flush.Flush()
+	}
+}

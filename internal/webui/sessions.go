@@ -1,0 +1,91 @@
+package webui
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/postmortem"
+)
+
+// process is a background process as the Sessions page shows it.
+type process struct {
+	ID       string    `json:"id"`
+	Argv     []string  `json:"argv"`
+	Dir      string    `json:"dir,omitempty"`
+	Host     string    `json:"host,omitempty"`
+	Pid      int       `json:"pid"`
+	Started  time.Time `json:"started"`
+	OutputID string    `json:"output_id"`
+	Running  bool      `json:"running"`
+	Verdict  string    `json:"verdict,omitempty"`
+	Status   string    `json:"status,omitempty"`
+}
+
+// dump is a dump session as the Sessions page shows it.
+type dump struct {
+	ID      string                  `json:"id"`
+	Kernel  bool                    `json:"kernel,omitempty"`
+	Dump    string                  `json:"dump"`
+	Program string                  `json:"program,omitempty"`
+	Host    string                  `json:"host,omitempty"`
+	Opened  time.Time               `json:"opened"`
+	Engines []postmortem.EngineInfo `json:"engines"`
+}
+
+// sessions answers the caller's debug sessions, dump sessions and
+// background processes, without starting any manager a call has not.
+func (u *UI) sessions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	out := struct {
+		Debug     []debugger.SessionInfo `json:"debug"`
+		Dumps     []dump                 `json:"dumps"`
+		Processes []process              `json:"processes"`
+	}{Debug: u.svc.DebugSessions(ctx), Dumps: []dump{}, Processes: []process{}}
+	if out.Debug == nil {
+		out.Debug = []debugger.SessionInfo{}
+	}
+	for _, s := range u.svc.DumpSessions(ctx) {
+		d := dump{ID: s.ID, Kernel: s.Target.Kernel, Dump: s.Target.Core, Program: s.Target.Program,
+			Host: s.Target.SSHHost, Opened: s.Opened, Engines: s.EngineInfos()}
+		if s.Target.Kernel {
+			d.Dump, d.Program = s.Target.Vmcore, s.Target.Vmlinux
+		}
+		out.Dumps = append(out.Dumps, d)
+	}
+	for _, j := range u.svc.JobList(ctx) {
+		p := process{ID: j.ID, Argv: j.Argv, Dir: j.Dir, Host: j.Host, Pid: j.Pid, Started: j.Started, OutputID: j.OutputID, Running: true}
+		if o := j.Outcome(); o != nil {
+			p.Running, p.Verdict, p.Status = false, o.Verdict.Line, string(o.Verdict.Status)
+		}
+		out.Processes = append(out.Processes, p)
+	}
+	writeJSON(w, out)
+}
+
+// processOutput answers a background process's output from a line cursor,
+// waiting up to wait_ms (at most 10 s) for new lines while it runs: the
+// page's live tail.
+func (u *UI) processOutput(w http.ResponseWriter, r *http.Request) {
+	cursor, err := intParam(r, "cursor", 0)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	wait, err := intParam(r, "wait_ms", 0)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	jobs, err := u.svc.Jobs(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	p, err := jobs.Output(r.Context(), r.PathValue("id"), cursor, 500, min(time.Duration(wait)*time.Millisecond, 10*time.Second))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, view(p, nil))
+}
