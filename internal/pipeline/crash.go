@@ -97,6 +97,19 @@ func (c *TestCrash) nameFromStack(rep *testreport.Report) {
 	c.Test = name
 }
 
+// startTestCrash is what the report says of a test crash, and whether that
+// is all there is to find: when the runner itself crashed, capture looked
+// for its core already.
+func startTestCrash(sr StepResult, rep *testreport.Report, projectDir string) (*TestCrash, bool) {
+	c := crashedTest(rep)
+	c.Frame = messageFrame(c.Message, projectDir)
+	if sr.Outcome.Result.Signaled {
+		runnerCrash(c, sr.Outcome, projectDir)
+		return c, true
+	}
+	return c, false
+}
+
 // findTestCrash names the crashed test and looks for the core of the test
 // process: a core of the step's process group written since the step
 // started, in dirs or below them (relative core_pattern cores land in the
@@ -104,13 +117,11 @@ func (c *TestCrash) nameFromStack(rep *testreport.Report) {
 // directory). Cores found in the user's tree are moved into keep, when set.
 // The crash is reported at the first frame in projectDir's code.
 func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) *TestCrash {
-	c := crashedTest(rep)
-	c.Frame = messageFrame(c.Message, projectDir)
-	res := sr.Outcome.Result
-	if res.Signaled {
-		runnerCrash(c, sr.Outcome, projectDir)
+	c, done := startTestCrash(sr, rep, projectDir)
+	if done {
 		return c
 	}
+	res := sr.Outcome.Result
 	dirs = slices.Compact(dirs)
 	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs})
 	if err != nil {

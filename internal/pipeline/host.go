@@ -89,13 +89,11 @@ func hostNotes(conn *remote.Conn, rep *testreport.Report) []string {
 // each of dirs (a relative pattern puts it in the crashing process's
 // working directory), and backtraced there. Cores stay on the host.
 func findHostTestCrash(ctx context.Context, conn *remote.Conn, sr StepResult, rep *testreport.Report, dirs []string, projectDir string) *TestCrash {
-	c := crashedTest(rep)
-	c.Frame = messageFrame(c.Message, projectDir)
-	res := sr.Outcome.Result
-	if res.Signaled {
-		runnerCrash(c, sr.Outcome, projectDir)
+	c, done := startTestCrash(sr, rep, projectDir)
+	if done {
 		return c
 	}
+	res := sr.Outcome.Result
 	pattern, usesPid, err := conn.CoreSettings(ctx)
 	if err != nil {
 		c.NoCore = "reading the core settings: " + err.Error()

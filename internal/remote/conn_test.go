@@ -16,14 +16,8 @@ import (
 )
 
 func TestConnRunsOnTheHost(t *testing.T) {
-	h := sshhost.Get(t)
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
+	h, pool, c := testPool(t)
 	ctx := context.Background()
-	c, err := pool.Conn(ctx, h.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A file only the remote has, under a hostile name.
 	name := "it's a $(file)"
 	local := filepath.Join(t.TempDir(), "f")
@@ -49,14 +43,8 @@ func TestConnRunsOnTheHost(t *testing.T) {
 
 // A killed master is a lost connection, and the next Conn reconnects.
 func TestConnReconnectsAfterTheMasterDies(t *testing.T) {
-	h := sshhost.Get(t)
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
+	h, pool, c := testPool(t)
 	ctx := context.Background()
-	c, err := pool.Conn(ctx, h.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	syscall.Kill(-c.Pid(), syscall.SIGKILL)
 	c.Wait()
 	if _, err := c.Run(ctx, []string{"echo", "ran"}, 20*time.Second); !errors.Is(err, remote.ErrLost) {
@@ -100,14 +88,8 @@ func TestHostKeyMismatchRefused(t *testing.T) {
 
 // Programs and files are looked up on the host, never here.
 func TestLookupsOnTheHost(t *testing.T) {
-	h := sshhost.Get(t)
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
+	h, c := testConn(t)
 	ctx := context.Background()
-	c, err := pool.Conn(ctx, h.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if p, err := c.LookPath(ctx, "triage-no-such-program", "sh"); err != nil || !strings.HasSuffix(p, "/sh") {
 		t.Errorf("LookPath sh: %q, %v", p, err)
 	}
@@ -126,7 +108,7 @@ func TestLookupsOnTheHost(t *testing.T) {
 	if p, err := c.Program(ctx, "sh", file); err != nil || !strings.HasPrefix(p, "/") {
 		t.Errorf("Program sh reading %s: %q, %v", file, p, err)
 	}
-	err = c.CheckFiles(ctx, file, h.Root+"/missing")
+	err := c.CheckFiles(ctx, file, h.Root+"/missing")
 	if !errors.Is(err, remote.ErrNotOnHost) || !strings.Contains(err.Error(), "on "+h.Name+": ") || !strings.Contains(err.Error(), "No such file") {
 		t.Errorf("CheckFiles with a missing file: %v", err)
 	}
@@ -137,14 +119,8 @@ func TestLookupsOnTheHost(t *testing.T) {
 
 // A process on the host is found and killed there.
 func TestProcessOnTheHost(t *testing.T) {
-	h := sshhost.Get(t)
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
+	_, c := testConn(t)
 	ctx := context.Background()
-	c, err := pool.Conn(ctx, h.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out, err := c.Run(ctx, []string{"sh", "-c", "sleep 600 >/dev/null 2>&1 </dev/null & echo $!"}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,15 @@ func runJob(t *testing.T, ctx context.Context, c *remote.Conn, job remote.Job, t
 	return out.String(), exit, res, xerr
 }
 
+// testConn is a connection to the test host.
 func testConn(t *testing.T) (*sshhost.Host, *remote.Conn) {
+	h, _, c := testPool(t)
+	return h, c
+}
+
+// testPool is a pool, closed when the test ends, and its connection to
+// the test host.
+func testPool(t *testing.T) (*sshhost.Host, *remote.Pool, *remote.Conn) {
 	h := sshhost.Get(t)
 	pool := remote.NewPool(remote.Options{Config: h.Config})
 	t.Cleanup(func() { pool.Close() })
@@ -61,7 +69,7 @@ func testConn(t *testing.T) (*sshhost.Host, *remote.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h, c
+	return h, pool, c
 }
 
 func TestJobReportsTheProgramsOwnStatus(t *testing.T) {

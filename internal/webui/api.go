@@ -51,6 +51,21 @@ func intParam(r *http.Request, name string, def int) (int, error) {
 	return n, nil
 }
 
+// page is the store and the offset and limit (limit's default def) a
+// paged request asks for.
+func (u *UI) page(r *http.Request, def int) (st *store.Store, offset, limit int, err error) {
+	if st, err = u.svc.Store(r.Context()); err != nil {
+		return nil, 0, 0, err
+	}
+	if offset, err = intParam(r, "offset", 0); err != nil {
+		return nil, 0, 0, err
+	}
+	if limit, err = intParam(r, "limit", def); err != nil {
+		return nil, 0, 0, err
+	}
+	return st, offset, limit, nil
+}
+
 // statusClass names the statuses of each colour the page filters by: a
 // run's (verdict) and a build or test's (pipeline) words for one outcome.
 var statusClass = map[string][]string{
@@ -66,17 +81,7 @@ var statusClass = map[string][]string{
 // runs answers one page of the stored entries, newest first, filtered by
 // status, tool and text, with their count.
 func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
-	st, err := u.svc.Store(r.Context())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	offset, err := intParam(r, "offset", 0)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	limit, err := intParam(r, "limit", 50)
+	st, offset, limit, err := u.page(r, 50)
 	if err != nil {
 		fail(w, err)
 		return

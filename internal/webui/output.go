@@ -47,17 +47,7 @@ func compile(q string) (*regexp.Regexp, error) {
 // lines answers a page of an output's lines (the store's Page reads only
 // the chunks that hold them), with the matches of q marked.
 func (u *UI) lines(w http.ResponseWriter, r *http.Request) {
-	st, err := u.svc.Store(r.Context())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	offset, err := intParam(r, "offset", 0)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	limit, err := intParam(r, "limit", 200)
+	st, offset, limit, err := u.page(r, 200)
 	if err != nil {
 		fail(w, err)
 		return

@@ -267,3 +267,24 @@ func (h *Host) Processes(t testing.TB) []string {
 	}
 	return out
 }
+
+// WaitNothingLeft waits until nothing runs on the host but its sshd and
+// the connections' masters (what a test started there has ended: the
+// remote side learns a moment after the local call returned), failing
+// after within.
+func (h *Host) WaitNothingLeft(t testing.TB, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := h.Processes(t)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("left running on the test host: %v", left)
+		}
+		<-tick.C
+	}
+}

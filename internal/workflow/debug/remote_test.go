@@ -1,7 +1,6 @@
 package debug_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -40,25 +39,6 @@ func notLocal(t *testing.T, paths ...string) {
 		if _, err := os.Stat(p); err == nil {
 			t.Fatalf("%s exists locally: the test host's files must not", p)
 		}
-	}
-}
-
-// nothingLeftOn fails unless every process the debug sessions started on
-// h (adapter, target) is gone, waiting a bounded time for them to end.
-func nothingLeftOn(t *testing.T, h *sshhost.Host) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		left := h.Processes(t)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("left running on the test host: %v", left)
-		}
-		<-tick.C
 	}
 }
 
@@ -103,7 +83,7 @@ func testRemoteLaunch(t *testing.T, backend string) {
 	if d := c.Call("debug_detach", nil); d.IsError {
 		t.Errorf("detach:\n%s", d.Text)
 	}
-	nothingLeftOn(t, h)
+	h.WaitNothingLeft(t, 20*time.Second)
 }
 
 func TestRemoteCore(t *testing.T) {
@@ -129,7 +109,7 @@ func testRemoteCore(t *testing.T, backend string) {
 	}
 	if backend == "lldb" {
 		// lldb is started again on the core, as when it is killed.
-		syscall.Kill(-sshMaster(t, h), syscall.SIGKILL)
+		syscall.Kill(-h.Master(t), syscall.SIGKILL)
 		v := c.Call("debug_evaluate", map[string]any{"expression": "total"})
 		if !v.IsError || !strings.Contains(v.Text, "ssh connection lost to "+h.Name) || !strings.Contains(v.Text, "session goes on") {
 			t.Errorf("a command as the connection drops:\n%s", v.Text)
@@ -145,7 +125,7 @@ func testRemoteCore(t *testing.T, backend string) {
 	if missing.Outcome != "usage_error" || !strings.Contains(missing.Text, "on "+h.Name) || !strings.Contains(missing.Text, "No such file") {
 		t.Errorf("a core missing on the host (%s):\n%s", missing.Outcome, missing.Text)
 	}
-	nothingLeftOn(t, h)
+	h.WaitNothingLeft(t, 20*time.Second)
 }
 
 // crashCore runs the test program to its crash here and returns its core.
@@ -182,12 +162,12 @@ func testRemoteConnectionLost(t *testing.T, backend string) {
 	if r := c.Call("debug_attach", args); r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint 1 in add") {
 		t.Fatalf("attach:\n%s", r.Text)
 	}
-	syscall.Kill(-sshMaster(t, h), syscall.SIGKILL)
+	syscall.Kill(-h.Master(t), syscall.SIGKILL)
 	r := c.Call("debug_stack", nil)
 	if !r.IsError || !strings.Contains(r.Text, "ssh connection lost to "+h.Name) || !strings.Contains(r.Text, "session ended") {
 		t.Fatalf("a call after the connection dropped:\n%s", r.Text)
 	}
-	nothingLeftOn(t, h)
+	h.WaitNothingLeft(t, 20*time.Second)
 	again := c.Call("debug_attach", args)
 	if again.IsError || again.FirstLine() != "STOPPED at breakpoint 1 in add at prog.c:5 on "+h.Name {
 		t.Fatalf("attach after reconnecting:\n%s", again.Text)
@@ -197,7 +177,7 @@ func testRemoteConnectionLost(t *testing.T, backend string) {
 	}
 	// A session the server still holds ends with it, there too.
 	c.Svc.Close()
-	nothingLeftOn(t, h)
+	h.WaitNothingLeft(t, 20*time.Second)
 }
 
 // Attaching to a process on the host leaves it running there.
@@ -265,22 +245,4 @@ func TestRemoteBadInput(t *testing.T) {
 			t.Errorf("%v: %s %q, want %q", tt.args, r.Outcome, r.Text, tt.want)
 		}
 	}
-}
-
-// sshMaster is the pid of triage's ssh master for h, found by its argv.
-func sshMaster(t *testing.T, h *sshhost.Host) int {
-	t.Helper()
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		cmd, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if bytes.Contains(cmd, []byte("ControlMaster=yes")) && bytes.Contains(cmd, []byte(h.Config)) {
-			return pid
-		}
-	}
-	t.Fatal("no ssh master for the test host")
-	return 0
 }

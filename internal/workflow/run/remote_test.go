@@ -90,7 +90,7 @@ func TestRemoteRun(t *testing.T) {
 		if !strings.HasPrefix(r.FirstLine(), "TIMED OUT") || !out.TimedOut {
 			t.Errorf("remote run over its limit:\n%s", r.Text)
 		}
-		waitNothingOn(t, h)
+		h.WaitNothingLeft(t, 10*time.Second)
 	})
 	t.Run("background process on the host", func(t *testing.T) {
 		sleeper := h.Put(t, crashers.Build(t, "sleeper"), "sleeper")
@@ -104,26 +104,6 @@ func TestRemoteRun(t *testing.T) {
 		if !strings.HasPrefix(stop.FirstLine(), "INTERRUPTED") {
 			t.Errorf("process_stop:\n%s", stop.Text)
 		}
-		waitNothingOn(t, h)
+		h.WaitNothingLeft(t, 10*time.Second)
 	})
-}
-
-// waitNothingOn waits until nothing of a run is left on the host (the
-// wrapper ends the program's group once the local side is gone, which it
-// learns a moment after the call returned), failing after ten seconds.
-func waitNothingOn(t *testing.T, h *sshhost.Host) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		left := h.Processes(t)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("left running on the host: %v", left)
-		}
-		<-tick.C
-	}
 }
