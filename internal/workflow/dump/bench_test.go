@@ -18,8 +18,14 @@ import (
 func openCoreBench(b *testing.B) (*mcptest.Client, *postmortem.Session) {
 	b.Helper()
 	exe, core := makeCore(b, "segv")
-	c := mcptest.Connect(b, nil)
-	if r := c.Call("dump_open", map[string]any{"core": core, "program": exe}); r.IsError {
+	return openBench(b, mcptest.Connect(b, nil), map[string]any{"core": core, "program": exe})
+}
+
+// openBench opens the dump args name through c, warms its gdb up with a
+// bt, and returns the session.
+func openBench(b *testing.B, c *mcptest.Client, args map[string]any) (*mcptest.Client, *postmortem.Session) {
+	b.Helper()
+	if r := c.Call("dump_open", args); r.IsError {
 		b.Fatal(r.Text)
 	}
 	if r := c.Call("dump_command", map[string]any{"command": "bt"}); r.IsError {
@@ -124,16 +130,7 @@ func BenchmarkRemoteCommandUncached(b *testing.B) {
 	h := sshhost.Get(b)
 	exe, core := makeCore(b, "segv")
 	rexe, rcore := h.Put(b, exe, "bench-segv"), h.Put(b, core, "bench-segv.core")
-	c := mcptest.Connect(b, &config.Config{SSH: config.SSH{Config: h.Config}})
-	if r := c.Call("dump_open", map[string]any{"core": rcore, "program": rexe, "ssh_host": h.Name}); r.IsError {
-		b.Fatal(r.Text)
-	}
-	if r := c.Call("dump_command", map[string]any{"command": "bt"}); r.IsError {
-		b.Fatal(r.Text)
-	}
-	s, err := c.Svc.Dumps().Get(context.Background(), "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	c, s := openBench(b, mcptest.Connect(b, &config.Config{SSH: config.SSH{Config: h.Config}}),
+		map[string]any{"core": rcore, "program": rexe, "ssh_host": h.Name})
 	alternateUncached(b, c, s, postmortem.EngineGDB, "bt")
 }
