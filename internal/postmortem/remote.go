@@ -6,14 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/remote"
 )
-
-// remoteStatTimeout bounds the stat of a remote dump's files.
-const remoteStatTimeout = 30 * time.Second
 
 // remoteIdentity checks that a remote target's files exist on its host and
 // returns the dump's identity there: a hash of the host and the dump's
@@ -33,24 +29,14 @@ func remoteIdentity(ctx context.Context, pool *remote.Pool, t Target) (string, e
 	if !t.Kernel {
 		dump, other = t.Core, t.Program
 	}
-	out, err := conn.Run(ctx, []string{"stat", "-L", "-c", "%F|%d:%i:%s:%Y|%n", "--", dump, other}, remoteStatTimeout)
-	var ee *remote.ExitError
-	if errors.As(err, &ee) {
-		return "", fmt.Errorf("%w: on %s: %s", ErrBadTarget, t.SSHHost, ee.Stderr)
+	ids, err := conn.StatFiles(ctx, dump, other)
+	if errors.Is(err, remote.ErrNotOnHost) || errors.Is(err, remote.ErrNotRegular) {
+		return "", fmt.Errorf("%w: %w", ErrBadTarget, err)
 	}
 	if err != nil {
 		return "", err
 	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 2 {
-		return "", fmt.Errorf("%w: on %s: unexpected stat output %q (a GNU stat is needed)", ErrBadTarget, t.SSHHost, out)
-	}
-	for _, l := range lines {
-		if kind, _, _ := strings.Cut(l, "|"); kind != "regular file" && kind != "regular empty file" {
-			return "", fmt.Errorf("%w: on %s: %s is a %s, not a regular file", ErrBadTarget, t.SSHHost, l[strings.LastIndexByte(l, '|')+1:], kind)
-		}
-	}
-	id := strings.Split(lines[0], "|")[1]
+	id := ids[0]
 	sum := sha256.Sum256([]byte(t.SSHHost + "\x00" + id))
 	return hex.EncodeToString(sum[:]), nil
 }

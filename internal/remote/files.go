@@ -16,11 +16,18 @@ const lookTimeout = 30 * time.Second
 // The errors that match it say so in their own words.
 var ErrNotOnHost = errors.New("not on the host")
 
-// notOnHost is an error matching ErrNotOnHost whose text is msg alone.
-type notOnHost string
+// ErrNotRegular: a file the caller named is on the host but is not a
+// regular file (or the host's stat is not GNU's).
+var ErrNotRegular = errors.New("not a regular file on the host")
 
-func (e notOnHost) Error() string        { return string(e) }
-func (e notOnHost) Is(target error) bool { return target == ErrNotOnHost }
+// hostFileError is an error whose text is msg alone, matching kind.
+type hostFileError struct {
+	msg  string
+	kind error
+}
+
+func (e hostFileError) Error() string        { return e.msg }
+func (e hostFileError) Is(target error) bool { return target == e.kind }
 
 // lookScript prints the path of the first of its arguments the host's
 // shell finds on its PATH (command -v: a builtin of every POSIX shell).
@@ -37,40 +44,56 @@ func (c *Conn) LookPath(ctx context.Context, names ...string) (string, error) {
 		if ee.Stderr != "" {
 			msg += " (" + ee.Stderr + ")"
 		}
-		return "", notOnHost(msg)
+		return "", hostFileError{msg, ErrNotOnHost}
 	}
 	if err != nil {
 		return "", err
 	}
 	path, _, _ := strings.Cut(out, "\n")
 	if !strings.HasPrefix(path, "/") { // a shell builtin or function: no program
-		return "", notOnHost(fmt.Sprintf("on %s: %s is no program there (%s)", c.Host, strings.Join(names, " or "), path))
+		return "", hostFileError{fmt.Sprintf("on %s: %s is no program there (%s)", c.Host, strings.Join(names, " or "), path), ErrNotOnHost}
 	}
 	return path, nil
 }
 
-// CheckFiles fails unless every path names a regular file on the host
-// (links followed), quoting the host's stat for one that does not exist
-// (wrapping ErrNotOnHost) and naming what one that is no file is.
+// CheckFiles checks that every path is a regular file on the host
+// (StatFiles, its identities dropped).
 func (c *Conn) CheckFiles(ctx context.Context, paths ...string) error {
-	out, err := c.Run(ctx, append([]string{"stat", "-L", "-c", "%F|%n", "--"}, paths...), lookTimeout)
+	_, err := c.StatFiles(ctx, paths...)
+	return err
+}
+
+// StatFiles checks that every path is a regular file on the host (GNU
+// stat -L: links are followed) and returns each one's identity there,
+// "device:inode:size:mtime", in order. A file that is not there wraps
+// ErrNotOnHost; a file of another kind, or a stat whose output is not
+// GNU's, wraps ErrNotRegular; both name the host.
+func (c *Conn) StatFiles(ctx context.Context, paths ...string) ([]string, error) {
+	out, err := c.Run(ctx, append([]string{"stat", "-L", "-c", "%F|%d:%i:%s:%Y|%n", "--"}, paths...), lookTimeout)
 	var ee *ExitError
 	if errors.As(err, &ee) {
-		return notOnHost(fmt.Sprintf("on %s: %s", c.Host, ee.Stderr))
+		return nil, hostFileError{fmt.Sprintf("on %s: %s", c.Host, ee.Stderr), ErrNotOnHost}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		kind, name, ok := strings.Cut(l, "|")
-		if !ok {
-			return fmt.Errorf("on %s: unexpected stat output %q (a GNU stat is needed)", c.Host, out)
-		}
-		if kind != "regular file" && kind != "regular empty file" {
-			return fmt.Errorf("on %s: %s is a %s, not a regular file", c.Host, name, kind)
-		}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(paths) {
+		return nil, hostFileError{fmt.Sprintf("on %s: unexpected stat output %q (a GNU stat is needed)", c.Host, out), ErrNotRegular}
 	}
-	return nil
+	ids := make([]string, len(lines))
+	for i, l := range lines {
+		kind, rest, ok := strings.Cut(l, "|")
+		id, name, ok2 := strings.Cut(rest, "|")
+		switch {
+		case !ok || !ok2:
+			return nil, hostFileError{fmt.Sprintf("on %s: unexpected stat output %q (a GNU stat is needed)", c.Host, out), ErrNotRegular}
+		case kind != "regular file" && kind != "regular empty file":
+			return nil, hostFileError{fmt.Sprintf("on %s: %s is a %s, not a regular file", c.Host, name, kind), ErrNotRegular}
+		}
+		ids[i] = id
+	}
+	return ids, nil
 }
 
 // Program resolves a program to run on the host: a name without a slash
