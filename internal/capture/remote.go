@@ -38,7 +38,7 @@ func startRemote(c *remote.Conn, spec spawn.Spec) (spawn.Spec, *remoteRun, error
 	}
 	job, err := c.Start(remote.Job{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Unset: spec.Unset, Stdin: stdin, CoreDumps: spec.CoreDumps})
 	if err != nil {
-		return spec, nil, &spawn.StartError{Kind: spawn.KindInvalidEnv, Program: spec.Argv[0], Detail: err.Error()}
+		return spec, nil, err // a *spawn.StartError, as a local start's
 	}
 	local := spec
 	local.Argv, local.Stdin = job.Argv, job.Stdin

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // jobScript is the wrapper that runs a job on the host (perl, which
@@ -75,12 +77,10 @@ type Started struct {
 // ended.
 func (c *Conn) Start(job Job) (*Started, error) {
 	if len(job.Argv) == 0 || job.Argv[0] == "" {
-		return nil, fmt.Errorf("on %s: no program to run", c.Host)
+		return nil, &spawn.StartError{Kind: spawn.KindEmptyArgv, Detail: "argv is empty: give the program to run on " + c.Host + " as argv[0]"}
 	}
-	for k := range job.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, fmt.Errorf("environment variable name %q: must be non-empty, without '=' or NUL", k)
-		}
+	if err := spawn.CheckEnv(job.Argv[0], job.Env, job.Unset); err != nil {
+		return nil, err
 	}
 	b := make([]byte, 12)
 	if _, err := rand.Read(b); err != nil {

@@ -212,6 +212,14 @@ func validEnvName(name string) bool {
 
 // buildEnv applies overrides and removals to base. Overrides are appended in
 // sorted order so the child's environment is deterministic.
+// CheckEnv applies a Spec's rules for Env and Unset (names non-empty,
+// without '=' or NUL; values without NUL) to an environment that is built
+// elsewhere (on another host), as the *StartError Start would give.
+func CheckEnv(prog string, set map[string]string, unset []string) error {
+	_, err := buildEnv(prog, nil, set, unset)
+	return err
+}
+
 func buildEnv(prog string, base []string, set map[string]string, unset []string) ([]string, error) {
 	bad := func(name, why string) error {
 		return &StartError{Kind: KindInvalidEnv, Program: prog,
