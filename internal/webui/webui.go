@@ -41,10 +41,11 @@ type Options struct {
 
 // UI serves the page and its API for one server's services.
 type UI struct {
-	svc    *services.Set
-	logins *Logins
-	doctor func(ctx context.Context) string
-	mux    *http.ServeMux
+	svc     *services.Set
+	logins  *Logins
+	doctor  func(ctx context.Context) string
+	mux     *http.ServeMux // made by the first request: a stdio server never serves one
+	muxOnce sync.Once
 
 	closeOnce sync.Once
 	closed    chan struct{} // closed by Close: live streams end
@@ -61,7 +62,6 @@ func New(svc *services.Set, o Options) *UI {
 	if u.doctor == nil {
 		u.doctor = func(context.Context) string { return "the doctor is not available here" }
 	}
-	u.routes()
 	return u
 }
 
@@ -109,6 +109,7 @@ func (u *UI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the page is read-only: "+r.Method+" is not served", http.StatusMethodNotAllowed)
 		return
 	}
+	u.muxOnce.Do(u.routes)
 	u.mux.ServeHTTP(w, r)
 }
 
