@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -227,12 +228,15 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 			// The report file holds what the log does not (CTest's JUnit
 			// file: every test program's own output): a test whose own
 			// framework never printed its summary was cut short.
-			rep.AdoptCutShort(jr)
+			if rep.AdoptCutShort(jr) > 0 {
+				// The log says so too, for whoever reads it later.
+				testreport.WriteReportSection(p, path.Base(sr.Step.ReportFile), jr.CutShort)
+			}
 		}
 	}
 	if rep != nil && req.Remote == nil {
 		// automake keeps each test's output in its own log, not the run's.
-		rep.ReadTestLogs(sr.Step.Dir)
+		rep.ReadTestLogs(sr.Step.Dir, p) // and copies them into the log
 	}
 	res.Notes = append(res.Notes, hostNotes(req.Remote, rep)...)
 	res.Report, res.Format = rep, format

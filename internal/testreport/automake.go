@@ -2,6 +2,7 @@ package testreport
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -89,7 +90,11 @@ func parseAutomake(r io.Reader) (*Report, error) {
 	var dirs []string
 	signal := "" // the driver's signal line, for the next failed test
 	summary := false
+	var own testLogSection // a test's own log, copied in by ReadTestLogs
 	err := lines(r, func(line string) {
+		if own.line(line, rep) {
+			return
+		}
 		if m := makeDirRE().FindStringSubmatch(line); m != nil {
 			if m[1] == "Entering" {
 				dirs = append(dirs, m[2])
@@ -158,8 +163,10 @@ var coreSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SI
 // relative paths taken in dir) for what the run's output did not show: a
 // test killed by a signal (its exit status 128+N), a sanitizer's report, an
 // assertion. Such a test becomes crashed, with the evidence as its message
-// and the report's first project frame as its location.
-func (r *Report) ReadTestLogs(dir string) {
+// and the report's first project frame as its location. Each log that told
+// more is copied to w (nil: nowhere) in a section the automake parser
+// reads back, so that the run's log says what the run found.
+func (r *Report) ReadTestLogs(dir string, w io.Writer) {
 	changed := false
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -175,7 +182,7 @@ func (r *Report) ReadTestLogs(dir string) {
 				path = strings.TrimSuffix(path, ext+".log") + ".log"
 			}
 		}
-		if readTestLog(c, path) {
+		if readTestLog(c, path, w) {
 			changed = true
 		}
 	}
@@ -184,15 +191,32 @@ func (r *Report) ReadTestLogs(dir string) {
 	}
 }
 
-// readTestLog reads one test's log into c; it reports whether c changed.
-func readTestLog(c *Case, path string) bool {
+// readTestLog reads one test's log into c and reports whether c changed;
+// then it copies the log (as much as was read) to w in a section.
+func readTestLog(c *Case, path string, w io.Writer) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
 	c.LogFile = path
-	sc := bufio.NewScanner(io.LimitReader(f, maxTestLog))
+	var copied bytes.Buffer
+	r := io.Reader(io.LimitReader(f, maxTestLog))
+	if w != nil {
+		r = io.TeeReader(r, &copied)
+	}
+	if !readTestLogFrom(c, r) {
+		return false
+	}
+	if w != nil {
+		writeTestLogSection(w, c.Name, filepath.Base(path), copied.Bytes())
+	}
+	return true
+}
+
+// readTestLogFrom reads a test's log into c; it reports whether c changed.
+func readTestLogFrom(c *Case, r io.Reader) bool {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var sanitizer, assertion, frame string
 	var file string

@@ -76,7 +76,26 @@ func TestReadTestLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.ReadTestLogs(dir)
+	var copied strings.Builder
+	rep.ReadTestLogs(dir, &copied)
+	checkTestLogs(t, rep)
+	// The logs that told more are copied into the run's log: read back
+	// alone (triage filter), it says the same.
+	if strings.Contains(copied.String(), "expected 1, got 2") {
+		t.Errorf("plain's log told nothing more, yet it was copied:\n%s", copied.String())
+	}
+	again, err := Parse(FormatAutomake, strings.NewReader(log+copied.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTestLogs(t, again)
+	if len(again.Cases) != len(rep.Cases) {
+		t.Errorf("read back: %d cases, want %d", len(again.Cases), len(rep.Cases))
+	}
+}
+
+func checkTestLogs(t *testing.T, rep *Report) {
+	t.Helper()
 	got := map[string]Case{}
 	for _, c := range rep.Cases {
 		got[c.Name] = c

@@ -55,9 +55,13 @@ type ctestParser struct {
 	summary  bool
 	inReport bool // a sanitizer report's frames are being read
 	race     *raceReport
+	report   reportSection // what the pipeline adopted from CTest's JUnit file
 }
 
 func (p *ctestParser) line(line string) {
+	if p.report.line(line) {
+		return
+	}
 	if m := ctestStartRE().FindStringSubmatch(line); m != nil {
 		p.started = append(p.started, m[1])
 		return
@@ -161,6 +165,7 @@ func (p *ctestParser) tally(line string, m []string) {
 
 // finish marks the run cut short when ctest's summary never came.
 func (p *ctestParser) finish() {
+	p.report.adopt(p.rep)
 	if p.summary {
 		return
 	}
