@@ -354,7 +354,9 @@ func (s *Session) interrupt(ctx context.Context, eng *engine, command string, se
 			fmt.Errorf("command interrupted (session still usable): %w", cause)
 	}
 	if err != nil {
-		return s.clean(text, command, sent.Command), err
+		// It died of the interrupt (or just then): the timeout or
+		// cancellation is still why.
+		return s.clean(text, command, sent.Command), fmt.Errorf("%w, after %s was sent because %w", err, s.cfg.Interrupt, cause)
 	}
 	dead := fmt.Errorf("%w: engine did not respond to %s within %s and was killed; restart the session: %w",
 		ErrDead, s.cfg.Interrupt, s.cfg.InterruptGrace, cause)

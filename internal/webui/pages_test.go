@@ -3,7 +3,6 @@ package webui_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -35,9 +34,9 @@ func TestPagesInChromium(t *testing.T) {
 	t.Run("keyboard", func(t *testing.T) {
 		want := s.ids["big"] // newest first: hostile, big, tests, crash
 		press(t, ctx, "j", "Enter")
-		wait(t, ctx, "Enter on the second row opens it", fmt.Sprintf(`location.pathname === '/ui/runs/%s'`, want), 5*time.Second)
+		wait(t, ctx, "Enter on the second row opens it", fmt.Sprintf(`location.pathname === '/ui/runs/%s'`, want))
 		text(t, ctx, `history.back(), 'ok'`) // the page's own history: no document loads
-		wait(t, ctx, "back on the Runs page", `!!document.querySelector('#runs tr.sel')`, 5*time.Second)
+		wait(t, ctx, "back on the Runs page", `!!document.querySelector('#runs tr.sel')`)
 		press(t, ctx, "j", "j", "k")
 		if got := text(t, ctx, `document.querySelector('#runs tr.sel').dataset.id`); got != s.ids["tests"] {
 			t.Errorf("after j j k the selected row is %s, want the test run %s", got, s.ids["tests"])
@@ -45,11 +44,8 @@ func TestPagesInChromium(t *testing.T) {
 	})
 	t.Run("live", func(t *testing.T) {
 		s.call(t, "live", "run", map[string]any{"program": "echo", "args": []string{"live-marker"}})
-		ended := time.Now()
-		wait(t, ctx, "the new run on the open Runs page", `[...document.querySelectorAll('td.argv')].some(e => e.textContent.includes('live-marker'))`, 2*time.Second)
-		if d := time.Since(ended); d > time.Second {
-			t.Errorf("the new run appeared %v after the call ended: want 1 s at most", d)
-		}
+		// Without a reload: the page is told (how soon is the live benchmark's).
+		wait(t, ctx, "the new run on the open Runs page", `[...document.querySelectorAll('td.argv')].some(e => e.textContent.includes('live-marker'))`)
 	})
 	t.Run("crash", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+s.ids["crash"]), chromedp.WaitVisible("#output .line")); err != nil {
@@ -66,19 +62,19 @@ func TestPagesInChromium(t *testing.T) {
 			chromedp.SendKeys(`input[aria-label=search]`, "^1234[56]6$\n")); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "the first match marked", `document.querySelector('#L123456 mark.cur')?.textContent === '123456'`, 10*time.Second)
+		wait(t, ctx, "the first match marked", `document.querySelector('#L123456 mark.cur')?.textContent === '123456'`)
 		if got := text(t, ctx, `document.getElementById('hits').textContent`); got != "1 / 2" {
 			t.Errorf("the match count reads %q, want 1 / 2", got)
 		}
 		if err := chromedp.Do(ctx, chromedp.Click(`button[title^="next match"]`)); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "the next match marked", `document.querySelector('#L123466 mark.cur')?.textContent === '123466' && location.hash === '#L123466'`, 10*time.Second)
+		wait(t, ctx, "the next match marked", `document.querySelector('#L123466 mark.cur')?.textContent === '123466' && location.hash === '#L123466'`)
 		s.shot(t, ctx, "output-search")
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+s.ids["big"]+"#L199999")); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "a #L link opens its line", `document.querySelector('#L199999.target .tx')?.textContent === '199999'`, 10*time.Second)
+		wait(t, ctx, "a #L link opens its line", `document.querySelector('#L199999.target .tx')?.textContent === '199999'`)
 	})
 	t.Run("escaping", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+s.ids["hostile"]), chromedp.WaitVisible("#output .line")); err != nil {
@@ -97,18 +93,18 @@ func TestPagesInChromium(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/sessions"), chromedp.WaitVisible("main h1")); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "the background process listed", `document.querySelector('main table')?.textContent.includes(' 1 3')`, 5*time.Second)
+		wait(t, ctx, "the background process listed", `document.querySelector('main table')?.textContent.includes(' 1 3')`)
 		if err := chromedp.Do(ctx, chromedp.Click(`main table button`)); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "its output tailed", `document.querySelector('pre.tail')?.textContent.startsWith('1\n2\n3\n')`, 10*time.Second)
+		wait(t, ctx, "its output tailed", `document.querySelector('pre.tail')?.textContent.startsWith('1\n2\n3\n')`)
 		s.shot(t, ctx, "sessions")
 	})
 	t.Run("doctor", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/doctor")); err != nil {
 			t.Fatal(err)
 		}
-		wait(t, ctx, "the doctor's report", `document.querySelector('pre.doctor')?.textContent.includes('core_pattern')`, 60*time.Second)
+		wait(t, ctx, "the doctor's report", `document.querySelector('pre.doctor')?.textContent.includes('core_pattern')`)
 		s.shot(t, ctx, "doctor")
 	})
 }
