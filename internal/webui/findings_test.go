@@ -60,3 +60,22 @@ func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestFindingsOfAHangAndReports: a hang's stuck stacks come with their
+// frames, the place it waited marked; crash reports of the app and of its
+// launch are listed.
+func TestFindingsOfAHangAndReports(t *testing.T) {
+	f := findingsOf(json.RawMessage(`{"verdict":"TIMED OUT","hang":{"stacks":[
+		{"kind":"goroutine","id":1,"state":"running","frames":[{"index":0,"function":"main.main","file":"main.go","line":3}]},
+		{"kind":"goroutine","id":7,"state":"chan receive","frames":[{"index":0,"function":"runtime.gopark"},{"index":1,"function":"demo.wait","file":"/p/wait.go","line":12}]}],
+		"stuck":[{"stack":1,"kind":"goroutine","id":7,"reason":"chan receive","test":"TestWait","frame":{"function":"demo.wait","file":"wait.go","line":12}}]},
+		"crash_reports":[{"path":"/r/a.ips","summary":"App crashed: EXC_BAD_ACCESS","role":"app"}],
+		"launch":{"crash_reports":[{"path":"/r/b.ips","summary":"launch crash"}]}}`))
+	if f == nil || len(f.Stuck) != 1 || len(f.Reports) != 2 {
+		t.Fatalf("findings = %+v", f)
+	}
+	s := f.Stuck[0]
+	if s.Stack != "goroutine 7 (chan receive)" || s.Reason != "chan receive" || s.Test != "TestWait" || len(s.Frames) != 2 || s.Frames[0].Project || !s.Frames[1].Project {
+		t.Errorf("stuck = %+v", s)
+	}
+}
