@@ -21,6 +21,17 @@
 //	// the producer writes to c (and, with Options.Filtered, to c.Filtered())
 //	res := c.Finish(ctx, store.Final{Status: ..., VerdictLine: ...}) // or c.Abort()
 //
+// A call whose answer the store keeps with the output (run, build, test,
+// the Xcode builds, sim_build_run: the web page shows it) renders that
+// answer from what Close kept, and hands it to FinishWith, which stores it
+// with the verdict in one write:
+//
+//	answer := render(c.Close())
+//	res := c.FinishWith(ctx, store.Final{...}, answer.Output)
+//
+// While it runs, a capture keeps its latest progress line in the store
+// (what Options.Progress returns, or RecordProgress), for the web page.
+//
 // # A store write that fails
 //
 // Writes to a capture never fail: when the store cannot take the output (a
@@ -34,6 +45,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -41,6 +53,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/jsoncut"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/tick"
@@ -59,9 +72,10 @@ type Options struct {
 	// build's filtered log) rather than out of the output itself.
 	Filtered bool
 	// Progress, when set, is called every Interval from another goroutine
-	// while the capture is open, with the lines written so far. It is not
-	// called after Finish or Abort has returned.
-	Progress func(Progress)
+	// while the capture is open, with the lines written so far; the line
+	// it returns (if not empty) is kept as the output's progress. It is not
+	// called after Close, Finish or Abort has returned.
+	Progress func(Progress) string
 	// Interval is the period of Progress; a second when not positive.
 	Interval time.Duration
 }
@@ -82,10 +96,12 @@ type Capture struct {
 	start    time.Time
 	ticker   *tick.Ticker // nil without Options.Progress
 
-	mu      sync.Mutex // guards w and changed against Commit from other goroutines
+	mu      sync.Mutex // guards w and changed against Commit and RecordProgress from other goroutines
 	w       *store.Writer
 	changed chan struct{} // closed (and replaced) when committed lines grow
+	closed  bool          // Close was called
 	done    bool
+	ctx     context.Context // Open's, not cancelled with it: for progress lines
 }
 
 // Open creates the output in st, described by meta.
@@ -94,11 +110,11 @@ func Open(ctx context.Context, st *store.Store, meta store.Meta, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	c := &Capture{w: w, ex: excerpt.New(opts.Budget, Important), filtered: opts.Filtered, start: time.Now()}
+	c := &Capture{w: w, ex: excerpt.New(opts.Budget, Important), filtered: opts.Filtered, start: time.Now(), ctx: context.WithoutCancel(ctx)}
 	if opts.Progress != nil {
 		report := opts.Progress
 		c.ticker = tick.Start(ctx, opts.Interval, func() {
-			report(Progress{Lines: c.lines.Load(), Elapsed: time.Since(c.start)})
+			c.RecordProgress(report(Progress{Lines: c.lines.Load(), Elapsed: time.Since(c.start)}))
 		})
 	}
 	return c, nil
@@ -177,12 +193,51 @@ func (r Result) Note() string {
 	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only its first %d lines are in %s: %v\n", r.Lines, r.ID, r.Err)
 }
 
+// RecordProgress keeps line as the output's latest progress while it
+// runs ("" is ignored). Progress is advisory: a failure to store it is
+// dropped, and nothing is kept once the capture is closed.
+func (c *Capture) RecordProgress(line string) {
+	if line == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed && !c.done {
+		_ = c.w.Progress(c.ctx, line)
+	}
+}
+
+// Close ends the output once the producer is done: progress stops, and
+// the whole output is committed, so the Result it returns (lines, excerpt)
+// is what the call's answer is rendered from before FinishWith.
+func (c *Capture) Close() Result {
+	c.stopTicker()
+	c.ex.Flush()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	err := c.w.Close()
+	return Result{ID: c.w.ID(), Lines: c.w.Lines(), Excerpt: c.ex.Excerpt(), Err: err}
+}
+
 // Finish ends the capture once the producer is done: it stores the rest of
 // the output with how the producer ended. It is not cancelled with ctx, so
 // that a cancelled call still records what it got.
 func (c *Capture) Finish(ctx context.Context, f store.Final) Result {
-	c.stopTicker()
-	c.ex.Flush()
+	return c.FinishWith(ctx, f, nil)
+}
+
+// FinishWith is Finish that also keeps answer, the call's structured
+// result, with the output and its verdict (nil keeps none): encoded as
+// JSON and cut to store.MaxResultBytes by the rule that bounds a tool's
+// structured answer (internal/jsoncut).
+func (c *Capture) FinishWith(ctx context.Context, f store.Final, answer any) Result {
+	c.Close()
+	if answer != nil {
+		if b, err := json.Marshal(answer); err == nil {
+			f.Result = jsoncut.Bound(b, store.MaxResultBytes)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	err := c.w.Finish(context.WithoutCancel(ctx), f)

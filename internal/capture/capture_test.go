@@ -2,6 +2,7 @@ package capture_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,7 +170,7 @@ func TestProgressCountsLinesAndStopsAtFinish(t *testing.T) {
 	seen := make(chan int64, 100)
 	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{
 		Interval: time.Millisecond,
-		Progress: func(p capture.Progress) {
+		Progress: func(p capture.Progress) string {
 			if finished.Load() {
 				t.Error("progress reported after Finish returned")
 			}
@@ -177,6 +178,7 @@ func TestProgressCountsLinesAndStopsAtFinish(t *testing.T) {
 			case seen <- p.Lines:
 			default:
 			}
+			return fmt.Sprintf("%d lines", p.Lines)
 		},
 	})
 	if err != nil {
@@ -188,14 +190,69 @@ func TestProgressCountsLinesAndStopsAtFinish(t *testing.T) {
 			break
 		}
 	}
+	// The line for 3 lines is stored before the next report begins.
+	<-seen
+	if e, _ := st.Info(ctx, c.ID()); e.Progress != "3 lines" {
+		t.Errorf("the stored progress line is %q, want the latest report's", e.Progress)
+	}
 	c.Finish(ctx, store.Final{})
 	finished.Store(true)
+	if e, _ := st.Info(ctx, c.ID()); e.Progress != "" {
+		t.Errorf("a finished output keeps progress %q", e.Progress)
+	}
+}
+
+// TestFinishWithKeepsTheAnswer: the answer rendered from Close's result
+// is stored with the verdict, and one over the store's bound is cut by
+// the structured answers' rule, keeping its shape.
+func TestFinishWithKeepsTheAnswer(t *testing.T) {
+	ctx := context.Background()
+	st, _ := openStore(t)
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "test"}, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(c, "ok\nFAIL TestAdd\nno newline")
+	kept := c.Close()
+	if kept.Lines != 3 {
+		t.Fatalf("Close kept %d lines, want 3", kept.Lines)
+	}
+	type answer struct {
+		Verdict string   `json:"verdict"`
+		Lines   int      `json:"total_lines"`
+		Cases   []string `json:"cases"`
+	}
+	a := answer{Verdict: "TESTS FAILED", Lines: kept.Lines}
+	for i := range 10000 {
+		a.Cases = append(a.Cases, fmt.Sprintf("TestCase%05d passed", i))
+	}
+	res := c.FinishWith(ctx, store.Final{Status: "failed", VerdictLine: "TESTS FAILED"}, a)
+	if res.Err != nil || res.Lines != 3 {
+		t.Fatalf("FinishWith: %+v", res)
+	}
+	raw, err := st.Result(ctx, c.ID())
+	if err != nil || len(raw) > store.MaxResultBytes {
+		t.Fatalf("stored result: %d bytes, %v", len(raw), err)
+	}
+	var got struct {
+		answer
+		Cut []string `json:"_cut"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("stored result %.200s: %v", raw, err)
+	}
+	if got.Verdict != "TESTS FAILED" || got.Lines != 3 || len(got.Cases) == 0 || got.Cases[0] != "TestCase00000 passed" || len(got.Cut) != 1 {
+		t.Errorf("stored result: verdict %q, %d lines, %d cases, cut %q", got.Verdict, got.Lines, len(got.Cases), got.Cut)
+	}
+	if e, _ := st.Info(ctx, c.ID()); e.VerdictLine != "TESTS FAILED" || e.Status != "failed" {
+		t.Errorf("entry = %+v", e)
+	}
 }
 
 func TestAbortKeepsTheOutputIncomplete(t *testing.T) {
 	ctx := context.Background()
 	st, _ := openStore(t)
-	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Progress: func(capture.Progress) {}})
+	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Progress: func(capture.Progress) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}

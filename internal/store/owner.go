@@ -145,13 +145,20 @@ func (s *Store) migrate(ctx context.Context) error {
 		cols[name] = true
 	}
 	rows.Close()
-	if !cols["owner"] {
-		if _, err := s.db.ExecContext(ctx, `ALTER TABLE outputs ADD COLUMN owner TEXT NOT NULL DEFAULT ''`); err != nil {
-			return describe(err)
+	// Columns later versions added, each with a default an older entry
+	// takes: earlier outputs are the server's own identity's, with no result
+	// or progress kept.
+	for _, c := range []struct{ name, def string }{
+		{"owner", "TEXT NOT NULL DEFAULT ''"},
+		{"identity", "TEXT NOT NULL DEFAULT ''"},
+		{"result", "TEXT"},
+		{"progress", "TEXT NOT NULL DEFAULT ''"},
+		{"progressed", "INTEGER"},
+	} {
+		if cols[c.name] {
+			continue
 		}
-	}
-	if !cols["identity"] { // earlier outputs are the server's own identity's
-		if _, err := s.db.ExecContext(ctx, `ALTER TABLE outputs ADD COLUMN identity TEXT NOT NULL DEFAULT ''`); err != nil {
+		if _, err := s.db.ExecContext(ctx, `ALTER TABLE outputs ADD COLUMN `+c.name+` `+c.def); err != nil {
 			return describe(err)
 		}
 	}

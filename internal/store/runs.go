@@ -143,11 +143,11 @@ func (c *changes) notify() {
 func (s *Store) Changed() <-chan struct{} { return s.changes.wait() }
 
 // Version summarises the state of every entry (how many, the newest
-// creation and end, the lines stored): it differs after any change, by
+// creation, end and progress line, the lines stored): it differs after any change, by
 // this process or another sharing the file, which Changed cannot see.
 func (s *Store) Version(ctx context.Context) (string, error) {
-	var n, created, finished, lines int64
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(created),0), coalesce(max(finished),0), coalesce(sum(lines),0) FROM outputs`).
-		Scan(&n, &created, &finished, &lines)
-	return fmt.Sprint(n, created, finished, lines), describe(err)
+	var n, created, finished, lines, progressed int64
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(created),0), coalesce(max(finished),0), coalesce(sum(lines),0), coalesce(max(progressed),0) FROM outputs`).
+		Scan(&n, &created, &finished, &lines, &progressed)
+	return fmt.Sprint(n, created, finished, lines, progressed), describe(err)
 }

@@ -24,6 +24,11 @@
 // "incomplete" (complete=0), knowing a writer is alive by the flock its Store
 // holds (see owner.go).
 //
+// Results and progress. A run, build or test records with its end the
+// structured answer its call gave (Final.Result: verdict, evidence, parsed
+// tests, diagnostics; bounded), and while it runs its latest progress line
+// (Writer.Progress), both for the web page.
+//
 // Identity. Each output records the identity whose call created it
 // (internal/identity); Info, List, Page, Search and the cache show it to that
 // identity alone (and to one that sees everything), so an output of another
@@ -116,7 +121,10 @@ CREATE TABLE IF NOT EXISTS outputs (
 	finished    INTEGER,
 	complete    INTEGER NOT NULL,
 	owner       TEXT NOT NULL DEFAULT '',
-	identity    TEXT NOT NULL DEFAULT ''
+	identity    TEXT NOT NULL DEFAULT '',
+	result      TEXT,
+	progress    TEXT NOT NULL DEFAULT '',
+	progressed  INTEGER
 );
 CREATE INDEX IF NOT EXISTS outputs_created ON outputs(created);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -229,6 +237,10 @@ type Final struct {
 	Status      string // success, failure, crash, ...
 	VerdictLine string
 	ExitCode    int
+	// Result is the structured answer of the call that produced the
+	// output (its verdict, evidence, tests, diagnostics), kept beside it
+	// for the web page: at most MaxResultBytes, nil for none (see Result).
+	Result json.RawMessage
 }
 
 // Entry describes a stored output.
@@ -243,6 +255,7 @@ type Entry struct {
 	Created     time.Time `json:"created"`
 	Finished    time.Time `json:"finished,omitzero"`
 	Complete    bool      `json:"complete"`
+	Progress    string    `json:"progress,omitempty"` // the latest progress line while it runs
 }
 
 func newID() string {
@@ -283,7 +296,7 @@ func notFound(id string) error {
 	return fault.NotFoundf("output %q not found (it may have been pruned); output_list shows recent outputs: %w", id, ErrNotFound)
 }
 
-const entryCols = `id, tool, argv, cwd, engine, context_key, status, verdict, exit_code, bytes, lines, created, finished, complete`
+const entryCols = `id, tool, argv, cwd, engine, context_key, status, verdict, exit_code, bytes, lines, created, finished, complete, progress`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -294,7 +307,7 @@ func scanEntry(r scanner) (Entry, error) {
 	var created int64
 	var finished sql.NullInt64
 	var complete int
-	if err := r.Scan(&e.ID, &e.Tool, &argv, &e.Cwd, &e.Engine, &e.ContextKey, &e.Status, &e.VerdictLine, &exit, &e.Bytes, &e.Lines, &created, &finished, &complete); err != nil {
+	if err := r.Scan(&e.ID, &e.Tool, &argv, &e.Cwd, &e.Engine, &e.ContextKey, &e.Status, &e.VerdictLine, &exit, &e.Bytes, &e.Lines, &created, &finished, &complete, &e.Progress); err != nil {
 		return Entry{}, err
 	}
 	_ = json.Unmarshal([]byte(argv), &e.Argv)

@@ -17,15 +17,16 @@ import (
 // chunks as they accumulate; Flush commits what is buffered now (up to the last
 // newline), Finish commits the rest and marks the output complete.
 type Writer struct {
-	s     *Store
-	id    string
-	body  *os.File
-	buf   []byte // pending bytes, not yet committed
-	seq   int
-	lines int   // committed lines
-	bytes int64 // committed bytes
-	err   error // first write failure; sticky
-	done  bool
+	s      *Store
+	id     string
+	body   *os.File
+	buf    []byte // pending bytes, not yet committed
+	seq    int
+	lines  int   // committed lines
+	bytes  int64 // committed bytes
+	err    error // first write failure; sticky
+	closed bool  // Close was called: no more bytes
+	done   bool
 }
 
 // Create starts a new output, owned by the identity in ctx.
@@ -60,7 +61,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	if w.done {
+	if w.done || w.closed {
 		return 0, fmt.Errorf("output %s is finished", w.id)
 	}
 	n := len(p)
@@ -158,6 +159,17 @@ func (w *Writer) writeBody(data []byte) error {
 	return err
 }
 
+// Close commits everything written, an unterminated last line too, so
+// that Lines counts the whole output before Finish records how it ended;
+// later writes fail. It returns the first storage failure, as Finish does.
+func (w *Writer) Close() error {
+	if w.err == nil && !w.done && !w.closed && len(w.buf) > 0 {
+		w.commit(true)
+	}
+	w.closed = true
+	return w.err
+}
+
 // Finish commits what remains and records how the producer ended.
 func (w *Writer) Finish(ctx context.Context, f Final) error {
 	if w.done {
@@ -174,8 +186,8 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		complete = 0
 		status = "incomplete"
 	}
-	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=? WHERE id=?`,
-		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, w.id)
+	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, progress='' WHERE id=?`,
+		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, keptResult(f.Result), w.id)
 	w.s.changes.notify()
 	if w.err != nil {
 		return w.err
@@ -193,7 +205,7 @@ func (w *Writer) Abort() {
 	}
 	w.done = true
 	w.closeBody()
-	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0 WHERE id=?`, time.Now().UnixNano(), w.id)
+	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0, progress='' WHERE id=?`, time.Now().UnixNano(), w.id)
 	w.s.changes.notify()
 }
 

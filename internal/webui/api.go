@@ -113,11 +113,13 @@ func (u *UI) tools(w http.ResponseWriter, r *http.Request) {
 // runDetail is one run: its entry and the evidence kept beside it.
 type runDetail struct {
 	store.Entry
-	Duration float64  `json:"duration_s,omitempty"`
-	Cores    []string `json:"cores,omitempty"` // core dumps kept for it
+	Duration float64   `json:"duration_s,omitempty"`
+	Cores    []string  `json:"cores,omitempty"`    // core dumps kept for it
+	Findings *findings `json:"findings,omitempty"` // from the answer kept with it
 }
 
-// run answers one stored entry and the cores kept with it.
+// run answers one stored entry, the cores kept with it and what its
+// call's kept answer shows (evidence, tests, diagnostics).
 func (u *UI) run(w http.ResponseWriter, r *http.Request) {
 	st, err := u.svc.Store(r.Context())
 	if err != nil {
@@ -138,6 +140,12 @@ func (u *UI) run(w http.ResponseWriter, r *http.Request) {
 			d.Cores = append(d.Cores, filepath.Join(st.CoreDir(e.ID), f.Name()))
 		}
 	}
+	raw, err := st.Result(r.Context(), e.ID)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d.Findings = findingsOf(raw)
 	writeJSON(w, d)
 }
 

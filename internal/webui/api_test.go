@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -125,7 +126,7 @@ func TestPageAndAssetsCarryThePolicy(t *testing.T) {
 			t.Errorf("%s: CSP %q", path, resp.Header.Get("Content-Security-Policy"))
 		}
 	}
-	for _, a := range []string{"app.js", "runs.js", "run.js", "app.css"} {
+	for _, a := range []string{"app.js", "runs.js", "run.js", "findings.js", "app.css"} {
 		if code := getJSON(t, c, base+"/ui/assets/"+a, nil); code != 200 {
 			t.Errorf("%s: %d", a, code)
 		}
@@ -135,8 +136,12 @@ func TestPageAndAssetsCarryThePolicy(t *testing.T) {
 // TestScriptsNeverParseHTML: no script hands a string to the HTML parser,
 // so program output can only ever be text.
 func TestScriptsNeverParseHTML(t *testing.T) {
-	for _, a := range []string{"app.js", "runs.js", "run.js"} {
-		b, err := assets.ReadFile("assets/" + a)
+	scripts, err := fs.Glob(assets, "assets/*.js")
+	if err != nil || len(scripts) < 4 {
+		t.Fatalf("the page's scripts: %v %v", scripts, err)
+	}
+	for _, a := range scripts {
+		b, err := assets.ReadFile(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,4 +151,31 @@ func TestScriptsNeverParseHTML(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRunCarriesItsFindings: a run's entry carries what its kept answer
+// shows, and its progress line while it runs.
+func TestRunCarriesItsFindings(t *testing.T) {
+	base, c, st := newUI(t)
+	ctx := context.Background()
+	id, err := st.Put(ctx, store.Meta{Tool: "build"}, "x\n", store.Final{Status: "failed", VerdictLine: "BUILD FAILED",
+		Result: []byte(`{"verdict":"BUILD FAILED","diagnostics":[{"kind":"error","file":"a.c","line":3,"message":"expected ';'"}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d runDetail
+	if code := getJSON(t, c, base+"/ui/api/runs/"+id, &d); code != 200 || d.Findings == nil || len(d.Findings.Diagnostics) != 1 || d.Findings.Diagnostics[0].File != "a.c" {
+		t.Fatalf("run: %d %+v", code, d.Findings)
+	}
+	w, _ := st.Create(ctx, store.Meta{Tool: "run"})
+	w.Progress(ctx, "running prog: 3 lines, 2s")
+	d = runDetail{}
+	if code := getJSON(t, c, base+"/ui/api/runs/"+w.ID(), &d); code != 200 || d.Findings != nil || d.Progress != "running prog: 3 lines, 2s" {
+		t.Errorf("running: %d progress %q findings %+v", code, d.Progress, d.Findings)
+	}
+	var l store.Listing
+	if getJSON(t, c, base+"/ui/api/runs", &l); len(l.Entries) != 2 || l.Entries[0].Progress != "running prog: 3 lines, 2s" {
+		t.Errorf("the Runs list: %+v", l.Entries)
+	}
+	w.Finish(ctx, store.Final{Status: "success"})
 }

@@ -16,6 +16,7 @@ const hostile = `<script>window.pwned=1</script><b id="bold">bold</b><img src=x 
 // server with real runs in it and checks what a person sees.
 func TestPagesInChromium(t *testing.T) {
 	s, ctx := newSite(t)
+	s.call(t, "build", "build", map[string]any{"project_dir": brokenModule(t)})
 	s.call(t, "crash", "run", map[string]any{"program": crashers.Build(t, "segv"), "cwd": t.TempDir()})
 	s.call(t, "tests", "test", map[string]any{"project_dir": failingModule(t)})
 	s.call(t, "big", "run", map[string]any{"program": "seq", "args": []string{"1", "200000"}})
@@ -47,6 +48,7 @@ func TestPagesInChromium(t *testing.T) {
 		// Without a reload: the page is told (how soon is the live benchmark's).
 		wait(t, ctx, "the new run on the open Runs page", `[...document.querySelectorAll('td.argv')].some(e => e.textContent.includes('live-marker'))`)
 	})
+	t.Run("progress", func(t *testing.T) { checkProgress(t, s, ctx) })
 	t.Run("crash", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+s.ids["crash"]), chromedp.WaitVisible("#output .line")); err != nil {
 			t.Fatal(err)
@@ -55,7 +57,18 @@ func TestPagesInChromium(t *testing.T) {
 		if !contains(v, "CRASHED (SIGSEGV)", "core dump kept") {
 			t.Errorf("the crash's page shows %q", v)
 		}
+		checkCrashEvidence(t, ctx)
 		s.shot(t, ctx, "run-crash")
+	})
+	t.Run("tests", func(t *testing.T) {
+		s.open(t, ctx, "tests")
+		checkTestResults(t, ctx)
+		s.shot(t, ctx, "run-tests")
+	})
+	t.Run("build", func(t *testing.T) {
+		s.open(t, ctx, "build")
+		checkDiagnostics(t, ctx)
+		s.shot(t, ctx, "run-build")
 	})
 	t.Run("search", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+s.ids["big"]), chromedp.WaitVisible("#output .line"),

@@ -1,4 +1,5 @@
-// A run's page: its verdict, what was kept as evidence, and the output
+// A run's page: its verdict (its progress while it runs), what its call's
+// kept answer shows (findings.js: evidence, tests, diagnostics), and the output
 // viewer, which asks the server for one page of lines at a time (an
 // output of any size is never loaded whole), searches with RE2 on the
 // server, marks the matches, jumps to a line and links to one (#L1234).
@@ -8,16 +9,26 @@ window.TriageRun = (() => {
   const { el, api, stClass, showError, duration, fmtDur, page, main } = window.Triage;
   const PAGE = 200;
 
+  let shown = 0; // the latest show: a page left before its entry came is not drawn
+
   async function show(id) {
+    const me = ++shown;
     let e;
     try { e = await api('runs/' + encodeURIComponent(id)); } catch (err) { return showError(err); }
+    if (me !== shown || page.name !== 'run') return;
     const head = el('div', { id: 'run-head' });
     renderHead(head, e);
     const v = viewer(id, e);
     main().replaceChildren(head, v.node);
+    let asked = 0, drawn = 0; // live reloads may answer out of order: the latest asked wins
     page.reload = async () => {
       if (e.status !== 'running') return;
-      try { e = await api('runs/' + encodeURIComponent(id)); } catch { return; }
+      const n = ++asked;
+      let now;
+      try { now = await api('runs/' + encodeURIComponent(id)); } catch { return; }
+      if (n < drawn || me !== shown) return;
+      drawn = n;
+      e = now;
       renderHead(head, e);
       v.refresh(e);
     };
@@ -35,8 +46,10 @@ window.TriageRun = (() => {
     head.replaceChildren(
       el('p', { class: 'muted' }, el('a', { href: '/ui/' }, '← Runs')),
       el('div', { class: 'verdict-line ' + stClass('st-', e.status), id: 'verdict' }, e.verdict || (e.status === 'running' ? 'running…' : e.status)),
+      ...(e.status === 'running' && e.progress ? [el('p', { class: 'progress st-running', id: 'progress' }, e.progress)] : []),
       el('dl', { class: 'meta' }, meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-      ...(e.cores && e.cores.length ? [el('h2', {}, 'Evidence'), el('ul', {}, e.cores.map((c) => el('li', { class: 'mono' }, 'core dump kept: ' + c)))] : []));
+      ...window.TriageFindings.render(e),
+      el('h2', {}, 'Output'));
   }
 
   function viewer(id, entry) {

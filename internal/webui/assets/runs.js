@@ -46,19 +46,23 @@ window.TriageRuns = (() => {
     load(list);
   }
 
+  let asked = 0, drawn = 0; // live reloads may answer out of order: an older answer is not drawn over a newer
+
   async function load(list) {
+    const n = ++asked;
     const p = params();
     const q = new URLSearchParams({ status: p.status, tool: p.tool, q: p.q, offset: p.offset, limit: LIMIT });
     let l;
     try { l = await api('runs?' + q); } catch (e) { return showError(e); }
-    if (page.name !== 'runs') return;
+    if (page.name !== 'runs' || n < drawn) return;
+    drawn = n;
     const i = l.entries.findIndex((e) => e.id === selID);
     sel = i >= 0 ? i : Math.min(sel, Math.max(l.entries.length - 1, 0));
     const rows = l.entries.map((e, i) => el('tr', {
       class: 'run' + (i === sel ? ' sel' : ''), tabindex: -1, 'data-id': e.id, 'aria-selected': i === sel,
       onclick: () => open(e.id),
     },
-    el('td', { class: 'verdict ' + stClass('st-', e.status) }, e.verdict || (e.status === 'running' ? 'running… (' + e.lines + ' lines so far)' : e.status)),
+    el('td', { class: 'verdict ' + stClass('st-', e.status) }, e.verdict || (e.status === 'running' ? e.progress || 'running… (' + e.lines + ' lines so far)' : e.status)),
     el('td', {}, e.tool), el('td', { class: 'argv' }, (e.argv || []).join(' ')),
     el('td', { title: e.created }, age(e.created)), el('td', {}, fmtDur(duration(e))), el('td', {}, e.lines)));
     const pager = el('div', { class: 'pager' },

@@ -176,15 +176,20 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	res, err := pipeline.Run(ctx, pipeline.Request{
 		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: keep,
-		Progress: func(p pipeline.Progress) { c.Progress(ctx, float64(p.Lines), 0, progressMessage(p)) },
-		Remote:   conn,
+		Progress: func(p pipeline.Progress) {
+			msg := progressMessage(p)
+			c.Progress(ctx, float64(p.Lines), 0, msg)
+			cp.RecordProgress(msg)
+		},
+		Remote: conn,
 	})
 	if err != nil {
 		cp.Abort()
 		return zero, startError(err)
 	}
-	cr := cp.Finish(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)})
-	return render.StoreFailure(r.render(res, tc, cr), cr), nil
+	answer := r.render(res, tc, cp.Close())
+	cr := cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)}, answer.Output)
+	return render.StoreFailure(answer, cr), nil
 }
 
 // render renders a finished build or test and its captured log.

@@ -173,8 +173,10 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 	c.Progress(ctx, 0, 0, "running "+name)
 	cp, err := capture.Open(ctx, st, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{
 		Budget: h.svc.Config.BudgetBytes() / 2,
-		Progress: func(p capture.Progress) {
-			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second)))
+		Progress: func(p capture.Progress) string {
+			msg := fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second))
+			c.Progress(ctx, float64(p.Lines), 0, msg)
+			return msg
 		},
 	})
 	if err != nil {
@@ -187,8 +189,9 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		return catalog.Result[RunOutput]{}, startError(err)
 	}
 	o.Verdict.Hints = append(toolchain.RunRebuildHints(o.NoDebugInfo, in.runCall()), o.Verdict.Hints...)
-	cr := cp.Finish(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
-	return render.StoreFailure(renderOutcome(o, cr), cr), nil
+	res := renderOutcome(o, cp.Close())
+	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}, res.Output)
+	return render.StoreFailure(res, cr), nil
 }
 
 // startError turns a spawn start failure into a usage error (the arguments

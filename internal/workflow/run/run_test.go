@@ -1,14 +1,18 @@
 package run_test
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/workflow/run"
 )
 
@@ -223,5 +227,35 @@ func TestCrashReportShowFixtures(t *testing.T) {
 		if r.IsError || !strings.HasPrefix(r.Text, "CRASH REPORT") {
 			t.Errorf("%s: %.300s", e.Name(), r.Text)
 		}
+	}
+}
+
+// TestAnswerKeptWithTheOutput: the structured answer of a run and of a
+// test call is what the store keeps with the output, for the web page.
+func TestAnswerKeptWithTheOutput(t *testing.T) {
+	needTool(t, "go", "golang-go")
+	c := mcptest.Connect(t, nil)
+	st, err := c.Svc.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	crash := c.Call("run", map[string]any{"program": crashers.Build(t, "segv"), "cwd": t.TempDir()})
+	tests := c.Call("test", map[string]any{"project_dir": nativeprojects.Write(t, goModule)})
+	for _, r := range []mcptest.Result{crash, tests} {
+		id, _ := r.Out["output_id"].(string)
+		raw, err := st.Result(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept map[string]any
+		if err := json.Unmarshal(raw, &kept); err != nil {
+			t.Fatalf("%s: the kept result %.200s: %v", id, raw, err)
+		}
+		if !reflect.DeepEqual(kept, r.Out) {
+			t.Errorf("%s: kept\n%s\nanswered\n%v", id, raw, r.Out)
+		}
+	}
+	if e, _ := st.Info(context.Background(), crash.Out["output_id"].(string)); e.Progress != "" || e.Status != "crash" {
+		t.Errorf("the finished run's entry: %+v", e)
 	}
 }

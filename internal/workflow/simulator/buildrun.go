@@ -64,17 +64,21 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	}
 	b.Raw, b.RawID, b.Filtered, b.ReportDirs = cp, cp.ID(), cp.Filtered(), h.opts.ReportDirs
 	b.Progress = func(p pipeline.Progress) {
-		c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second)))
+		msg := fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second))
+		c.Progress(ctx, float64(p.Lines), 0, msg)
+		cp.RecordProgress(msg)
 	}
 	req.Launch.ReportDirs = h.opts.ReportDirs
-	req.Launch.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg) }
+	req.Launch.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg); cp.RecordProgress(msg) }
 	o, err := xcode.BuildAndLaunch(ctx, req)
 	if err != nil {
 		cp.Abort()
 		return zero, apple.UsageOf(err)
 	}
-	cr := cp.Finish(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line})
-	return render.StoreFailure(finish(newBuildRunOutput(o, cr), o.Build.Run.Log.Diagnostics, cr.Excerpt), cr), nil
+	kept := cp.Close()
+	answer := finish(newBuildRunOutput(o, kept), o.Build.Run.Log.Diagnostics, kept.Excerpt)
+	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line}, answer.Output)
+	return render.StoreFailure(answer, cr), nil
 }
 
 // request validates the arguments (the build's before spending an

@@ -104,7 +104,9 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 		Action: action, Request: req, Level: level, Timeout: limit,
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), ReportDirs: h.opts.ReportDirs,
 		Progress: func(p pipeline.Progress) {
-			c.Progress(ctx, float64(p.Lines), 0, fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second)))
+			msg := fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second))
+			c.Progress(ctx, float64(p.Lines), 0, msg)
+			cp.RecordProgress(msg)
 		},
 	})
 	if err != nil {
@@ -112,8 +114,9 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 		return zero, apple.UsageOf(err)
 	}
 	out := newBuildOutput(o)
-	cr := cp.Finish(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode})
-	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(o.Run.Log.Lines))
+	kept := cp.Close()
+	out.Captured = catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(o.Run.Log.Lines))
+	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}, out)
 	outcome := catalog.OK
 	if !o.Status.OK() {
 		outcome = catalog.Failed

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/identity"
+)
+
+// TestResultKeptWithTheVerdict: the structured result given to Finish is
+// kept with the output, shown to its identity alone, bounded, and absent
+// for an output finished without one.
+func TestResultKeptWithTheVerdict(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:", Options{})
+	res := json.RawMessage(`{"verdict":{"line":"CRASHED (SIGSEGV)"},"core":"/c/core.1"}`)
+	id, err := s.Put(ctx, Meta{Tool: "run"}, "x\n", Final{Status: "crash", VerdictLine: "CRASHED (SIGSEGV)", Result: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Result(ctx, id); err != nil || string(got) != string(res) {
+		t.Fatalf("Result = %s, %v; want %s", got, err, res)
+	}
+	bob := identity.With(ctx, identity.Caller{ID: "token:b"})
+	if _, err := s.Result(bob, id); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another identity's result: %v, want not found", err)
+	}
+	plain, _ := s.Put(ctx, Meta{Tool: "run"}, "y\n", Final{Status: "success"})
+	if got, err := s.Result(ctx, plain); err != nil || got != nil {
+		t.Errorf("an output finished without a result: %s, %v; want none", got, err)
+	}
+	big := json.RawMessage(`{"s":"` + strings.Repeat("a", MaxResultBytes) + `"}`)
+	over, _ := s.Put(ctx, Meta{Tool: "run"}, "z\n", Final{Status: "success", Result: big})
+	if got, _ := s.Result(ctx, over); len(got) > 200 || !strings.Contains(string(got), "over the store's bound of 65536") {
+		t.Errorf("a result over the bound is kept as %.200s", got)
+	}
+	bad, _ := s.Put(ctx, Meta{Tool: "run"}, "z\n", Final{Status: "success", Result: json.RawMessage(`{"a":`)})
+	if got, _ := s.Result(ctx, bad); !json.Valid(got) {
+		t.Errorf("a result that is not JSON is kept as %s", got)
+	}
+}
+
+// TestProgressWhileRunning: a running output shows its latest progress
+// line (cut to its bound), which is announced and changes Version; its end
+// clears it.
+func TestProgressWhileRunning(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:", Options{})
+	w, err := s.Create(ctx, Meta{Tool: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.Version(ctx)
+	ch := s.Changed()
+	if err := w.Progress(ctx, "step 2/2 test: 3 passed, 1 failed so far"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	default:
+		t.Error("a progress line was not announced on Changed")
+	}
+	if after, _ := s.Version(ctx); after == before {
+		t.Errorf("Version %q did not change with a progress line", after)
+	}
+	if e, _ := s.Info(ctx, w.ID()); e.Progress != "step 2/2 test: 3 passed, 1 failed so far" {
+		t.Errorf("progress = %q", e.Progress)
+	}
+	w.Progress(ctx, strings.Repeat("é", MaxProgressBytes))
+	if e, _ := s.Info(ctx, w.ID()); len(e.Progress) > MaxProgressBytes || !strings.HasPrefix(e.Progress, "é") {
+		t.Errorf("a long progress line is kept as %d bytes", len(e.Progress))
+	}
+	w.Finish(ctx, Final{Status: "success"})
+	if e, _ := s.Info(ctx, w.ID()); e.Progress != "" {
+		t.Errorf("a finished output still shows progress %q", e.Progress)
+	}
+}
+
+// TestCloseCountsTheLastLine: Close commits an unterminated last line, so
+// Lines is the whole output's before Finish; later writes fail.
+func TestCloseCountsTheLastLine(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:", Options{})
+	w, _ := s.Create(ctx, Meta{Tool: "run"})
+	w.Write([]byte("one\ntwo"))
+	if err := w.Close(); err != nil || w.Lines() != 2 {
+		t.Fatalf("after Close: %d lines, %v; want 2", w.Lines(), err)
+	}
+	if _, err := w.Write([]byte("three\n")); err == nil {
+		t.Error("a write after Close was taken")
+	}
+	if err := w.Finish(ctx, Final{Status: "success"}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.Page(ctx, w.ID(), 0, 10); strings.Join(p.Lines, "|") != "one|two" {
+		t.Errorf("stored lines %q", p.Lines)
+	}
+}
+
+// TestMigrateResult: a database made before results and progress were
+// kept opens, its outputs have none, and new outputs keep theirs.
+func TestMigrateResult(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	s := open(t, path, Options{})
+	old, _ := s.Put(ctx, Meta{Tool: "run"}, "a\n", Final{Status: "success", VerdictLine: "SUCCEEDED"})
+	for _, col := range []string{"result", "progress", "progressed"} {
+		if _, err := s.db.Exec(`ALTER TABLE outputs DROP COLUMN ` + col); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s = open(t, path, Options{})
+	if e, err := s.Info(ctx, old); err != nil || e.VerdictLine != "SUCCEEDED" || e.Progress != "" {
+		t.Fatalf("old output: %+v %v", e, err)
+	}
+	if r, err := s.Result(ctx, old); err != nil || r != nil {
+		t.Errorf("old output's result: %s %v; want none", r, err)
+	}
+	id, err := s.Put(ctx, Meta{Tool: "run"}, "b\n", Final{Status: "success", Result: json.RawMessage(`{"ok":true}`)})
+	if err != nil {
+		t.Fatalf("insert after migration: %v", err)
+	}
+	if r, _ := s.Result(ctx, id); string(r) != `{"ok":true}` {
+		t.Errorf("new output's result after migration: %s", r)
+	}
+}

@@ -1,0 +1,96 @@
+// What a run's kept answer shows between its verdict and its output: the
+// evidence (core, backtrace with the project's frame marked, crash
+// reports, a hang's stuck stacks), the parsed tests (failures first, a
+// pass/fail strip per suite) and the diagnostics. Every string goes into
+// the document as text (el()).
+'use strict';
+
+window.TriageFindings = (() => {
+  const { el } = window.Triage;
+  const MAX_CASES = 300; // rows of the cases table; the strip shows them all
+
+  // A test case's status, coloured as a run's.
+  const CASE = { passed: 'success', failed: 'failure', crashed: 'crash', errored: 'timeout', skipped: 'other' };
+
+  function loc(file, line, col) {
+    if (!file) return '';
+    return file + (line ? ':' + line + (col ? ':' + col : '') : '');
+  }
+
+  function frames(list) {
+    return el('ol', { class: 'frames' }, list.map((f) => el('li', { class: 'frame' + (f.project ? ' project' : ''), title: f.project ? 'the crashing frame in the project\'s code' : null },
+      el('span', { class: 'ix' }, '#' + f.index), el('span', { class: 'fn' }, f.function || f.module || '??'),
+      f.file ? el('span', { class: 'loc' }, loc(f.file, f.line)) : null)));
+  }
+
+  function evidence(f, e) {
+    const items = [];
+    const cores = new Set(e.cores || []);
+    if (f.core && !cores.has(f.core)) items.push(el('p', { class: 'mono' }, 'core dump: ' + f.core));
+    for (const c of cores) items.push(el('p', { class: 'mono' }, 'core dump kept: ' + c));
+    if (f.no_core) items.push(el('p', { class: 'muted' }, 'no core: ' + f.no_core));
+    if (f.crashed_test || f.signal || f.message) {
+      items.push(el('p', { class: 'crashed' }, [f.crashed_test && 'test ' + f.crashed_test, f.signal, f.message].filter(Boolean).join(' · ')));
+    }
+    if (f.frames && f.frames.length) items.push(el('h3', {}, 'Backtrace (crashing thread)'), frames(f.frames));
+    for (const v of f.evidence || []) {
+      if (v.kind === 'core_dump' && (v.path === f.core || cores.has(v.path))) continue; // shown above
+      if (v.kind === 'backtrace' && f.frames && f.frames.length) continue; // shown as frames
+      items.push(el('p', { class: 'mono' }, v.kind.replace('_', ' ') + ': ' + [v.path, v.summary].filter(Boolean).join(' — ')));
+    }
+    for (const r of f.reports || []) {
+      items.push(el('div', { class: 'report' }, el('p', {}, 'crash report' + (r.role ? ' (' + r.role + ')' : '') + ': ' + r.summary),
+        el('p', { class: 'mono muted' }, r.path)));
+    }
+    for (const s of f.stuck || []) {
+      items.push(el('div', { class: 'stuck' }, el('h3', {}, 'Stuck: ' + [s.stack, s.reason, s.test && 'in test ' + s.test].filter(Boolean).join(' — ')), frames(s.frames || [])));
+    }
+    if (cores.size === 0 && items.length === 0) return [];
+    return [el('section', { id: 'evidence' }, el('h2', {}, 'Evidence'), items)];
+  }
+
+  function strip(suites) {
+    return el('div', { class: 'strips', 'aria-label': 'pass/fail strip per suite' }, suites.map((s) => el('div', { class: 'strip' },
+      el('span', { class: 'suite', title: s.name }, s.name),
+      el('span', { class: 'cells' }, s.cells.map((c) => el('span', {
+        class: 'cell bg-' + (CASE[c.status] || 'other'), title: c.name + ': ' + c.status, 'data-status': c.status,
+      }))))));
+  }
+
+  function tests(t) {
+    const tot = t.totals || {};
+    const counts = ['failed', 'crashed', 'errored', 'passed', 'skipped'].filter((k) => tot[k]).map((k) => tot[k] + ' ' + k);
+    const rows = t.cases.slice(0, MAX_CASES).map((c) => el('tr', { class: 'case' },
+      el('td', { class: 'st-' + (CASE[c.status] || 'other') }, c.status),
+      el('td', { class: 'mono name' }, (c.suite ? c.suite + ' › ' : '') + c.name),
+      el('td', { class: 'mono msg' }, (c.message || '').trim()),
+      el('td', { class: 'mono loc' }, loc(c.file, c.line))));
+    return [el('section', { id: 'tests' }, el('h2', {}, 'Tests' + (counts.length ? ': ' + counts.join(', ') : '')),
+      strip(t.suites),
+      (t.build_errors || []).concat(t.runner_errors || []).map((x) => el('p', { class: 'error mono' }, x)),
+      rows.length ? el('table', { class: 'cases' }, el('thead', {}, el('tr', {}, ['status', 'test', 'message', 'where'].map((h) => el('th', {}, h)))), el('tbody', {}, rows)) : null,
+      t.cases.length > MAX_CASES ? el('p', { class: 'muted' }, `and ${t.cases.length - MAX_CASES} more (passed or skipped)`) : null)];
+  }
+
+  function diagnostics(ds) {
+    return [el('section', { id: 'diagnostics' }, el('h2', {}, 'Diagnostics'),
+      el('ul', { class: 'diags' }, ds.map((d) => el('li', { class: 'diag ' + (d.kind === 'error' || d.kind === 'failure' ? 'st-failure' : 'st-other') },
+        el('span', { class: 'kind' }, d.kind), ' ',
+        d.file ? el('span', { class: 'loc' }, loc(d.file, d.line, d.col)) : null, d.file ? ': ' : '',
+        el('span', { class: 'msg' }, d.message), d.count > 1 ? el('span', { class: 'muted' }, ' ×' + d.count) : null))))];
+  }
+
+  // render returns the sections of run e's findings (its cores alone when
+  // no answer was kept with it).
+  function render(e) {
+    const f = e.findings || {};
+    return [
+      ...evidence(f, e),
+      ...(f.tests ? tests(f.tests) : []),
+      ...(f.diagnostics && f.diagnostics.length ? diagnostics(f.diagnostics) : []),
+      ...(f.cut && f.cut.length ? [el('p', { class: 'muted' }, 'The kept answer was cut to its bound: ' + f.cut.join('; '))] : []),
+    ];
+  }
+
+  return { render };
+})();
