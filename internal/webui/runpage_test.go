@@ -106,12 +106,12 @@ func checkProgress(t *testing.T, s *site, ctx context.Context) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/runs/"+id)); err != nil {
 		t.Fatal(err)
 	}
-	wait(t, ctx, "the progress line on the run's page", `document.getElementById('progress')?.textContent.startsWith('running sh: ')`, 10*time.Second)
+	wait(t, ctx, "the progress line on the run's page", `document.getElementById('progress')?.textContent.startsWith('running sh: ')`)
 	// The line is the latest: the next report (a second on) replaces it.
 	first := text(t, ctx, `document.getElementById('progress').textContent`)
-	wait(t, ctx, "the next progress line after "+first, fmt.Sprintf(`(document.getElementById('progress')?.textContent || %q) !== %[1]q`, first), 10*time.Second)
+	wait(t, ctx, "the next progress line after "+first, fmt.Sprintf(`(document.getElementById('progress')?.textContent || %q) !== %[1]q`, first))
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wait(t, ctx, "the verdict in place of the progress", `document.getElementById('verdict')?.textContent.startsWith('SUCCEEDED') && !document.getElementById('progress')`, 10*time.Second)
+	wait(t, ctx, "the verdict in place of the progress", `document.getElementById('verdict')?.textContent.startsWith('SUCCEEDED') && !document.getElementById('progress')`)
 }
