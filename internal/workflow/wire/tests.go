@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/triage-dev/triage/internal/pipeline"
@@ -12,7 +14,7 @@ type TestReport struct {
 	Format        string       `json:"format" jsonschema:"the runner's output format"`
 	Status        string       `json:"status"`
 	Suites        []TestSuite  `json:"suites,omitempty"`
-	Cases         []TestCase   `json:"cases,omitempty"`
+	Cases         []TestCase   `json:"cases,omitempty"` // failures first, so that a cut answer keeps them
 	Totals        TestTotals   `json:"totals"`
 	ToolSummary   *ToolSummary `json:"tool_summary,omitempty" jsonschema:"the runner's own tally, when it printed one"`
 	BuildErrors   []string     `json:"build_errors,omitempty" jsonschema:"errors that kept tests from building"`
@@ -100,10 +102,28 @@ func TestReportOf(r *testreport.Report) *TestReport {
 			CountMismatch: r.CountMismatch, SilentFailure: r.SilentFailure, Notes: r.Notes,
 		}
 		w.Suites = list(r.Suites, func(s testreport.Suite) TestSuite { return TestSuite(s) })
-		w.Cases = list(r.Cases, testCaseOf)
+		w.Cases = list(failuresFirst(r.Cases), testCaseOf)
 		w.CutShort = list(r.CutShort, func(c testreport.CutShort) CutShort { return CutShort(c) })
 		return w
 	})
+}
+
+// failuresFirst orders the cases that did not pass before those that did,
+// each in run order: an answer over its budget loses the end of its biggest
+// list first.
+func failuresFirst(cases []testreport.Case) []testreport.Case {
+	out := slices.Clone(cases)
+	slices.SortStableFunc(out, func(a, b testreport.Case) int {
+		return cmp.Compare(passedRank(a), passedRank(b))
+	})
+	return out
+}
+
+func passedRank(c testreport.Case) int {
+	if c.Status == testreport.Passed || c.Status == testreport.Skipped {
+		return 1
+	}
+	return 0
 }
 
 func testCaseOf(c testreport.Case) TestCase {
