@@ -105,7 +105,7 @@ func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) 
 	m.seq++
 	j := &Job{
 		ID: fmt.Sprintf("p%d", m.seq), Program: req.Program, Argv: spec.Argv, Dir: spec.Dir, Host: req.Remote.Name(),
-		Pid: run.Process().Pid(), Started: time.Now(), OutputID: out.ID(),
+		Pid: run.Pid(), Started: time.Now(), OutputID: out.ID(),
 		owner: identity.Of(ctx).ID, run: run, out: out, done: make(chan struct{}),
 	}
 	m.jobs[j.ID] = j
@@ -216,7 +216,7 @@ func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Jo
 	select {
 	case <-j.done:
 	default:
-		j.run.Process().Stop(grace)
+		j.run.End(grace)
 		select {
 		case <-j.done:
 		case <-ctx.Done():
@@ -232,7 +232,7 @@ func (m *Manager) Close() error {
 		select {
 		case <-j.done:
 		default:
-			j.run.Process().Stop(time.Second)
+			j.run.End(time.Second)
 			<-j.done
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
@@ -15,71 +16,78 @@ import (
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
-// remoteRun is the host's side of a run whose Request.Remote is set.
+// remoteRun is the host's side of a run whose Request.Remote is set: a
+// job through the connection's agent, as a process (Running.proc).
 type remoteRun struct {
-	conn *remote.Conn
-	job  *remote.Started
-	argv []string // the program's, as asked
-	// lost says why the program's end is unknown: the connection dropped
-	// before its status came back.
+	conn    *remote.Conn
+	job     *remote.Process
+	argv    []string // the program's, as asked
+	timeout time.Duration
+
+	once sync.Once
+	res  *spawn.Result
+	end  remote.End
+	// lost says why the program's end is unknown: the connection (or the
+	// host's agent) went before its status came back.
 	lost string
 }
 
-// startRemote turns spec, which describes the program on the host, into
-// the local ssh command that runs it there.
-func startRemote(c *remote.Conn, spec spawn.Spec) (spawn.Spec, *remoteRun, error) {
+// startRemote starts spec, which describes the program on the host, there;
+// its output goes to combined in whole lines.
+func startRemote(ctx context.Context, c *remote.Conn, spec spawn.Spec, combined io.Writer) (*remoteRun, error) {
 	var stdin string
 	if spec.Stdin != nil {
 		b, err := io.ReadAll(spec.Stdin)
 		if err != nil {
-			return spec, nil, fmt.Errorf("reading the program's input: %w", err)
+			return nil, fmt.Errorf("reading the program's input: %w", err)
 		}
 		stdin = string(b)
 	}
-	job, err := c.Start(remote.Job{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Unset: spec.Unset, Stdin: stdin, CoreDumps: spec.CoreDumps})
+	job, err := c.Start(ctx, remote.Job{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Unset: spec.Unset, Stdin: stdin,
+		CoreDumps: spec.CoreDumps, Output: combined, Timeout: spec.Timeout, Grace: spec.Grace})
 	if err != nil {
-		return spec, nil, err // a *spawn.StartError, as a local start's
+		return nil, err // a *spawn.StartError, as a local start's, or the connection's failure
 	}
-	local := spec
-	local.Argv, local.Stdin = job.Argv, job.Stdin
-	local.Dir, local.Env, local.Unset, local.CoreDumps = "", nil, nil, false
-	return local, &remoteRun{conn: c, job: job, argv: spec.Argv}, nil
+	return &remoteRun{conn: c, job: job, argv: spec.Argv, timeout: spec.Timeout}, nil
 }
 
-// result is res (the ssh command's) restated as the program's own end on
-// the host, or a *spawn.StartError when it could not start there.
-func (r *remoteRun) result(res *spawn.Result) (*spawn.Result, error) {
-	r.job.Release()
-	out := *res
-	out.Argv, out.Path, out.Dir, out.PeakRSS, out.OOMKilled = r.argv, "", "", 0, false
-	out.Exited, out.ExitCode, out.Signaled, out.Signal, out.SignalName, out.CoreDumped = false, -1, false, 0, "", false
-	exit, err := r.job.Exit()
-	switch {
-	case err == nil && exit.ExecError != "":
-		return nil, &spawn.StartError{Kind: spawn.KindNotFound, Program: r.argv[0], Detail: "on " + r.conn.Host + ": " + exit.ExecError}
-	case err == nil:
-		ws := exit.Status
-		out.Pid, out.Path, out.Dir, out.OrphansKilled = exit.Pid, exit.Exe, exit.Cwd, exit.OrphansKilled
+// Pid is the program's pid on the host.
+func (r *remoteRun) Pid() int { return r.job.Pid() }
+
+// Wait is the program's own end on the host, as a local run's Result.
+func (r *remoteRun) Wait() (*spawn.Result, error) {
+	end := r.job.Wait()
+	r.once.Do(func() { r.end, r.res = end, r.result(end) })
+	return r.res, nil
+}
+
+// Stop ends the program's group on the host and waits for its end.
+func (r *remoteRun) Stop(grace time.Duration) (*spawn.Result, error) {
+	r.job.Stop(grace)
+	return r.Wait()
+}
+
+// result restates the job's end as a local run's Result.
+func (r *remoteRun) result(end remote.End) *spawn.Result {
+	out := &spawn.Result{Argv: r.argv, ExitCode: -1, TimedOut: end.TimedOut, Timeout: r.timeout, Cancelled: end.Cancelled,
+		Started: end.Started, Duration: end.Duration}
+	switch e := end.Exit; {
+	case e != nil:
+		ws := e.Status
+		out.Pid, out.Path, out.Dir, out.OrphansKilled = e.Pid, e.Exe, e.Cwd, e.OrphansKilled
 		out.Exited, out.CoreDumped = ws.Exited(), ws.CoreDump()
 		out.ExitCode = ws.ExitStatus()
 		if out.Signaled = ws.Signaled(); out.Signaled {
 			out.Signal, out.SignalName = ws.Signal(), spawn.SignalName(ws.Signal())
 		}
-	case res.TimedOut || res.Cancelled:
-		// The wrapper ended the program when this side went.
+	case end.TimedOut || end.Cancelled:
+		// Its group was being ended there when the connection went: the
+		// host's agent (or its watchdog) ends it.
 	default:
 		out.Cancelled = true
-		r.lost = r.whyLost(res)
+		r.lost = fmt.Sprintf("%s while the program ran: how it ended there is unknown", end.Lost)
 	}
-	return &out, nil
-}
-
-// whyLost explains a run whose status never came back.
-func (r *remoteRun) whyLost(res *spawn.Result) string {
-	if res.Exited && res.ExitCode == 255 {
-		return fmt.Sprintf("the ssh connection to %s was lost while the program ran: how it ended there is unknown", r.conn.Host)
-	}
-	return fmt.Sprintf("the command on %s ended (%s) before the program's status came back: perl (which runs it there) may be missing", r.conn.Host, res)
+	return out
 }
 
 // hostName is the host's name, "" for a local run (r nil).
@@ -93,11 +101,8 @@ func (r *remoteRun) hostName() string {
 // lostLine is the verdict line of a run whose status never came back.
 func (r *remoteRun) lostLine() string { return "INTERRUPTED — " + r.lost }
 
-// exit is the wrapper's report (nil when there was none).
-func (r *remoteRun) exit() *remote.Exit {
-	e, _ := r.job.Exit()
-	return e
-}
+// exit is the agent's report (nil when there was none).
+func (r *remoteRun) exit() *remote.Exit { return r.end.Exit }
 
 // coreLookup prints "SIZE MTIME PATH" for each regular file a glob (or a
 // plain path) names on the host.

@@ -46,10 +46,11 @@ type Request struct {
 	// hangs is out of reach (xcodebuild's tests run in a simulator) and the
 	// local process's stacks would only show it waiting.
 	NoHangStacks bool
-	// Remote, when set, runs Spec on that host (remote.Conn.Start): its
-	// Argv, Dir, Env, Unset, Stdin and CoreDumps are the host's, the
-	// verdict is the program's own end there (not ssh's exit status), and
-	// its core is found by the host's core_pattern and read there.
+	// Remote, when set, runs Spec on that host (remote.Conn.Start, through
+	// the host's job agent): its Argv, Dir, Env, Unset, Stdin and CoreDumps
+	// are the host's, Timeout and Grace apply there, the verdict is the
+	// program's own end there, and its core is found by the host's
+	// core_pattern and read there.
 	Remote *remote.Conn
 }
 
@@ -71,10 +72,6 @@ type Outcome struct {
 	// Lines and Bytes count the combined output.
 	Lines int
 	Bytes int64
-
-	// startErr: a remote program that could not start (found out only
-	// once its run ended); Run returns it.
-	startErr error
 }
 
 // Run runs the request to completion. The error is non-nil only when the
@@ -85,17 +82,21 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := r.Wait(ctx)
-	if o.startErr != nil {
-		return nil, o.startErr
-	}
-	return o, nil
+	return r.Wait(ctx), nil
+}
+
+// process is a run's program: a local *spawn.Process, or a job on a host
+// (remoteRun).
+type process interface {
+	Pid() int
+	Wait() (*spawn.Result, error)
+	Stop(grace time.Duration) (*spawn.Result, error)
 }
 
 // Running is a started run.
 type Running struct {
 	req  Request
-	proc *spawn.Process
+	proc process
 	scan *verdict.Scanner
 	out  *fanout
 	hang *hangWatch
@@ -114,15 +115,15 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 	out := newFanout(sinks...)
 	hw := newHangWatch(out)
 	spec.Combined = io.MultiWriter(hw.tap, out)
-	var host *remoteRun
 	if req.Remote != nil {
-		var err error
-		if spec, host, err = startRemote(req.Remote, spec); err != nil {
+		// The stacks of a hung job are the host's, out of reach here.
+		req.NoHangStacks = true
+		host, err := startRemote(ctx, req.Remote, spec, spec.Combined)
+		if err != nil {
 			out.Close()
 			return nil, err
 		}
-		spec.Combined = host.job.Output(spec.Combined)
-		req.NoHangStacks = true // the stacks are the host's, out of reach
+		return &Running{req: req, proc: host, scan: scan, out: out, hang: hw, host: host}, nil
 	}
 	spec.MergeStderr = true
 	if !req.NoHangStacks {
@@ -133,15 +134,20 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 		out.Close()
 		return nil, err
 	}
-	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw, host: host}, nil
+	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw}, nil
 }
 
 // Flush passes the output read so far on to Request.Output (which otherwise
 // receives it in blocks of 256 KiB).
 func (r *Running) Flush() { r.out.Flush() }
 
-// Process is the started process.
-func (r *Running) Process() *spawn.Process { return r.proc }
+// Pid is the program's pid (on its host, for a remote run).
+func (r *Running) Pid() int { return r.proc.Pid() }
+
+// End ends the program (SIGTERM to its group, SIGKILL after grace) and
+// waits for its end; Wait, in the goroutine that runs it, classifies the
+// run.
+func (r *Running) End(grace time.Duration) { _, _ = r.proc.Stop(grace) }
 
 // Wait waits for the process to end, then gathers crash evidence and
 // classifies the run; ctx bounds the evidence gathering.
@@ -162,15 +168,6 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	r.out.Close() // spawn delivered everything before Wait returned
 	scan.Flush()
 	out := &Outcome{Result: res, Lines: scan.Lines(), Bytes: scan.Bytes()}
-	if r.host != nil {
-		hres, err := r.host.result(res)
-		if err != nil {
-			out.startErr = err
-			out.Verdict = verdict.Verdict{Status: verdict.StatusFailure, CrashType: verdict.CrashNone, ExitCode: 127, Line: "FAILED — " + err.Error()}
-			return out
-		}
-		res, out.Result = hres, hres
-	}
 	var evidence []verdict.Evidence
 	var frame *verdict.Frame
 	switch {

@@ -37,6 +37,9 @@ type Conn struct {
 	master *spawn.Process
 	stdin  *os.File // the master's remote command reads it; closing it ends the session
 	once   sync.Once
+
+	agentMu sync.Mutex
+	agent   *agent // the host's job agent, started by the first job
 }
 
 // options are every ssh invocation's: no prompt, strict host keys, no
@@ -153,6 +156,7 @@ func (c *Conn) Pid() int { return c.master.Pid() }
 // Close ends the master and with it every command running through it.
 func (c *Conn) Close() {
 	c.once.Do(func() {
+		c.closeAgent()
 		c.stdin.Close()
 		_, _ = c.master.Stop(2 * time.Second)
 	})

@@ -2,25 +2,19 @@ package remote
 
 import (
 	"bytes"
-	"crypto/rand"
-	_ "embed"
-	"encoding/hex"
-	"fmt"
+	"context"
+	"encoding/binary"
+	"errors"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
 )
-
-// jobScript is the wrapper that runs a job on the host (perl, which
-// every Debian system has: perl-base is essential, and macOS ships it).
-//
-//go:embed job.pl
-var jobScript string
 
 // Job is a program to run on a host, as spawn.Spec describes a local one.
 // Paths are the host's.
@@ -30,12 +24,21 @@ type Job struct {
 	Env   map[string]string
 	Unset []string
 	Stdin string
-	// CoreDumps raises the program's core size limit to its hard limit, as
-	// spawn.Spec.CoreDumps does.
+	// CoreDumps leaves the program's core size limit at its hard limit,
+	// as spawn.Spec.CoreDumps does; else it is 0.
 	CoreDumps bool
+	// Output receives the program's stdout and stderr as one stream, in
+	// whole lines (spawn.Spec.Combined's rule, MaxLineLen included). It is
+	// written from the job's own goroutine: a slow one holds up this job's
+	// output only. Nil discards it.
+	Output io.Writer
+	// Timeout bounds the job (0: none); Grace is the delay between its
+	// group's SIGTERM and SIGKILL on a timeout, a cancellation or Stop (0:
+	// spawn.DefaultGrace).
+	Timeout, Grace time.Duration
 }
 
-// Exit is how a job's program ended on its host, as the wrapper saw it.
+// Exit is how a job's program ended on its host, as the agent saw it.
 type Exit struct {
 	Pid    int
 	Status syscall.WaitStatus
@@ -53,121 +56,291 @@ type Exit struct {
 	ExecError string
 }
 
-// Started is the local side of one job: the argv and standard input of
-// the ssh command that runs it, and what its wrapper reports.
-type Started struct {
-	// Argv runs the job through the connection's master.
-	Argv []string
-	// Stdin is the ssh command's standard input: the job's input, then
-	// held open until Release, so that the wrapper sees the end of it only
-	// when this side is gone.
-	Stdin io.Reader
+// End is how a job ended, seen from here.
+type End struct {
+	// Exit is the agent's report; nil when Lost is set.
+	Exit *Exit
+	// Lost (a *LostError) says why the job's end is unknown: its
+	// connection, or its host's agent, went first.
+	Lost error
+	// TimedOut: Job.Timeout or the context's deadline passed; Cancelled:
+	// the context was cancelled or Stop was called. Either way the job's
+	// group was ended on the host.
+	TimedOut, Cancelled bool
+	Started             time.Time
+	Duration            time.Duration
+}
 
-	nonce   []byte
-	release chan struct{}
-	once    sync.Once
+// Process is a job running on a host through the connection's agent. Its
+// goroutine (run) passes the job's output to Job.Output, grants the agent
+// credit for what it passed on, and ends the job's group on a timeout, a
+// cancellation or Stop.
+type Process struct {
+	a     *agent
+	id    uint32
+	job   Job
+	begun time.Time
 
-	mu   sync.Mutex
+	pid      int // set before startc closes
+	startc   chan struct{}
+	startOne sync.Once
+
+	mu    sync.Mutex
+	queue []event       // guarded by mu
+	wake  chan struct{} // 1-buffered: the queue has events
+	stopc chan time.Duration
+
+	pending []byte // a line not yet ended (run's own)
+	outErr  error  // Output failed: the rest is dropped (run's own)
+	end     End    // set before done closes
+	done    chan struct{}
+}
+
+// event is one thing the agent said about a job, or its session's end.
+type event struct {
+	out  []byte
 	exit *Exit
+	lost error
 }
 
-// Start prepares job to run on the connection's host: run Argv with Stdin
-// (one process whose stdout and stderr are one stream), pass its output
-// through Output, then read Exit. Call Release once the ssh command has
-// ended.
-func (c *Conn) Start(job Job) (*Started, error) {
+// Start runs job on the connection's host through its job agent (started
+// on first use, and again after it ended) and returns once the program
+// runs there; ctx bounds the job's life as in spawn.Start. A program that
+// cannot start there is a *spawn.StartError naming the host.
+func (c *Conn) Start(ctx context.Context, job Job) (*Process, error) {
+	if err := c.checkJob(job); err != nil {
+		return nil, err
+	}
+	a, err := c.jobAgent(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if job.Grace <= 0 {
+		job.Grace = spawn.DefaultGrace
+	}
+	p := &Process{a: a, job: job, begun: time.Now(), startc: make(chan struct{}), wake: make(chan struct{}, 1),
+		stopc: make(chan time.Duration), done: make(chan struct{})}
+	if p.id, err = a.add(p); err != nil {
+		return nil, err
+	}
+	if err := a.send('S', p.id, encodeJob(job)); err != nil {
+		a.drop(p.id)
+		return nil, err
+	}
+	go p.run(ctx)
+	select {
+	case <-p.startc:
+		return p, nil
+	case <-p.done:
+	}
+	if p.end.Lost != nil {
+		return nil, p.end.Lost
+	}
+	return nil, c.execError(job.Argv[0], p.end.Exit)
+}
+
+// checkJob applies a local start's rules to a job.
+func (c *Conn) checkJob(job Job) error {
 	if len(job.Argv) == 0 || job.Argv[0] == "" {
-		return nil, &spawn.StartError{Kind: spawn.KindEmptyArgv, Detail: "argv is empty: give the program to run on " + c.Host + " as argv[0]"}
+		return &spawn.StartError{Kind: spawn.KindEmptyArgv, Detail: "argv is empty: give the program to run on " + c.Host + " as argv[0]"}
 	}
-	if err := spawn.CheckEnv(job.Argv[0], job.Env, job.Unset); err != nil {
-		return nil, err
+	for _, s := range append([]string{job.Dir}, job.Argv...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return &spawn.StartError{Kind: spawn.KindOther, Program: job.Argv[0], Detail: "on " + c.Host + ": " + strconv.Quote(s) + " contains a NUL byte"}
+		}
 	}
-	b := make([]byte, 12)
-	if _, err := rand.Read(b); err != nil {
-		return nil, err
-	}
-	s := &Started{nonce: []byte("\x1e" + hex.EncodeToString(b)), release: make(chan struct{})}
-	s.Argv = c.ShellArgv(coreLimit(job.CoreDumps) + "exec " + Command(wrapperArgv(string(s.nonce[1:]), job)))
-	s.Stdin = io.MultiReader(strings.NewReader(strconv.Itoa(len(job.Stdin))+"\n"+job.Stdin), holdOpen(s.release))
-	return s, nil
+	return spawn.CheckEnv(job.Argv[0], job.Env, job.Unset)
 }
 
-// coreLimit is the shell's prelude setting the core size limit.
-func coreLimit(on bool) string {
-	if on {
-		return `ulimit -S -c "$(ulimit -H -c)" 2>/dev/null; `
+// execError is the agent's word on a program that could not start.
+func (c *Conn) execError(prog string, e *Exit) error {
+	kind, why := spawn.KindNotFound, "the program did not start"
+	if e != nil && e.ExecError != "" {
+		why = e.ExecError
+		switch {
+		case strings.HasPrefix(why, "working directory"):
+			kind = spawn.KindBadDir
+		case strings.HasSuffix(why, "is a directory"):
+			kind = spawn.KindIsDirectory
+		case strings.HasSuffix(why, "not executable"), strings.HasSuffix(why, "Permission denied"):
+			kind = spawn.KindNotExecutable
+		}
 	}
-	return "ulimit -S -c 0 2>/dev/null; "
+	return &spawn.StartError{Kind: kind, Program: prog, Detail: "on " + c.Host + ": " + why}
 }
 
-func wrapperArgv(nonce string, job Job) []string {
-	argv := []string{"perl", "-e", jobScript, nonce, job.Dir}
+// encodeJob is a start frame's payload: length-prefixed strings.
+func encodeJob(job Job) []byte {
+	core := "0"
+	if job.CoreDumps {
+		core = "1"
+	}
 	keys := make([]string, 0, len(job.Env))
 	for k := range job.Env {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	argv = append(argv, strconv.Itoa(len(keys)))
+	f := []string{job.Dir, core, job.Stdin, strconv.Itoa(len(keys))}
 	for _, k := range keys {
-		argv = append(argv, k+"="+job.Env[k])
+		f = append(f, k+"="+job.Env[k])
 	}
-	argv = append(argv, strconv.Itoa(len(job.Unset)))
-	argv = append(argv, job.Unset...)
-	return append(argv, job.Argv...)
+	f = append(f, strconv.Itoa(len(job.Unset)))
+	f = append(append(f, job.Unset...), job.Argv...)
+	var b []byte
+	for _, s := range f {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
+	}
+	return b
 }
 
-// Release ends the job's standard input: the wrapper, if it still runs,
-// ends the program. Call it once the ssh command has ended.
-func (s *Started) Release() { s.once.Do(func() { close(s.release) }) }
+// Pid is the program's pid on the host (its process group's).
+func (p *Process) Pid() int { return p.pid }
 
-// Exit is what the wrapper reported, or an error saying why there is
-// nothing: the ssh command ended before the wrapper could report (the
-// connection dropped, the call was cancelled, perl is missing on the host).
-func (s *Started) Exit() (*Exit, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.exit == nil {
-		return nil, fmt.Errorf("the job's wrapper reported no exit status")
-	}
-	return s.exit, nil
+// Done is closed once the job has ended and its output was passed on.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits for the job's end.
+func (p *Process) Wait() End {
+	<-p.done
+	return p.end
 }
 
-// Output returns a writer that passes the job's output on to next, less
-// the wrapper's report, which it reads. It takes whole lines (as
-// spawn.Spec.Combined gives them).
-func (s *Started) Output(next io.Writer) io.Writer { return &exitFilter{s: s, next: next} }
-
-type exitFilter struct {
-	s    *Started
-	next io.Writer
+// Stop ends the job's group on the host (SIGTERM, SIGKILL after grace;
+// <= 0 is Job.Grace) and waits for its end. Cancelled is set unless the
+// job had ended.
+func (p *Process) Stop(grace time.Duration) End {
+	select {
+	case p.stopc <- grace:
+	case <-p.done:
+	}
+	return p.Wait()
 }
 
-func (f *exitFilter) Write(p []byte) (int, error) {
-	i := bytes.Index(p, f.s.nonce)
-	if i < 0 {
-		return f.next.Write(p)
+func (p *Process) started(pid int) {
+	p.startOne.Do(func() {
+		p.pid = pid
+		close(p.startc)
+	})
+}
+
+// push queues an event for run; it never blocks (the agent's own credit
+// bounds the queue).
+func (p *Process) push(ev event) {
+	p.mu.Lock()
+	p.queue = append(p.queue, ev)
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
 	}
-	end := bytes.IndexByte(p[i:], '\n')
-	if end < 0 {
-		end = len(p) - i
+}
+
+// lose ends the job as lost: its session ended first.
+func (p *Process) lose(err error) { p.push(event{lost: err}) }
+
+// run is the job's goroutine until its end.
+func (p *Process) run(ctx context.Context) {
+	var timeoutC <-chan time.Time
+	if p.job.Timeout > 0 {
+		t := time.NewTimer(p.job.Timeout)
+		defer t.Stop()
+		timeoutC = t.C
 	}
-	f.s.record(p[i+len(f.s.nonce) : i+end])
-	before, after := p[:i], p[min(i+end+1, len(p)):]
-	rest := append([]byte{}, before...)
-	if len(before) > 0 && before[len(before)-1] != '\n' {
-		rest = append(rest, '\n') // the program's last line had none
-	}
-	rest = append(rest, after...)
-	if len(rest) > 0 {
-		if _, err := f.next.Write(rest); err != nil {
-			return 0, err
+	ctxDone, ending := ctx.Done(), false
+	terminate := func(grace time.Duration) {
+		if !ending {
+			ending = true
+			_ = p.a.send('K', p.id, []byte(strconv.FormatInt(grace.Milliseconds(), 10)))
 		}
 	}
-	return len(p), nil
+	for {
+		select {
+		case <-p.wake:
+			if p.drain() {
+				return
+			}
+		case <-timeoutC:
+			p.end.TimedOut = true
+			terminate(p.job.Grace)
+		case <-ctxDone:
+			ctxDone = nil
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				p.end.TimedOut = true
+			} else {
+				p.end.Cancelled = true
+			}
+			terminate(p.job.Grace)
+		case g := <-p.stopc:
+			p.end.Cancelled = true
+			if g <= 0 {
+				g = p.job.Grace
+			}
+			terminate(g)
+		}
+	}
 }
 
-// record parses the report's "\x1fKEY=VALUE" fields.
-func (s *Started) record(fields []byte) {
+// drain passes the queued events on, and reports whether the job ended.
+func (p *Process) drain() bool {
+	p.mu.Lock()
+	q := p.queue
+	p.queue = nil
+	p.mu.Unlock()
+	credit := 0
+	for _, ev := range q {
+		if ev.exit != nil || ev.lost != nil {
+			p.finish(ev)
+			return true
+		}
+		p.deliver(ev.out)
+		credit += len(ev.out)
+	}
+	if credit > 0 {
+		_ = p.a.send('C', p.id, []byte(strconv.Itoa(credit)))
+	}
+	return false
+}
+
+func (p *Process) finish(ev event) {
+	if len(p.pending) > 0 {
+		p.write(append(p.pending, '\n')) // an unterminated last line
+	}
+	p.end.Exit, p.end.Lost = ev.exit, ev.lost
+	p.end.Started, p.end.Duration = p.begun, time.Since(p.begun)
+	close(p.done)
+}
+
+// deliver writes the whole lines of b to Output, holding back the last
+// one until it ends (spawn's Combined rule).
+func (p *Process) deliver(b []byte) {
+	nl := bytes.LastIndexByte(b, '\n')
+	if nl < 0 {
+		p.pending = append(p.pending, b...)
+		for len(p.pending) >= spawn.MaxLineLen {
+			p.write(append(p.pending[:spawn.MaxLineLen:spawn.MaxLineLen], '\n'))
+			p.pending = append(p.pending[:0], p.pending[spawn.MaxLineLen:]...)
+		}
+		return
+	}
+	if len(p.pending) > 0 {
+		p.pending = append(p.pending, b[:nl+1]...)
+		p.write(p.pending)
+		p.pending = p.pending[:0]
+	} else {
+		p.write(b[:nl+1])
+	}
+	p.pending = append(p.pending, b[nl+1:]...)
+}
+
+func (p *Process) write(b []byte) {
+	if p.job.Output != nil && p.outErr == nil {
+		_, p.outErr = p.job.Output.Write(b)
+	}
+}
+
+// parseExit reads an X frame's "\x1fKEY=VALUE" fields.
+func parseExit(fields []byte) *Exit {
 	e := &Exit{}
 	for _, kv := range strings.Split(string(fields), "\x1f") {
 		k, v, _ := strings.Cut(kv, "=")
@@ -192,15 +365,5 @@ func (s *Started) record(fields []byte) {
 			e.ExecError = v
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.exit = e
-}
-
-// holdOpen is a reader that blocks until done is closed, then ends.
-type holdOpen chan struct{}
-
-func (h holdOpen) Read([]byte) (int, error) {
-	<-h
-	return 0, io.EOF
+	return e
 }

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,22 +36,18 @@ func (l *lines) String() string {
 	return l.buf.String()
 }
 
-// runJob runs job on the test host and returns its output, the wrapper's
-// report and ssh's own result.
-func runJob(t *testing.T, ctx context.Context, c *remote.Conn, job remote.Job, timeout time.Duration) (string, *remote.Exit, *spawn.Result, error) {
+// runJob runs job on the test host and returns its output and end, or
+// the error of its start.
+func runJob(t *testing.T, ctx context.Context, c *remote.Conn, job remote.Job) (string, remote.End, error) {
 	t.Helper()
-	s, err := c.Start(job)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out lines
-	res, err := spawn.Run(ctx, spawn.Spec{Argv: s.Argv, Stdin: s.Stdin, MergeStderr: true, Combined: s.Output(&out), Timeout: timeout})
-	s.Release()
+	job.Output = &out
+	p, err := c.Start(ctx, job)
 	if err != nil {
-		t.Fatal(err)
+		return "", remote.End{}, err
 	}
-	exit, xerr := s.Exit()
-	return out.String(), exit, res, xerr
+	end := p.Wait()
+	return out.String(), end, nil
 }
 
 // testConn is a connection to the test host.
@@ -96,11 +93,11 @@ func TestJobReportsTheProgramsOwnStatus(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, e, res, err := runJob(t, ctx, c, tc.job, 30*time.Second)
-			if err != nil {
-				t.Fatalf("%v (ssh: %s)\n%s", err, res, out)
+			out, end, err := runJob(t, ctx, c, tc.job)
+			if err != nil || end.Exit == nil {
+				t.Fatalf("%v %+v\n%s", err, end, out)
 			}
-			if out != tc.out || !tc.check(e) {
+			if e := end.Exit; out != tc.out || !tc.check(e) {
 				t.Errorf("want %s and output %q; got %+v (%v), output %q", tc.expect, tc.out, e, e.Status, out)
 			}
 		})
@@ -111,16 +108,19 @@ func TestJobThatCannotStartSaysWhy(t *testing.T) {
 	h, c := testConn(t)
 	for _, tc := range []struct {
 		job  remote.Job
+		kind spawn.StartErrorKind
 		want string
 	}{
-		{remote.Job{Argv: []string{"no-such-program-anywhere"}}, "not found in PATH"},
-		{remote.Job{Argv: []string{h.Root + "/missing"}}, "No such file"},
-		{remote.Job{Argv: []string{"/"}}, "is a directory"},
-		{remote.Job{Argv: []string{"true"}, Dir: h.Root + "/nodir"}, "working directory"},
+		{remote.Job{Argv: []string{"no-such-program-anywhere"}}, spawn.KindNotFound, "not found in PATH"},
+		{remote.Job{Argv: []string{h.Root + "/missing"}}, spawn.KindNotFound, "No such file"},
+		{remote.Job{Argv: []string{"/"}}, spawn.KindIsDirectory, "is a directory"},
+		{remote.Job{Argv: []string{"true"}, Dir: h.Root + "/nodir"}, spawn.KindBadDir, "working directory"},
+		{remote.Job{Argv: []string{"true", "a\x00b"}}, spawn.KindOther, "NUL"},
 	} {
-		_, e, _, err := runJob(t, context.Background(), c, tc.job, 30*time.Second)
-		if err != nil || !strings.Contains(e.ExecError, tc.want) {
-			t.Errorf("%v: exit %+v, %v; want an exec error saying %q", tc.job.Argv, e, err, tc.want)
+		_, end, err := runJob(t, context.Background(), c, tc.job)
+		var se *spawn.StartError
+		if !errors.As(err, &se) || se.Kind != tc.kind || !strings.Contains(err.Error(), "on "+h.Name+": ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v (%+v); want a start error saying %q", tc.job.Argv, err, end, tc.want)
 		}
 	}
 }
@@ -132,10 +132,10 @@ func TestJobEndsWithItsLocalSide(t *testing.T) {
 	pidFile := "job-pids"
 	script := "sleep 300 & echo $$ $! > " + h.Root + "/" + pidFile + "; wait"
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan *spawn.Result)
+	done := make(chan remote.End)
 	go func() {
-		_, _, res, _ := runJob(t, ctx, c, remote.Job{Argv: []string{"sh", "-c", script}}, 0)
-		done <- res
+		_, end, _ := runJob(t, ctx, c, remote.Job{Argv: []string{"sh", "-c", script}})
+		done <- end
 	}()
 	local := h.Local(pidFile)
 	for {
@@ -144,13 +144,15 @@ func TestJobEndsWithItsLocalSide(t *testing.T) {
 		}
 		select {
 		case <-time.After(20 * time.Millisecond):
-		case res := <-done:
-			t.Fatalf("the job ended before it wrote its pids: %s", res)
+		case end := <-done:
+			t.Fatalf("the job ended before it wrote its pids: %+v", end)
 		}
 	}
 	b, _ := os.ReadFile(local)
 	cancel()
-	<-done
+	if end := <-done; !end.Cancelled || end.Exit == nil || end.Exit.Status.Signal() != syscall.SIGTERM {
+		t.Errorf("a cancelled job: %+v, want Cancelled and its SIGTERM", end)
+	}
 	// The host is this machine in other namespaces: its pids are ours.
 	for _, f := range strings.Fields(string(b)) {
 		pid, _ := strconv.Atoi(f)
@@ -160,7 +162,7 @@ func TestJobEndsWithItsLocalSide(t *testing.T) {
 }
 
 // waitGone waits until pid is no more (a zombie counts as gone: its
-// parent, the remote wrapper, reaps it as it exits).
+// parent reaps it).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -175,7 +177,8 @@ func waitGone(t *testing.T, pid int) {
 }
 
 // BenchmarkJobTrue is a remote run of true through an open connection
-// (the target: at most 20 ms over the local run, BenchmarkLocalTrue).
+// and its agent (the target: at most 20 ms over the local run,
+// BenchmarkLocalTrue).
 func BenchmarkJobTrue(b *testing.B) {
 	h := sshhost.Get(b)
 	pool := remote.NewPool(remote.Options{Config: h.Config})
@@ -185,14 +188,12 @@ func BenchmarkJobTrue(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		s, err := c.Start(remote.Job{Argv: []string{"true"}})
+		p, err := c.Start(context.Background(), remote.Job{Argv: []string{"true"}, CoreDumps: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := spawn.Run(context.Background(), spawn.Spec{Argv: s.Argv, Stdin: s.Stdin, MergeStderr: true, Combined: s.Output(&lines{})})
-		s.Release()
-		if e, xerr := s.Exit(); err != nil || xerr != nil || !e.Status.Exited() {
-			b.Fatalf("%v %v %s", err, xerr, res)
+		if end := p.Wait(); end.Exit == nil || !end.Exit.Status.Exited() {
+			b.Fatalf("%+v", end)
 		}
 	}
 }

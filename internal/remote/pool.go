@@ -1,7 +1,11 @@
 // Package remote reaches other hosts over ssh: one multiplexed connection
 // per host, whose master is triage's own child (its own process group,
 // reaped, ended with triage), and the argv of a command run there through
-// it, so a command costs no new handshake. Every connection is made with
+// it, so a command costs no new handshake. Jobs (Conn.Start: the programs
+// triage runs, builds and tests there) go through one job agent per
+// connection (agent.pl, started once over one ssh session), which forks
+// each itself and frames their output and exit back, so a job costs no ssh
+// session, no login shell and no perl start. Every connection is made with
 // BatchMode (never a password prompt), strict host key checking against
 // the known_hosts the user's ssh configuration names (an unknown or changed
 // host key is refused, never accepted), and no agent or X11 forwarding.

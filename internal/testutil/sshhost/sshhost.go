@@ -239,9 +239,10 @@ func (h *Host) WaitFile(t testing.TB, name string) {
 }
 
 // Processes lists what runs on the host besides its ssh server: the
-// processes in its network namespace other than sshd's and the `cat` a
-// connection's master keeps running there, as "PID COMM". A test that
-// ended its remote work expects none.
+// processes in its network namespace other than sshd's, the `cat` a
+// connection's master keeps running there and a connection's job agent
+// and its watchdog, as "PID COMM". A test that ended its remote work
+// expects none.
 func (h *Host) Processes(t testing.TB) []string {
 	t.Helper()
 	var ns syscall.Stat_t
@@ -260,7 +261,7 @@ func (h *Host) Processes(t testing.TB) []string {
 		}
 		comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
 		name := strings.TrimSpace(string(comm))
-		if err != nil || name == "sshd" || name == "cat" {
+		if err != nil || name == "sshd" || name == "cat" || name == "triage-agent" || name == "triage-watch" {
 			continue
 		}
 		out = append(out, d.Name()+" "+name)
@@ -269,9 +270,9 @@ func (h *Host) Processes(t testing.TB) []string {
 }
 
 // WaitNothingLeft waits until nothing runs on the host but its sshd and
-// the connections' masters (what a test started there has ended: the
-// remote side learns a moment after the local call returned), failing
-// after within.
+// the connections' masters and job agents (what a test started there has
+// ended: the remote side learns a moment after the local call returned),
+// failing after within.
 func (h *Host) WaitNothingLeft(t testing.TB, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)

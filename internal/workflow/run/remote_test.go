@@ -1,6 +1,9 @@
 package run_test
 
 import (
+	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -82,6 +85,39 @@ func TestRemoteRun(t *testing.T) {
 		if r.IsError || !strings.HasPrefix(r.FirstLine(), "SUCCEEDED") {
 			t.Errorf("after reconnecting:\n%s", r.Text)
 		}
+	})
+	t.Run("the host's job agent killed mid-run: both runs interrupted, then recovery", func(t *testing.T) {
+		res := make([]mcptest.Result, 2)
+		var wg sync.WaitGroup
+		for i := range res {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f := fmt.Sprintf("%s/agent-%d", h.Root, i)
+				res[i] = c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "echo $PPID > " + f + "; exec sleep 120"}, "ssh_host": h.Name})
+			}()
+		}
+		h.WaitFile(t, "agent-0")
+		h.WaitFile(t, "agent-1")
+		b, _ := os.ReadFile(h.Local("agent-0"))
+		agent, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatalf("the agent's pid: %q", b)
+		}
+		syscall.Kill(agent, syscall.SIGKILL)
+		wg.Wait()
+		for i, r := range res {
+			if !strings.HasPrefix(r.FirstLine(), "INTERRUPTED") || !strings.Contains(r.Text, "job agent on "+h.Name+" ended") {
+				t.Errorf("run %d through a killed agent:\n%s", i, r.Text)
+			}
+		}
+		h.WaitNothingLeft(t, 10*time.Second)
+		r := c.Call("run", map[string]any{"program": "true", "ssh_host": h.Name})
+		if r.IsError || !strings.HasPrefix(r.FirstLine(), "SUCCEEDED") {
+			t.Errorf("after the agent died:\n%s", r.Text)
+		}
+		h.Remove(t, "agent-0")
+		h.Remove(t, "agent-1")
 	})
 	t.Run("a time limit ends it there too", func(t *testing.T) {
 		r := c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "sleep 300 & sleep 300"}, "timeout_s": 1, "ssh_host": h.Name})
