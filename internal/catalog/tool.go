@@ -251,20 +251,6 @@ func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
 	return t
 }
 
-// Register adds the tool to an MCP server; enabled tells which workflows the
-// server has enabled (for Unlisted fields). Every answer is bounded by lim.
-func (t *Tool) Register(s *mcp.Server, enabled func(workflow string) bool, lim Limits) {
-	mt := t.mcpTool()
-	mt.InputSchema, mt.OutputSchema = t.advertised(enabled), t.outSchema
-	s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := t.handler(ctx, req, req.Params.Arguments)
-		if res != nil {
-			lim.bound(res)
-		}
-		return res, err
-	})
-}
-
 // advertised is the input schema as tools/list shows it: without the
 // top-level "additionalProperties": false, which every tool would repeat, and
 // without its unlisted fields. Arguments are still validated against the full

@@ -25,7 +25,7 @@ func listAndCall(t *testing.T, tool *Tool, enabled map[string]bool, args map[str
 	t.Helper()
 	ctx := context.Background()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t"}, nil)
-	tool.Register(s, func(id string) bool { return enabled[id] }, Limits{})
+	RegisterAll(s, []*Tool{tool}, func(id string) bool { return enabled[id] }, Limits{})
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := s.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)

@@ -65,11 +65,11 @@ func serveEveryTool(t *testing.T, keep func(*catalog.Tool) bool) (*mcp.ClientSes
 	for _, w := range Catalog(newServices(t, nil)).Workflows {
 		for _, tool := range w.Tools {
 			if keep(tool) {
-				tool.Register(s, func(string) bool { return true }, catalog.Limits{})
 				tools = append(tools, tool)
 			}
 		}
 	}
+	catalog.RegisterAll(s, tools, func(string) bool { return true }, catalog.Limits{})
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {

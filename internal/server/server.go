@@ -14,9 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,27 +78,11 @@ func New(svc *services.Set, o Options) (*Server, error) {
 		Logger:       sdkLogger(svc.Log),
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	registerAll(s, sel, catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes})
+	catalog.RegisterAll(s, sel.Tools, sel.IsEnabled, catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes})
 	s.AddReceivingMiddleware(withCaller, explainAbsent(sel.Absent), dropNullArguments, (&idleRelease{}).middleware)
 	addResources(s, svc)
 	ui := webui.New(svc, webui.Options{Doctor: func(ctx context.Context) string { return doctor.Inspect(ctx, svc).Text() }})
 	return &Server{mcp: s, Selection: sel, Catalog: cat, UI: ui}, nil
-}
-
-// registerAll adds the selected tools to s on one goroutine per CPU: making
-// and checking each tool's schemas is most of a cold start, and the SDK's
-// AddTool may be called concurrently (tools/list is sorted by name).
-func registerAll(s *mcp.Server, sel *catalog.Selection, lim catalog.Limits) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(sel.Tools)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(sel.Tools); i = int(next.Add(1) - 1) {
-				sel.Tools[i].Register(s, sel.IsEnabled, lim)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // sdkLogger passes log to the SDK only at debug level: its session lifecycle
