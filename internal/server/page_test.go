@@ -103,6 +103,14 @@ func TestDaemonServesThePage(t *testing.T) {
 	if resp, err := c.Get(url); err != nil || resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/" {
 		t.Fatalf("login: %v %v", err, resp)
 	}
+	resp, err := c.Get(base + "/ui/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("the daemon's page has Content-Security-Policy %q", csp)
+	}
 	var s struct{ Processes []struct{ ID string } }
 	if code := getJSON(t, c, base+"/ui/api/sessions", &s); code != 200 || len(s.Processes) != 1 || s.Processes[0].ID != "p1" {
 		t.Errorf("sessions on the daemon's page: %d %+v, want p1", code, s)
