@@ -110,6 +110,28 @@ func connectDaemon(ctx context.Context, p daemon.Paths, progress func(*mcp.Progr
 	return cs, nil
 }
 
+// pageURL asks the daemon of p, started when none answers, to serve the
+// web page on addr, and returns the one-time login URL it gives; note
+// tells the user what happened when a daemon had to be replaced.
+func (g *globals) pageURL(ctx context.Context, p daemon.Paths, addr string) (url, note string, err error) {
+	conn, err := daemon.Dial(ctx, p)
+	for try := 0; err != nil && try < 3; try++ {
+		var n string
+		if n, err = g.startDaemon(ctx, p); err == nil {
+			conn, err = daemon.Dial(ctx, p)
+		}
+		if n != "" {
+			note = n
+		}
+	}
+	if err != nil {
+		return "", note, fmt.Errorf("the web page is served by the CLI's daemon: %w (TRIAGE_DAEMON=off serves it from this process)", err)
+	}
+	defer conn.Close()
+	url, err = daemon.RequestPage(ctx, conn, addr)
+	return url, note, err
+}
+
 // startDaemon starts the daemon under its lock, unless another caller
 // started it meanwhile, and waits until it answers.
 func (g *globals) startDaemon(ctx context.Context, p daemon.Paths) (string, error) {

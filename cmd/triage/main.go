@@ -95,7 +95,7 @@ commands:
   daemon    status|stop: the daemon that keeps stateful tools (process_*, debug_*, dump_*,
             session defaults) alive between calls; a call that needs it starts it
   doctor    report what triage can use on this machine (--json)
-  ui        serve the web page on loopback and open it (prints a one-time login URL; --no-browser)
+  ui        have the CLI's daemon serve the web page on loopback; print (and open) a one-time login URL (--no-browser)
   init      install agent skills for the agent clients found here (--client NAME, --print)
   filter    filter a build or test log from stdin or FILE: verdict, kept lines, test summary
   version   print the version

@@ -10,17 +10,21 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/triage-dev/triage/internal/daemon"
 	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/server"
 	"github.com/triage-dev/triage/internal/spawn"
 )
 
-// cmdUI serves the web page on a loopback address and prints (and opens)
-// a one-time login URL. In this increment the page is served by a server
-// of its own, in this process, over the same store as every other triage
-// of this configuration (the CLI's daemon included): its runs appear live
-// (the page polls the store's version), its background processes and
-// debug and dump sessions, which live in the daemon, do not.
+// cmdUI asks the CLI's daemon of this directory and configuration
+// (started if none is up, as for a stateful `triage call`) to serve the
+// web page on a loopback address, and prints (and opens) the one-time
+// login URL it answers: the page shows the daemon's state, the debug and
+// dump sessions and background processes of `triage call` included. The
+// daemon serves it until `triage daemon stop` (or it idles out, which an
+// open page prevents). With TRIAGE_DAEMON=off the page is served by this
+// process until Ctrl-C, over the same store but without the daemon's
+// sessions.
 func cmdUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ui", flag.ContinueOnError)
 	var g globals
@@ -36,22 +40,49 @@ func cmdUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := server.CheckAddr(*addr, ""); err != nil {
 		return usagef("--addr: %v (triage ui serves loopback only; use triage serve --http with a token otherwise)", err)
 	}
+	if daemonOff() {
+		return uiInProcess(ctx, &g, *addr, *noBrowser, stdout, stderr)
+	}
+	p, err := g.daemonPaths()
+	if err != nil {
+		return err
+	}
+	url, note, err := g.pageURL(ctx, p, *addr)
+	fmt.Fprint(stderr, note)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "triage web page: %s\n(the URL logs in once; the CLI's daemon, pid %d, serves the page until `triage daemon stop`)\n", url, daemon.ReadPid(p))
+	openBrowser(url, *noBrowser, stderr)
+	return nil
+}
+
+// uiInProcess serves the page from this process until ctx ends
+// (TRIAGE_DAEMON=off).
+func uiInProcess(ctx context.Context, g *globals, addr string, noBrowser bool, stdout, stderr io.Writer) error {
 	srv, svc, err := g.newServer(stderr, false)
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: *addr}, func(bound string) {
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: addr}, func(bound string) {
 		url := srv.LoginURL("http://"+bound, identity.Server)
 		fmt.Fprintf(stdout, "triage web page: %s\n(the URL logs in once; Ctrl-C stops the page)\n", url)
-		if !*noBrowser {
-			if opener := browser(); opener != nil {
-				if _, err := spawn.Detach(append(opener, url), "", nil, os.DevNull); err != nil {
-					fmt.Fprintf(stderr, "triage: could not open a browser (%v): open the URL above\n", err)
-				}
-			}
-		}
+		openBrowser(url, noBrowser, stderr)
 	})
+}
+
+// openBrowser opens url in the user's browser, if there is one to use
+// and noBrowser is not set.
+func openBrowser(url string, noBrowser bool, stderr io.Writer) {
+	if noBrowser {
+		return
+	}
+	if opener := browser(); opener != nil {
+		if _, err := spawn.Detach(append(opener, url), "", nil, os.DevNull); err != nil {
+			fmt.Fprintf(stderr, "triage: could not open a browser (%v): open the URL above\n", err)
+		}
+	}
 }
 
 // browser returns the command that opens a URL in the user's browser, or

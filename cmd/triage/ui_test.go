@@ -11,9 +11,11 @@ import (
 	"testing"
 )
 
-// TestUIPrintsALoginURLThatOpensThePage: triage ui --no-browser prints a
-// loopback URL that logs in once and lands on the page, whose API then
-// answers; cancelling ends the command with status 0.
+// TestUIPrintsALoginURLThatOpensThePage: with the daemon off (as in every
+// test here; e2e's TestUIShowsTheDaemonsSessions has it on), triage ui
+// --no-browser serves the page itself and prints a loopback URL that logs
+// in once and lands on the page, whose API then answers; cancelling ends
+// the command with status 0.
 func TestUIPrintsALoginURLThatOpensThePage(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

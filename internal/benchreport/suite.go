@@ -54,6 +54,13 @@ var Suite = []Package{
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkRemoteRunTrue$", Benchtime: "40x", QuickBenchtime: "20x", Quick: true},
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkRemoteCommandUncached$", QuickBenchtime: "20x", Quick: true},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
+	// The web page: the Runs page over 10,000 runs, a new run reaching an
+	// open page, the output viewer over a 1 GiB output, and what the page
+	// weighs in the binary (two builds).
+	{Dir: "./internal/webui", Bench: "^BenchmarkRunsPage$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
+	{Dir: "./internal/server", Bench: "^BenchmarkLiveUpdate$", Benchtime: "10x", QuickBenchtime: "5x", Quick: true},
+	{Dir: "./e2e", Bench: "^BenchmarkOutputViewer$", Benchtime: "3x", QuickBenchtime: "1x", Quick: true, QuickBytes: 256 << 20},
+	{Dir: "./e2e", Bench: "^BenchmarkPageSize$", Benchtime: "1x", QuickBenchtime: "1x", Quick: true},
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 }
 
@@ -140,6 +147,24 @@ var Figures = []Figure{
 	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "the host's gdb through the session's REPL",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 5},
+	{Title: "web page: Runs page of 10,000 stored runs, server time", Key: Key("./internal/webui", "BenchmarkRunsPage"),
+		Value: "runs-ms", Unit: "ms", Op: "<=", Limit: 50},
+	{Title: "web page: Runs page filtered by status and text, 10,000 runs", Key: Key("./internal/webui", "BenchmarkRunsPage"),
+		Value: "filtered-ms", Unit: "ms", Op: "<=", Limit: 50},
+	{Title: "web page: the Runs filter's tools, 10,000 runs", Key: Key("./internal/webui", "BenchmarkRunsPage"),
+		Value: "tools-ms", Unit: "ms", Op: "<=", Limit: 50},
+	{Title: "web page: a finished call on an open page (the page's own server), worst", Key: Key("./internal/server", "BenchmarkLiveUpdate"),
+		Value: "local-max-ms", Unit: "ms", Base: "local-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
+	{Title: "web page: a finished call by another server sharing the store, worst", Key: Key("./internal/server", "BenchmarkLiveUpdate"),
+		Value: "other-max-ms", Unit: "ms", Base: "other-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
+	{Title: "web page: output viewer's first page of a 1 GiB output", Key: Key("./e2e", "BenchmarkOutputViewer"),
+		Value: "first-page-ms", Unit: "ms", Base: "jump-ms", BaseLabel: "a page anywhere in it", Op: "<=", Limit: 100},
+	{Title: "web page: server peak RSS paging through that output", Key: Key("./e2e", "BenchmarkOutputViewer"),
+		Value: "peak-RSS-MB", Unit: "MB", Op: "<=", Limit: 64},
+	{Title: "web page: what it adds to the binary (a build without it)", Key: Key("./e2e", "BenchmarkPageSize"),
+		Value: "page-MB", Unit: "MB", Base: "binary-MB", BaseLabel: "the whole binary", Op: "<=", Limit: 1.5},
+	{Title: "web page: its embedded HTML, CSS and JavaScript", Key: Key("./e2e", "BenchmarkPageSize"),
+		Value: "assets-KB", Unit: "KB"},
 	{Title: "building the server, all workflows", Key: Key("./internal/server", "BenchmarkNew"),
 		Value: "ns/op", Unit: "ms", Scale: 1e-6},
 	{Title: "hang evidence: stacks of a 50-thread C program (gdb attach)", Key: Key("./internal/hang", "BenchmarkCaptureNative50Threads"),

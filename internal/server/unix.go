@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"net"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/triage-dev/triage/internal/daemon"
 	"github.com/triage-dev/triage/internal/tick"
 )
 
@@ -25,7 +27,10 @@ type UnixOptions struct {
 
 // ServeUnix serves MCP on ln, one session per connection (newline-delimited
 // JSON-RPC, as over stdio), until ctx is done or the server has been idle
-// for o.Idle. It is the CLI's daemon: every `triage call` is a connection.
+// for o.Idle. It is the CLI's daemon: every `triage call` is a connection,
+// and `triage ui` asks it over the socket to serve the web page on a
+// loopback address (see pageServer); a request of the page counts as use,
+// and an open page (a live stream) keeps the daemon from idling out.
 func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -35,6 +40,8 @@ func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) 
 		lastUsed atomic.Int64 // unix nanoseconds of the last request or connection
 	)
 	lastUsed.Store(time.Now().UnixNano())
+	touch := func() { lastUsed.Store(time.Now().UnixNano()) }
+	page := &pageServer{s: s, ctx: ctx, touch: touch, wg: &conns}
 	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			lastUsed.Store(time.Now().UnixNano())
@@ -44,7 +51,7 @@ func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) 
 	if o.Idle > 0 {
 		t := tick.Start(ctx, min(o.Idle/4, time.Minute), func() {
 			idle := time.Since(time.Unix(0, lastUsed.Load()))
-			if idle >= o.Idle && open.Load() == 0 && (o.Busy == nil || !o.Busy()) {
+			if idle >= o.Idle && open.Load() == 0 && (o.Busy == nil || !o.Busy()) && s.UI.Streams() == 0 {
 				cancel()
 			}
 		})
@@ -72,16 +79,34 @@ func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) 
 		go func() {
 			defer conns.Done()
 			defer open.Add(-1)
-			s.serveConn(ctx, c)
+			s.serveConn(ctx, c, page)
 			lastUsed.Store(time.Now().UnixNano())
 		}()
 	}
 }
 
-// serveConn runs one client's session on c until either side ends it.
-func (s *Server) serveConn(ctx context.Context, c net.Conn) {
+// serveConn runs one client's session on c until either side ends it, or
+// answers the daemon's own request (the web page) when that is what c
+// carries.
+func (s *Server) serveConn(ctx context.Context, c net.Conn, page *pageServer) {
 	defer c.Close()
-	ss, err := s.mcp.Connect(ctx, &lineTransport{r: c, w: c}, nil)
+	stop := context.AfterFunc(ctx, func() { c.Close() }) // a client that never writes
+	defer stop()
+	r := bufio.NewReader(c)
+	first, err := r.Peek(1)
+	if err != nil {
+		return // a liveness probe: dialled and closed
+	}
+	if daemon.IsRequest(first[0]) {
+		addr, err := daemon.ReadPageRequest(r)
+		url := ""
+		if err == nil {
+			url, err = page.login(addr)
+		}
+		daemon.AnswerPage(c, url, err)
+		return
+	}
+	ss, err := s.mcp.Connect(ctx, &lineTransport{r: r, w: c}, nil)
 	if err != nil {
 		return
 	}

@@ -21,7 +21,9 @@ const (
 // events streams server-sent events: "ready" once subscribed, then
 // "runs" whenever the store's entries change (a run created, grown,
 // finished or pruned, here or by another process), so an open Runs page
-// reloads its current page.
+// reloads its current page. Changes by this process come from
+// Store.Changed; the others from the poll of the store's Version that all
+// streams share (watch).
 func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	st, err := u.svc.Store(r.Context())
 	if err != nil {
@@ -36,19 +38,16 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	changed := st.Changed() // before "ready": a change after it is seen
-	version, _ := st.Version(r.Context())
+	defer u.watch.join(r.Context(), st.Version)()
+	polled := u.watch.next()
 	fmt.Fprint(w, "retry: 1000\nevent: ready\ndata: {}\n\n")
 	flush.Flush()
-	ping, poll := time.NewTicker(keepAlive), time.NewTicker(pollEvery)
+	ping := time.NewTicker(keepAlive)
 	defer ping.Stop()
-	defer poll.Stop()
 	var last time.Time
 	for {
 		select {
-		case <-poll.C:
-			if v, err := st.Version(r.Context()); err != nil || v == version {
-				continue
-			}
+		case <-polled:
 		case <-changed:
 		case <-ping.C:
 			fmt.Fprint(w, ": ping\n\n")
@@ -66,8 +65,7 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		changed = st.Changed()
-		version, _ = st.Version(r.Context())
+		changed, polled = st.Changed(), u.watch.next()
 		last = time.Now()
 		fmt.Fprint(w, "event: runs\ndata: {}\n\n")
 		flush.Flush()

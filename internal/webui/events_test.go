@@ -3,10 +3,17 @@ package webui
 import (
 	"bufio"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/identity"
+	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -55,3 +62,139 @@ func TestEventsTellOfANewRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsShareOnePoller: N open event streams cost one poll of the
+// store's Version per tick, not N; the poller starts with the first
+// stream and stops with the last, and a version another process moved
+// reaches every stream.
+func TestStreamsShareOnePoller(t *testing.T) {
+	const n = 5
+	u, base, c, st := serveUI(t)
+	ticks := make(chan time.Time)
+	starts, stops := make(chan struct{}, 64), make(chan struct{}, 64)
+	polls := make(chan struct{}, 64)
+	u.watch.mu.Lock() // the streams' handlers read them under it
+	u.watch.ticks = func() (<-chan time.Time, func()) {
+		starts <- struct{}{}
+		return ticks, func() { stops <- struct{}{} }
+	}
+	u.watch.polled = func() { polls <- struct{}{} }
+	u.watch.mu.Unlock()
+	other, err := store.Open(context.Background(), st.Path(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	var streams []*eventStream
+	for range n {
+		streams = append(streams, openEvents(t, c, base))
+	}
+	if len(starts) != 1 {
+		t.Fatalf("%d pollers started for %d streams, want 1", len(starts), n)
+	}
+	<-starts
+	for i := range 3 {
+		ticks <- time.Now()
+		<-polls
+		select {
+		case <-polls:
+			t.Fatalf("tick %d: more than one poll", i)
+		default:
+		}
+	}
+	// A run stored by another process: the next poll tells every stream.
+	if _, err := other.Put(context.Background(), store.Meta{Tool: "run"}, "hi\n", store.Final{Status: "success"}); err != nil {
+		t.Fatal(err)
+	}
+	ticks <- time.Now()
+	<-polls
+	for i, s := range streams {
+		if e := s.next(t); e != "runs" {
+			t.Fatalf("stream %d: event %q, want runs", i, e)
+		}
+	}
+	if len(polls) != 0 {
+		t.Fatalf("%d more polls than ticks", len(polls))
+	}
+	for _, s := range streams {
+		s.close()
+	}
+	select {
+	case <-stops:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poller still runs after the last stream closed")
+	}
+	if got := u.Streams(); got != 0 {
+		t.Errorf("%d streams counted after all closed", got)
+	}
+	openEvents(t, c, base).close() // a new first stream starts a new poller
+	if len(starts) != 1 {
+		t.Errorf("the next first stream started %d pollers, want 1", len(starts))
+	}
+}
+
+// serveUI is newUI with the UI itself, for tests that look inside it.
+func serveUI(t *testing.T) (*UI, string, *http.Client, *store.Store) {
+	t.Helper()
+	svc, err := services.New(&config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	st, err := svc.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := New(svc, Options{})
+	ts := httptest.NewServer(u)
+	t.Cleanup(ts.Close)
+	t.Cleanup(u.Close)
+	ck, ok := u.Logins().Redeem(u.Logins().Mint(identity.Server))
+	if !ok {
+		t.Fatal("a fresh code was refused")
+	}
+	return u, ts.URL, &http.Client{Transport: cookie{ck, http.DefaultTransport}}, st
+}
+
+// eventStream is an open /ui/api/events response and its events' names.
+type eventStream struct {
+	body   io.Closer
+	events chan string
+}
+
+// openEvents opens an event stream and waits for its "ready".
+func openEvents(t *testing.T, c *http.Client, base string) *eventStream {
+	t.Helper()
+	resp, err := c.Get(base + "/ui/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &eventStream{body: resp.Body, events: make(chan string, 16)}
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				s.events <- name
+			}
+		}
+		close(s.events)
+	}()
+	if e := s.next(t); e != "ready" {
+		t.Fatalf("first event %q, want ready", e)
+	}
+	return s
+}
+
+func (s *eventStream) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case e := <-s.events:
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10 s")
+		return ""
+	}
+}
+
+func (s *eventStream) close() { s.body.Close() }

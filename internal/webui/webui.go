@@ -47,6 +47,8 @@ type UI struct {
 	mux     *http.ServeMux // made by the first request: a stdio server never serves one
 	muxOnce sync.Once
 
+	watch watch // the store's Version, polled for every live stream at once
+
 	closeOnce sync.Once
 	closed    chan struct{} // closed by Close: live streams end
 }
@@ -58,7 +60,7 @@ const policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src
 
 // New returns the page of svc.
 func New(svc *services.Set, o Options) *UI {
-	u := &UI{svc: svc, logins: NewLogins(), doctor: o.Doctor, closed: make(chan struct{})}
+	u := &UI{svc: svc, logins: NewLogins(), doctor: o.Doctor, closed: make(chan struct{}), watch: watch{every: pollEvery}}
 	if u.doctor == nil {
 		u.doctor = func(context.Context) string { return "the doctor is not available here" }
 	}
@@ -71,6 +73,10 @@ func (u *UI) Logins() *Logins { return u.logins }
 // Close ends the live streams (server-sent events) the page holds open, so
 // that a server shutting down does not wait for them.
 func (u *UI) Close() { u.closeOnce.Do(func() { close(u.closed) }) }
+
+// Streams is the number of live streams open: pages open in a browser.
+// The CLI's daemon does not idle out while there is one.
+func (u *UI) Streams() int { return u.watch.streams() }
 
 func (u *UI) routes() {
 	static, _ := fs.Sub(assets, "assets")
