@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -73,9 +74,6 @@ func hostNotes(conn *remote.Conn, rep *testreport.Report) []string {
 		return nil
 	}
 	var notes []string
-	if rep.Format == testreport.FormatAutomake && rep.Totals.Failed+rep.Totals.Errored+rep.Totals.Crashed > 0 {
-		notes = append(notes, "the tests' own logs (automake's *.log) stay on "+conn.Host+" and were not read")
-	}
 	for _, cs := range rep.CutShort {
 		if cs.Test == "" && cs.Binary != "" {
 			notes = append(notes, fmt.Sprintf("%s was cut short: its tests were not rerun on %s to name the one that ended it", cs.Binary, conn.Host))
@@ -145,5 +143,30 @@ func (c *TestCrash) fromHostCore(ctx context.Context, conn *remote.Conn, core, c
 	c.Backtrace = tr.Frames
 	if f, ok := tr.Crashing(projectDir); ok {
 		c.Frame = &f
+	}
+}
+
+// The failed tests' own logs read at most, on this machine and on a host
+// (where each is one command over the connection).
+const (
+	maxTestLogs     = 200
+	maxHostTestLogs = 20
+)
+
+// readTestLogs reads the failed tests' own logs (automake's NAME.log) into
+// rep, on the host the step ran on when conn is set, and copies those that
+// told more into the run's log (w).
+func (res *Result) readTestLogs(ctx context.Context, conn *remote.Conn, dir string, rep *testreport.Report, w io.Writer) {
+	var read testreport.LogReader
+	limit, where := maxTestLogs, ""
+	if conn != nil {
+		read = func(path string, max int) ([]byte, error) {
+			b, _, err := conn.ReadFile(ctx, path, max)
+			return b, err
+		}
+		limit, where = maxHostTestLogs, " on "+conn.Host
+	}
+	if unread := rep.ReadTestLogs(dir, read, limit, w); unread > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the own logs of %d more failed tests were not read%s (the first %d were)", unread, where, limit))
 	}
 }

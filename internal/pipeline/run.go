@@ -234,9 +234,9 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 			}
 		}
 	}
-	if rep != nil && req.Remote == nil {
+	if rep != nil {
 		// automake keeps each test's output in its own log, not the run's.
-		rep.ReadTestLogs(sr.Step.Dir, p) // and copies them into the log
+		res.readTestLogs(ctx, req.Remote, sr.Step.Dir, rep, p)
 	}
 	res.Notes = append(res.Notes, hostNotes(req.Remote, rep)...)
 	res.Report, res.Format = rep, format

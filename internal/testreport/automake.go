@@ -165,53 +165,59 @@ var coreSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SI
 // assertion. Such a test becomes crashed, with the evidence as its message
 // and the report's first project frame as its location. Each log that told
 // more is copied to w (nil: nowhere) in a section the automake parser
-// reads back, so that the run's log says what the run found.
-func (r *Report) ReadTestLogs(dir string, w io.Writer) {
+// reads back, so that the run's log says what the run found. read reads up
+// to max bytes of a log (nil: this machine's files); at most maxLogs logs
+// are read, and it returns how many failed tests' logs were left unread.
+func (r *Report) ReadTestLogs(dir string, read LogReader, maxLogs int, w io.Writer) (unread int) {
+	if read == nil {
+		read = readLocalLog
+	}
 	changed := false
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		if c.LogFile == "" || (c.Status != Failed && c.Status != Errored && c.Status != Crashed) {
 			continue
 		}
+		if maxLogs--; maxLogs < 0 {
+			unread++
+			continue
+		}
 		path := c.LogFile
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if _, err := os.Stat(path); err != nil {
-			if ext := filepath.Ext(c.Name); ext != "" {
-				path = strings.TrimSuffix(path, ext+".log") + ".log"
-			}
+		log, err := read(path, maxTestLog)
+		if ext := filepath.Ext(c.Name); err != nil && ext != "" {
+			path = strings.TrimSuffix(path, ext+".log") + ".log"
+			log, err = read(path, maxTestLog)
 		}
-		if readTestLog(c, path, w) {
+		if err != nil {
+			continue
+		}
+		c.LogFile = path
+		if readTestLogFrom(c, bytes.NewReader(log)) {
 			changed = true
+			if w != nil {
+				writeTestLogSection(w, c.Name, filepath.Base(path), log)
+			}
 		}
 	}
 	if changed {
 		r.finish()
 	}
+	return unread
 }
 
-// readTestLog reads one test's log into c and reports whether c changed;
-// then it copies the log (as much as was read) to w in a section.
-func readTestLog(c *Case, path string, w io.Writer) bool {
+// LogReader reads up to max bytes of a test's own log.
+type LogReader func(path string, max int) ([]byte, error)
+
+func readLocalLog(path string, max int) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil, err
 	}
 	defer f.Close()
-	c.LogFile = path
-	var copied bytes.Buffer
-	r := io.Reader(io.LimitReader(f, maxTestLog))
-	if w != nil {
-		r = io.TeeReader(r, &copied)
-	}
-	if !readTestLogFrom(c, r) {
-		return false
-	}
-	if w != nil {
-		writeTestLogSection(w, c.Name, filepath.Base(path), copied.Bytes())
-	}
-	return true
+	return io.ReadAll(io.LimitReader(f, int64(max)))
 }
 
 // readTestLogFrom reads a test's log into c; it reports whether c changed.

@@ -76,8 +76,17 @@ func TestReadTestLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	capped, err := Parse(FormatAutomake, strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unread := capped.ReadTestLogs(dir, nil, 1, nil); unread != 2 {
+		t.Errorf("3 failed tests, at most 1 log: %d unread, want 2", unread)
+	}
 	var copied strings.Builder
-	rep.ReadTestLogs(dir, &copied)
+	if unread := rep.ReadTestLogs(dir, nil, 10, &copied); unread != 0 {
+		t.Errorf("%d logs unread", unread)
+	}
 	checkTestLogs(t, rep)
 	// The logs that told more are copied into the run's log: read back
 	// alone (triage filter), it says the same.

@@ -138,6 +138,20 @@ func CMakeASan() map[string]string {
 	}
 }
 
+// AutomakeASan is an automake project whose test_asan, built with
+// -fsanitize=address, overflows a heap buffer in fill at asan.c:4: the
+// sanitizer's report is in test_asan.log, not in make check's output
+// (configure it with CFLAGS=-O0: -O2 removes the overflowing writes).
+func AutomakeASan() map[string]string {
+	return map[string]string{
+		"configure.ac": "AC_INIT([am], [1.0])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am": "AM_CFLAGS = -g -O0\ncheck_PROGRAMS = test_ok test_asan\nTESTS = $(check_PROGRAMS)\n" +
+			"test_asan_SOURCES = asan.c\ntest_asan_CFLAGS = $(AM_CFLAGS) -fsanitize=address -fno-omit-frame-pointer\ntest_asan_LDFLAGS = -fsanitize=address\n",
+		"test_ok.c": "int main(void) { return 0; }\n",
+		"asan.c":    asanC,
+	}
+}
+
 // MakeASan is a Makefile project whose test target runs the same overflow.
 func MakeASan() map[string]string {
 	return map[string]string{

@@ -127,6 +127,25 @@ func TestRemoteBuildTest(t *testing.T) {
 	})
 }
 
+// An automake project on the host: a sanitizer's report that only the
+// test's own log holds (test_asan.log, on the host) is read there.
+func TestRemoteAutomakeTestLogs(t *testing.T) {
+	nativeprojects.Need(t, "make", "cc", "autoreconf", "automake")
+	h := sshhost.Get(t)
+	c := remoteClient(t, h)
+	dir := putProject(t, h, "am-asan", nativeprojects.AutomakeASan())
+	if r := c.Call("build", map[string]any{"project_dir": dir, "ssh_host": h.Name, "command": []string{"sh", "-c", "autoreconf -i && ./configure CFLAGS='-g -O0'"}}); r.Outcome != "ok" {
+		t.Fatalf("configuring on the host (%s):\n%s", r.Outcome, r.Text)
+	}
+	r := c.Call("test", map[string]any{"project_dir": dir, "ssh_host": h.Name})
+	if !strings.HasPrefix(r.FirstLine(), "CRASHED") || !strings.Contains(r.FirstLine(), "AddressSanitizer: heap-buffer-overflow in fill at asan.c:4") {
+		t.Fatalf("verdict %q (%s)\n%s", r.FirstLine(), r.Outcome, r.Text)
+	}
+	if strings.Contains(r.Text, "not read") {
+		t.Errorf("the answer says logs were not read:\n%s", r.Text)
+	}
+}
+
 // A CMake project on the host: configured, built and tested there, CTest's
 // report read there, the crashed test named.
 func TestRemoteCMake(t *testing.T) {
