@@ -25,9 +25,13 @@ type Options struct {
 	Debugger string
 }
 
-// DefaultLimit bounds a capture: attaching gdb to a program of 50 threads
-// takes about 0.3 s, a Go dump of 10,000 goroutines about as long.
-const DefaultLimit = 5 * time.Second
+// DefaultLimit bounds a capture. Attaching gdb to a program of 50 threads
+// takes about 0.3 s on a quiet machine and a Go runtime's dump of 10,000
+// goroutines 2-3 s (docs/PERFORMANCE.md), but a loaded machine or a large
+// binary's symbols take several times that, and stacks lost to a tight
+// limit are the evidence the timed-out call was for: the bound is for a
+// debugger that never finishes, not for a slow one.
+const DefaultLimit = 20 * time.Second
 
 // Limits on what is kept.
 const (
