@@ -102,15 +102,25 @@ EOF
 
 # home makes the remote user's home directory: the host's own, not this
 # side's (whose shell start-up files may be slow or print), with a PATH
-# that holds the toolchains found here.
+# that holds the toolchains found here. A toolchain in this side's home
+# (rustup's cargo in ~/.cargo/bin) is reached through $LOCAL_HOME, where
+# start mounts this side's home before the host's own hides it.
+LOCAL_HOME=/mnt/triage-local-home
 home() { # dir
-  local h=$1/home t p=
+  local h=$1/home t p= e=
   mkdir -p "$h"
   for t in go cargo gcc make cmake; do
     t=$(command -v "$t" 2>/dev/null) || continue
-    case ":$p:" in *":${t%/*}:"*) ;; *) p="$p${p:+:}${t%/*}" ;; esac
+    t=${t%/*}
+    case "$t/" in "$HOME"/*) t=$LOCAL_HOME/${t#"$HOME"/} ;; esac
+    case ":$p:" in *":$t:"*) ;; *) p="$p${p:+:}$t" ;; esac
   done
-  printf 'export PATH="%s:$PATH"\n' "$p" >"$h/.bashrc"
+  t=${RUSTUP_HOME:-$HOME/.rustup}
+  if [ -d "$t" ]; then
+    case "$t/" in "$HOME"/*) t=$LOCAL_HOME/${t#"$HOME"/} ;; esac
+    e="export RUSTUP_HOME=\"$t\""
+  fi
+  printf 'export PATH="%s:$PATH"\n%s\n' "$p" "$e" >"$h/.bashrc"
   cp "$h/.bashrc" "$h/.profile"
 }
 
@@ -125,8 +135,9 @@ start() { # dir, namespace
     mount -t tmpfs -o size=1m,mode=0755 triage-test-host /mnt &&
     mkdir /mnt/triage-remote && mount --bind "$1/root" /mnt/triage-remote &&
     h=$(getent passwd "$(id -un)" | cut -d: -f6) &&
+    mkdir "$2" && mount --bind "$h" "$2" &&
     case "$1/" in "$h"/*) ;; *) mount --bind "$1/home" "$h" ;; esac &&
-    exec /usr/sbin/sshd -f "$1/sshd_config" -E "$1/sshd.log"' sh "$d"
+    exec /usr/sbin/sshd -f "$1/sshd_config" -E "$1/sshd.log"' sh "$d" "$LOCAL_HOME"
   for ((i = 0; i < 200; i++)); do alive "$d" && return; sleep 0.05; done
   die "sshd did not start: $(cat "$d/sshd.log" 2>/dev/null)"
 }

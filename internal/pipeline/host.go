@@ -68,20 +68,6 @@ func readReportFile(ctx context.Context, conn *remote.Conn, file, format string)
 	return testreport.Parse(format, strings.NewReader(string(data)))
 }
 
-// hostNotes says what was not done for a test step run on a host.
-func hostNotes(conn *remote.Conn, rep *testreport.Report) []string {
-	if conn == nil || rep == nil {
-		return nil
-	}
-	var notes []string
-	for _, cs := range rep.CutShort {
-		if cs.Test == "" && cs.Binary != "" {
-			notes = append(notes, fmt.Sprintf("%s was cut short: its tests were not rerun on %s to name the one that ended it", cs.Binary, conn.Host))
-		}
-	}
-	return notes
-}
-
 // findHostTestCrash is findTestCrash for a test step run on a host: the
 // test's core is looked for where the host's core_pattern puts it, from
 // each of dirs (a relative pattern puts it in the crashing process's

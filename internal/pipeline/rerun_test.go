@@ -2,54 +2,21 @@ package pipeline
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testutil/hangers"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
-
-// exitingCrate has a test that ends its binary with exit(0) while other
-// tests run on parallel threads: libtest prints names only of finished
-// tests, so the output never names it.
-const exitingCrate = `pub fn add(a: u64, b: u64) -> u64 { a + b }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_adds() { assert_eq!(super::add(1, 2), 3); }
-
-    #[test]
-    fn b_exits() {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        std::process::exit(0);
-    }
-
-    #[test]
-    fn c_waits() { std::thread::sleep(std::time::Duration::from_secs(2)); }
-}
-`
 
 // TestCargoBinaryEndedByATestIsRerunToNameIt: a real cargo run whose test
 // binary a test ended unnamed; the rerun of its unreported tests one at a
 // time names it, in the verdict and in the raw log read back by Analyze.
 func TestCargoBinaryEndedByATestIsRerunToNameIt(t *testing.T) {
 	hangers.Need(t, "cargo")
-	dir := t.TempDir()
-	for name, body := range map[string]string{
-		"Cargo.toml": "[package]\nname = \"exiting\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
-		"src/lib.rs": exitingCrate,
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := nativeprojects.Write(t, nativeprojects.CargoExiting())
 	steps, err := toolchain.TestPlan(toolchain.Cargo, dir, toolchain.Options{Args: []string{"--", "--test-threads=3"}})
 	if err != nil {
 		t.Fatal(err)

@@ -238,14 +238,11 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		// automake keeps each test's output in its own log, not the run's.
 		res.readTestLogs(ctx, req.Remote, sr.Step.Dir, rep, p)
 	}
-	res.Notes = append(res.Notes, hostNotes(req.Remote, rep)...)
 	res.Report, res.Format = rep, format
 	if rep != nil && sr.Outcome.Result.Exited {
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
-	if req.Remote == nil {
-		res.rerunCutShort(ctx, p, sr, rep) // name the test that ended a binary: rerun.go
-	}
+	res.rerunCutShort(ctx, req.Remote, p, sr, rep) // name the test that ended a binary: rerun.go
 	// A crash the report records, the runner's own death, or (in output no
 	// parser knows: make) a crash line in the output: find the test's core.
 	// With a report, a crash line in the output (a Rust panic that libtest

@@ -63,6 +63,33 @@ func Cargo(test string) map[string]string {
 	}
 }
 
+// CargoExiting is a crate whose test tests::b_exits ends its binary with
+// exit(0) while other tests run on parallel threads: libtest prints names
+// only of finished tests, so the output never names it (run it with
+// --test-threads=3).
+func CargoExiting() map[string]string {
+	return map[string]string{
+		"Cargo.toml": "[package]\nname = \"exiting\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": `pub fn add(a: u64, b: u64) -> u64 { a + b }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_adds() { assert_eq!(super::add(1, 2), 3); }
+
+    #[test]
+    fn b_exits() {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        std::process::exit(0);
+    }
+
+    #[test]
+    fn c_waits() { std::thread::sleep(std::time::Duration::from_secs(2)); }
+}
+`,
+	}
+}
+
 // CMake is a CMake project whose tests live in tests/ (so CTest runs them,
 // and cores land, in build/tests): t_ok passes, t_segv dereferences NULL in
 // name_length at lib.c:4, t_abort (run in build/) aborts in check_positive

@@ -146,6 +146,23 @@ func TestRemoteAutomakeTestLogs(t *testing.T) {
 	}
 }
 
+// A cargo test binary that a test ends unnamed on the host: its unreported
+// tests are rerun there, one at a time, to name it, as a local run does.
+func TestRemoteCargoRerun(t *testing.T) {
+	nativeprojects.Need(t, "cargo")
+	h := sshhost.Get(t)
+	c := remoteClient(t, h)
+	dir := putProject(t, h, "cargo-exiting", nativeprojects.CargoExiting())
+	r := c.Call("test", map[string]any{"project_dir": dir, "ssh_host": h.Name, "args": []string{"--", "--test-threads=3"}})
+	want := "TESTS FAILED: the run ended before tests::b_exits finished (unittests src/lib.rs: exit 0"
+	if !strings.HasPrefix(r.FirstLine(), want) {
+		t.Fatalf("verdict %q, want %q…\n%s", r.FirstLine(), want, r.Text)
+	}
+	if strings.Contains(r.Text, "not rerun") {
+		t.Errorf("the answer says the binary was not rerun:\n%s", r.Text)
+	}
+}
+
 // A CMake project on the host: configured, built and tested there, CTest's
 // report read there, the crashed test named.
 func TestRemoteCMake(t *testing.T) {

@@ -19,7 +19,7 @@ type testParams struct {
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
 	Run           []string          `json:"run,omitempty" jsonschema:"only matching tests (go -run, cargo filter, ctest -R)"`
 	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
-	Args          []string          `json:"args,omitempty" jsonschema:"cargo: passed after --"`
+	Args          []string          `json:"args,omitempty" jsonschema:"runner arguments; cargo: those after -- go to the test binaries"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
