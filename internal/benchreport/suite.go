@@ -53,6 +53,9 @@ var Suite = []Package{
 	// no ssh session or shell of its own (docs/PERFORMANCE.md).
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkRemoteRunTrue$", Benchtime: "40x", QuickBenchtime: "20x", Quick: true},
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkRemoteCommandUncached$", QuickBenchtime: "20x", Quick: true},
+	// A Go coverage run of 20 packages against go test -coverprofile on
+	// the same module, alternated (seconds each).
+	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
 	// The web page: the Runs page over 10,000 runs, a new run reaching an
 	// open page, the output viewer over a 1 GiB output, and what the page
@@ -144,6 +147,9 @@ var Figures = []Figure{
 	{Title: "`run true` on a host over ssh (its connection up)", Key: Key("./internal/workflow/run", "BenchmarkRemoteRunTrue"),
 		Value: "remote-ms", Unit: "ms", Base: "local-ms", BaseLabel: "the same `run` here",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 20},
+	{Title: "`test` with coverage, a Go module of 20 packages", Key: Key("./internal/workflow/run", "BenchmarkGoCoverage"),
+		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile",
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5},
 	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "the host's gdb through the session's REPL",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 5},

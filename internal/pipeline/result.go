@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -53,6 +54,10 @@ type Result struct {
 	RawID    string        `json:"raw_id,omitempty"`
 	Duration time.Duration `json:"duration_ns,omitempty"`
 	Notes    []string      `json:"notes,omitempty"`
+	// Coverage is a coverage run's report; CoverageError says why a
+	// coverage run has none.
+	Coverage      *coverage.Report `json:"-"`
+	CoverageError string           `json:"coverage_error,omitempty"`
 }
 
 // conclude sets Status and Line from everything gathered.

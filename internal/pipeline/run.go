@@ -115,6 +115,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		filtered = io.Discard
 	}
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
+	if err := prepareCoverage(req); err != nil {
+		return nil, err
+	}
 	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
 	start := time.Now()
 	for i, step := range req.Steps {
@@ -143,6 +146,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	res.Log = p.filter.Summary()
 	res.Duration = time.Since(start)
 	res.conclude()
+	res.collectCoverage(ctx, req, res.Steps[len(res.Steps)-1].Ran)
 	return res, nil
 }
 

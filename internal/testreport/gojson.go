@@ -197,6 +197,11 @@ func (p *goParser) collect(key string, ev goEvent) {
 		switch {
 		case strings.Contains(out, "[no test files]"):
 			p.rep.Notes = append(p.rep.Notes, ev.Package+": no test files")
+		case strings.HasPrefix(out, "\t"+ev.Package+"\t\tcoverage: "):
+			// A package without tests in a coverage run: go test reports
+			// its 0% in place of "[no test files]", with no binary run.
+			st.sawVerdict = true
+			p.rep.Notes = append(p.rep.Notes, ev.Package+": no test files")
 		case strings.Contains(out, "[build failed]"), strings.Contains(out, "[setup failed]"):
 			p.rep.RunnerErrors = addDistinct(p.rep.RunnerErrors, strings.TrimSpace(out))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,6 +134,30 @@ func TestGoJSONBinaryDiesMidTest(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no note for the package without tests: %q", rep.Notes)
+	}
+}
+
+// A coverage run reports a package without tests by its coverage line, not
+// "[no test files]": that package is not cut short, and the failing test
+// is the run's one failure.
+func TestGoJSONCoverageRunPackageWithoutTests(t *testing.T) {
+	f, err := os.Open("testdata/go-test-json-cover.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := Parse(FormatGoJSON, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.CutShort) != 0 {
+		t.Errorf("cut short: %+v, want none", rep.CutShort)
+	}
+	if rep.Totals.Passed != 1 || rep.Totals.Failed != 1 || rep.Status != Failed {
+		t.Errorf("totals %+v status %s, want 1 passed, 1 failed, failed", rep.Totals, rep.Status)
+	}
+	if !slices.Contains(rep.Notes, "example.com/cov/other: no test files") {
+		t.Errorf("notes %q: want other's no test files", rep.Notes)
 	}
 }
 

@@ -52,6 +52,9 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	test.Format = testreport.FormatCTest
 	test.ReportFile, test.ReportFormat = junit, testreport.FormatJUnit
 	test.Filter = strings.Join(filter, " ")
+	if p.o.Coverage {
+		test.Coverage = cmakeCoverage(buildDir)
+	}
 	if p.o.BuildDir == "" {
 		// In triage's own build directory: CTest keeps only 1024 bytes of a
 		// passing test's output in its report, and the end of it (a test
@@ -72,7 +75,12 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 	if c := cfg.buildType; c != "" {
 		configure = append(configure, "-DCMAKE_BUILD_TYPE="+c)
 	}
-	configure = append(configure, p.o.ConfigureArgs...)
+	if p.o.Coverage {
+		// The flags of every language are given; CMake need not warn of
+		// those the project does not use.
+		configure = append(configure, "--no-warn-unused-cli")
+	}
+	configure = append(configure, configureArgs(p.o)...)
 
 	build := []string{"cmake", "--build", buildDir}
 	if c := cfg.buildType; c != "" {

@@ -60,7 +60,7 @@ func planCMakeConfig(p *planInput) cmakeConfig {
 		c.buildDir = filepath.Clean(d)
 		return c
 	}
-	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env, p.o.ConfigureArgs))
+	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env, configureArgs(p.o)))
 	return c
 }
 

@@ -48,6 +48,9 @@ func goTest(p *planInput) ([]Step, error) {
 	s := p.step(StepTest, argv...)
 	s.Format = testreport.FormatGoJSON
 	s.Filter = strings.Join(filter, " ")
+	if p.o.Coverage {
+		goCoverage(p, &s, goPackages(p.o.Targets))
+	}
 	return []Step{s}, nil
 }
 

@@ -30,6 +30,9 @@ func makeTest(p *planInput) ([]Step, error) {
 	if isAutomake(p.o.files(), p.dir) {
 		s.Format = testreport.FormatAutomake
 	}
+	if p.o.Coverage {
+		s.Coverage = makeCoverage(p.dir, p.o)
+	}
 	return []Step{s}, nil
 }
 
@@ -55,7 +58,7 @@ func makeStep(p *planInput, name string, targets []string) Step {
 	flags, env := makeDebugFlags(p.dir, p.o)
 	argv := append([]string{"make"}, jobsArg("--jobs", p.o.Jobs)...)
 	argv = append(argv, flags...)
-	argv = append(argv, p.o.Args...)
+	argv = append(argv, coverArgs(p.o.Args, p.o.Coverage)...)
 	argv = append(argv, targets...)
 	s := p.step(name, argv...)
 	for k, v := range env {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -19,28 +20,93 @@ var debugFlagVars = []string{"CFLAGS", "CXXFLAGS"}
 // overrides for those it leaves to the environment. A variable the caller
 // sets (in env or in args), one whose value has debug info already, and one
 // the Makefile assigns in a way its text alone cannot tell (under a
-// conditional, with override) are left alone.
+// conditional, with override) are left alone. A coverage run adds
+// --coverage the same way to CFLAGS, CXXFLAGS and LDFLAGS, the caller's
+// own values included (see coverArgs for those given in args).
 func makeDebugFlags(dir string, o Options) (args []string, env map[string]string) {
 	assigned := makefileFlags(o.files(), dir)
-	for _, v := range debugFlagVars {
-		if _, ok := o.Env[v]; ok || argsAssign(o.Args, v) {
+	setEnv := func(v, val string) {
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[v] = val
+	}
+	for _, v := range makeFlagVars(o.Coverage) {
+		want := wantedFlags(v, o.Coverage)
+		if val, ok := o.Env[v]; ok {
+			if o.Coverage {
+				setEnv(v, withFlag(val, coverFlag))
+			}
+			continue
+		}
+		if argsAssign(o.Args, v) {
 			continue
 		}
 		a, ok := assigned[v]
 		switch {
 		case !ok:
-			if base := localEnv(o, v); !hasDebugInfo(base) {
-				if env == nil {
-					env = map[string]string{}
-				}
-				env[v] = strings.TrimSpace(base + " -g")
+			base := localEnv(o, v)
+			if add := missingFlags(base, want); add != "" {
+				setEnv(v, strings.TrimSpace(base+" "+add))
 			}
-		case a.unknown || hasDebugInfo(a.value):
+		case a.unknown:
 		default:
-			args = append(args, v+"="+strings.TrimSpace(a.value+" -g"))
+			if add := missingFlags(a.value, want); add != "" {
+				args = append(args, v+"="+strings.TrimSpace(a.value+" "+add))
+			}
 		}
 	}
 	return args, env
+}
+
+// makeFlagVars are the variables a make plan adds flags to.
+func makeFlagVars(coverage bool) []string {
+	if coverage {
+		return []string{"CFLAGS", "CXXFLAGS", "LDFLAGS"}
+	}
+	return debugFlagVars
+}
+
+// wantedFlags are the flags a make plan wants in v.
+func wantedFlags(v string, coverage bool) []string {
+	var want []string
+	if v != "LDFLAGS" {
+		want = append(want, "-g")
+	}
+	if coverage {
+		want = append(want, coverFlag)
+	}
+	return want
+}
+
+// missingFlags are the flags of want that flags lacks ("-g" as
+// hasDebugInfo judges it), space-separated.
+func missingFlags(flags string, want []string) string {
+	var add []string
+	for _, w := range want {
+		if w == "-g" && hasDebugInfo(flags) || w != "-g" && withFlag(flags, w) == flags {
+			continue
+		}
+		add = append(add, w)
+	}
+	return strings.Join(add, " ")
+}
+
+// coverArgs adds --coverage to the flag variables make's arguments assign,
+// for a coverage run (a later assignment on make's command line would
+// replace triage's).
+func coverArgs(args []string, coverage bool) []string {
+	if !coverage {
+		return args
+	}
+	out := append([]string(nil), args...)
+	for i, a := range out {
+		name, value, ok := strings.Cut(a, "=")
+		if ok && slices.Contains(makeFlagVars(true), strings.TrimRight(strings.TrimSpace(name), "+:?!")) {
+			out[i] = name + "=" + withFlag(value, coverFlag)
+		}
+	}
+	return out
 }
 
 // argsAssign reports whether make's arguments assign v (VAR=..., VAR+=...).
@@ -136,13 +202,18 @@ func readFlags(r io.Reader, vals map[string]flagValue) {
 	}
 }
 
-func isFlagVar(name string) bool {
-	for _, v := range debugFlagVars {
-		if v == name {
-			return true
+func isFlagVar(name string) bool { return slices.Contains(makeFlagVars(true), name) }
+
+// MakeTakesFlags reports whether the flags a make plan passes can reach
+// the Makefile's rules: it assigns none of CFLAGS, CXXFLAGS and LDFLAGS
+// under a conditional or with override.
+func MakeTakesFlags(dir string, o Options) bool {
+	for _, a := range makefileFlags(o.files(), dir) {
+		if a.unknown {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // MakeCompilesWithDebugInfo reports whether a make plan for dir with o

@@ -49,6 +49,11 @@ type Options struct {
 	Jobs int
 	// Env holds environment overrides for every step.
 	Env map[string]string
+	// Coverage makes a test plan collect line coverage (go, and gcc under
+	// cmake or make); the test step's Coverage says where the data is.
+	Coverage bool
+	// CoverageDir is where a Go coverage run writes its profile.
+	CoverageDir string
 	// Files is where the project's files are read; nil is this machine.
 	Files Files `json:"-"`
 }
@@ -77,6 +82,8 @@ type Step struct {
 	// Files are written into Dir before the step runs, each only where no
 	// file of that name is there yet (the project's own wins).
 	Files map[string]string `json:"-"`
+	// Coverage, on a coverage run's test step, says where its data is.
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // CommandLine renders the argv for people, quoting arguments that need it.
@@ -231,6 +238,9 @@ func checkCommandOptions(o Options) error {
 		{"build_dir", o.BuildDir != ""},
 		{"jobs", o.Jobs != 0},
 	}
+	if o.Coverage {
+		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cmake and make (gcc), not by an explicit command: drop command to use them"}
+	}
 	for _, s := range set {
 		if s.on {
 			return &OptionError{Option: s.name, Reason: "does not apply to an explicit command: put it in the command"}
@@ -272,6 +282,9 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	}
 	if len(o.Features) > 0 && tc != Go && tc != Cargo {
 		return nil, planner{}, p.errorf("features", "only go (build tags) and cargo (features) have them; pass definitions in args")
+	}
+	if err := checkCoverage(p); err != nil {
+		return nil, planner{}, err
 	}
 	return p, pl, nil
 }

@@ -37,22 +37,27 @@ type getParams struct {
 	OutputID string `json:"output_id"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"0-based line"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 200"`
+	Coverage string `json:"coverage,omitempty" jsonschema:"a test's coverage instead: a file's uncovered lines, or the files under a path"`
 }
 
 // GetOutput is a page of lines.
 type GetOutput struct {
-	OutputID   string   `json:"output_id" jsonschema:"the output"`
-	Offset     int      `json:"offset" jsonschema:"first line returned"`
-	Lines      []string `json:"lines" jsonschema:"the lines"`
-	TotalLines int      `json:"total_lines" jsonschema:"lines in the output"`
-	Complete   bool     `json:"complete" jsonschema:"the producer finished writing it"`
-	Next       string   `json:"next,omitempty" jsonschema:"the call for the following lines"`
+	OutputID   string         `json:"output_id" jsonschema:"the output"`
+	Offset     int            `json:"offset" jsonschema:"first line returned"`
+	Lines      []string       `json:"lines" jsonschema:"the lines"`
+	TotalLines int            `json:"total_lines" jsonschema:"lines in the output"`
+	Complete   bool           `json:"complete" jsonschema:"the producer finished writing it"`
+	Next       string         `json:"next,omitempty" jsonschema:"the call for the following lines"`
+	Coverage   *wire.Coverage `json:"coverage,omitempty" jsonschema:"the coverage asked for"`
 }
 
 func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catalog.Result[GetOutput], error) {
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return catalog.Result[GetOutput]{}, err
+	}
+	if in.Coverage != "" {
+		return h.coverage(ctx, st, in)
 	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return catalog.Result[GetOutput]{}, fault.Usagef("offset and limit must be 0 or more")

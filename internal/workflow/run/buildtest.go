@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
@@ -33,6 +34,7 @@ type planRequest struct {
 	level                      string
 	timeoutS                   duration.Seconds
 	sshHost                    string // the project is on that host
+	coverage                   string // a coverage run's file filter; "" for none
 }
 
 // check reads the log level and the time limit (def when not given).
@@ -128,6 +130,7 @@ type BuildTestOutput struct {
 	Next        []wire.Hint       `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
 	DurationMS  int64             `json:"duration_ms" jsonschema:"wall time"`
 	SSHHost     string            `json:"ssh_host,omitempty" jsonschema:"the host it ran on"`
+	Coverage    *wire.Coverage    `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
 	catalog.Captured
 }
 
@@ -156,6 +159,11 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if err != nil {
 		return zero, err
 	}
+	done, err := r.coverageDir()
+	if err != nil {
+		return zero, err
+	}
+	defer done()
 	steps, tc, err := r.plan()
 	if err != nil {
 		return zero, err
@@ -187,15 +195,16 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 		cp.Abort()
 		return zero, startError(err)
 	}
-	answer := r.render(res, tc, cp.Close())
+	cov, wc := keepCoverage(ctx, st, cp.ID(), res, r.coverageFilter())
+	answer := r.render(res, tc, cp.Close(), cov, wc)
 	cr := cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)}, answer.Output)
 	return render.StoreFailure(answer, cr), nil
 }
 
 // render renders a finished build or test and its captured log.
-func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) catalog.Result[BuildTestOutput] {
+func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result, cov *coverage.Summary, wc *wire.Coverage) catalog.Result[BuildTestOutput] {
 	out := newBuildTestOutput(res, tc)
-	out.SSHHost = r.sshHost
+	out.SSHHost, out.Coverage = r.sshHost, wc
 	if c := res.Crash; c != nil {
 		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
@@ -204,10 +213,13 @@ func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result) 
 	}
 	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(res.Log.Lines))
 	outcome := catalog.OK
-	if !res.Status.OK() {
+	switch {
+	case !res.Status.OK():
 		outcome = catalog.Failed
+	case wc != nil && wc.Error != "":
+		outcome = catalog.Error // the coverage asked for could not be had
 	}
-	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt), Output: out, Outcome: outcome}
+	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt, cov), Output: out, Outcome: outcome}
 }
 
 // testCall is the call's own arguments, for the hints that rerun it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -16,7 +17,7 @@ import (
 
 // renderBuildTest writes the text of a build or test result: the verdict,
 // what failed, a compact summary, the next calls, the filtered log.
-func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt.Excerpt) string {
+func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt.Excerpt, cov *coverage.Summary) string {
 	var b strings.Builder
 	b.WriteString(res.Line)
 	b.WriteByte('\n')
@@ -35,6 +36,7 @@ func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt
 		res.Hang.WriteStuck(&b)
 	}
 	writeSummary(&b, out, res)
+	writeCoverage(&b, cov, out.Coverage, out.OutputID)
 	if len(out.Notes) > 0 {
 		b.WriteString("notes:\n")
 		for _, n := range out.Notes {

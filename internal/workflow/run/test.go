@@ -25,6 +25,7 @@ type testParams struct {
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
+	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage (go, gcc): \".\" lists every file, a path prefix some"`
 }
 
 func (p testParams) request() planRequest {
@@ -33,9 +34,9 @@ func (p testParams) request() planRequest {
 		command: p.Command, commandField: "command", sessionCommand: p.TestCommand, sessionField: "test_command",
 		options: toolchain.Options{
 			Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
-			Args: p.Args, Jobs: p.Jobs, Env: p.Env,
+			Args: p.Args, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != "",
 		},
-		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
+		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
 	}
 }
 

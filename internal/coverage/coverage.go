@@ -1,0 +1,206 @@
+// Package coverage reads what a coverage run leaves (a Go cover profile,
+// gcov's JSON) into one model of line coverage, keeps it as JSON lines
+// beside the run's output, and answers questions about it: the totals, the
+// files least covered, one file's uncovered line ranges.
+//
+// A line is instrumented when the toolchain counts it (a Go block spans it,
+// gcov lists it) and covered when any count on it is above zero, as gcov
+// counts lines. Go's own unit is the statement: a Go report carries the
+// statement counts too, which are what `go tool cover -func` totals.
+//
+// Totals are over the project's own files. Vendored, generated, toolchain
+// and other projects' files (a dependency's, a system header's) are listed
+// apart and counted apart: a run's figure is the code its authors wrote.
+package coverage
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// Kind says whose a covered file is.
+type Kind string
+
+// The kinds of file: only Own files count in a report's totals.
+const (
+	Own       Kind = "own"
+	Vendored  Kind = "vendored"  // vendor/, third_party/ and their kin in the project
+	Generated Kind = "generated" // a build directory's, or marked generated in its head
+	Toolchain Kind = "toolchain" // the compiler's and the system's (/usr/include…)
+	External  Kind = "external"  // outside the project: a dependency's
+)
+
+// Range is lines From to To, both included.
+type Range struct{ From, To int }
+
+// MarshalJSON writes a range as [from,to], the compact form a report of
+// 10,000 files needs.
+func (r Range) MarshalJSON() ([]byte, error) {
+	return []byte("[" + strconv.Itoa(r.From) + "," + strconv.Itoa(r.To) + "]"), nil
+}
+
+// UnmarshalJSON reads [from,to].
+func (r *Range) UnmarshalJSON(b []byte) error {
+	var a [2]int
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	r.From, r.To = a[0], a[1]
+	return nil
+}
+
+// Counts are covered and instrumented lines (and, for Go, statements).
+type Counts struct {
+	Files             int `json:"files"`
+	Lines             int `json:"lines"`
+	Covered           int `json:"covered"`
+	Statements        int `json:"statements,omitempty"`
+	CoveredStatements int `json:"covered_statements,omitempty"`
+}
+
+// Percent is covered lines in percent of instrumented ones (100 for none).
+func (c Counts) Percent() float64 { return percent(c.Covered, c.Lines) }
+
+// StatementPercent is Go's figure, covered statements in percent.
+func (c Counts) StatementPercent() float64 { return percent(c.CoveredStatements, c.Statements) }
+
+func percent(n, of int) float64 {
+	if of == 0 {
+		return 100
+	}
+	return float64(n) * 100 / float64(of)
+}
+
+func (c *Counts) add(f *File) {
+	c.Files++
+	c.Lines += f.Lines
+	c.Covered += f.Covered
+	c.Statements += f.Statements
+	c.CoveredStatements += f.CoveredStatements
+}
+
+// File is one source file's coverage.
+type File struct {
+	// Path is relative to the project for a file in it, else absolute.
+	Path              string  `json:"path"`
+	Kind              Kind    `json:"kind"`
+	Lines             int     `json:"lines"`
+	Covered           int     `json:"covered"`
+	Statements        int     `json:"statements,omitempty"`
+	CoveredStatements int     `json:"covered_statements,omitempty"`
+	Uncovered         []Range `json:"uncovered,omitempty"`
+	CoveredRanges     []Range `json:"covered_ranges,omitempty"`
+}
+
+// Percent is the file's covered lines in percent.
+func (f *File) Percent() float64 { return percent(f.Covered, f.Lines) }
+
+// Report is a run's coverage.
+type Report struct {
+	Tool       string `json:"tool"` // ToolGo or ToolGcov
+	ProjectDir string `json:"project_dir"`
+	// Totals count the project's own files; Apart the others, by kind.
+	Totals Counts          `json:"totals"`
+	Apart  map[Kind]Counts `json:"apart,omitempty"`
+	// Files are every file, in path order.
+	Files []File   `json:"-"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Tools that write coverage data.
+const (
+	ToolGo   = "go"
+	ToolGcov = "gcov"
+)
+
+// lineCounts gathers counts per file and line before a report is made.
+type lineCounts struct {
+	lines map[string]map[int]int64 // absolute path → line → count
+	stmts map[string][2]int        // absolute path → statements, covered (Go)
+}
+
+func newLineCounts() *lineCounts {
+	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}}
+}
+
+func (lc *lineCounts) add(path string, line int, count int64) {
+	m := lc.lines[path]
+	if m == nil {
+		m = map[int]int64{}
+		lc.lines[path] = m
+	}
+	m[line] += count
+}
+
+// report makes the report: each file classified, its lines folded into
+// ranges, and the totals counted.
+func (lc *lineCounts) report(tool string, c *classifier) *Report {
+	r := &Report{Tool: tool, ProjectDir: c.project}
+	for path, lines := range lc.lines {
+		f := fileOf(lines)
+		f.Path, f.Kind = c.classify(path)
+		s := lc.stmts[path]
+		f.Statements, f.CoveredStatements = s[0], s[1]
+		r.Files = append(r.Files, f)
+	}
+	slices.SortFunc(r.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+	r.count()
+	return r
+}
+
+// count sets the totals from the files.
+func (r *Report) count() {
+	r.Totals, r.Apart = Counts{}, nil
+	for i := range r.Files {
+		f := &r.Files[i]
+		if f.Kind == Own {
+			r.Totals.add(f)
+			continue
+		}
+		if r.Apart == nil {
+			r.Apart = map[Kind]Counts{}
+		}
+		c := r.Apart[f.Kind]
+		c.add(f)
+		r.Apart[f.Kind] = c
+	}
+}
+
+// fileOf folds a file's line counts into runs of covered and uncovered
+// lines: a run spans the lines between (blank, comments) that nothing
+// counts.
+func fileOf(lines map[int]int64) File {
+	nums := make([]int, 0, len(lines))
+	for n := range lines {
+		nums = append(nums, n)
+	}
+	slices.Sort(nums)
+	var f File
+	for _, n := range nums {
+		f.Lines++
+		ranges := &f.Uncovered
+		if lines[n] > 0 {
+			f.Covered++
+			ranges = &f.CoveredRanges
+		}
+		if k := len(*ranges); k > 0 && (*ranges)[k-1].To == f.last(n) {
+			(*ranges)[k-1].To = n
+			continue
+		}
+		*ranges = append(*ranges, Range{n, n})
+	}
+	return f
+}
+
+// last is the last counted line before n in either list, 0 for none.
+func (f *File) last(n int) int {
+	prev := 0
+	for _, rs := range [][]Range{f.Uncovered, f.CoveredRanges} {
+		if k := len(rs); k > 0 && rs[k-1].To < n {
+			prev = max(prev, rs[k-1].To)
+		}
+	}
+	return prev
+}

@@ -1,0 +1,166 @@
+package coverage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/spawn"
+)
+
+// maxDataFiles bounds the .gcda files one report reads.
+const maxDataFiles = 50000
+
+// skipDirs are not looked into for coverage data: version control, and
+// triage's own build directories when the data is the project's (make).
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".triage": true}
+
+// DataFiles lists the .gcda files under dirs (gcc's counters, written as a
+// test program exits) and counts the object files that have no .gcno beside
+// them (compiled without --coverage).
+func DataFiles(dirs []string) (data []string, bare int, err error) {
+	for _, root := range dirs {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return nil // an unreadable corner holds nothing we can read
+			case d.IsDir():
+				if path != root && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+			case strings.HasSuffix(path, ".gcda"):
+				if len(data) >= maxDataFiles {
+					return fmt.Errorf("more than %d .gcda files under %s", maxDataFiles, root)
+				}
+				data = append(data, path)
+			case strings.HasSuffix(path, ".o"):
+				if _, err := os.Stat(strings.TrimSuffix(path, ".o") + ".gcno"); err != nil {
+					bare++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return data, bare, nil
+}
+
+// RemoveData removes the .gcda files under dirs: gcc adds a run's counts to
+// those it finds, so a run's report would count the runs before it.
+func RemoveData(dirs []string) error {
+	files, _, err := DataFiles(dirs)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the last run's coverage data: %w", err)
+		}
+	}
+	return nil
+}
+
+// gcovBatch is how many data files one gcov reads.
+const gcovBatch = 200
+
+// gcovTimeout bounds one gcov.
+const gcovTimeout = 5 * time.Minute
+
+// RunGcov reads data files with gcov (--json-format --stdout, gcc 12 and
+// later) into a report of dir's files; what is under generated (the build
+// directory) is generated.
+func RunGcov(ctx context.Context, data []string, dir string, generated []string) (*Report, error) {
+	lc := newLineCounts()
+	for len(data) > 0 {
+		n := min(len(data), gcovBatch)
+		if err := gcovBatchInto(ctx, lc, data[:n]); err != nil {
+			return nil, err
+		}
+		data = data[n:]
+	}
+	return lc.report(ToolGcov, newClassifier(dir, generated)), nil
+}
+
+func gcovBatchInto(ctx context.Context, lc *lineCounts, data []string) error {
+	argv := append([]string{"gcov", "--json-format", "--stdout"}, data...)
+	pr, pw := io.Pipe()
+	var stderr limited
+	parsed := make(chan error, 1)
+	go func() {
+		parsed <- readGcovJSON(pr, lc)
+		io.Copy(io.Discard, pr)
+	}()
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Dir: filepath.Dir(data[0]), Stdout: pw, Stderr: &stderr, Timeout: gcovTimeout})
+	pw.Close()
+	perr := <-parsed
+	if err != nil {
+		return fmt.Errorf("running gcov: %w", err)
+	}
+	if !res.Success() {
+		return fmt.Errorf("gcov --json-format failed (%s): %s", res, strings.TrimSpace(stderr.String()))
+	}
+	if perr != nil {
+		return fmt.Errorf("reading gcov's JSON (gcov --json-format --stdout needs gcc 12 or later): %w", perr)
+	}
+	return nil
+}
+
+// gcovFile is what gcov's JSON says of one data file (format_version 1).
+type gcovFile struct {
+	Cwd   string `json:"current_working_directory"`
+	Files []struct {
+		File  string `json:"file"`
+		Lines []struct {
+			Line  int   `json:"line_number"`
+			Count int64 `json:"count"`
+		} `json:"lines"`
+	} `json:"files"`
+}
+
+// readGcovJSON reads gcov's output: one JSON object per data file.
+func readGcovJSON(r io.Reader, lc *lineCounts) error {
+	dec := json.NewDecoder(r)
+	for {
+		var g gcovFile
+		err := dec.Decode(&g)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, f := range g.Files {
+			path := f.File
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(g.Cwd, path)
+			}
+			path = filepath.Clean(path)
+			for _, l := range f.Lines {
+				if l.Line > 0 && l.Count >= 0 {
+					lc.add(path, l.Line, l.Count)
+				}
+			}
+		}
+	}
+}
+
+// limited keeps the first 4 KiB written to it.
+type limited struct{ b []byte }
+
+func (l *limited) Write(p []byte) (int, error) {
+	if room := 4096 - len(l.b); room > 0 {
+		l.b = append(l.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (l *limited) String() string { return string(l.b) }

@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+// coverageSpec is what the plan's test step says of its coverage data; nil
+// for a run without coverage.
+func coverageSpec(req Request) *toolchain.Coverage {
+	return req.Steps[len(req.Steps)-1].Coverage
+}
+
+// prepareCoverage removes the counters an earlier run left: gcc adds to
+// them, so they would count in this run's report.
+func prepareCoverage(req Request) error {
+	c := coverageSpec(req)
+	if c == nil || c.Tool != coverage.ToolGcov {
+		return nil
+	}
+	return coverage.RemoveData(c.DataDirs)
+}
+
+// collectCoverage reads the coverage data the test step left into
+// res.Coverage, or says in res.CoverageError why there is none. A failed
+// test's run has coverage too: the runners write their data whatever the
+// tests' outcome; a test program that crashed writes none for itself.
+func (res *Result) collectCoverage(ctx context.Context, req Request, ran bool) {
+	c := coverageSpec(req)
+	if c == nil {
+		return
+	}
+	if !ran {
+		res.CoverageError = "no coverage: the tests did not run"
+		return
+	}
+	rep, err := readCoverage(ctx, c, req.ProjectDir)
+	if err != nil {
+		res.CoverageError = err.Error()
+		return
+	}
+	if res.Crash != nil || res.Status == Crashed {
+		rep.Notes = append(rep.Notes, "a test program crashed: a program that dies on a signal writes no coverage data, so its own run is not counted")
+	}
+	res.Coverage = rep
+}
+
+func readCoverage(ctx context.Context, c *toolchain.Coverage, dir string) (*coverage.Report, error) {
+	if c.Tool == coverage.ToolGo {
+		return readGoProfile(c, dir)
+	}
+	data, bare, err := coverage.DataFiles(c.DataDirs)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("no coverage: no gcc coverage data (.gcda) was written under %v. Tried %s; %s", c.DataDirs, c.Tried, c.Advice)
+	}
+	rep, err := coverage.RunGcov(ctx, data, dir, c.Generated)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
+	}
+	if bare > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d object files have no coverage notes (.gcno): compiled without --coverage, their code is not counted; %s", bare, c.Advice))
+	}
+	return rep, nil
+}
+
+func readGoProfile(c *toolchain.Coverage, dir string) (*coverage.Report, error) {
+	f, err := os.Open(c.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: go test wrote no cover profile (%s, tried %s): a package that fails to build, or whose test binary crashes, writes none", c.Profile, c.Tried)
+	}
+	defer f.Close()
+	module, err := coverage.GoModule(dir)
+	if err != nil {
+		module = "" // files are named by import path then
+	}
+	rep, err := coverage.ParseGoProfile(f, module, dir, nil)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
+	}
+	return rep, nil
+}

@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/fault"
+)
+
+// filesDir is where the files kept with output id live (a run's coverage
+// report): files/ID beside the bodies, removed with the output when it is
+// pruned. For an in-memory store it is inside the temporary body directory.
+func (s *Store) filesDir(id string) string {
+	if s.tmp != nil {
+		return filepath.Join(s.bodies, "files", id)
+	}
+	return filepath.Join(filepath.Dir(s.bodies), "files", id)
+}
+
+// checkFileName refuses a name that is not one plain file name.
+func checkFileName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+		return fmt.Errorf("kept file name %q: want a plain file name", name)
+	}
+	return nil
+}
+
+// PutFile keeps a file with output id, replacing one of that name, written
+// from w into a temporary file then renamed, so a reader never sees half
+// of it. The output must be the caller's (see Info).
+func (s *Store) PutFile(ctx context.Context, id, name string, w func(io.Writer) error) error {
+	if err := checkFileName(name); err != nil {
+		return err
+	}
+	if _, err := s.Info(ctx, id); err != nil {
+		return err
+	}
+	dir := s.filesDir(id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("keeping %s with %s: %w", name, id, err)
+	}
+	f, err := os.CreateTemp(dir, name+".tmp*")
+	if err != nil {
+		return fmt.Errorf("keeping %s with %s: %w", name, id, err)
+	}
+	err = w(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("keeping %s with %s: %w", name, id, err)
+	}
+	return nil
+}
+
+// OpenFile opens a file kept with output id, if the caller in ctx may see
+// the output. A file never kept is not found, naming the output.
+func (s *Store) OpenFile(ctx context.Context, id, name string) (*os.File, error) {
+	if err := checkFileName(name); err != nil {
+		return nil, err
+	}
+	if _, err := s.Info(ctx, id); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(filepath.Join(s.filesDir(id), name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fault.NotFoundf("output %s has no %s kept with it", id, name)
+	}
+	return f, err
+}

@@ -1,0 +1,74 @@
+package toolchain
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCoveragePlans(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644)
+	steps, err := TestPlan(Go, dir, Options{Coverage: true, CoverageDir: "/cov", Targets: []string{"./a", "./b"}, Args: []string{"-count=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"go", "test", "-json", "-covermode=atomic", "-coverpkg=./a,./b", "-coverprofile=/cov/go-cover.out", "-count=1", "./a", "./b"}
+	if s := steps[0]; !slices.Equal(s.Argv, want) || s.Coverage == nil || s.Coverage.Profile != "/cov/go-cover.out" {
+		t.Errorf("go: %q %+v", s.Argv, s.Coverage)
+	}
+
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CFLAGS = -O2\ntest:\n\t./t\n"), 0o644)
+	steps, err = TestPlan(Make, dir, Options{Coverage: true, Args: []string{"CXXFLAGS=-Wall"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := steps[0]
+	if !slices.Contains(s.Argv, "CFLAGS=-O2 -g --coverage") || !slices.Contains(s.Argv, "CXXFLAGS=-Wall --coverage") || !strings.Contains(s.Env["LDFLAGS"], "--coverage") {
+		t.Errorf("make: %q env %v", s.Argv, s.Env)
+	}
+	if s.Coverage == nil || s.Coverage.Tool != "gcov" || !slices.Equal(s.Coverage.DataDirs, []string{dir}) {
+		t.Errorf("make coverage %+v", s.Coverage)
+	}
+
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("project(p C)\n"), 0o644)
+	plain, _ := TestPlan(CMake, dir, Options{})
+	steps, err = TestPlan(CMake, dir, Options{Coverage: true, ConfigureArgs: []string{"-DCMAKE_C_FLAGS=-Wall"}, Env: map[string]string{"LDFLAGS": "-L/x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := steps[0].Argv
+	for _, a := range []string{"-DCMAKE_C_FLAGS=-Wall --coverage", "-DCMAKE_CXX_FLAGS=--coverage", "-DCMAKE_EXE_LINKER_FLAGS=-L/x --coverage"} {
+		if !slices.Contains(cfg, a) {
+			t.Errorf("cmake configure %q lacks %q", cfg, a)
+		}
+	}
+	if steps[2].Dir == plain[2].Dir || steps[2].Coverage.DataDirs[0] != steps[2].Dir {
+		t.Errorf("coverage build dir %s, plain %s: want one of its own, where the data is", steps[2].Dir, plain[2].Dir)
+	}
+}
+
+func TestCoverageRefusals(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		tc   Toolchain
+		o    Options
+		want string
+	}{
+		{Cargo, Options{Coverage: true}, "not collected for cargo yet"},
+		{CMake, Options{Coverage: true, BuildDir: "b"}, "drop build_dir"},
+		{Go, Options{Coverage: true, CoverageDir: "/c", Args: []string{"-coverprofile=x"}}, "drop it"},
+	} {
+		_, err := TestPlan(tt.tc, dir, tt.o)
+		var oe *OptionError
+		if !errors.As(err, &oe) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s %+v: %v, want an option error saying %q", tt.tc, tt.o, err, tt.want)
+		}
+	}
+	if _, err := CommandPlan(StepTest, []string{"./t"}, dir, Options{Coverage: true}); err == nil || !strings.Contains(err.Error(), "not by an explicit command") {
+		t.Errorf("command plan: %v", err)
+	}
+}

@@ -1,0 +1,57 @@
+package output
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/wire"
+)
+
+// Bounds of a coverage answer: files listed, a file's ranges.
+const (
+	maxListedFiles = 100
+	maxRanges      = 400
+)
+
+// coverage answers output_get's coverage question on a stored test run:
+// the file of that path with its uncovered line ranges, else the files
+// under that path prefix, least covered first.
+func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (catalog.Result[GetOutput], error) {
+	var zero catalog.Result[GetOutput]
+	f, err := st.OpenFile(ctx, in.OutputID, coverage.FileName)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	file, rep, err := coverage.ReadFile(f, in.Coverage)
+	if err != nil {
+		return zero, err
+	}
+	out := GetOutput{OutputID: in.OutputID, Lines: []string{}}
+	var b strings.Builder
+	if file != nil {
+		s := coverage.Summarize(rep, "", 0)
+		out.Coverage = wire.CoverageOf(&s)
+		out.Coverage.File = wire.CoverageFileOf(file, maxRanges)
+		fmt.Fprintf(&b, "COVERAGE of %s (%s, run %s)\n", file.Path, rep.Tool, in.OutputID)
+		file.WriteUncovered(&b, maxRanges)
+		return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		return zero, err
+	}
+	s, err := coverage.ReadSummary(f, in.Coverage, maxListedFiles)
+	if err != nil {
+		return zero, err
+	}
+	out.Coverage = wire.CoverageOf(&s)
+	s.WriteText(&b)
+	if s.Matched == 0 {
+		fmt.Fprintf(&b, "no file of run %s is %q or under it: paths are relative to the project (%s); \".\" lists every file\n", in.OutputID, in.Coverage, rep.ProjectDir)
+	}
+	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+}

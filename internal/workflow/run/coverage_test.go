@@ -1,0 +1,109 @@
+package run_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+)
+
+// coverModule writes a Go module of n packages, each with a function its
+// test runs half of, and a failing test in the first.
+func coverModule(t testing.TB, n int) string {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/cov\n\ngo 1.22\n"}
+	for i := range n {
+		pkg := fmt.Sprintf("p%d", i)
+		files[pkg+"/"+pkg+".go"] = fmt.Sprintf("package %s\n\nfunc Sign(x int) int {\n\tif x < 0 {\n\t\treturn -1\n\t}\n\treturn 1\n}\n", pkg)
+		files[pkg+"/"+pkg+"_test.go"] = fmt.Sprintf("package %s\n\nimport \"testing\"\n\nfunc TestSign(t *testing.T) {\n\tif Sign(2) != 1 {\n\t\tt.Fatal(\"sign\")\n\t}\n}\n", pkg)
+	}
+	files["p0/fail_test.go"] = "package p0\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) { t.Fatal(\"boom\") }\n"
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// test with coverage answers the totals and the files least covered first,
+// with a failing test; output_get then gives a file's uncovered lines and
+// lists the files under a path, from the stored run.
+func TestTestCoverageThenOutputGet(t *testing.T) {
+	dir := coverModule(t, 2)
+	c := mcptest.Connect(t, &config.Config{})
+	r := c.Call("test", map[string]any{"project_dir": dir, "coverage": "p0"})
+	if r.Outcome != "failed" {
+		t.Fatalf("outcome %s:\n%s", r.Outcome, r.Text)
+	}
+	for _, want := range []string{
+		"COVERAGE (go): 60.0% of lines (6 of 10) in 2 files; 66.7% of statements (4 of 6)",
+		`files under "p0", least covered first:`, "60.0%  p0/p0.go (3 of 5 lines)",
+	} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	if strings.Contains(r.Text, "p1/p1.go") {
+		t.Errorf("the filter p0 listed p1:\n%s", r.Text)
+	}
+	cov, _ := r.Out["coverage"].(map[string]any)
+	if cov["covered"] != 6.0 || cov["lines"] != 10.0 || cov["files_matched"] != 1.0 {
+		t.Errorf("structured coverage %v", cov)
+	}
+	id, _ := r.Out["output_id"].(string)
+	g := c.Call("output_get", map[string]any{"output_id": id, "coverage": filepath.Join(dir, "p1/p1.go")})
+	if g.IsError || !strings.Contains(g.Text, "p1/p1.go: 60.0% of lines (3 of 5), 2 of 3 statements; uncovered lines: 5-6") {
+		t.Errorf("output_get of a file:\n%s", g.Text)
+	}
+	l := c.Call("output_get", map[string]any{"output_id": id, "coverage": "."})
+	if l.IsError || !strings.Contains(l.Text, "p0/p0.go") || !strings.Contains(l.Text, "p1/p1.go") {
+		t.Errorf("output_get of every file:\n%s", l.Text)
+	}
+	if e := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "command": []string{"go", "test", "./..."}}); e.Outcome != "usage_error" || !strings.Contains(e.Text, "not by an explicit command") {
+		t.Errorf("coverage with a command: %s %s", e.Outcome, e.Text)
+	}
+}
+
+// BenchmarkGoCoverage alternates a `test` coverage run of a module of 20
+// packages through an in-process MCP client with the toolchain's own
+// coverage command on the same module (no test cache for either): what
+// triage adds (target: ≤ 5% more wall time).
+func BenchmarkGoCoverage(b *testing.B) {
+	dir := coverModule(b, 20)
+	cfg := &config.Config{}
+	cfg.Store.Path = b.TempDir() + "/t.db"
+	c := mcptest.Connect(b, cfg)
+	args := map[string]any{"project_dir": dir, "coverage": ".", "args": []string{"-count=1"}}
+	profile := filepath.Join(b.TempDir(), "c.out")
+	own := func() {
+		cmd := exec.Command("go", "test", "-json", "-count=1", "-covermode=atomic", "-coverpkg=./...", "-coverprofile="+profile, "./...")
+		cmd.Dir = dir
+		cmd.Run() // fails: p0's TestFails
+	}
+	c.Call("test", args) // warm the build cache for both
+	own()
+	var triage, goTest []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if r := c.Call("test", args); r.Outcome != "failed" {
+			b.Fatal(r.Text)
+		}
+		triage = append(triage, time.Since(start))
+		start = time.Now()
+		own()
+		goTest = append(goTest, time.Since(start))
+	}
+	mt, mg := median(triage), median(goTest)
+	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
+	b.ReportMetric(float64(mg.Microseconds())/1000, "go-ms")
+	b.ReportMetric(float64(mt-mg)*100/float64(mg), "overhead-%")
+}
