@@ -11,8 +11,10 @@ import (
 	"github.com/triage-dev/triage/internal/services"
 )
 
-// probeTimeout bounds each tool's version query.
-const probeTimeout = 5 * time.Second
+// probeTimeout bounds each tool's version query (they run at once). A
+// loaded machine takes seconds to start lldb (it maps all of LLVM), and a
+// working tool reported as broken misleads more than a slower answer.
+const probeTimeout = 15 * time.Second
 
 // Workflow returns the doctor workflow bound to svc.
 func Workflow(svc *services.Set) *catalog.Workflow {
