@@ -68,6 +68,10 @@ func checkSessions(t *testing.T, s *site, ctx context.Context) {
 	s.tool(t, "dump_command", map[string]any{"session_id": dumpID, "command": "gdb:info sharedlibrary"})
 	// Without a reload: the live "sessions" event brings the command.
 	wait(t, ctx, "the command in the dump's history", dumpCard+`?.querySelector('table.history td.cmd')?.textContent === 'info sharedlibrary'`)
+	// Again: served from the cache, which stores nothing: only the
+	// session's own change tells the page.
+	s.tool(t, "dump_command", map[string]any{"session_id": dumpID, "command": "gdb:info sharedlibrary"})
+	wait(t, ctx, "the cached command in the dump's history", dumpCard+`?.querySelectorAll('table.history td.cached').length === 1`)
 	if got := text2(t, ctx, dumpCard+`.querySelector('tr[data-engine=gdb]').innerText`); !strings.Contains(got, "running") {
 		t.Errorf("gdb's row after a command reads %q", got)
 	}
