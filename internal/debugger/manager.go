@@ -51,6 +51,7 @@ type session struct {
 	owner   string      // the identity that created it
 	backend Backend
 	dir     string // the session's working directory, removed when it ends
+	seen    seen   // kept from the calls through the Manager; guarded by Manager.mu
 }
 
 // dispose ends the backend and removes the session's directory, so that a
@@ -72,6 +73,10 @@ type Options struct {
 	// Dir holds one subdirectory per session; "" uses a temporary directory.
 	Dir    string
 	Limits Limits
+	// OnChange, when set, is told after a session is created, ended, or
+	// moved by a call through the Manager (a stop, a breakpoint): the web
+	// page's live updates. It must not block.
+	OnChange func()
 }
 
 // Manager owns debug sessions: it creates them through a backend factory,
@@ -155,6 +160,7 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 	m.sessions[id] = &session{info: info, owner: owner, backend: b, dir: dir}
 	m.current[owner] = id
 	m.mu.Unlock()
+	m.changed()
 	info.Current = true
 	return info, nil
 }
@@ -181,7 +187,8 @@ func (m *Manager) sessionDir(id string) (string, error) {
 }
 
 // Backend returns the session's backend ("" for the caller's current
-// session) and marks the session used.
+// session) and marks the session used. Calls through it are noted by the
+// Manager (Overviews).
 func (m *Manager) Backend(ctx context.Context, id string) (Backend, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -190,7 +197,7 @@ func (m *Manager) Backend(ctx context.Context, id string) (Backend, error) {
 		return nil, err
 	}
 	s.info.LastUsed = time.Now()
-	return s.backend, nil
+	return &observed{Backend: s.backend, m: m, s: s}, nil
 }
 
 // lookup finds session id ("" for who's current one) if who may see it;
@@ -279,6 +286,7 @@ func (m *Manager) Detach(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer m.changed()
 	derr := s.backend.Detach(ctx)
 	if errors.Is(derr, ErrSessionDead) {
 		derr = nil // nothing left to detach from

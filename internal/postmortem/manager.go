@@ -41,6 +41,10 @@ type Options struct {
 	// Remote holds the ssh connections of remote sessions (Target.SSHHost);
 	// nil: one of the Manager's own, closed by CloseAll.
 	Remote *remote.Pool
+	// OnChange, when set, is told when a session opens or closes and when
+	// a command is recorded in its history (the web page's live updates).
+	// It must not block nor call the Manager.
+	OnChange func()
 }
 
 // Manager owns the open dump sessions. Opening a dump that is already open
@@ -131,10 +135,11 @@ func (m *Manager) Open(ctx context.Context, t Target) (s *Session, reused bool, 
 	s = &Session{
 		ID: id, Hash: hash, Target: t, Dump: info, Router: router, Opened: time.Now(), WorkDir: work.Path, work: work, owner: owner,
 		startupTimeout: m.opts.StartupTimeout, commandTimeout: m.opts.CommandTimeout, remote: m.opts.Remote,
-		refs: 1, engines: map[Engine]*engineState{},
+		refs: 1, engines: map[Engine]*engineState{}, onChange: m.opts.OnChange,
 	}
 	m.sessions[id] = s
 	m.touch(id)
+	m.changed()
 	return s, false, nil
 }
 
@@ -214,7 +219,15 @@ func (m *Manager) Close(ctx context.Context, id string) (s *Session, remaining i
 	delete(m.sessions, s.ID)
 	m.order = slices.DeleteFunc(m.order, func(x string) bool { return x == s.ID })
 	m.mu.Unlock()
+	defer m.changed()
 	return s, 0, s.shutdown()
+}
+
+// changed tells Options.OnChange.
+func (m *Manager) changed() {
+	if m.opts.OnChange != nil {
+		m.opts.OnChange()
+	}
 }
 
 // CloseAll disposes of every session whatever its references, and refuses

@@ -36,10 +36,12 @@ type Session struct {
 	commandTimeout time.Duration
 	remote         *remote.Pool // the connection of a remote session's host
 
-	mu      sync.Mutex
-	refs    int
-	closed  bool
-	engines map[Engine]*engineState
+	mu       sync.Mutex
+	refs     int
+	closed   bool
+	engines  map[Engine]*engineState
+	history  []Command // the newest HistoryMax commands run (Record)
+	onChange func()    // the Manager's Options.OnChange
 }
 
 // engineState is one engine of a session. run serializes starting the

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
 // uiServer serves a fresh server over HTTP with opts, and returns its URL
@@ -119,6 +120,38 @@ func TestUIShowsEachTokenItsOwnRuns(t *testing.T) {
 	}
 	if _, body := get(t, alice, base+"/ui/api/runs/"+aliceID+"/raw"); body != "alice-was-here\n" {
 		t.Errorf("alice's raw output = %q", body)
+	}
+}
+
+// TestUIShowsEachTokenItsOwnSessions: alice's Sessions page shows her
+// debug and dump sessions and not bob's background process, bob's the
+// reverse, the administrator's all of them.
+func TestUIShowsEachTokenItsOwnSessions(t *testing.T) {
+	needTools(t, "lldb-vscode-16", "gdb")
+	base, cs := uiServer(t, HTTPOptions{Token: "alice-token", Tokens: []string{"bob-token"}, AdminTokens: []string{"root-token"}},
+		"alice-token", "bob-token")
+	_, dbg := ok(t, cs[0], "debug_attach", map[string]any{"program": crashers.Build(t, "segv"), "breakpoints": []string{"crash_here"}})
+	core, exe := crashers.Core(t, "segv")
+	_, dump := ok(t, cs[0], "dump_open", map[string]any{"core": core, "program": exe})
+	_, proc := ok(t, cs[1], "process_start", map[string]any{"program": "seq", "args": []string{"1", "3"}})
+	debugID, dumpID, procID := dbg["session_id"].(string), dump["session_id"].(string), proc["id"].(string)
+	sessions := func(c *http.Client) string {
+		resp, body := get(t, c, base+"/ui/api/sessions")
+		if resp.StatusCode != 200 {
+			t.Fatalf("sessions: %d %s", resp.StatusCode, body)
+		}
+		return body
+	}
+	has := func(body, id string) bool { return strings.Contains(body, `"id":"`+id+`"`) }
+	alice, bob, root := browser(t, loginURL(t, base, "alice-token")), browser(t, loginURL(t, base, "bob-token")), browser(t, loginURL(t, base, "root-token"))
+	if l := sessions(alice); !has(l, debugID) || !has(l, dumpID) || has(l, procID) || !strings.Contains(l, "crash_here") {
+		t.Errorf("alice's Sessions page: %s", l)
+	}
+	if l := sessions(bob); has(l, debugID) || has(l, dumpID) || !has(l, procID) || strings.Contains(l, "crash_here") {
+		t.Errorf("bob's Sessions page: %s", l)
+	}
+	if l := sessions(root); !has(l, debugID) || !has(l, dumpID) || !has(l, procID) {
+		t.Errorf("the administrator's Sessions page: %s", l)
 	}
 }
 

@@ -70,6 +70,8 @@ type Set struct {
 	dumpsOnce  sync.Once
 	dumps      *postmortem.Manager
 	dumpsReady atomic.Bool
+
+	sessions changes // a debug or dump session changed (SessionsChanged)
 }
 
 // New builds the services for cfg.
@@ -215,6 +217,7 @@ func (s *Set) Debugger() *debugger.Manager {
 			Backends: map[string]debugger.Factory{"dap": dap.Factory("", s.ssh), "lldb": lldbcli.Factory(s.ssh)},
 			Default:  s.Config.Debugger.Backend,
 			Dir:      dir,
+			OnChange: s.sessions.notify,
 		})
 		s.OnClose(func() error {
 			s.debug.Close()
@@ -229,7 +232,7 @@ func (s *Set) Debugger() *debugger.Manager {
 // Close disposes of every session, killing the engines' process groups.
 func (s *Set) Dumps() *postmortem.Manager {
 	s.dumpsOnce.Do(func() {
-		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: s.ssh})
+		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: s.ssh, OnChange: s.sessions.notify})
 		s.OnClose(s.dumps.CloseAll)
 		s.dumpsReady.Store(true)
 	})
@@ -262,6 +265,21 @@ func (s *Set) DebugSessions(ctx context.Context) []debugger.SessionInfo {
 	return s.debug.List(ctx)
 }
 
+// DebugOverviews describes the caller's debug sessions from what the
+// manager holds (debugger.Manager.Overviews: no debugger command is sent),
+// without making the manager.
+func (s *Set) DebugOverviews(ctx context.Context) []debugger.Overview {
+	if !s.debugReady.Load() {
+		return nil
+	}
+	return s.debug.Overviews(ctx)
+}
+
+// SessionsChanged returns a channel closed at the next change of a debug
+// or dump session of this process: one opened or ended, a stop, a
+// breakpoint, a dump command run. The web page's live updates wait on it.
+func (s *Set) SessionsChanged() <-chan struct{} { return s.sessions.wait() }
+
 // DumpSessions lists the caller's dump sessions without making the manager.
 func (s *Set) DumpSessions(ctx context.Context) []*postmortem.Session {
 	if !s.dumpsReady.Load() {
@@ -277,4 +295,29 @@ func (s *Set) JobList(ctx context.Context) []*background.Job {
 		return nil
 	}
 	return s.jobs.List(ctx)
+}
+
+// changes tells waiters of a change: each closes the current channel, and
+// the next wait makes a new one.
+type changes struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (c *changes) wait() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ch == nil {
+		c.ch = make(chan struct{})
+	}
+	return c.ch
+}
+
+func (c *changes) notify() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ch != nil {
+		close(c.ch)
+		c.ch = nil
+	}
 }

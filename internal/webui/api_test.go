@@ -126,7 +126,7 @@ func TestPageAndAssetsCarryThePolicy(t *testing.T) {
 			t.Errorf("%s: CSP %q", path, resp.Header.Get("Content-Security-Policy"))
 		}
 	}
-	for _, a := range []string{"app.js", "runs.js", "run.js", "findings.js", "app.css"} {
+	for _, a := range []string{"app.js", "runs.js", "run.js", "findings.js", "sessions.js", "app.css"} {
 		if code := getJSON(t, c, base+"/ui/assets/"+a, nil); code != 200 {
 			t.Errorf("%s: %d", a, code)
 		}

@@ -62,7 +62,9 @@ func newSite(t *testing.T) (*site, context.Context) {
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.WindowSize(1280, 860), chromedp.Flag("lang", "en-US"))...)
 	t.Cleanup(cancel)
-	alloc, cancelTime := context.WithTimeout(alloc, 4*time.Minute) // a page that never shows fails, not hangs
+	// A page that never shows fails, not hangs; the bound leaves room for
+	// storing the 1 GiB output on a loaded machine.
+	alloc, cancelTime := context.WithTimeout(alloc, 10*time.Minute)
 	t.Cleanup(cancelTime)
 	ctx, cancelTab := chromedp.NewContext(alloc)
 	t.Cleanup(cancelTab)
@@ -94,6 +96,21 @@ func (s *site) shot(t *testing.T, ctx context.Context, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.save(t, name, png)
+}
+
+// fullShot saves the whole page, not only the viewport, as NAME.png.
+func (s *site) fullShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.save(t, name, png)
+}
+
+func (s *site) save(t *testing.T, name string, png []byte) {
+	t.Helper()
 	if err := os.WriteFile(filepath.Join(s.shots, name+".png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -21,9 +21,11 @@ const (
 // events streams server-sent events: "ready" once subscribed, then
 // "runs" whenever the store's entries change (a run created, grown,
 // finished or pruned, here or by another process), so an open Runs page
-// reloads its current page. Changes by this process come from
-// Store.Changed; the others from the poll of the store's Version that all
-// streams share (watch).
+// reloads its current page, and "sessions" whenever a debug or dump
+// session of this process changes (services.SessionsChanged: a stop, a
+// breakpoint, a dump command), so an open Sessions page reloads. Store
+// changes by this process come from Store.Changed; the others from the
+// poll of the store's Version that all streams share (watch).
 func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	st, err := u.svc.Store(r.Context())
 	if err != nil {
@@ -37,9 +39,10 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	changed := st.Changed() // before "ready": a change after it is seen
+	// Subscribed before "ready": a change after it is seen.
+	c := changes{store: st.Changed(), sessions: u.svc.SessionsChanged()}
 	defer u.watch.join(r.Context(), st.Version)()
-	polled := u.watch.next()
+	c.polled = u.watch.next()
 	fmt.Fprint(w, "retry: 1000\nevent: ready\ndata: {}\n\n")
 	flush.Flush()
 	ping := time.NewTicker(keepAlive)
@@ -47,8 +50,9 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	var last time.Time
 	for {
 		select {
-		case <-polled:
-		case <-changed:
+		case <-c.polled:
+		case <-c.store:
+		case <-c.sessions:
 		case <-ping.C:
 			fmt.Fprint(w, ": ping\n\n")
 			flush.Flush()
@@ -65,9 +69,32 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		changed, polled = st.Changed(), u.watch.next()
+		// Subscribed again before the events are sent: the page's reload
+		// sees every change up to now, and a later one is told.
+		runs, sessions := closed(c.store) || closed(c.polled), closed(c.sessions)
+		c = changes{store: st.Changed(), polled: u.watch.next(), sessions: u.svc.SessionsChanged()}
 		last = time.Now()
-		fmt.Fprint(w, "event: runs\ndata: {}\n\n")
+		if runs {
+			fmt.Fprint(w, "event: runs\ndata: {}\n\n")
+		}
+		if sessions {
+			fmt.Fprint(w, "event: sessions\ndata: {}\n\n")
+		}
 		flush.Flush()
+	}
+}
+
+// changes are the channels one event stream waits on.
+type changes struct {
+	store, polled, sessions <-chan struct{}
+}
+
+// closed reports a closed channel, without waiting.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }

@@ -13,8 +13,10 @@ import (
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/identity"
+	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
 // TestEventsTellOfANewRun: an open event stream gets a "runs" event when
@@ -198,3 +200,31 @@ func (s *eventStream) next(t *testing.T) string {
 }
 
 func (s *eventStream) close() { s.body.Close() }
+
+// TestEventsTellOfASessionChange: an open event stream gets a "sessions"
+// event when a dump session opens, when a command joins its history and
+// when it closes, and no "runs" event for them (no run was stored).
+func TestEventsTellOfASessionChange(t *testing.T) {
+	u, base, c, _ := serveUI(t)
+	core, exe := crashers.Core(t, "segv")
+	ev := openEvents(t, c, base)
+	defer ev.close()
+	ctx := context.Background()
+	s, _, err := u.svc.Dumps().Open(ctx, postmortem.Target{Core: core, Program: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := ev.next(t); e != "sessions" {
+		t.Fatalf("event %q after a dump opened, want sessions", e)
+	}
+	s.Record(postmortem.Command{Command: "bt", Engine: postmortem.EngineGDB, At: time.Now(), Cached: true, OutputID: "o-1"})
+	if e := ev.next(t); e != "sessions" {
+		t.Fatalf("event %q after a command, want sessions", e)
+	}
+	if _, _, err := u.svc.Dumps().Close(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if e := ev.next(t); e != "sessions" {
+		t.Fatalf("event %q after the dump closed, want sessions", e)
+	}
+}

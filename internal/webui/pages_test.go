@@ -16,6 +16,7 @@ const hostile = `<script>window.pwned=1</script><b id="bold">bold</b><img src=x 
 // server with real runs in it and checks what a person sees.
 func TestPagesInChromium(t *testing.T) {
 	s, ctx := newSite(t)
+	hugeDone := s.startHuge(t)
 	s.call(t, "build", "build", map[string]any{"project_dir": brokenModule(t)})
 	s.call(t, "crash", "run", map[string]any{"program": crashers.Build(t, "segv"), "cwd": t.TempDir()})
 	s.call(t, "tests", "test", map[string]any{"project_dir": failingModule(t)})
@@ -101,18 +102,11 @@ func TestPagesInChromium(t *testing.T) {
 		}
 		s.shot(t, ctx, "run-hostile")
 	})
-	t.Run("sessions", func(t *testing.T) {
-		s.call(t, "proc", "process_start", map[string]any{"program": "seq", "args": []string{"1", "3"}})
-		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/sessions"), chromedp.WaitVisible("main h1")); err != nil {
-			t.Fatal(err)
-		}
-		wait(t, ctx, "the background process listed", `document.querySelector('main table')?.textContent.includes(' 1 3')`)
-		if err := chromedp.Do(ctx, chromedp.Click(`main table button`)); err != nil {
-			t.Fatal(err)
-		}
-		wait(t, ctx, "its output tailed", `document.querySelector('pre.tail')?.textContent.startsWith('1\n2\n3\n')`)
-		s.shot(t, ctx, "sessions")
+	t.Run("huge", func(t *testing.T) {
+		hugeDone(t)
+		checkHugeOutput(t, s, ctx)
 	})
+	t.Run("sessions", func(t *testing.T) { checkSessions(t, s, ctx) })
 	t.Run("doctor", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/ui/doctor")); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
@@ -24,34 +25,35 @@ type process struct {
 
 // dump is a dump session as the Sessions page shows it.
 type dump struct {
-	ID      string                  `json:"id"`
-	Kernel  bool                    `json:"kernel,omitempty"`
+	ID string `json:"id"`
+	// Kind is "kernel vmcore" or "process core"; Format the file's
+	// (vmcore, kdump-compressed, core, ...) when it was read here.
+	Kind    string                  `json:"kind"`
+	Format  string                  `json:"format,omitempty"`
 	Dump    string                  `json:"dump"`
 	Program string                  `json:"program,omitempty"`
 	Host    string                  `json:"host,omitempty"`
 	Opened  time.Time               `json:"opened"`
 	Engines []postmortem.EngineInfo `json:"engines"`
+	// History are the commands run on it, newest first.
+	History []postmortem.Command `json:"history"`
 }
 
 // sessions answers the caller's debug sessions, dump sessions and
-// background processes, without starting any manager a call has not.
+// background processes, without starting any manager a call has not and
+// without sending a debugger or engine anything: what the managers hold.
 func (u *UI) sessions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	out := struct {
-		Debug     []debugger.SessionInfo `json:"debug"`
-		Dumps     []dump                 `json:"dumps"`
-		Processes []process              `json:"processes"`
-	}{Debug: u.svc.DebugSessions(ctx), Dumps: []dump{}, Processes: []process{}}
+		Debug     []debugger.Overview `json:"debug"`
+		Dumps     []dump              `json:"dumps"`
+		Processes []process           `json:"processes"`
+	}{Debug: u.svc.DebugOverviews(ctx), Dumps: []dump{}, Processes: []process{}}
 	if out.Debug == nil {
-		out.Debug = []debugger.SessionInfo{}
+		out.Debug = []debugger.Overview{}
 	}
 	for _, s := range u.svc.DumpSessions(ctx) {
-		d := dump{ID: s.ID, Kernel: s.Target.Kernel, Dump: s.Target.Core, Program: s.Target.Program,
-			Host: s.Target.SSHHost, Opened: s.Opened, Engines: s.EngineInfos()}
-		if s.Target.Kernel {
-			d.Dump, d.Program = s.Target.Vmcore, s.Target.Vmlinux
-		}
-		out.Dumps = append(out.Dumps, d)
+		out.Dumps = append(out.Dumps, dumpOf(s))
 	}
 	for _, j := range u.svc.JobList(ctx) {
 		p := process{ID: j.ID, Argv: j.Argv, Dir: j.Dir, Host: j.Host, Pid: j.Pid, Started: j.Started, OutputID: j.OutputID, Running: true}
@@ -61,6 +63,23 @@ func (u *UI) sessions(w http.ResponseWriter, r *http.Request) {
 		out.Processes = append(out.Processes, p)
 	}
 	writeJSON(w, out)
+}
+
+// dumpOf describes a dump session for the page.
+func dumpOf(s *postmortem.Session) dump {
+	d := dump{ID: s.ID, Kind: "process core", Dump: s.Target.Core, Program: s.Target.Program,
+		Host: s.Target.SSHHost, Opened: s.Opened, Engines: s.EngineInfos(), History: s.History()}
+	if s.Target.Kernel {
+		d.Kind, d.Dump, d.Program = "kernel vmcore", s.Target.Vmcore, s.Target.Vmlinux
+	}
+	if s.Dump != nil {
+		d.Format = string(s.Dump.Kind)
+	}
+	if d.History == nil {
+		d.History = []postmortem.Command{}
+	}
+	slices.Reverse(d.History)
+	return d
 }
 
 // processOutput answers a background process's output from a line cursor,

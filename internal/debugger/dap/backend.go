@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -254,6 +255,7 @@ func (b *Backend) stopped(e Event) {
 	_ = json.Unmarshal(e.Body, &body)
 	b.state.Status = debugger.StatusStopped
 	b.state.LastStop = stopFromEvent(body)
+	b.state.LastStop.BreakpointIDs = b.ourIDs(body.HitBreakpointIds)
 	if b.entryPending {
 		b.entryPending = false
 		if stop := b.state.LastStop; stop.Signal == "SIGSTOP" || stop.Reason == debugger.StopEntry {
@@ -273,6 +275,22 @@ func (b *Backend) stopped(e Event) {
 		b.thread = body.ThreadId
 	}
 	b.bump()
+}
+
+// ourIDs names the breakpoints of the adapter's ids (a stopped event's
+// hitBreakpointIds) by our ids; an id we did not set is left out. b.mu is
+// held.
+func (b *Backend) ourIDs(adapterIDs []int) []int {
+	var ids []int
+	for _, aid := range adapterIDs {
+		for _, bp := range b.bps {
+			if bp.adapterID != 0 && bp.adapterID == aid {
+				ids = append(ids, bp.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // terminated records a "terminated" event, an exit unless one was seen

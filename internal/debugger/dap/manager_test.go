@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +114,60 @@ func BenchmarkStack(b *testing.B) {
 func medianDuration(times []time.Duration) time.Duration {
 	slices.Sort(times)
 	return times[len(times)/2]
+}
+
+// The Manager keeps what the calls through it saw of a session, for a
+// reader that must not send the debugger anything: the top frames of the
+// last stop once a call asked for them, and one hit a stop at a breakpoint.
+func TestManagerKeepsStopsForOverviews(t *testing.T) {
+	needTool(t, "lldb-vscode", "")
+	changes := 0
+	m := debugger.NewManager(debugger.Options{
+		Backends: map[string]debugger.Factory{"dap": Factory("", nil)},
+		Dir:      t.TempDir(),
+		OnChange: func() { changes++ },
+	})
+	t.Cleanup(m.Close)
+	ctx := context.Background()
+	info, err := m.Launch(ctx, "", debugger.LaunchSpec{Program: cTarget(t), Breakpoints: []debugger.BreakpointSpec{{Function: "add"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Backend(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for hit := 1; hit <= 2; hit++ {
+		var st debugger.State
+		if hit == 1 {
+			st, err = b.WaitStop(ctx, 20*time.Second)
+		} else {
+			st, err = b.Continue(ctx, debugger.ContinueOptions{Wait: 20 * time.Second})
+		}
+		if err != nil || st.Status != debugger.StatusStopped {
+			t.Fatalf("stop %d: %+v %v", hit, st, err)
+		}
+		if o := m.Overviews(ctx); len(o) != 1 || len(o[0].Frames) != 0 {
+			t.Fatalf("frames of stop %d before any call asked for them: %+v", hit, o)
+		}
+		for range 2 { // asking twice is still one hit
+			if _, err := b.Stack(ctx, 0, 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := m.Overviews(ctx)[0]
+		if len(o.Frames) < 2 || o.Frames[0].Function != "add" || !strings.HasSuffix(o.Frames[0].File, "target.c") || o.Frames[0].Line != 9 || o.Frames[1].Function != "main" {
+			t.Errorf("stop %d: frames %+v", hit, o.Frames)
+		}
+		if len(o.Breakpoints) != 1 || !o.Breakpoints[0].Verified || o.Breakpoints[0].Hits != hit {
+			t.Errorf("stop %d: breakpoints %+v", hit, o.Breakpoints)
+		}
+	}
+	before := changes
+	if err := m.Detach(ctx, info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Overviews(ctx)) != 0 || changes <= before || before < 4 {
+		t.Errorf("after detach: %+v, %d changes told (%d before)", m.Overviews(ctx), changes, before)
+	}
 }

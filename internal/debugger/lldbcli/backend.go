@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,7 +86,10 @@ type Backend struct {
 	launched bool
 	// atEntry: launched to stop on entry, and not seen running since.
 	atEntry bool
-	core    bool
+	// moved: a command that runs the target was sent, so the next stop
+	// reported is a new one (sameStop).
+	moved bool
+	core  bool
 	// coreSpec is the core a LoadCore opened: an lldb that had to be
 	// killed (a command it would not let go of) is restarted on it.
 	coreSpec *debugger.CoreSpec
@@ -252,6 +256,11 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 	if sess == nil {
 		return b.State(), debugger.ErrNotStarted
 	}
+	if cmd != "process status" {
+		b.mu.Lock()
+		b.moved = true // the next stop reported is a new one, whatever it says
+		b.mu.Unlock()
+	}
 	out, _, err := sess.RunWatch(ctx, cmd, settled, wait)
 	st := b.observe(out)
 	if err = b.engineErr(err); err != nil {
@@ -305,14 +314,13 @@ func (b *Backend) observe(out string) debugger.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if st, ok := latestState(out); ok && b.state.Status != debugger.StatusDead {
+		wasStopped := b.state.Status == debugger.StatusStopped
 		b.state.Status = st.Status
 		if st.Pid != 0 {
 			b.state.Pid = st.Pid
 		}
-		if st.LastStop != nil {
-			b.state.LastStop = st.LastStop
-		}
-		if runningRE().MatchString(out) || st.Status == debugger.StatusExited {
+		resumed := runningRE().MatchString(out)
+		if resumed || st.Status == debugger.StatusExited {
 			b.atEntry = false
 		}
 		if stop := st.LastStop; b.atEntry && stop != nil && stop.Reason == debugger.StopPause && strings.Contains(stop.Description, "SIGSTOP") {
@@ -320,8 +328,23 @@ func (b *Backend) observe(out string) debugger.State {
 			// and every report of that stop until the target runs says so.
 			stop.Reason = debugger.StopEntry
 		}
+		if st.LastStop != nil {
+			b.state.LastStop = sameStop(b.state.LastStop, st.LastStop, resumed || !wasStopped || b.moved)
+			b.moved = false
+		}
 	}
 	return b.copyState()
+}
+
+// sameStop returns the stop to keep after a report of next: prev when next
+// only reports it again (every `process status` does, each parsed anew), so
+// that a stop's At names it. ran says the target ran since prev.
+func sameStop(prev, next *debugger.Stop, ran bool) *debugger.Stop {
+	if prev == nil || ran || prev.Reason != next.Reason || prev.ThreadID != next.ThreadID ||
+		prev.Description != next.Description || prev.Signal != next.Signal || !slices.Equal(prev.BreakpointIDs, next.BreakpointIDs) {
+		return next
+	}
+	return prev
 }
 
 func (b *Backend) copyState() debugger.State {

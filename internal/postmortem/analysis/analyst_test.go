@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +75,28 @@ func TestRunCache(t *testing.T) {
 		if r, err := a.Run(ctx, c, bad); err != nil || r.Cached || !strings.Contains(r.Error, "No symbol") {
 			t.Errorf("engine error: %+v %v", r, err)
 		}
+	}
+	checkHistory(t, c.Session.History(), first.Output.ID)
+}
+
+// checkHistory checks the session's history of TestRunCache's commands:
+// each run, cached or not, with its output.
+func checkHistory(t *testing.T, h []postmortem.Command, firstID string) {
+	t.Helper()
+	var got []string
+	for _, c := range h {
+		got = append(got, fmt.Sprintf("%s %s cached=%v error=%v", c.Engine, c.Command, c.Cached, c.Error != ""))
+		if c.OutputID == "" || c.At.IsZero() {
+			t.Errorf("history entry without output or time: %+v", c)
+		}
+	}
+	want := []string{"gdb bt cached=false error=false", "gdb bt cached=true error=false", "gdb bt cached=false error=false",
+		"gdb p nosuchsymbol cached=false error=true", "gdb p nosuchsymbol cached=false error=true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(h) == len(want) && (h[0].OutputID != firstID || h[1].OutputID != firstID || h[2].OutputID == firstID) {
+		t.Errorf("history's outputs: %+v", h)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/store"
@@ -47,6 +48,7 @@ func (a *Analyst) Run(ctx context.Context, c Call, route postmortem.Route) (Resu
 	if cacheable && !c.Force {
 		if id, ok, err := st.CacheGet(ctx, key); err == nil && ok {
 			if hit, err := a.cached(ctx, st, id, r, before); err == nil {
+				c.Session.Record(postmortem.Command{Command: cmd, Engine: e, At: time.Now(), Cached: true, OutputID: id})
 				return hit, nil
 			}
 		}
@@ -55,12 +57,23 @@ func (a *Analyst) Run(ctx context.Context, c Call, route postmortem.Route) (Resu
 }
 
 // exec runs r's command on the engine, stores its output, and caches it
-// when it may be.
+// when it may be; the session's history records it, done or not.
 func (a *Analyst) exec(ctx context.Context, st *store.Store, c Call, r Result, cacheable bool) (Result, error) {
+	at := time.Now()
+	r, err := a.execStore(ctx, st, c, r, cacheable)
+	h := postmortem.Command{Command: r.Command, Engine: r.Engine, At: at, OutputID: r.Output.ID, Error: r.Error}
+	if err != nil {
+		h.Error = err.Error()
+	}
+	c.Session.Record(h)
+	return r, err
+}
+
+func (a *Analyst) execStore(ctx context.Context, st *store.Store, c Call, r Result, cacheable bool) (Result, error) {
 	s, e := c.Session, r.Engine
 	res, err := s.Exec(ctx, e, r.Command, c.Timeout, c.Force)
 	if err != nil {
-		return Result{}, execError(err)
+		return r, execError(err)
 	}
 	r.Context, r.Notes = res.After, res.Notes
 	r.Error = postmortem.EngineError(e, res.Output)
@@ -75,7 +88,7 @@ func (a *Analyst) exec(ctx context.Context, st *store.Store, c Call, r Result, c
 	meta := store.Meta{Tool: c.Tool, Argv: []string{string(e), r.Command}, Cwd: s.WorkDir, Engine: string(e), ContextKey: res.Before.Key()}
 	id, err := st.Put(context.WithoutCancel(ctx), meta, text, store.Final{Status: status, VerdictLine: r.Error})
 	if err != nil {
-		return Result{}, err
+		return r, err
 	}
 	if r.Error == "" && cacheable {
 		// The key of the context the command really ran under.

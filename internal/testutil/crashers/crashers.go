@@ -311,3 +311,20 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// Core runs the named program in a temporary directory with core dumps on
+// and returns the core it left and the program. It fails the test when no
+// core is left there: kernel.core_pattern must be "core" (as
+// scripts/install-deps.sh sets it).
+func Core(t testing.TB, name string) (core, exe string) {
+	t.Helper()
+	exe = Build(t, name)
+	dir := t.TempDir()
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{exe}, Dir: dir, CoreDumps: true, Timeout: time.Minute})
+	cores, _ := filepath.Glob(filepath.Join(dir, "core*"))
+	if err != nil || !res.CoreDumped || len(cores) != 1 {
+		pattern, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+		t.Fatalf("crashers: %s left no core in its directory (core_pattern %q): %+v %v", name, strings.TrimSpace(string(pattern)), res, err)
+	}
+	return cores[0], exe
+}

@@ -80,7 +80,7 @@ function route() {
   let m;
   if (path === '/ui' || path === '/ui/runs') page.name = 'runs', window.TriageRuns.show();
   else if ((m = path.match(/^\/ui\/runs\/([^/]+)$/))) page.name = 'run', window.TriageRun.show(decodeURIComponent(m[1]));
-  else if (path === '/ui/sessions') page.name = 'sessions', showSessions();
+  else if (path === '/ui/sessions') page.name = 'sessions', window.TriageSessions.show();
   else if (path === '/ui/doctor') page.name = 'doctor', showDoctor();
   else page.name = '', main().replaceChildren(el('p', { class: 'error' }, 'No such page: ' + path));
   for (const a of document.querySelectorAll('nav a')) {
@@ -109,63 +109,8 @@ function live() {
   const es = new EventSource('/ui/api/events');
   es.addEventListener('ready', () => { badge.textContent = 'live'; badge.classList.add('on'); });
   es.addEventListener('runs', () => { if (page.reload) page.reload(); });
+  es.addEventListener('sessions', () => { if (page.name === 'sessions' && page.reload) page.reload(); });
   es.onerror = () => { badge.textContent = 'offline'; badge.classList.remove('on'); };
-}
-
-// ---- sessions ----
-
-async function showSessions() {
-  let s;
-  try { s = await api('sessions'); } catch (e) { return showError(e); }
-  const tails = [];
-  page.dispose = () => tails.forEach((t) => { t.stop = true; });
-  const procRows = s.processes.map((p) => {
-    const out = el('pre', { class: 'tail', hidden: true });
-    const btn = el('button', { onclick: () => { btn.disabled = true; out.hidden = false; tails.push(tail(p, out)); } }, 'Live tail');
-    return [el('tr', {},
-      el('td', { class: 'mono' }, p.id), el('td', { class: 'argv' }, p.argv.join(' ')), el('td', {}, p.pid),
-      el('td', { class: p.running ? 'st-running' : stClass('st-', p.status) }, p.running ? 'running' : p.verdict),
-      el('td', {}, el('a', { href: '/ui/runs/' + encodeURIComponent(p.output_id) }, 'output'), ' ', btn)),
-    el('tr', {}, el('td', { colspan: 5 }, out))];
-  });
-  main().replaceChildren(el('h1', {}, 'Sessions'),
-    el('h2', {}, 'Debug sessions'),
-    s.debug.length ? el('table', {}, el('tr', {}, ['id', 'backend', 'target', 'state', 'last stop'].map((h) => el('th', {}, h))),
-      s.debug.map((d) => el('tr', {}, el('td', { class: 'mono' }, d.id + (d.current ? ' (current)' : '')), el('td', {}, d.backend),
-        el('td', { class: 'mono' }, d.target + (d.core ? ' core ' + d.core : '') + (d.ssh_host ? ' on ' + d.ssh_host : '')),
-        el('td', {}, d.state.status + (d.state.error ? ': ' + d.state.error : '')),
-        el('td', { class: 'mono' }, d.state.last_stop ? JSON.stringify(d.state.last_stop) : '')))) : el('p', { class: 'muted' }, 'No debug session.'),
-    el('h2', {}, 'Dump sessions'),
-    s.dumps.length ? el('table', {}, el('tr', {}, ['id', 'dump', 'program', 'engines'].map((h) => el('th', {}, h))),
-      s.dumps.map((d) => el('tr', {}, el('td', { class: 'mono' }, d.id), el('td', { class: 'mono' }, d.dump + (d.host ? ' on ' + d.host : '')),
-        el('td', { class: 'mono' }, d.program || ''), el('td', {}, d.engines.map((e) => e.engine + ': ' + e.state).join(', '))))) : el('p', { class: 'muted' }, 'No dump session.'),
-    el('h2', {}, 'Background processes'),
-    s.processes.length ? el('table', {}, el('tr', {}, ['id', 'command', 'pid', 'state', ''].map((h) => el('th', {}, h))), procRows) : el('p', { class: 'muted' }, 'No background process.'));
-}
-
-// tail follows a background process's output with long polls.
-function tail(p, out) {
-  const t = { stop: false };
-  (async () => {
-    let cursor = 0;
-    while (!t.stop) {
-      let v;
-      try { v = await api(`processes/${encodeURIComponent(p.id)}/output?cursor=${cursor}&wait_ms=5000`); } catch (e) {
-        out.append(document.createTextNode('[' + e.message + ']\n'));
-        return;
-      }
-      for (const l of v.lines) out.append(document.createTextNode(l + '\n'));
-      while (out.childNodes.length > 2000) out.firstChild.remove();
-      out.scrollTop = out.scrollHeight;
-      cursor = v.offset + v.lines.length;
-      if (!v.lines.length && !v.more) {
-        const s = await api('sessions').catch(() => null);
-        const now = s && s.processes.find((x) => x.id === p.id);
-        if (!now || !now.running) { out.append(document.createTextNode('[ended: ' + (now ? now.verdict : 'gone') + ']\n')); return; }
-      }
-    }
-  })();
-  return t;
 }
 
 // ---- doctor ----

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 )
@@ -112,7 +113,7 @@ func TestDeadAdapterAndTwoSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapter := backend.(interface{ AdapterPid() int }).AdapterPid()
+	adapter := debugger.Unwrap(backend).(interface{ AdapterPid() int }).AdapterPid()
 	if err := syscall.Kill(adapter, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestDeadAdapterAndTwoSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(backendB.(interface{ EnginePid() int }).EnginePid(), syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(debugger.Unwrap(backendB).(interface{ EnginePid() int }).EnginePid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

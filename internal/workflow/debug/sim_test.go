@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/debugger/dap"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/spawn"
@@ -154,7 +155,7 @@ func TestAttachSim(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", b.(*dap.Backend).AdapterPid()))
+				cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", debugger.Unwrap(b).(*dap.Backend).AdapterPid()))
 				if err != nil || !strings.HasPrefix(string(cmdline), link+"\x00") {
 					t.Errorf("adapter command line %q, want %s: %v", cmdline, link, err)
 				}
