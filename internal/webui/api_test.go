@@ -6,14 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/triage-dev/triage/internal/config"
-	"github.com/triage-dev/triage/internal/identity"
-	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -21,24 +16,8 @@ import (
 // logged in as the server's identity and the store.
 func newUI(t testing.TB) (string, *http.Client, *store.Store) {
 	t.Helper()
-	svc, err := services.New(&config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	st, err := svc.Store(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := New(svc, Options{})
-	ts := httptest.NewServer(u)
-	t.Cleanup(ts.Close)
-	t.Cleanup(u.Close)
-	ck, ok := u.Logins().Redeem(u.Logins().Mint(identity.Server))
-	if !ok {
-		t.Fatal("a fresh code was refused")
-	}
-	return ts.URL, &http.Client{Transport: cookie{ck, http.DefaultTransport}}, st
+	_, url, client, st := serveUI(t)
+	return url, client, st
 }
 
 type cookie struct {

@@ -137,7 +137,7 @@ func TestStreamsShareOnePoller(t *testing.T) {
 }
 
 // serveUI is newUI with the UI itself, for tests that look inside it.
-func serveUI(t *testing.T) (*UI, string, *http.Client, *store.Store) {
+func serveUI(t testing.TB) (*UI, string, *http.Client, *store.Store) {
 	t.Helper()
 	svc, err := services.New(&config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
 	if err != nil {
