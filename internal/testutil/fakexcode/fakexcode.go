@@ -51,6 +51,12 @@ type Rule struct {
 	WriteFile    string   `json:"write_file,omitempty"`
 	Reports      []string `json:"reports,omitempty"` // crash reports copied into ReportDir
 	ReportDir    string   `json:"report_dir,omitempty"`
+	// WriteAfter writes WriteFile to the argument after this flag
+	// (devicectl's --json-output FILE).
+	WriteAfter string `json:"write_after,omitempty"`
+	// ReportDirAfter copies Reports into the argument after this flag
+	// (devicectl's copy from --destination DIR).
+	ReportDirAfter string `json:"report_dir_after,omitempty"`
 }
 
 // Scenario is what the fake tools answer.

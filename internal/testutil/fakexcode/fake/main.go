@@ -56,6 +56,13 @@ type rule struct {
 	// answers, as ReportCrash would write them when a process dies.
 	Reports   []string `json:"reports"`
 	ReportDir string   `json:"report_dir"`
+	// WriteAfter writes WriteFile's content to the argument that follows
+	// this flag, as devicectl does with --json-output FILE.
+	WriteAfter string `json:"write_after"`
+	// ReportDirAfter names the flag whose argument is the directory
+	// Reports are copied into, as `devicectl device copy from
+	// --destination DIR` fills it (ReportDir is then not used).
+	ReportDirAfter string `json:"report_dir_after"`
 }
 
 func main() {
@@ -118,8 +125,12 @@ func matches(want, args []string) bool {
 }
 
 func answer(r rule, args []string) {
+	dir := r.ReportDir
+	if r.ReportDirAfter != "" {
+		dir = argAfter(args, r.ReportDirAfter)
+	}
 	for _, src := range r.Reports {
-		copyFile(src, filepath.Join(r.ReportDir, filepath.Base(src)))
+		copyFile(src, filepath.Join(dir, filepath.Base(src)))
 	}
 	if r.ResultBundle {
 		if p := argAfter(args, "-resultBundlePath"); p != "" {
@@ -130,6 +141,11 @@ func answer(r rule, args []string) {
 	}
 	if r.WriteArg > 0 && r.WriteArg <= len(args) {
 		copyFile(r.WriteFile, args[len(args)-r.WriteArg])
+	}
+	if r.WriteAfter != "" {
+		if p := argAfter(args, r.WriteAfter); p != "" {
+			copyFile(r.WriteFile, p)
+		}
 	}
 	os.Stdout.WriteString(r.Stdout)
 	if r.StdoutFile != "" {
