@@ -4,6 +4,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/debug"
+	"github.com/triage-dev/triage/internal/workflow/device"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
 	"github.com/triage-dev/triage/internal/workflow/dump"
 	"github.com/triage-dev/triage/internal/workflow/output"
@@ -20,6 +21,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		run.Workflow(svc),
 		xcode.Workflow(svc),
 		simulator.Workflow(svc),
+		device.Workflow(svc),
 		debug.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),
