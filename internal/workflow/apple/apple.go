@@ -64,7 +64,7 @@ func (a SimulatorArgs) Resolve(ctx context.Context) (xcode.Device, error) {
 
 // DeviceArgs designate a physical device; session-managed.
 type DeviceArgs struct {
-	DeviceID string `json:"device_id,omitempty" jsonschema:"device UDID, identifier or name; default: the only one (session default)"`
+	DeviceID string `json:"device_id,omitempty" jsonschema:"physical device UDID or name (session default)"`
 }
 
 // Resolve returns the device the arguments designate (xcode.FindDevice).

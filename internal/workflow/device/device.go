@@ -27,7 +27,7 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 	return &catalog.Workflow{
 		ID:          "device",
 		Title:       "Physical Apple devices",
-		Description: "List devices, install, launch, stop apps and fetch their crash reports through devicectl (macOS, opt-in).",
+		Description: "List devices, install, launch, stop apps and fetch their crash reports through devicectl; device_id defaults to the only device (macOS, opt-in).",
 		OptIn:       true,
 		Available:   o.AvailableFunc(),
 		Tools: []*catalog.Tool{
