@@ -7,6 +7,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/device"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
 	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/macos"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -22,6 +23,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		xcode.Workflow(svc),
 		simulator.Workflow(svc),
 		device.Workflow(svc),
+		macos.Workflow(svc),
 		debug.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),

@@ -22,7 +22,8 @@ func CallerError(err error) bool {
 		nr *AppNotRunningError
 		st *spawn.StartError
 		dn *DeviceNotFoundError
+		mn *MacAppNotRunningError
 	)
 	return err != nil && (errors.As(err, &re) || errors.As(err, &nf) || errors.As(err, &am) || errors.As(err, &se) ||
-		errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) || errors.As(err, &dn) || errors.Is(err, ErrDestination))
+		errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) || errors.As(err, &dn) || errors.As(err, &mn) || errors.Is(err, ErrDestination))
 }

@@ -62,6 +62,9 @@ type Rule struct {
 // Scenario is what the fake tools answer.
 type Scenario struct {
 	Rules []Rule `json:"rules"`
+	// Tools are more names the fake is installed under (macOS's open,
+	// pkill), beside xcodebuild and xcrun.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // Fake is an installed fake.
@@ -77,7 +80,8 @@ type Call struct {
 	Argv []string `json:"argv"`
 }
 
-// Install builds the fake if needed, writes the scenario, and sets PATH
+// Install builds the fake if needed, installs it as xcodebuild, xcrun and
+// sc.Tools, writes the scenario, and sets PATH
 // and FAKEXCODE_SCENARIO for the rest of the test (so the test cannot be
 // parallel).
 func Install(t testing.TB, sc Scenario) *Fake {
@@ -88,7 +92,7 @@ func Install(t testing.TB, sc Scenario) *Fake {
 	if err := os.Mkdir(f.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"xcodebuild", "xcrun"} {
+	for _, name := range append([]string{"xcodebuild", "xcrun"}, sc.Tools...) {
 		if err := os.Symlink(bin, filepath.Join(f.Dir, name)); err != nil {
 			t.Fatal(err)
 		}

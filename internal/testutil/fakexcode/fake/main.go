@@ -26,7 +26,8 @@ type scenario struct {
 
 // rule says how to answer the command lines it matches.
 type rule struct {
-	// Tool is "xcodebuild" or "xcrun" (the name the fake was run as).
+	// Tool is the name the fake was run as: "xcodebuild", "xcrun" or one
+	// of the scenario's other tools.
 	Tool string `json:"tool"`
 	// Match are arguments that must all appear, in this order, among the
 	// arguments ("*" matches any one argument).
