@@ -56,7 +56,10 @@ func (d PhysicalDevice) Label() string {
 	if name == "" {
 		return d.ID()
 	}
-	return fmt.Sprintf("%s (%s %s, %s)", strings.TrimSpace(name), d.Platform, d.OSVersion, d.ID())
+	if os := strings.TrimSpace(d.Platform + " " + d.OSVersion); os != "" {
+		return fmt.Sprintf("%s (%s, %s)", strings.TrimSpace(name), os, d.ID())
+	}
+	return fmt.Sprintf("%s (%s)", strings.TrimSpace(name), d.ID())
 }
 
 // DevicectlError reports a devicectl command that ran and failed, with the

@@ -101,7 +101,7 @@ func TestListAndFindDevices(t *testing.T) {
 	}
 	_, err = FindDevice(ctx, "0000-NOPE")
 	var nf *DeviceNotFoundError
-	if !errors.As(err, &nf) || !CallerError(err) || !strings.Contains(err.Error(), `no device "0000-NOPE"; devicectl knows: xx's iPhone (iOS , 00008110-001C108C0132401E)`) {
+	if !errors.As(err, &nf) || !CallerError(err) || !strings.Contains(err.Error(), `no device "0000-NOPE"; devicectl knows: xx's iPhone (iOS, 00008110-001C108C0132401E)`) {
 		t.Errorf("unknown id: %v", err)
 	}
 	if _, err := FindDevice(ctx, ""); err == nil || !strings.Contains(err.Error(), "several devices are known; give device_id") {

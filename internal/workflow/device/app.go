@@ -34,7 +34,7 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in struct{}) (catal
 	}
 	fmt.Fprintf(&b, "%d DEVICES (%d connected)\n", len(devs), connected)
 	for _, d := range devs {
-		fmt.Fprintf(&b, "  %s: %s %s %s, %s, %s, tunnel %s\n", d.Label(), d.Model, d.Platform, d.OSVersion, orUnknown(d.Transport), orUnknown(d.Pairing), orUnknown(d.Tunnel))
+		fmt.Fprintf(&b, "  %s: %s, %s, %s, tunnel %s, developer mode %s\n", d.Label(), orUnknown(d.Model), orUnknown(d.Transport), orUnknown(d.Pairing), orUnknown(d.Tunnel), orUnknown(d.DeveloperMode))
 	}
 	if len(devs) == 0 {
 		b.WriteString("connect a device by cable, unlock it and trust this Mac (or pair it in Xcode's Devices window)\n")

@@ -107,7 +107,7 @@ func TestDeviceList(t *testing.T) {
 	if r.Outcome != "ok" || r.FirstLine() != "3 DEVICES (1 connected)" {
 		t.Fatalf("%s", r.Text)
 	}
-	want := "  iPhone (iOS 18.4.1, " + phone + "): iPhone 14 Pro iOS 18.4.1, wired, paired, tunnel connected"
+	want := "  iPhone (iOS 18.4.1, " + phone + "): iPhone 14 Pro, wired, paired, tunnel connected, developer mode enabled"
 	if !strings.Contains(r.Text, want+"\n") {
 		t.Errorf("no line %q in\n%s", want, r.Text)
 	}
@@ -169,7 +169,7 @@ func TestDeviceSessionDefault(t *testing.T) {
 func TestDeviceBadInput(t *testing.T) {
 	e := newEnv(t, failing(t, "install_app_failed", "device", "install", "app"))
 	r := e.c.Call("device_launch_app", map[string]any{"device_id": "0000-NOPE", "bundle_id": "com.example.app"})
-	if r.Outcome != "usage_error" || !strings.Contains(r.Text, `no device "0000-NOPE"; devicectl knows: xx's iPhone (iOS , 00008110-001C108C0132401E)`) {
+	if r.Outcome != "usage_error" || !strings.Contains(r.Text, `no device "0000-NOPE"; devicectl knows: xx's iPhone (iOS, 00008110-001C108C0132401E)`) {
 		t.Errorf("unknown device: %s %s", r.Outcome, r.Text)
 	}
 	r = e.c.Call("device_launch_app", map[string]any{"bundle_id": "com.example.app"})
