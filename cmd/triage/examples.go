@@ -38,6 +38,7 @@ var examples = map[string][2]string{
 	"device_install_app":      {`--app_path build/Debug-iphoneos/App.app`, `--app_path build/Debug-iphoneos/App.app --device_id 00008120-0014485601E3C01E`},
 	"device_launch_app":       {`--bundle_id com.example.App`, `--bundle_id com.example.App --console --watch_s 30`},
 	"device_stop_app":         {`--pid 1234`, `--pid 1234 --device_id "Jo's iPhone"`},
+	"device_build_run":        {`--workspace_path App.xcworkspace --scheme App --device_id 00008120-0014485601E3C01E`, `--scheme App --watch_s 30`},
 	"device_crash_reports":    {`--process App`, `--process App --since_s 600`},
 	"macos_launch_app":        {`--app_path build/Debug/App.app`, `--bundle_id com.example.App --args -NSShowAllViews --watch_s 10`},
 	"macos_stop_app":          {`--process_name App`, `--process_name "My App"`},

@@ -237,3 +237,58 @@ func reportSince(when string, since time.Time) bool {
 	t, err := time.Parse("2006-01-02 15:04:05 -0700", when)
 	return err != nil || !t.Before(since.Add(-time.Minute))
 }
+
+// DeviceBuildAndLaunchOutcome is how far a device build and launch got.
+type DeviceBuildAndLaunchOutcome struct {
+	Stage  string // build, locate, install or launch
+	Status string // the build's status, then launched, exited, crashed or failed
+	Line   string
+	Build  *BuildOutcome
+	App    *Product
+	Launch *LaunchOutcome
+}
+
+// BuildAndLaunchOnDevice builds the scheme for the device of l, finds the
+// app it built, installs it there and launches it. The error is non-nil
+// only when the build could not be run at all (see Build).
+func BuildAndLaunchOnDevice(ctx context.Context, b BuildRequest, target string, l DeviceLaunchRequest) (*DeviceBuildAndLaunchOutcome, error) {
+	platform := l.Device.Platform
+	if _, err := canonicalPlatform(platform); err != nil {
+		platform = "" // one xcodebuild does not spell so: the id alone is enough
+	}
+	b.Action, b.Request.Destination = ActionBuild, Destination{Platform: platform, DeviceID: l.Device.ID()}
+	built, err := Build(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	o := &DeviceBuildAndLaunchOutcome{Stage: StageBuild, Status: string(built.Status), Line: built.Line, Build: built}
+	if !built.Status.OK() {
+		return o, nil
+	}
+	fail := func(why string, err error) (*DeviceBuildAndLaunchOutcome, error) {
+		o.Status, o.Line = "failed", "BUILT, but "+why+": "+err.Error()
+		return o, nil
+	}
+	o.Stage = StageLocate
+	ts, err := BuildSettings(ctx, b.Request)
+	var app Product
+	if err == nil {
+		app, err = App(ts, target)
+	}
+	if err != nil {
+		return fail("the app was not found", err)
+	}
+	o.App, o.Stage = &app, StageInstall
+	notify(l.Notify, "installing "+app.Path+" on "+l.Device.Label())
+	if _, err := InstallOnDevice(ctx, l.Device, app.Path); err != nil {
+		return fail("installing failed", err)
+	}
+	o.Stage = StageLaunch
+	l.BundleID, l.Process = app.BundleID, AppProcess(app)
+	launched := LaunchOnDevice(ctx, l)
+	o.Launch, o.Status, o.Line = &launched, launched.Status, launched.Line
+	if launched.Status == "launched" {
+		o.Line = fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash report within %s", l.BundleID, launched.Pid, l.Device.Label(), l.Watch)
+	}
+	return o, nil
+}

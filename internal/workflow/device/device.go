@@ -1,9 +1,9 @@
 // Package device is the `device` workflow: physical iPhones, iPads and
 // other Apple devices through `xcrun devicectl` (Xcode 15 and later): list
 // them, install, launch (watched for a crash, its console captured into the
-// output store when asked), stop, and fetch the crash reports a device wrote.
-// Building and testing for a device are xcode_build and xcode_test with
-// device_id. It is opt-in (`workflows:` in the config) and available on
+// output store when asked), stop, build and run in one call, and fetch the
+// crash reports a device wrote. Building or testing alone for a device are
+// xcode_build and xcode_test with device_id. It is opt-in (`workflows:` in the config) and available on
 // macOS with Xcode only; apple.Options lets tests run it elsewhere against a
 // fake xcrun.
 package device
@@ -23,6 +23,7 @@ func Workflow(svc *services.Set) *catalog.Workflow { return WorkflowWith(svc, ap
 func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 	h := &handler{svc: svc, opts: o}
 	none := defaults.Requirements{}
+	buildRun := defaults.Requirements{AllOf: []string{"scheme"}, OneOf: [][]string{{"workspace_path", "project_path"}}}
 	world := catalog.Annotations{OpenWorld: true}
 	return &catalog.Workflow{
 		ID:          "device",
@@ -39,6 +40,8 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 				world, catalog.WithDefaults(svc.Defaults, none, h.launch)),
 			catalog.New("device_stop_app", "Terminate an app's process on a device (pid from device_launch_app).",
 				catalog.Annotations{Destructive: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, none, h.stop)),
+			catalog.New("device_build_run", "Build a scheme for a device, install and launch its app, watch it and fetch its crash reports; verdict line first.",
+				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
 			catalog.New("device_crash_reports", "Copy a device's crash reports of an app off it and summarise them.",
 				catalog.Annotations{ReadOnly: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, none, h.crashReports)),
 		},

@@ -258,3 +258,35 @@ func TestDeviceWorkflowIsOptIn(t *testing.T) {
 		t.Errorf("%s", r.Text)
 	}
 }
+
+// TestDeviceBuildRun: the scheme is built for the device (its platform and
+// UDID), the app of the recorded build settings installed and launched;
+// a failed install ends it at that stage.
+func TestDeviceBuildRun(t *testing.T) {
+	project := filepath.Join(t.TempDir(), "Crashy.xcodeproj")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	common := []fakexcode.Rule{
+		{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: `{"project":{"name":"Crashy","schemes":["Crashy"],"targets":["Crashy"]}}`},
+		{Tool: "xcodebuild", Match: []string{"-showBuildSettings"}, StdoutFile: data(t, "..", "..", "xcode", "testdata", "build_settings.json")},
+		{Tool: "xcodebuild", Match: []string{"-destination", "platform=iOS,id=" + phone, "build"}, Stdout: "** BUILD SUCCEEDED **\n"},
+	}
+	args := map[string]any{"project_path": project, "scheme": "Crashy", "device_id": phone, "watch_s": 0.001}
+	e := newEnv(t, append(common, answer(t, "install_app.json", "device", "install", "app"), answer(t, "launch.json", "device", "process", "launch"), copyFrom())...)
+	r := e.c.Call("device_build_run", args)
+	var out device.BuildRunOutput
+	r.Decode(t, &out)
+	if r.Outcome != "ok" || r.FirstLine() != "BUILT AND LAUNCHED dev.triage.Crashy (pid 1234) on iPhone (iOS 18.4.1, "+phone+"); no crash report within 1ms" ||
+		out.Stage != "launch" || out.App == nil {
+		t.Fatalf("%s %+v\n%s", r.Outcome, out, r.Text)
+	}
+	if _, ok := e.fake.Find(t, "xcrun", "install", out.App.Path); !ok {
+		t.Errorf("the app built was not installed: %+v", e.fake.Calls(t))
+	}
+	e = newEnv(t, append(common, failing(t, "install_app_failed", "device", "install", "app"))...)
+	r = e.c.Call("device_build_run", args)
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "BUILT, but installing failed: devicectl device install app: Could not obtain access") {
+		t.Errorf("failed install: %s\n%s", r.Outcome, r.Text)
+	}
+}
