@@ -181,7 +181,7 @@ func StopOnDevice(ctx context.Context, d PhysicalDevice, pid int) error {
 }
 
 // DeviceCrashReports copies the device's crash logs domain into dir (a
-// directory of its own per device under it) and returns the reports of
+// directory of its own per device under it, replacing the last copy) and returns the reports of
 // apps written since since, newest first. A report's own time decides,
 // not the copy's: the copy is new, the report may be old. Reports whose
 // time cannot be read are kept.
@@ -193,7 +193,12 @@ func DeviceCrashReports(ctx context.Context, d PhysicalDevice, dir string, since
 		}
 		dir = filepath.Join(base, "triage", "device-reports")
 	}
+	// The previous copy goes: what is still on the device comes back, and
+	// the directory does not grow with every launch.
 	dest := filepath.Join(dir, d.ID())
+	if err := os.RemoveAll(dest); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dest, 0o700); err != nil {
 		return nil, err
 	}

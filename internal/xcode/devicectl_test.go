@@ -162,7 +162,18 @@ func TestLaunchOnDeviceVerdicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fakexcode.Install(t, fakexcode.Scenario{Rules: tt.rules})
-			o := LaunchOnDevice(context.Background(), DeviceLaunchRequest{Device: d, BundleID: "dev.mobile.MemoryLeakingApp", Process: "MemoryLeakingApp", ReportDir: t.TempDir()})
+			dir := t.TempDir()
+			stale := filepath.Join(dir, d.UDID, "MemoryLeakingApp-stale.ips")
+			if err := os.MkdirAll(filepath.Dir(stale), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(stale, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			o := LaunchOnDevice(context.Background(), DeviceLaunchRequest{Device: d, BundleID: "dev.mobile.MemoryLeakingApp", Process: "MemoryLeakingApp", ReportDir: dir})
+			if _, err := os.Stat(stale); tt.status != "failed" && err == nil {
+				t.Errorf("the last copy of the crash logs is still there")
+			}
 			if o.Status != tt.status || !strings.HasPrefix(o.Line, tt.line) || len(o.CrashReports) != tt.reports {
 				t.Errorf("got %s %q with %d reports, want %s %q with %d", o.Status, o.Line, len(o.CrashReports), tt.status, tt.line, tt.reports)
 			}
