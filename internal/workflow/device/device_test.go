@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,10 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/device"
+	"github.com/triage-dev/triage/internal/workflow/macos"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/session"
+	"github.com/triage-dev/triage/internal/xcode"
 )
 
 // The devicectl answers are the recorded ones of internal/xcode/testdata/devicectl
@@ -288,5 +291,24 @@ func TestDeviceBuildRun(t *testing.T) {
 	r = e.c.Call("device_build_run", args)
 	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "BUILT, but installing failed: devicectl device install app: Could not obtain access") {
 		t.Errorf("failed install: %s\n%s", r.Outcome, r.Text)
+	}
+}
+
+// TestDeviceUnavailableOffMacOS: enabled but without Xcode, the device and
+// macos tools are not listed and a call says why.
+func TestDeviceUnavailableOffMacOS(t *testing.T) {
+	if xcode.Available() == nil {
+		t.Skip("Xcode is available here")
+	}
+	c := mcptest.ConnectCatalogConfig(t, &config.Config{Workflows: []string{"device", "macos"}}, func(svc *services.Set) []*catalog.Workflow {
+		return []*catalog.Workflow{session.Workflow(svc), device.Workflow(svc), macos.Workflow(svc)}
+	})
+	for _, name := range []string{"device_list", "macos_launch_app"} {
+		if slices.Contains(c.Tools(), name) {
+			t.Errorf("%s listed off macOS: %v", name, c.Tools())
+		}
+		if r := c.Call(name, map[string]any{}); !r.IsError || !strings.Contains(r.Text, "requires macOS with Xcode") {
+			t.Errorf("calling %s: %s", name, r.Text)
+		}
 	}
 }
