@@ -13,6 +13,9 @@ type Workflow struct {
 	Description string
 	// AlwaysOn workflows are enabled whatever the configuration says.
 	AlwaysOn bool
+	// OptIn workflows are enabled only when the configuration names them:
+	// their tools would cost every session tokens few sessions use.
+	OptIn bool
 	// Available, if set, reports why the workflow cannot run here (nil: it can).
 	Available func() error
 	Tools     []*Tool
@@ -34,8 +37,8 @@ type Selection struct {
 	Absent map[string]string
 }
 
-// Select enables the named workflows (all available ones when names is empty)
-// plus the always-on ones. An unknown name is an error listing the known ones.
+// Select enables the named workflows (all available ones but the opt-in
+// ones when names is empty) plus the always-on ones. An unknown name is an error listing the known ones.
 func (c *Catalog) Select(names []string) (*Selection, error) {
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -50,7 +53,7 @@ func (c *Catalog) Select(names []string) (*Selection, error) {
 		switch {
 		case w.Available != nil && w.Available() != nil:
 			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is unavailable here: %v", w.ID, w.Available())
-		case !w.AlwaysOn && len(want) > 0 && !want[w.ID]:
+		case !w.AlwaysOn && (len(want) > 0 || w.OptIn) && !want[w.ID]:
 			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is not enabled; enable it with `workflows:` in .triage/config.yaml or TRIAGE_WORKFLOWS", w.ID)
 		}
 		if reason != "" {

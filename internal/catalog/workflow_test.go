@@ -30,3 +30,22 @@ func TestSelectToolAvailability(t *testing.T) {
 		t.Error("SelectAll leaves out an unavailable tool")
 	}
 }
+
+// TestSelectOptIn: an opt-in workflow is left out of the default selection
+// (saying how to enable it) and enabled when named.
+func TestSelectOptIn(t *testing.T) {
+	c := &Catalog{Workflows: []*Workflow{
+		{ID: "run", Tools: []*Tool{New("run", "Run.", Annotations{}, nop)}},
+		{ID: "device", OptIn: true, Tools: []*Tool{New("device_list", "List.", Annotations{}, nop)}},
+	}}
+	sel, err := c.Select(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Tools) != 1 || sel.Tools[0].Name != "run" || !strings.Contains(sel.Absent["device_list"], `workflow "device", which is not enabled`) {
+		t.Errorf("default: tools %v, absent %v", sel.Tools, sel.Absent)
+	}
+	if sel, _ = c.Select([]string{"run", "device"}); len(sel.Tools) != 2 || !sel.IsEnabled("device") {
+		t.Errorf("named: tools %v", sel.Tools)
+	}
+}

@@ -12,6 +12,9 @@ import (
 var ExclusivePairs = [][2]string{
 	{"workspace_path", "project_path"},
 	{"simulator_id", "simulator_name"},
+	// A build or test runs on a simulator or on a physical device.
+	{"simulator_id", "device_id"},
+	{"simulator_name", "device_id"},
 }
 
 // Requirements is what a session-aware tool needs after defaults are applied.

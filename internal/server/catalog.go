@@ -4,8 +4,10 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/debug"
+	"github.com/triage-dev/triage/internal/workflow/device"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
 	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/macos"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -20,6 +22,8 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		run.Workflow(svc),
 		xcode.Workflow(svc),
 		simulator.Workflow(svc),
+		device.Workflow(svc),
+		macos.Workflow(svc),
 		debug.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),

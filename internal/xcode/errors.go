@@ -9,7 +9,7 @@ import (
 // CallerError reports whether err is one the caller fixes by changing the
 // arguments or doing something first: a malformed request or destination,
 // a simulator name that matches none or several, an unknown scheme, a
-// simulator not booted, an app not running, a developer tool that could
+// simulator not booted, an app not running, a physical device not found, a developer tool that could
 // not be started (no Xcode). The Apple workflows answer these as usage
 // errors.
 func CallerError(err error) bool {
@@ -21,7 +21,9 @@ func CallerError(err error) bool {
 		nb *SimulatorNotBootedError
 		nr *AppNotRunningError
 		st *spawn.StartError
+		dn *DeviceNotFoundError
+		mn *MacAppNotRunningError
 	)
 	return err != nil && (errors.As(err, &re) || errors.As(err, &nf) || errors.As(err, &am) || errors.As(err, &se) ||
-		errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) || errors.Is(err, ErrDestination))
+		errors.As(err, &nb) || errors.As(err, &nr) || errors.As(err, &st) || errors.As(err, &dn) || errors.As(err, &mn) || errors.Is(err, ErrDestination))
 }

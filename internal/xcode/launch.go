@@ -149,7 +149,7 @@ func BuildAndLaunch(ctx context.Context, req BuildAndLaunchRequest) (*BuildAndLa
 	}
 	o.Stage = StageLaunch
 	l := req.Launch
-	l.BundleID, l.Process = o.App.BundleID, appProcess(*o.App)
+	l.BundleID, l.Process = o.App.BundleID, AppProcess(*o.App)
 	launched := Launch(ctx, l)
 	o.Launch, o.Status, o.Line = &launched, launched.Status, launched.Line
 	if launched.Status == "launched" {
@@ -189,9 +189,9 @@ func (o *BuildAndLaunchOutcome) install(ctx context.Context, req BuildAndLaunchR
 	return true
 }
 
-// appProcess is the process name of an app: its executable's, else the
+// AppProcess is the process name of an app: its executable's, else the
 // last component of its bundle id.
-func appProcess(app Product) string {
+func AppProcess(app Product) string {
 	if app.Executable != "" {
 		return filepath.Base(app.Executable)
 	}

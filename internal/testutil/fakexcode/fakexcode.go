@@ -51,11 +51,20 @@ type Rule struct {
 	WriteFile    string   `json:"write_file,omitempty"`
 	Reports      []string `json:"reports,omitempty"` // crash reports copied into ReportDir
 	ReportDir    string   `json:"report_dir,omitempty"`
+	// WriteAfter writes WriteFile to the argument after this flag
+	// (devicectl's --json-output FILE).
+	WriteAfter string `json:"write_after,omitempty"`
+	// ReportDirAfter copies Reports into the argument after this flag
+	// (devicectl's copy from --destination DIR).
+	ReportDirAfter string `json:"report_dir_after,omitempty"`
 }
 
 // Scenario is what the fake tools answer.
 type Scenario struct {
 	Rules []Rule `json:"rules"`
+	// Tools are more names the fake is installed under (macOS's open,
+	// pkill), beside xcodebuild and xcrun.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // Fake is an installed fake.
@@ -71,7 +80,8 @@ type Call struct {
 	Argv []string `json:"argv"`
 }
 
-// Install builds the fake if needed, writes the scenario, and sets PATH
+// Install builds the fake if needed, installs it as xcodebuild, xcrun and
+// sc.Tools, writes the scenario, and sets PATH
 // and FAKEXCODE_SCENARIO for the rest of the test (so the test cannot be
 // parallel).
 func Install(t testing.TB, sc Scenario) *Fake {
@@ -82,7 +92,7 @@ func Install(t testing.TB, sc Scenario) *Fake {
 	if err := os.Mkdir(f.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"xcodebuild", "xcrun"} {
+	for _, name := range append([]string{"xcodebuild", "xcrun"}, sc.Tools...) {
 		if err := os.Symlink(bin, filepath.Join(f.Dir, name)); err != nil {
 			t.Fatal(err)
 		}

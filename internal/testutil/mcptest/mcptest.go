@@ -40,6 +40,13 @@ func ConnectCatalog(t testing.TB, workflows func(*services.Set) []*catalog.Workf
 	return connect(t, nil, workflows)
 }
 
+// ConnectCatalogConfig is ConnectCatalog under a configuration (its
+// workflows: select the opt-in ones).
+func ConnectCatalogConfig(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*catalog.Workflow) *Client {
+	t.Helper()
+	return connect(t, cfg, workflows)
+}
+
 func connect(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*catalog.Workflow) *Client {
 	t.Helper()
 	if cfg == nil {

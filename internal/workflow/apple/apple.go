@@ -6,6 +6,9 @@ package apple
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -59,6 +62,17 @@ func (a SimulatorArgs) Resolve(ctx context.Context) (xcode.Device, error) {
 	return d, UsageOf(err)
 }
 
+// DeviceArgs designate a physical device; session-managed.
+type DeviceArgs struct {
+	DeviceID string `json:"device_id,omitempty" jsonschema:"physical device UDID or name (session default)"`
+}
+
+// Resolve returns the device the arguments designate (xcode.FindDevice).
+func (a DeviceArgs) Resolve(ctx context.Context) (xcode.PhysicalDevice, error) {
+	d, err := xcode.FindDevice(ctx, a.DeviceID)
+	return d, UsageOf(err)
+}
+
 // UsageOf marks the errors a caller fixes (xcode.CallerError) as usage
 // errors, keeping their messages.
 func UsageOf(err error) error {
@@ -66,4 +80,19 @@ func UsageOf(err error) error {
 		return fault.Usage(err)
 	}
 	return err
+}
+
+// CheckApp refuses an app path that is not an existing .app directory.
+func CheckApp(p string) error {
+	if p == "" {
+		return fault.Usagef("app_path is required: the .app bundle to install")
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return fault.Usagef("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)
+	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
+		return fault.Usagef("app_path %q is not an .app bundle", p)
+	}
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,7 +22,7 @@ type installParams struct {
 
 func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[SimOutput], error) {
 	var zero catalog.Result[SimOutput]
-	if err := checkApp(in.AppPath); err != nil {
+	if err := apple.CheckApp(in.AppPath); err != nil {
 		return zero, err
 	}
 	d, err := in.Resolve(ctx)
@@ -43,21 +42,6 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 	}
 	line := fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d))
 	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
-}
-
-// checkApp refuses an app path that is not an existing .app directory.
-func checkApp(p string) error {
-	if p == "" {
-		return fault.Usagef("app_path is required: the .app bundle to install")
-	}
-	fi, err := os.Stat(p)
-	switch {
-	case err != nil:
-		return fault.Usagef("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)
-	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
-		return fault.Usagef("app_path %q is not an .app bundle", p)
-	}
-	return nil
 }
 
 // failedOrError makes a simctl command that ran and failed a failed

@@ -112,3 +112,22 @@ func TestSummaryOf(s *xcode.TestSummary) *TestSummary {
 		}
 	})
 }
+
+// PhysicalDevice is a device devicectl knows.
+type PhysicalDevice struct {
+	Identifier    string `json:"identifier" jsonschema:"CoreDevice's identifier"`
+	UDID          string `json:"udid,omitempty"`
+	Name          string `json:"name,omitempty"`
+	Model         string `json:"model,omitempty" jsonschema:"iPhone 14 Pro, ..."`
+	Platform      string `json:"platform,omitempty" jsonschema:"iOS, watchOS, ..."`
+	OSVersion     string `json:"os_version,omitempty"`
+	Transport     string `json:"transport,omitempty" jsonschema:"wired or localNetwork"`
+	Pairing       string `json:"pairing,omitempty" jsonschema:"paired, unpaired"`
+	Tunnel        string `json:"tunnel,omitempty" jsonschema:"connected, disconnected, unavailable"`
+	DeveloperMode string `json:"developer_mode,omitempty" jsonschema:"enabled or disabled"`
+}
+
+// PhysicalDevicesOf converts the devices devicectl lists.
+func PhysicalDevicesOf(ds []xcode.PhysicalDevice) []PhysicalDevice {
+	return list(ds, func(d xcode.PhysicalDevice) PhysicalDevice { return PhysicalDevice(d) })
+}

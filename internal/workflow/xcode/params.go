@@ -13,6 +13,7 @@ import (
 type DestinationArgs struct {
 	apple.SchemeArgs
 	apple.SimulatorArgs
+	apple.DeviceArgs
 	Platform string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS (session default)"`
 }
 
@@ -40,6 +41,15 @@ func (p DestinationArgs) request(ctx context.Context) (xcode.Request, error) {
 			return r, apple.UsageOf(err)
 		}
 		r.Destination.SimulatorID = d.UDID
+	}
+	if p.DeviceID != "" {
+		// A name becomes the UDID; one devicectl does not know is explained
+		// before xcodebuild runs.
+		d, err := p.DeviceArgs.Resolve(ctx)
+		if err != nil {
+			return r, err
+		}
+		r.Destination.DeviceID = d.ID()
 	}
 	if _, err := r.Destination.Spec(); err != nil {
 		return r, apple.UsageOf(err)

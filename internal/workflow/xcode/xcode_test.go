@@ -384,3 +384,41 @@ func TestStoreFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestDeviceDestination: device_id (a session default, here a name) builds
+// for and tests on the physical device devicectl knows by it, by its UDID; an
+// explicit simulator drops the default device; a device devicectl does not
+// know is refused before xcodebuild runs. The device list is a recorded
+// devicectl answer (internal/xcode/testdata/devicectl/PROVENANCE.tsv).
+func TestDeviceDestination(t *testing.T) {
+	e := newEnv(t,
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"devicectl", "list", "devices"}, WriteAfter: "--json-output", WriteFile: testdata(t, "devicectl/list_devices.json")},
+		fakexcode.Rule{Tool: "xcrun", Match: []string{"simctl", "list", "devices"}, StdoutFile: testdata(t, "simctl_devices.json")},
+		fakexcode.Rule{Tool: "xcodebuild", Match: []string{"build"}, Stdout: "** BUILD SUCCEEDED **\n"},
+	)
+	if r := e.c.Call("session_set_defaults", map[string]any{"device_id": "iPhone", "platform": "iOS"}); r.IsError {
+		t.Fatal(r.Text)
+	}
+	if r := e.c.Call("xcode_build", e.args(nil)); r.Outcome != "ok" {
+		t.Fatalf("%s: %s", r.Outcome, r.Text)
+	}
+	if _, ok := e.fake.Find(t, "xcodebuild", "-destination", "platform=iOS,id=00008120-0014485601E3C01E", "build"); !ok {
+		t.Errorf("destination not the device: %+v", e.fake.Calls(t))
+	}
+	if r := e.c.Call("xcode_build", e.args(map[string]any{"simulator_name": "iPhone 16 Pro", "platform": "iOS Simulator"})); r.Outcome != "ok" {
+		t.Fatalf("explicit simulator: %s: %s", r.Outcome, r.Text)
+	}
+	// Tests run on the device the same way (a recorded passing log).
+	e.fake = fakexcode.Install(t, fakexcode.Scenario{Rules: []fakexcode.Rule{
+		{Tool: "xcodebuild", Match: []string{"-list", "-json"}, Stdout: listJSON},
+		{Tool: "xcrun", Match: []string{"devicectl", "list", "devices"}, WriteAfter: "--json-output", WriteFile: testdata(t, "devicectl/list_devices.json")},
+		{Tool: "xcodebuild", Match: []string{"-destination", "platform=iOS,id=00008120-0014485601E3C01E", "test"}, StdoutFile: fixture(t, "xcodebuild", "bitrise_xcodebuild-ok.txt")},
+	}})
+	if r := e.c.Call("xcode_test", e.args(nil)); r.Outcome != "ok" || r.FirstLine() != "TESTS PASSED: 3 passed" {
+		t.Errorf("test on the device: %s: %s", r.Outcome, r.Text)
+	}
+	r := e.c.Call("xcode_build", e.args(map[string]any{"device_id": "Nobody's iPad"}))
+	if r.Outcome != "usage_error" || !strings.Contains(r.Text, `no device "Nobody's iPad"; devicectl knows:`) {
+		t.Errorf("unknown device: %s: %s", r.Outcome, r.Text)
+	}
+}

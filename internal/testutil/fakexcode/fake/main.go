@@ -26,7 +26,8 @@ type scenario struct {
 
 // rule says how to answer the command lines it matches.
 type rule struct {
-	// Tool is "xcodebuild" or "xcrun" (the name the fake was run as).
+	// Tool is the name the fake was run as: "xcodebuild", "xcrun" or one
+	// of the scenario's other tools.
 	Tool string `json:"tool"`
 	// Match are arguments that must all appear, in this order, among the
 	// arguments ("*" matches any one argument).
@@ -56,6 +57,13 @@ type rule struct {
 	// answers, as ReportCrash would write them when a process dies.
 	Reports   []string `json:"reports"`
 	ReportDir string   `json:"report_dir"`
+	// WriteAfter writes WriteFile's content to the argument that follows
+	// this flag, as devicectl does with --json-output FILE.
+	WriteAfter string `json:"write_after"`
+	// ReportDirAfter names the flag whose argument is the directory
+	// Reports are copied into, as `devicectl device copy from
+	// --destination DIR` fills it (ReportDir is then not used).
+	ReportDirAfter string `json:"report_dir_after"`
 }
 
 func main() {
@@ -118,8 +126,12 @@ func matches(want, args []string) bool {
 }
 
 func answer(r rule, args []string) {
+	dir := r.ReportDir
+	if r.ReportDirAfter != "" {
+		dir = argAfter(args, r.ReportDirAfter)
+	}
 	for _, src := range r.Reports {
-		copyFile(src, filepath.Join(r.ReportDir, filepath.Base(src)))
+		copyFile(src, filepath.Join(dir, filepath.Base(src)))
 	}
 	if r.ResultBundle {
 		if p := argAfter(args, "-resultBundlePath"); p != "" {
@@ -130,6 +142,11 @@ func answer(r rule, args []string) {
 	}
 	if r.WriteArg > 0 && r.WriteArg <= len(args) {
 		copyFile(r.WriteFile, args[len(args)-r.WriteArg])
+	}
+	if r.WriteAfter != "" {
+		if p := argAfter(args, r.WriteAfter); p != "" {
+			copyFile(r.WriteFile, p)
+		}
 	}
 	os.Stdout.WriteString(r.Stdout)
 	if r.StdoutFile != "" {

@@ -1,0 +1,149 @@
+package device
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// How long a launch is watched: the default, and the most a call may ask.
+const (
+	launchWatch = 3 * time.Second
+	maxWatch    = 10 * time.Minute
+)
+
+type launchParams struct {
+	apple.DeviceArgs
+	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
+	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
+	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
+	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch (and capture the console) before fetching crash reports (default 3, max 600)"`
+	Console     bool              `json:"console,omitempty" jsonschema:"capture the app's stdout and stderr into the output store"`
+}
+
+// LaunchOutput is the result of device_launch_app.
+type LaunchOutput struct {
+	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                `json:"status" jsonschema:"launched, exited, crashed or failed"`
+	Device       string                `json:"device" jsonschema:"the device's UDID"`
+	BundleID     string                `json:"bundle_id" jsonschema:"the app launched"`
+	Pid          int                   `json:"pid,omitempty" jsonschema:"the app's process id on the device"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"the app's crash reports the device wrote since the launch"`
+	Console      *catalog.Captured     `json:"console,omitempty" jsonschema:"the app's console output, when captured"`
+}
+
+func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
+	var zero catalog.Result[LaunchOutput]
+	req, err := in.request(ctx)
+	if err != nil {
+		return zero, err
+	}
+	req.ReportDir = h.reportDir()
+	req.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg) }
+	if !in.Console {
+		return launchResult(newLaunchOutput(xcode.LaunchOnDevice(ctx, req)), ""), nil
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return zero, err
+	}
+	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"devicectl", "device", "process", "launch", "--console", in.BundleID}},
+		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2})
+	if err != nil {
+		return zero, err
+	}
+	req.Console = cp
+	o := xcode.LaunchOnDevice(ctx, req)
+	kept := cp.Close()
+	out := newLaunchOutput(o)
+	captured := catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(int64(kept.Lines)))
+	out.Console = &captured
+	answer := launchResult(out, kept.Excerpt.Text)
+	cr := cp.FinishWith(ctx, store.Final{Status: storeStatus(o.Status), VerdictLine: o.Line}, answer.Output)
+	return render.StoreFailure(answer, cr), nil
+}
+
+// request validates the arguments and resolves the device.
+func (in launchParams) request(ctx context.Context) (xcode.DeviceLaunchRequest, error) {
+	var zero xcode.DeviceLaunchRequest
+	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
+		return zero, err
+	}
+	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return zero, err
+	}
+	for k := range in.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return zero, fault.Usagef("env: invalid variable name %q", k)
+		}
+	}
+	d, err := in.Resolve(ctx)
+	if err != nil {
+		return zero, err
+	}
+	process := in.ProcessName
+	if process == "" {
+		process = xcode.ProcessName(in.BundleID)
+	}
+	return xcode.DeviceLaunchRequest{Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch}, nil
+}
+
+func storeStatus(status string) string {
+	switch status {
+	case "crashed":
+		return "crash"
+	case "failed":
+		return "failure"
+	}
+	return "success"
+}
+
+func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
+	return LaunchOutput{Verdict: o.Line, Status: o.Status, Device: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
+}
+
+func launchResult(out LaunchOutput, console string) catalog.Result[LaunchOutput] {
+	var b strings.Builder
+	b.WriteString(out.Verdict)
+	b.WriteByte('\n')
+	writeReports(&b, out.CrashReports)
+	if out.Console != nil {
+		catalog.WriteExcerpt(&b, *out.Console, console)
+	}
+	if out.Status == "launched" && out.Pid > 0 {
+		fmt.Fprintf(&b, "stop: %s\n", catalog.NextCall("device_stop_app", map[string]any{"device_id": out.Device, "pid": out.Pid}))
+	}
+	outcome := catalog.OK
+	if out.Status == "crashed" || out.Status == "failed" {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
+}
+
+// writeReports lists crash reports with the head of each summary.
+func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
+	for _, r := range reports {
+		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
+		for i, l := range strings.Split(r.Summary, "\n") {
+			if i == 12 {
+				b.WriteString("    …\n")
+				break
+			}
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
+	}
+}

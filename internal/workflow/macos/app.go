@@ -1,0 +1,139 @@
+package macos
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/wire"
+	"github.com/triage-dev/triage/internal/xcode"
+)
+
+// How long a launch is watched: the default, and the most a call may ask.
+const (
+	launchWatch = 3 * time.Second
+	maxWatch    = time.Minute
+)
+
+// LaunchArgs are how a macOS app is launched and watched.
+type LaunchArgs struct {
+	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
+	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: the bundle's name)"`
+	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+}
+
+// request validates the arguments into a launch request.
+func (a LaunchArgs) request(reportDirs []string) (xcode.MacLaunchRequest, error) {
+	watch, err := a.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	if err != nil {
+		return xcode.MacLaunchRequest{}, err
+	}
+	for k := range a.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return xcode.MacLaunchRequest{}, fault.Usagef("env: invalid variable name %q", k)
+		}
+	}
+	if p := a.ProcessName; p != "" && strings.ContainsAny(p, "/\x00") {
+		return xcode.MacLaunchRequest{}, fault.Usagef("process_name %q: give the executable's name", p)
+	}
+	return xcode.MacLaunchRequest{Args: a.Args, Env: a.Env, Process: a.ProcessName, Watch: watch, ReportDirs: reportDirs}, nil
+}
+
+type launchParams struct {
+	AppPath  string `json:"app_path,omitempty" jsonschema:".app bundle path (or bundle_id)"`
+	BundleID string `json:"bundle_id,omitempty" jsonschema:"the app's bundle identifier (or app_path)"`
+	LaunchArgs
+}
+
+// LaunchOutput is the result of macos_launch_app.
+type LaunchOutput struct {
+	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                `json:"status" jsonschema:"launched, crashed or failed"`
+	App          string                `json:"app,omitempty" jsonschema:"the app launched, by path or bundle id"`
+	Process      string                `json:"process" jsonschema:"the process name watched"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports the app wrote after launch"`
+}
+
+func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
+	var zero catalog.Result[LaunchOutput]
+	switch {
+	case (in.AppPath == "") == (in.BundleID == ""):
+		return zero, fault.Usagef("give one of app_path and bundle_id")
+	case in.AppPath != "":
+		if err := apple.CheckApp(in.AppPath); err != nil {
+			return zero, err
+		}
+	default:
+		if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
+			return zero, err
+		}
+	}
+	req, err := in.request(h.opts.ReportDirs)
+	if err != nil {
+		return zero, err
+	}
+	req.App, req.BundleID = in.AppPath, in.BundleID
+	req.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg) }
+	o := xcode.LaunchMac(ctx, req)
+	what := in.AppPath
+	if what == "" {
+		what = in.BundleID
+	}
+	return launchResult(LaunchOutput{Verdict: o.Line, Status: o.Status, App: what, Process: req.MacProcess(), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}), nil
+}
+
+func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
+	var b strings.Builder
+	b.WriteString(out.Verdict + "\n")
+	writeReports(&b, out.CrashReports)
+	if out.Status == "launched" {
+		fmt.Fprintf(&b, "stop: %s\n", catalog.NextCall("macos_stop_app", map[string]any{"process_name": out.Process}))
+	}
+	outcome := catalog.OK
+	if out.Status != "launched" {
+		outcome = catalog.Failed
+	}
+	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
+}
+
+// writeReports lists crash reports with the head of each summary.
+func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
+	for _, r := range reports {
+		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
+		for i, l := range strings.Split(r.Summary, "\n") {
+			if i == 12 {
+				b.WriteString("    …\n")
+				break
+			}
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
+	}
+}
+
+type stopParams struct {
+	ProcessName string `json:"process_name" jsonschema:"the app's executable name"`
+}
+
+// StopOutput is the result of macos_stop_app.
+type StopOutput struct {
+	Verdict string `json:"verdict" jsonschema:"the verdict line"`
+}
+
+func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[StopOutput], error) {
+	p := in.ProcessName
+	if p == "" || strings.ContainsAny(p, "/\x00") || strings.HasPrefix(p, "-") {
+		return catalog.Result[StopOutput]{}, fault.Usagef("process_name %q: give the app's executable name", p)
+	}
+	if err := xcode.StopMac(ctx, p); err != nil {
+		return catalog.Result[StopOutput]{}, apple.UsageOf(err)
+	}
+	line := "STOPPED " + p + " (SIGTERM)"
+	return catalog.Result[StopOutput]{Text: line + "\n", Output: StopOutput{Verdict: line}}, nil
+}
