@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// DefaultHangLimit bounds Spec.OnHang when Spec.HangLimit is 0.
-const DefaultHangLimit = 5 * time.Second
+// DefaultHangLimit bounds Spec.OnHang when Spec.HangLimit is 0: as long as
+// internal/hang gives a capture, whose debugger may take seconds to attach
+// on a loaded machine; the bound is for a hook that never returns.
+const DefaultHangLimit = 20 * time.Second
 
 // HangReason says why a process group is about to be killed as hung.
 type HangReason string
