@@ -125,7 +125,7 @@ func TestBacktraceBadCore(t *testing.T) {
 
 func TestDebuggerArgv(t *testing.T) {
 	// Hostile paths stay single argv elements, never parsed as options.
-	g := gdbArgv("gdb", "/tmp/-x evil", "/tmp/core;rm")
+	g := gdbArgv("gdb", "/tmp/-x evil", "/tmp/core;rm", true)
 	if g[len(g)-4] != "-se" || g[len(g)-3] != "/tmp/-x evil" || g[len(g)-1] != "/tmp/core;rm" {
 		t.Errorf("gdb argv %q", g)
 	}
