@@ -143,3 +143,36 @@ func (t *Trace) CrashSite(projectDir string, dirs ...string) *crashsite.Site {
 	}
 	return s
 }
+
+// GDBSiteCommands are the crash site's commands for a gdb session that
+// has the core open (dump_report), in the order SetGDBSite reads their
+// outputs. `with` applies the print limits to the one command, so the
+// session's own settings stay as the user left them.
+func GDBSiteCommands() []string {
+	n := strconv.Itoa(siteFrames)
+	limits := "with print elements 64 -- with print repeats 8 -- with print max-depth 2 -- "
+	return []string{
+		limits + "frame apply " + n + " -s info args",
+		limits + "frame apply " + n + " -s info locals",
+		"frame apply " + n + " -s info source",
+	}
+}
+
+// SetGDBSite fills t.Site from a gdb session's outputs of GDBSiteCommands
+// (in order; a missing one is "") and the fault address it printed ("" when
+// not a memory fault), for a project in projectDir ("" when not known); a
+// relative source path is looked for under dirs.
+func (t *Trace) SetGDBSite(outs []string, faultAddr, projectDir string, dirs ...string) {
+	var lines []string
+	for i, marker := range []string{siteArgsMarker, siteLocalsMarker, siteSourceMarker} {
+		lines = append(lines, marker)
+		if i < len(outs) {
+			lines = append(lines, strings.Split(outs[i], "\n")...)
+		}
+	}
+	if faultAddr != "" {
+		lines = append(lines, siteFaultMarker, "$1 = "+faultAddr)
+	}
+	t.site = parseGDBSite(lines)
+	t.Site = t.CrashSite(projectDir, dirs...)
+}
