@@ -98,7 +98,7 @@ func pickDebugger(name string, site bool) (debuggerRun, error) {
 	lldb := func() (debuggerRun, bool) {
 		if path, err := toolpath.LLDB.Find(); err == nil {
 			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
-				return runLLDB(ctx, path, exe, core, timeout)
+				return runLLDB(ctx, lldbArgv(path, exe, core, site), timeout)
 			}, true
 		}
 		return nil, false
@@ -161,17 +161,22 @@ func runGDB(ctx context.Context, argv []string, timeout time.Duration) (*Trace, 
 }
 
 // lldbArgv uses --core and a positional file after "--", so no path is
-// ever parsed as an lldb command or option.
-func lldbArgv(lldb, exe, core string) []string {
+// ever parsed as an lldb command or option. With site, a script prints
+// the crash site's sections after bt (lldbSiteScript).
+func lldbArgv(lldb, exe, core string, site bool) []string {
 	argv := []string{lldb, "--batch", "--no-lldbinit", "--core", core, "-o", "bt"}
+	if site {
+		argv = append(argv, "-o", "settings set target.max-string-summary-length 64",
+			"-o", "settings set target.max-children-count 16", "-o", "script "+lldbSiteScript)
+	}
 	if exe != "" {
 		argv = append(argv, "--", exe)
 	}
 	return argv
 }
 
-func runLLDB(ctx context.Context, lldb, exe, core string, timeout time.Duration) (*Trace, error) {
-	out, err := runDebugger(ctx, lldbArgv(lldb, exe, core), timeout)
+func runLLDB(ctx context.Context, argv []string, timeout time.Duration) (*Trace, error) {
+	out, err := runDebugger(ctx, argv, timeout)
 	if err != nil {
 		return nil, err
 	}

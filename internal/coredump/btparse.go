@@ -160,8 +160,13 @@ func parseGDBFrame(idx int, s string) Frame {
 // ParseLLDBBacktrace reads lldb's batch output for `bt` on a core.
 func ParseLLDBBacktrace(out string) (*Trace, error) {
 	t := &Trace{Debugger: "lldb"}
+	lines := strings.Split(out, "\n")
+	if i := slices.Index(lines, siteArgsMarker); i >= 0 {
+		t.site = parseGDBSite(lines[i:])
+		lines = lines[:i]
+	}
 	var diag []string
-	for ln := range strings.SplitSeq(out, "\n") {
+	for _, ln := range lines {
 		ln = strings.TrimRight(ln, "\r")
 		if m := lldbThreadRE().FindStringSubmatch(ln); m != nil && t.Reason == "" {
 			t.Reason = m[1]

@@ -47,6 +47,26 @@ func gdbSiteCommands() []string {
 	return argv
 }
 
+// lldbSiteScript prints, through lldb's Python, the same sections as
+// gdbSiteCommands in gdb's words ("#N", "name = value", "Located in
+// PATH"), so that one parser reads both. lldb's batch mode stops at a
+// command's error, so one script walks the frames rather than a `frame
+// select` per frame; a core's stop names no fault address there.
+const lldbSiteScript = `exec("t = lldb.thread.frames[:16]\n` +
+	`def w(m, a, l):\n` +
+	` print(m)\n` +
+	` for f in t:\n` +
+	`  print('#%d frame' % f.GetFrameID())\n` +
+	`  for v in f.GetVariables(a, l, False, True):\n` +
+	`   print('%s = %s' % (v.GetName(), ' '.join(x for x in (v.GetValue(), v.GetSummary()) if x) or '{...}'))\n` +
+	`w('` + siteArgsMarker + `', True, False)\n` +
+	`w('` + siteLocalsMarker + `', False, True)\n` +
+	`print('` + siteSourceMarker + `')\n` +
+	`for f in t:\n` +
+	` print('#%d frame' % f.GetFrameID())\n` +
+	` print('Located in %s' % f.GetLineEntry().GetFileSpec().fullpath)\n` +
+	`print('` + siteEndMarker + `')\n")`
+
 // siteData is what gdb printed of the innermost frames, by frame index.
 type siteData struct {
 	args, locals map[int][]crashsite.Var

@@ -71,3 +71,28 @@ func find(vars []crashsite.Var, name string) *crashsite.Var {
 	}
 	return nil
 }
+
+// TestCrashSiteLLDB: lldb's batch run gives the same site, through its
+// script, but no fault address (a core's stop does not name one there).
+func TestCrashSiteLLDB(t *testing.T) {
+	needLLDB(t)
+	c, core := realCore(t, "nullderef")
+	tr, err := Backtrace(context.Background(), c.Exe, core, BacktraceOptions{Debugger: "lldb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tr.Site
+	if s == nil || s.Function != "total" || s.Line != 13 {
+		t.Fatalf("site %+v; frames %+v", s, tr.Frames)
+	}
+	if cur := current(s.Source); cur == nil || !strings.Contains(cur.Text, "sum += n->value;") {
+		t.Errorf("faulting line %+v; source %+v", cur, s.Source)
+	}
+	if n := find(s.Locals, "n"); n == nil || n.Value != "0x0000000000000000" {
+		t.Errorf("local n = %+v; locals %+v", n, s.Locals)
+	}
+	// lldb-16 reads no string from a core's read-only data: the pointer only.
+	if label := find(s.Args, "label"); label == nil || !strings.HasPrefix(label.Value, "0x") {
+		t.Errorf("argument label = %+v; args %+v", label, s.Args)
+	}
+}
