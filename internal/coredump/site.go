@@ -1,6 +1,7 @@
 package coredump
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -148,7 +149,9 @@ func (t *Trace) CrashSite(projectDir string, dirs ...string) *crashsite.Site {
 	if d == nil {
 		d = &siteData{}
 	}
-	if p := d.paths[f.Index]; p != "" {
+	// gdb's info source names the current file, which a frame without
+	// one leaves as it was: only a path of the frame's own file is taken.
+	if p := d.paths[f.Index]; p != "" && filepath.Base(p) == filepath.Base(f.File) {
 		s.Path, s.Source = crashsite.ReadSource(p, f.Line)
 	}
 	if s.Source == nil {

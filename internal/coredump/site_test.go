@@ -2,6 +2,7 @@ package coredump
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,5 +95,53 @@ func TestCrashSiteLLDB(t *testing.T) {
 	// lldb-16 reads no string from a core's read-only data: the pointer only.
 	if label := find(s.Args, "label"); label == nil || !strings.HasPrefix(label.Value, "0x") {
 		t.Errorf("argument label = %+v; args %+v", label, s.Args)
+	}
+}
+
+// TestParseGDBSite reads a captured gdb run: the backtrace stays as it was,
+// the site's sections give the picked frame's variables, and a source path
+// gdb names for another file is not taken for the frame's.
+func TestParseGDBSite(t *testing.T) {
+	out := strings.Join([]string{
+		"Program terminated with signal SIGSEGV, Segmentation fault.",
+		"#0  0x00007f in __strlen_avx2 () at ../sysdeps/x86_64/multiarch/strlen-avx2.S:76",
+		btMarker,
+		"#0  0x00007f in __strlen_avx2 () at ../sysdeps/x86_64/multiarch/strlen-avx2.S:76",
+		"#1  0x000055 in name_length (s=0x0) at lib.c:4",
+		"#2  0x000056 in main () at main.c:5",
+		siteArgsMarker,
+		"#1  0x000055 in name_length (s=0x0) at lib.c:4",
+		"s = 0x0",
+		siteLocalsMarker,
+		"#1  0x000055 in name_length (s=0x0) at lib.c:4",
+		"No locals.",
+		"#2  0x000056 in main () at main.c:5",
+		"buf = \"abc\", '\\000' <repeats 60 times>",
+		siteSourceMarker,
+		"#0  0x00007f in __strlen_avx2 () at ../sysdeps/x86_64/multiarch/strlen-avx2.S:76",
+		"Located in /nonexistent/glibc/strlen-avx2.S",
+		"#1  0x000055 in name_length (s=0x0) at lib.c:4",
+		"Located in /nonexistent/main.c",
+		siteFaultMarker,
+		"$1 = (void *) 0x0",
+		siteEndMarker,
+	}, "\n")
+	tr, err := ParseGDBBacktrace(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Frames) != 3 || tr.Frames[2].Function != "main" {
+		t.Fatalf("frames %+v", tr.Frames)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lib.c"), []byte("a\nb\nc\nreturn strlen(s);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := tr.CrashSite("", dir)
+	if s == nil || s.Index != 1 || s.Path != filepath.Join(dir, "lib.c") || len(s.Source) != 4 || !s.Source[3].Current {
+		t.Fatalf("site %+v", s)
+	}
+	if len(s.Args) != 1 || !s.Args[0].NearFault || len(s.Locals) != 0 || s.FaultAddr != "0x0" {
+		t.Errorf("args %+v locals %+v fault %q", s.Args, s.Locals, s.FaultAddr)
 	}
 }
