@@ -65,6 +65,8 @@ var Suite = []Package{
 	{Dir: "./e2e", Bench: "^BenchmarkOutputViewer$", Benchtime: "3x", QuickBenchtime: "1x", Quick: true, QuickBytes: 256 << 20},
 	{Dir: "./e2e", Bench: "^BenchmarkPageSize$", Benchtime: "1x", QuickBenchtime: "1x", Quick: true},
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
+	// Two gdb runs on a core per iteration, about a second each.
+	{Dir: "./internal/coredump", Bench: "^BenchmarkCrashSite$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
 }
 
 // Keys of the figures the report computes itself rather than from a
@@ -177,6 +179,9 @@ var Figures = []Figure{
 		Value: "ns/op", Unit: "s", Scale: 1e-9, Op: "<=", Limit: 2},
 	{Title: "hang evidence: a Go program's 10,000 goroutines (SIGQUIT dump)", Key: Key("./internal/hang", "BenchmarkCaptureGo10000Goroutines"),
 		Value: "ns/op", Unit: "s", Scale: 1e-9, Base: "dump-ns", BaseLabel: "the program's own dump into a plain pipe reader", Op: "<=", Limit: 2},
+	{Title: "crash site in a `run` verdict (gdb, NULL-deref core): what it adds to the backtrace", Key: Key("./internal/coredump", "BenchmarkCrashSite"),
+		Value: "site-ms", Unit: "ms", Base: "backtrace-ms", BaseLabel: "the backtrace alone, same gdb and core",
+		Check: "overhead-pct", CheckUnit: "%", Op: "<=", Limit: 20},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
 		Op: "<=", Limit: 6400},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/spawn"
@@ -63,6 +64,9 @@ type Outcome struct {
 	NoCore string
 	// Trace is the first-look backtrace of the core, when there was one.
 	Trace *coredump.Trace
+	// Site is the crash site: the core's (Trace.Site), else, for a crash
+	// trace in the output (a Go or Rust panic), its frame's source.
+	Site *crashsite.Site
 	// NoDebugInfo names the file without debug info that keeps the crash
 	// frame from having a file:line, when one does.
 	NoDebugInfo *coredump.NoDebugInfo
@@ -201,7 +205,29 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	if nd := out.NoDebugInfo; nd != nil {
 		out.Verdict.Line = WithNoDebugInfo(out.Verdict.Line, nd)
 	}
+	if r.host == nil {
+		out.Site = siteOf(out, req.ProjectDir, res.Dir)
+	}
 	return out
+}
+
+// siteOf is the crash site of a local run: the core's, else the source
+// around the frame the verdict names from the output's trace, resolved
+// against the project and the run's directory (a Rust panic's
+// "src/main.rs").
+func siteOf(o *Outcome, projectDir, runDir string) *crashsite.Site {
+	if o.Trace != nil && o.Trace.Site != nil {
+		return o.Trace.Site
+	}
+	f := o.Verdict.CrashFrame
+	if o.Verdict.Status != verdict.StatusCrash || f == nil || f.File == "" || f.Line <= 0 {
+		return nil
+	}
+	path, lines := crashsite.ReadSource(f.File, f.Line, projectDir, runDir)
+	if lines == nil {
+		return nil
+	}
+	return &crashsite.Site{Index: -1, Function: f.Function, File: f.File, Line: f.Line, Path: path, Source: lines}
 }
 
 // WithNoDebugInfo says in a crash verdict line which file has no debug
@@ -259,7 +285,7 @@ func (o *Outcome) collectCore(ctx context.Context, req Request, res *spawn.Resul
 	if core == "" || req.NoBacktrace {
 		return ev, nil
 	}
-	tr, err := coredump.Backtrace(ctx, res.Path, core, coredump.BacktraceOptions{Timeout: req.BacktraceTimeout})
+	tr, err := coredump.Backtrace(ctx, res.Path, core, coredump.BacktraceOptions{Timeout: req.BacktraceTimeout, ProjectDir: req.ProjectDir})
 	if err != nil {
 		return append(ev, verdict.Evidence{Kind: "backtrace", Summary: "no backtrace: " + err.Error()}), nil
 	}

@@ -19,6 +19,11 @@ type BacktraceOptions struct {
 	// Timeout bounds the debugger run (loading a large core with many
 	// shared libraries takes a while); 0 means DefaultBacktraceTimeout.
 	Timeout time.Duration
+	// ProjectDir is the project the program belongs to, when known: the
+	// crash site is its first frame in it (see crashsite).
+	ProjectDir string
+	// NoSite leaves out the crash site: gdb prints the backtrace only.
+	NoSite bool
 }
 
 // DefaultBacktraceTimeout bounds one debugger run.
@@ -57,7 +62,7 @@ func Backtrace(ctx context.Context, exe, core string, opts BacktraceOptions) (*T
 	if abs, err := filepath.Abs(core); err == nil {
 		core = abs
 	}
-	run, err := pickDebugger(opts.Debugger)
+	run, err := pickDebugger(opts.Debugger, !opts.NoSite)
 	if err != nil {
 		return nil, fmt.Errorf("backtrace of %s: %w", core, err)
 	}
@@ -72,16 +77,20 @@ func Backtrace(ctx context.Context, exe, core string, opts BacktraceOptions) (*T
 	if err != nil {
 		return tr, fmt.Errorf("backtrace of %s: %w", core, err)
 	}
+	if !opts.NoSite {
+		tr.Site = tr.CrashSite(opts.ProjectDir, opts.ProjectDir, filepath.Dir(exe))
+	}
 	return tr, nil
 }
 
 type debuggerRun func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error)
 
-func pickDebugger(name string) (debuggerRun, error) {
+// pickDebugger finds the debugger; site asks gdb for the crash site too.
+func pickDebugger(name string, site bool) (debuggerRun, error) {
 	gdb := func() (debuggerRun, bool) {
 		if path, err := toolpath.GDB.Find(); err == nil {
 			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
-				return runGDB(ctx, path, exe, core, timeout)
+				return runGDB(ctx, gdbArgv(path, exe, core, site), timeout)
 			}, true
 		}
 		return nil, false
@@ -89,7 +98,7 @@ func pickDebugger(name string) (debuggerRun, error) {
 	lldb := func() (debuggerRun, bool) {
 		if path, err := toolpath.LLDB.Find(); err == nil {
 			return func(ctx context.Context, exe, core string, timeout time.Duration) (*Trace, error) {
-				return runLLDB(ctx, path, exe, core, timeout)
+				return runLLDB(ctx, lldbArgv(path, exe, core, site), timeout)
 			}, true
 		}
 		return nil, false
@@ -120,12 +129,13 @@ func pickDebugger(name string) (debuggerRun, error) {
 // GDBArgv is the batch command that prints the crashing thread's
 // backtrace of core (ParseGDBBacktrace reads its output), for a gdb run
 // elsewhere (on the host a core is on).
-func GDBArgv(gdb, exe, core string) []string { return gdbArgv(gdb, exe, core) }
+func GDBArgv(gdb, exe, core string) []string { return gdbArgv(gdb, exe, core, false) }
 
 // gdbArgv builds the batch command. -nx skips ~/.gdbinit (which could do
 // anything); debuginfod is turned off so gdb never stalls downloading
-// symbols; the marker separates load chatter from our bt.
-func gdbArgv(gdb, exe, core string) []string {
+// symbols; the marker separates load chatter from our bt. With site, the
+// crash site's commands follow bt (gdbSiteCommands).
+func gdbArgv(gdb, exe, core string, site bool) []string {
 	argv := []string{gdb, "-nx", "-batch",
 		"-iex", "set debuginfod enabled off",
 		"-ex", "set pagination off",
@@ -133,14 +143,17 @@ func gdbArgv(gdb, exe, core string) []string {
 		"-ex", "echo " + btMarker + `\n`,
 		"-ex", "bt",
 	}
+	if site {
+		argv = append(argv, gdbSiteCommands()...)
+	}
 	if exe != "" {
 		argv = append(argv, "-se", exe)
 	}
 	return append(argv, "-c", core)
 }
 
-func runGDB(ctx context.Context, gdb, exe, core string, timeout time.Duration) (*Trace, error) {
-	out, err := runDebugger(ctx, gdbArgv(gdb, exe, core), timeout)
+func runGDB(ctx context.Context, argv []string, timeout time.Duration) (*Trace, error) {
+	out, err := runDebugger(ctx, argv, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -148,17 +161,22 @@ func runGDB(ctx context.Context, gdb, exe, core string, timeout time.Duration) (
 }
 
 // lldbArgv uses --core and a positional file after "--", so no path is
-// ever parsed as an lldb command or option.
-func lldbArgv(lldb, exe, core string) []string {
+// ever parsed as an lldb command or option. With site, a script prints
+// the crash site's sections after bt (lldbSiteScript).
+func lldbArgv(lldb, exe, core string, site bool) []string {
 	argv := []string{lldb, "--batch", "--no-lldbinit", "--core", core, "-o", "bt"}
+	if site {
+		argv = append(argv, "-o", "settings set target.max-string-summary-length 64",
+			"-o", "settings set target.max-children-count 16", "-o", "script "+lldbSiteScript)
+	}
 	if exe != "" {
 		argv = append(argv, "--", exe)
 	}
 	return argv
 }
 
-func runLLDB(ctx context.Context, lldb, exe, core string, timeout time.Duration) (*Trace, error) {
-	out, err := runDebugger(ctx, lldbArgv(lldb, exe, core), timeout)
+func runLLDB(ctx context.Context, argv []string, timeout time.Duration) (*Trace, error) {
+	out, err := runDebugger(ctx, argv, timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -125,11 +125,11 @@ func TestBacktraceBadCore(t *testing.T) {
 
 func TestDebuggerArgv(t *testing.T) {
 	// Hostile paths stay single argv elements, never parsed as options.
-	g := gdbArgv("gdb", "/tmp/-x evil", "/tmp/core;rm")
+	g := gdbArgv("gdb", "/tmp/-x evil", "/tmp/core;rm", true)
 	if g[len(g)-4] != "-se" || g[len(g)-3] != "/tmp/-x evil" || g[len(g)-1] != "/tmp/core;rm" {
 		t.Errorf("gdb argv %q", g)
 	}
-	l := lldbArgv("lldb", "/tmp/-x evil", "/tmp/core")
+	l := lldbArgv("lldb", "/tmp/-x evil", "/tmp/core", true)
 	if l[len(l)-2] != "--" || l[len(l)-1] != "/tmp/-x evil" {
 		t.Errorf("lldb argv %q", l)
 	}

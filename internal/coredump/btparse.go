@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,10 @@ type Trace struct {
 	Reason   string   `json:"reason,omitempty"` // "Segmentation fault"; lldb's stop reason
 	Frames   []Frame  `json:"frames"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Site is the crash site (Backtrace fills it; see CrashSite).
+	Site *crashsite.Site `json:"site,omitempty"`
+	// site is what the debugger printed of the innermost frames.
+	site *siteData
 }
 
 // Crashing returns the frame the crash is reported at, by crashsite's rule:
@@ -75,6 +80,10 @@ var (
 func ParseGDBBacktrace(out string) (*Trace, error) {
 	t := &Trace{Debugger: "gdb"}
 	lines := strings.Split(out, "\n")
+	if i := slices.Index(lines, siteArgsMarker); i >= 0 {
+		t.site = parseGDBSite(lines[i:])
+		lines = lines[:i]
+	}
 	start := 0
 	for i, ln := range lines {
 		if strings.TrimSpace(ln) == btMarker {
@@ -151,8 +160,13 @@ func parseGDBFrame(idx int, s string) Frame {
 // ParseLLDBBacktrace reads lldb's batch output for `bt` on a core.
 func ParseLLDBBacktrace(out string) (*Trace, error) {
 	t := &Trace{Debugger: "lldb"}
+	lines := strings.Split(out, "\n")
+	if i := slices.Index(lines, siteArgsMarker); i >= 0 {
+		t.site = parseGDBSite(lines[i:])
+		lines = lines[:i]
+	}
 	var diag []string
-	for ln := range strings.SplitSeq(out, "\n") {
+	for _, ln := range lines {
 		ln = strings.TrimRight(ln, "\r")
 		if m := lldbThreadRE().FindStringSubmatch(ln); m != nil && t.Reason == "" {
 			t.Reason = m[1]

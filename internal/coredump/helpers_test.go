@@ -12,7 +12,7 @@ import (
 
 // crash runs a crashers program in a fresh directory with core dumps
 // enabled and returns what the run left.
-func crash(t *testing.T, name string, args ...string) (Crash, *spawn.Result) {
+func crash(t testing.TB, name string, args ...string) (Crash, *spawn.Result) {
 	t.Helper()
 	exe := crashers.Build(t, name)
 	dir := t.TempDir()
@@ -28,7 +28,7 @@ func crash(t *testing.T, name string, args ...string) (Crash, *spawn.Result) {
 
 // realCore crashes a crashers program and returns its core, skipping with
 // the reason when this machine does not leave one where we can read it.
-func realCore(t *testing.T, name string) (Crash, string) {
+func realCore(t testing.TB, name string) (Crash, string) {
 	t.Helper()
 	c, res := crash(t, name)
 	arts, err := Find(context.Background(), c)

@@ -25,6 +25,10 @@
 // first Dependency frame with one, else the first frame that is not the
 // runtime's (a stripped program's own code: "0x5555… in ??"), else the
 // first frame with a source location, else frame 0.
+//
+// A Site is what a verdict shows of that frame: its source around the
+// faulting line, and, from the debugger run that took the backtrace, its
+// arguments and locals and a memory fault's address, each bounded.
 package crashsite
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -37,6 +38,9 @@ type TestCrash struct {
 	// NoDebugInfo names the file without debug info that keeps Frame from
 	// having a file:line, when one does.
 	NoDebugInfo *coredump.NoDebugInfo `json:"no_debug_info,omitempty"`
+	// Site is the crash site: the core's (source, arguments, locals, fault
+	// address), else the source around Frame (a Go panic's trace).
+	Site *crashsite.Site `json:"site,omitempty"`
 }
 
 // runnerCrash fills c from the test runner's own crash: the runner
@@ -55,7 +59,7 @@ func runnerCrash(c *TestCrash, o *capture.Outcome, projectDir string) {
 			c.Frame = &f
 		}
 	}
-	c.NoCore, c.NoDebugInfo = o.NoCore, o.NoDebugInfo
+	c.NoCore, c.NoDebugInfo, c.Site = o.NoCore, o.NoDebugInfo, o.Site
 }
 
 // fromCore fills c from the test's core: its signal, backtrace, crashing
@@ -64,7 +68,7 @@ func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, p
 	if ci.SignalName != "" {
 		c.Signal = ci.SignalName
 	}
-	tr, err := coredump.Backtrace(ctx, ci.ExePath, core, coredump.BacktraceOptions{})
+	tr, err := coredump.Backtrace(ctx, ci.ExePath, core, coredump.BacktraceOptions{ProjectDir: projectDir})
 	if err != nil {
 		c.NoCore = "backtracing the core: " + err.Error()
 		return
@@ -74,6 +78,19 @@ func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, p
 		c.Frame = &f
 	}
 	c.NoDebugInfo = tr.MissingDebugInfo(ci, ci.ExePath, projectDir)
+	c.Site = tr.Site
+}
+
+// sourceSite gives a crash with no site from its core the source around
+// its frame (a relative path is the project's), when the file is there.
+func (c *TestCrash) sourceSite(projectDir string) {
+	if c == nil || c.Site != nil || c.Frame == nil {
+		return
+	}
+	f := c.Frame
+	if path, lines := crashsite.ReadSource(f.File, f.Line, projectDir); lines != nil {
+		c.Site = &crashsite.Site{Index: -1, Function: f.Function, File: f.File, Line: f.Line, Path: path, Source: lines}
+	}
 }
 
 // nameFromStack names the crashed test by the crashing thread's stack when
@@ -116,7 +133,8 @@ func startTestCrash(sr StepResult, rep *testreport.Report, projectDir string) (*
 // crashing process's working directory: CTest's build/tests, a crate's
 // directory). Cores found in the user's tree are moved into keep, when set.
 // The crash is reported at the first frame in projectDir's code.
-func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) *TestCrash {
+func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) (c *TestCrash) {
+	defer func() { c.sourceSite(projectDir) }()
 	c, done := startTestCrash(sr, rep, projectDir)
 	if done {
 		return c

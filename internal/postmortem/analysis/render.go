@@ -41,6 +41,9 @@ func (o Report) text() string {
 		field("signal", o.Signal)
 		field("fault address", o.FaultAddress)
 		list("backtrace (crashed thread)", o.Backtrace)
+		if o.Site != nil {
+			o.Site.WriteText(&b)
+		}
 		list("registers", o.Registers)
 		list("libraries without symbols", o.MissingSymbols)
 	}

@@ -3,11 +3,13 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
@@ -25,6 +27,9 @@ type Report struct {
 	// Process cores.
 	Signal, FaultAddress, Function, Location string
 	Registers, MissingSymbols                []string
+	// Site is the crash site of a local process core (gdb): source,
+	// arguments, locals, the fault address beside its pointers.
+	Site *crashsite.Site
 	// Both: the frames of the panicking task or crashed thread, and the
 	// engine commands that failed while building the report.
 	Backtrace, Problems []string
@@ -199,9 +204,35 @@ func (rb *reportBuilder) process(out *Report) {
 	}
 	out.Backtrace = truncate(frames, maxFrames)
 	out.Function, out.Location = crashSite(frames)
+	out.Site = rb.site(frames, out.Signal, out.FaultAddress)
 	out.Registers = registerLines(rb.do(g, "info registers"), 18)
 	out.MissingSymbols = gdbMissingSymbols(rb.do(g, "info sharedlibrary"))
 	out.Verdict = processVerdict(out)
+}
+
+// site is the crash site of a local core, from the session's gdb: its
+// commands' outputs go through the cache like every other. A core on
+// another host is left out: its sources are the host's.
+func (rb *reportBuilder) site(frames []string, signal, fault string) *crashsite.Site {
+	t := rb.c.Session.Target
+	if t.SSHHost != "" {
+		return nil
+	}
+	tr, err := coredump.ParseGDBBacktrace(strings.Join(frames, "\n"))
+	if err != nil {
+		return nil
+	}
+	tr.Signal = signal
+	var outs []string
+	for _, cmd := range coredump.GDBSiteCommands() {
+		outs = append(outs, rb.do(postmortem.EngineGDB, cmd))
+	}
+	var dirs []string
+	if t.Program != "" {
+		dirs = append(dirs, filepath.Dir(t.Program))
+	}
+	tr.SetGDBSite(outs, fault, "", dirs...)
+	return tr.Site
 }
 
 func (rb *reportBuilder) processFromLLDB(out *Report) {

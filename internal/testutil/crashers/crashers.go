@@ -84,6 +84,7 @@ var cflags = []string{"-g", "-O0"}
 
 var programs = map[string]program{
 	"segv":          {src: "segv.c", lang: langC, flags: cflags},
+	"nullderef":     {src: "nullderef.c", lang: langC, flags: cflags},
 	"segvnodebug":   {src: "segv.c", lang: langC, flags: []string{"-O0"}},
 	"segvstripped":  {src: "segv.c", lang: langC, flags: []string{"-O0", "-s"}},
 	"abort":         {src: "abort.c", lang: langC, flags: cflags},

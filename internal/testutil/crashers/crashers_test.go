@@ -20,6 +20,7 @@ func TestBuildAll(t *testing.T) {
 		output string
 	}{
 		"segv":          {signal: "SIGSEGV"},
+		"nullderef":     {signal: "SIGSEGV", output: "summing the list"},
 		"segvnodebug":   {signal: "SIGSEGV"},
 		"segvstripped":  {signal: "SIGSEGV"},
 		"abort":         {signal: "SIGABRT"},

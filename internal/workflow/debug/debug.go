@@ -109,6 +109,7 @@ type StopOutput struct {
 	State       wire.DebugState   `json:"state" jsonschema:"status and last stop"`
 	Frames      []wire.DebugFrame `json:"frames,omitempty" jsonschema:"top frames of the stopped thread"`
 	Breakpoints []wire.Breakpoint `json:"breakpoints,omitempty" jsonschema:"breakpoints of the session"`
+	CrashSite   *wire.CrashSite   `json:"crash_site,omitempty" jsonschema:"stopped by a crash: source, arguments and locals of the first frame in the program's code; the fault address"`
 }
 
 type attachParams struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
@@ -20,18 +21,46 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	bps := b.Breakpoints()
 	var frames []debugger.Frame
 	if st.Status == debugger.StatusStopped {
-		frames, _ = b.Stack(ctx, 0, topFrames) // the verdict stands without them
+		frames, _ = b.Stack(ctx, 0, stackDepth(st)) // the verdict stands without them
 	}
-	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames), Breakpoints: wire.BreakpointsOf(bps)}
-	var sb strings.Builder
 	info, _ := h.svc.Debugger().Info(ctx, id)
+	site := crashSite(ctx, b, st, frames, info)
+	frames = frames[:min(len(frames), topFrames)]
+	out := StopOutput{SessionID: id, Backend: b.Name(), State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(frames),
+		Breakpoints: wire.BreakpointsOf(bps), CrashSite: wire.CrashSiteOf(site)}
+	var sb strings.Builder
 	writeStop(&sb, out, st, frames, bps, note, info.SSHHost)
+	if site != nil {
+		site.WriteText(&sb)
+	}
 	writeNextCalls(&sb, id, st.Status, info.Core != "")
 	outcome := catalog.OK
 	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {
 		outcome = catalog.Failed
 	}
 	return catalog.Result[StopOutput]{Text: sb.String(), Output: out, Outcome: outcome}, nil
+}
+
+// stackDepth is how many frames a stop result takes: a crash's are looked
+// through for the program's own frame, the others' top ones shown.
+func stackDepth(st debugger.State) int {
+	if st.LastStop.Crashed() {
+		return debugger.SiteFrames
+	}
+	return topFrames
+}
+
+// crashSite is a crashed session's crash site, its sources looked for by
+// the program's directory; none on another host, whose files those are.
+func crashSite(ctx context.Context, b debugger.Backend, st debugger.State, frames []debugger.Frame, info debugger.SessionInfo) *crashsite.Site {
+	if info.SSHHost != "" {
+		return nil
+	}
+	var dirs []string
+	if info.Target != "" {
+		dirs = append(dirs, filepath.Dir(info.Target))
+	}
+	return debugger.CrashSite(ctx, b, st.LastStop, frames, dirs...)
 }
 
 // writeStop writes the verdict line (ending "on HOST" for a remote

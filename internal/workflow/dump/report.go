@@ -38,12 +38,13 @@ type ReportOutput struct {
 	Task        *PanicTask `json:"task,omitempty" jsonschema:"the panicking task"`
 	LogTail     []string   `json:"log_tail,omitempty" jsonschema:"last kernel log lines"`
 	// Process cores.
-	Signal         string   `json:"signal,omitempty" jsonschema:"signal that killed the process"`
-	FaultAddress   string   `json:"fault_address,omitempty" jsonschema:"faulting address (SIGSEGV, SIGBUS)"`
-	Function       string   `json:"function,omitempty" jsonschema:"crashing function"`
-	Location       string   `json:"location,omitempty" jsonschema:"file:line of the crash"`
-	Registers      []string `json:"registers,omitempty" jsonschema:"general registers of the crashed thread"`
-	MissingSymbols []string `json:"missing_symbols,omitempty" jsonschema:"shared libraries without debug symbols"`
+	Signal         string          `json:"signal,omitempty" jsonschema:"signal that killed the process"`
+	FaultAddress   string          `json:"fault_address,omitempty" jsonschema:"faulting address (SIGSEGV, SIGBUS)"`
+	Function       string          `json:"function,omitempty" jsonschema:"crashing function"`
+	Location       string          `json:"location,omitempty" jsonschema:"file:line of the crash"`
+	Registers      []string        `json:"registers,omitempty" jsonschema:"general registers of the crashed thread"`
+	MissingSymbols []string        `json:"missing_symbols,omitempty" jsonschema:"shared libraries without debug symbols"`
+	CrashSite      *wire.CrashSite `json:"crash_site,omitempty" jsonschema:"source, arguments and locals of the first frame in the program's code; the fault address"`
 	// Both.
 	Backtrace []string    `json:"backtrace,omitempty" jsonschema:"frames of the panicking task or crashed thread"`
 	Problems  []string    `json:"problems,omitempty" jsonschema:"engine commands that failed while building the report"`
@@ -72,7 +73,7 @@ func reportOutput(sessionID string, r analysis.Report) ReportOutput {
 	out := ReportOutput{SessionID: sessionID, Kernel: r.Kernel, Verdict: r.Verdict,
 		Release: r.Release, Uptime: r.Uptime, Panic: r.Panic, Tainted: r.Tainted, CPUs: r.CPUs, LoadAverage: r.LoadAverage, LogTail: r.LogTail,
 		Signal: r.Signal, FaultAddress: r.FaultAddress, Function: r.Function, Location: r.Location, Registers: r.Registers, MissingSymbols: r.MissingSymbols,
-		Backtrace: r.Backtrace, Problems: r.Problems, Captured: captured(r.Output)}
+		CrashSite: wire.CrashSiteOf(r.Site), Backtrace: r.Backtrace, Problems: r.Problems, Captured: captured(r.Output)}
 	if t := r.Task; t != nil {
 		out.Task = &PanicTask{PID: t.PID, Command: t.Command, Task: t.Task, CPU: t.CPU}
 	}

@@ -88,10 +88,9 @@ func writeTestCrash(b *strings.Builder, c *pipeline.TestCrash) {
 	if c.NoDebugInfo != nil {
 		fmt.Fprintf(b, "%s\n", c.NoDebugInfo)
 	}
-	if len(c.Backtrace) == 0 {
-		return
+	if len(c.Backtrace) > 0 {
+		b.WriteString("backtrace:\n")
 	}
-	b.WriteString("backtrace:\n")
 	for i, f := range c.Backtrace {
 		if i == maxFramesShown {
 			fmt.Fprintf(b, "  … %d more frames\n", len(c.Backtrace)-i)
@@ -99,6 +98,7 @@ func writeTestCrash(b *strings.Builder, c *pipeline.TestCrash) {
 		}
 		fmt.Fprintf(b, "  %s\n", f.String())
 	}
+	writeSite(b, c.Site)
 }
 
 // writeSummary is the compact tally: tests, diagnostics, steps.

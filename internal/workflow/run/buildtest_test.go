@@ -52,6 +52,10 @@ func TestGoTests(t *testing.T) {
 	if out.Tests == nil {
 		t.Fatalf("no tests in the output: %+v", out)
 	}
+	// The panic's first project frame, with its source (no core: the trace).
+	if site := "  >    8 | func TestExitEarly(t *testing.T) { os.Exit(0) }\n"; out.Crash == nil || out.Crash.Site == nil || !strings.Contains(r.Text, site) {
+		t.Errorf("no crash site %q:\n%s", site, r.Text)
+	}
 	status := map[string]string{}
 	for _, tc := range out.Tests.Cases {
 		status[tc.Name] = string(tc.Status)

@@ -137,12 +137,13 @@ func showCore(ctx context.Context, out *CrashShow, path, program, projectDir str
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "CORE %s: %s\n", path, firstLine(ci.Summary()))
-	if tr, err := coredump.Backtrace(ctx, program, path, coredump.BacktraceOptions{}); err != nil {
+	if tr, err := coredump.Backtrace(ctx, program, path, coredump.BacktraceOptions{ProjectDir: projectDir}); err != nil {
 		fmt.Fprintf(&b, "no backtrace: %v\n", err)
 	} else {
 		out.Backtrace = wire.TraceOf(tr)
 		b.WriteString(tr.Summary(projectDir))
 		b.WriteByte('\n')
+		writeSite(&b, tr.Site)
 	}
 	writeCoreNext(&b, path, program, "")
 	out.Summary = b.String()

@@ -19,6 +19,7 @@ type crashCase struct {
 	core    bool     // a core is found, moved out of the project, hinted
 	frame   string   // the crashing frame's function, when the core is read
 	kept    []string // lines of the raw log the filtered log keeps
+	site    []string // lines of the crash site the text shows
 }
 
 // connectWithStore connects a client whose output store lives in a
@@ -44,6 +45,11 @@ func checkCrash(t *testing.T, c *mcptest.Client, state, dir string, args map[str
 	for _, w := range want.verdict {
 		if !strings.Contains(r.FirstLine(), w) {
 			t.Errorf("verdict %q lacks %q", r.FirstLine(), w)
+		}
+	}
+	for _, s := range want.site {
+		if !strings.Contains(r.Text, s+"\n") {
+			t.Errorf("the crash site lacks %q:\n%s", s, r.Text)
 		}
 	}
 	for _, k := range want.kept {
@@ -149,6 +155,9 @@ func TestMakeTestCrash(t *testing.T) {
 		core:    true,
 		frame:   "name_length",
 		kept:    []string{"check.c:3: FAIL compare: expected 1, got 2", "Segmentation fault (core dumped)"},
+		// The fault is in strlen; the site is the project's frame, from
+		// the test's own core.
+		site: []string{"crash site: name_length at lib.c:4 (frame #1)", "  >    4 |   return (int)strlen(s) + s[0] * 0;", "  args: s = 0x0", "  fault address 0x0: s = 0x0"},
 	})
 }
 

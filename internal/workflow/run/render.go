@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/verdict"
@@ -35,6 +36,7 @@ func renderText(o *capture.Outcome, stuck *hang.Report, c catalog.Captured, ex e
 		}
 	}
 	writeBacktrace(&b, o.Trace)
+	writeSite(&b, o.Site)
 	if stuck != nil {
 		stuck.WriteStuck(&b)
 	}
@@ -121,4 +123,12 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// writeSite shows the crash site, in the one text every answer gives it
+// (crashsite's, which dump_report stores too).
+func writeSite(b *strings.Builder, s *crashsite.Site) {
+	if s != nil {
+		s.WriteText(b)
+	}
 }

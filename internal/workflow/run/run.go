@@ -151,6 +151,7 @@ type RunOutput struct {
 	Cancelled    bool            `json:"cancelled,omitempty" jsonschema:"the call was cancelled or the process stopped"`
 	Core         string          `json:"core,omitempty" jsonschema:"core dump path"`
 	Backtrace    []wire.Frame    `json:"backtrace,omitempty" jsonschema:"crashing thread's frames from the core"`
+	CrashSite    *wire.CrashSite `json:"crash_site,omitempty" jsonschema:"source, arguments and locals of the first frame in the project's code; a memory fault's address"`
 	Artifacts    []wire.Artifact `json:"artifacts,omitempty" jsonschema:"crash artifacts found"`
 	Hang         *wire.Hang      `json:"hang,omitempty" jsonschema:"stacks taken before a hung program was killed, and where it was stuck"`
 	catalog.Captured
@@ -214,7 +215,8 @@ func renderOutcome(o *capture.Outcome, cr capture.Result) catalog.Result[RunOutp
 	out := RunOutput{
 		Verdict: wire.VerdictOf(o.Verdict), Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
 		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: wire.ArtifactsOf(o.Artifacts),
-		Hang: wire.HangOf(stuck), Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
+		Hang: wire.HangOf(stuck), CrashSite: wire.CrashSiteOf(o.Site),
+		Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
 	}
 	for _, a := range o.Artifacts {
 		if a.Kind == "core" {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 )
 
 // Frame is one frame of a native backtrace, from a core or a live process.
@@ -29,11 +30,12 @@ type Artifact struct {
 
 // Trace is a crashing thread's backtrace, as a debugger printed it.
 type Trace struct {
-	Debugger string   `json:"debugger" jsonschema:"gdb or lldb"`
-	Signal   string   `json:"signal,omitempty"`
-	Reason   string   `json:"reason,omitempty" jsonschema:"the debugger's stop reason"`
-	Frames   []Frame  `json:"frames"`
-	Warnings []string `json:"warnings,omitempty"`
+	Debugger string     `json:"debugger" jsonschema:"gdb or lldb"`
+	Signal   string     `json:"signal,omitempty"`
+	Reason   string     `json:"reason,omitempty" jsonschema:"the debugger's stop reason"`
+	Frames   []Frame    `json:"frames"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Site     *CrashSite `json:"site,omitempty" jsonschema:"the crash site: source, arguments and locals of the first frame in the project's code"`
 }
 
 // NoDebugInfo names the file whose missing debug info keeps a frame from a
@@ -58,11 +60,54 @@ func ArtifactsOf(as []coredump.Artifact) []Artifact {
 // TraceOf converts a backtrace, nil for nil.
 func TraceOf(t *coredump.Trace) *Trace {
 	return ptr(t, func(t coredump.Trace) Trace {
-		return Trace{Debugger: t.Debugger, Signal: t.Signal, Reason: t.Reason, Frames: FramesOf(t.Frames), Warnings: t.Warnings}
+		return Trace{Debugger: t.Debugger, Signal: t.Signal, Reason: t.Reason, Frames: FramesOf(t.Frames), Warnings: t.Warnings, Site: CrashSiteOf(t.Site)}
 	})
 }
 
 // NoDebugInfoOf converts a missing-debug-info note, nil for nil.
 func NoDebugInfoOf(n *coredump.NoDebugInfo) *NoDebugInfo {
 	return ptr(n, func(n coredump.NoDebugInfo) NoDebugInfo { return NoDebugInfo(n) })
+}
+
+// CrashSite is the frame a crash is reported at (the first in the
+// project's own code) with its source, arguments and locals, bounded.
+type CrashSite struct {
+	Frame     int          `json:"frame" jsonschema:"its index in the backtrace; -1 for a trace in the output (a Go or Rust panic)"`
+	Function  string       `json:"function,omitempty"`
+	File      string       `json:"file,omitempty" jsonschema:"as the debugger or the trace printed it"`
+	Line      int          `json:"line,omitempty"`
+	Path      string       `json:"path,omitempty" jsonschema:"the source file read"`
+	Source    []SourceLine `json:"source,omitempty" jsonschema:"lines around the faulting one"`
+	Args      []Var        `json:"args,omitempty"`
+	Locals    []Var        `json:"locals,omitempty"`
+	VarsCut   int          `json:"vars_cut,omitempty" jsonschema:"arguments and locals left out"`
+	FaultAddr string       `json:"fault_addr,omitempty" jsonschema:"a memory fault's address, 0x0 for NULL"`
+}
+
+// SourceLine is one line of a crash site's source.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Text    string `json:"text"`
+	Current bool   `json:"current,omitempty" jsonschema:"the faulting line"`
+}
+
+// Var is an argument or local as the debugger printed it (pointers as
+// their value).
+type Var struct {
+	Name      string `json:"name"`
+	Value     string `json:"value"`
+	NearFault bool   `json:"near_fault,omitempty" jsonschema:"a pointer at or just below the fault address"`
+}
+
+// CrashSiteOf converts a crash site, nil for nil.
+func CrashSiteOf(s *crashsite.Site) *CrashSite {
+	return ptr(s, func(s crashsite.Site) CrashSite {
+		return CrashSite{
+			Frame: s.Index, Function: s.Function, File: s.File, Line: s.Line, Path: s.Path,
+			Source:  list(s.Source, func(l crashsite.SourceLine) SourceLine { return SourceLine(l) }),
+			Args:    list(s.Args, func(v crashsite.Var) Var { return Var(v) }),
+			Locals:  list(s.Locals, func(v crashsite.Var) Var { return Var(v) }),
+			VarsCut: s.VarsCut, FaultAddr: s.FaultAddr,
+		}
+	})
 }

@@ -90,6 +90,7 @@ type TestCrash struct {
 	CoreNote    string       `json:"core_note,omitempty"`
 	NoCore      string       `json:"no_core,omitempty" jsonschema:"why no core was found or read"`
 	NoDebugInfo *NoDebugInfo `json:"no_debug_info,omitempty" jsonschema:"the file whose missing debug info keeps frame from a file:line"`
+	Site        *CrashSite   `json:"site,omitempty" jsonschema:"source, arguments and locals of the first frame in the project's code; a memory fault's address"`
 }
 
 // TestReportOf converts a test report, nil for nil.
@@ -139,7 +140,7 @@ func TestCrashOf(c *pipeline.TestCrash) *TestCrash {
 		return TestCrash{
 			Test: c.Test, Signal: c.Signal, Message: c.Message, Core: c.Core, Program: c.Program,
 			Backtrace: FramesOf(c.Backtrace), Frame: ptr(c.Frame, FrameOf), CoreNote: c.CoreNote,
-			NoCore: c.NoCore, NoDebugInfo: NoDebugInfoOf(c.NoDebugInfo),
+			NoCore: c.NoCore, NoDebugInfo: NoDebugInfoOf(c.NoDebugInfo), Site: CrashSiteOf(c.Site),
 		}
 	})
 }

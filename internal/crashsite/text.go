@@ -1,0 +1,69 @@
+package crashsite
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// WriteText writes the site as every crash answer shows it (run, test,
+// crash_report_show, dump_report): the source with the faulting line
+// marked, the frame's arguments and locals, and a memory fault's address
+// beside the pointers at or just below it.
+//
+//	crash site: total at nullderef.c:13 (frame #0)
+//	      12 | 	const struct node *n = head->next;
+//	  >   13 | 	sum += n->value;
+//	  args: head = 0x7ffc…, label = 0x5555… "list"
+//	  locals: sum = 1, n = 0x0
+//	  fault address 0x0: n = 0x0
+func (s *Site) WriteText(b *strings.Builder) {
+	b.WriteString("crash site: ")
+	if s.Function != "" {
+		b.WriteString(s.Function + " at ")
+	}
+	fmt.Fprintf(b, "%s:%d", s.File, s.Line)
+	if s.Index >= 0 {
+		fmt.Fprintf(b, " (frame #%d)", s.Index)
+	}
+	b.WriteByte('\n')
+	for _, l := range s.Source {
+		mark := " "
+		if l.Current {
+			mark = ">"
+		}
+		// An empty line ends at its bar, not in a trailing space.
+		b.WriteString(strings.TrimRight(fmt.Sprintf("  %s %4d | %s", mark, l.Line, l.Text), " "))
+		b.WriteByte('\n')
+	}
+	writeVars(b, "args", s.Args, 0)
+	writeVars(b, "locals", s.Locals, s.VarsCut)
+	if s.FaultAddr != "" {
+		fmt.Fprintf(b, "  fault address %s", s.FaultAddr)
+		sep := ": "
+		for _, v := range append(slices.Clip(s.Args), s.Locals...) {
+			if v.NearFault {
+				fmt.Fprintf(b, "%s%s = %s", sep, v.Name, v.Value)
+				sep = ", "
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func writeVars(b *strings.Builder, label string, vars []Var, cut int) {
+	if len(vars) == 0 && cut == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  %s: ", label)
+	for i, v := range vars {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s = %s", v.Name, v.Value)
+	}
+	if cut > 0 {
+		fmt.Fprintf(b, " (and %d more)", cut)
+	}
+	b.WriteByte('\n')
+}

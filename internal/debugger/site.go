@@ -1,0 +1,58 @@
+package debugger
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"sync"
+
+	"github.com/triage-dev/triage/internal/crashsite"
+)
+
+// SiteFrames is how many frames of a crashed thread CrashSite looks
+// through: an abort or assertion path puts the program's own frame a few
+// below the top.
+const SiteFrames = 16
+
+// faultRE reads the fault address lldb puts in a signal stop's description:
+// "signal SIGSEGV: invalid address (fault address: 0x0)".
+var faultRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`fault address: (0x[0-9a-fA-F]+)`) })
+
+// CrashSite is the crash site of a session stopped by a crash: the frame
+// crashsite's rule picks among frames (top first), the source around it
+// (a relative file looked for under dirs), its arguments and locals from
+// the backend, and for a memory fault the address the stop's description
+// names. Nil when the stop is no crash, or there is nothing to show.
+func CrashSite(ctx context.Context, b Backend, stop *Stop, frames []Frame, dirs ...string) *crashsite.Site {
+	if !stop.Crashed() || len(frames) == 0 {
+		return nil
+	}
+	sf := make([]crashsite.Frame, len(frames))
+	for i, f := range frames {
+		sf[i] = crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line}
+	}
+	f := frames[max(crashsite.Pick(sf, ""), 0)]
+	s := &crashsite.Site{Index: f.Index, Function: f.Function, File: f.File, Line: f.Line}
+	s.Path, s.Source = crashsite.ReadSource(f.File, f.Line, dirs...)
+	// Children are not shown: one level is the least the backends fetch.
+	args, _ := b.Variables(ctx, VariablesRequest{Frame: f.ID, Scope: "arguments", Depth: 1})
+	locals, _ := b.Variables(ctx, VariablesRequest{Frame: f.ID, Scope: "locals", Depth: 1})
+	s.SetVars(siteVars(args), siteVars(locals))
+	if m := faultRE().FindStringSubmatch(stop.Description); m != nil && (stop.Signal == "SIGSEGV" || stop.Signal == "SIGBUS") {
+		if addr, err := strconv.ParseUint(m[1][2:], 16, 64); err == nil {
+			s.MarkFault(addr)
+		}
+	}
+	if s.Source == nil && len(s.Args)+len(s.Locals) == 0 {
+		return nil
+	}
+	return s
+}
+
+func siteVars(vs []Variable) []crashsite.Var {
+	out := make([]crashsite.Var, len(vs))
+	for i, v := range vs {
+		out[i] = crashsite.Var{Name: v.Name, Value: v.Value}
+	}
+	return out
+}

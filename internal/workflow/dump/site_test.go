@@ -1,0 +1,45 @@
+package dump_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/workflow/dump"
+)
+
+// TestReportCrashSite: dump_report on a real NULL-deref core shows the
+// crash site from the session's gdb: the faulting line, the NULL local
+// beside the fault address; and the user's print settings are untouched.
+func TestReportCrashSite(t *testing.T) {
+	need(t, "gdb", "gdb")
+	exe, core := makeCore(t, "nullderef")
+	c := mcptest.Connect(t, nil)
+	if open := c.Call("dump_open", map[string]any{"core": core, "program": exe}); open.IsError {
+		t.Fatalf("dump_open:\n%s", open.Text)
+	}
+	rep := c.Call("dump_report", nil)
+	for _, want := range []string{
+		"crash site: total at nullderef.c:13 (frame #0)\n",
+		"  >   13 | \tsum += n->value;\n",
+		"  locals: sum = 1, n = 0x0\n",
+		"  fault address 0x0: n = 0x0\n",
+	} {
+		if !strings.Contains(rep.Text, want) {
+			t.Errorf("dump_report lacks %q:\n%s", want, rep.Text)
+		}
+	}
+	var ro dump.ReportOutput
+	rep.Decode(t, &ro)
+	if s := ro.CrashSite; s == nil || s.FaultAddr != "0x0" || len(s.Locals) != 2 || !s.Locals[1].NearFault {
+		t.Errorf("crash_site %+v", ro.CrashSite)
+	}
+	show := c.Call("dump_command", map[string]any{"command": "show print elements"})
+	if !strings.Contains(show.Text, "is 200.") {
+		t.Errorf("the session's print limit changed:\n%s", show.Text)
+	}
+	cr := c.Call("crash_report_show", map[string]any{"path": core, "program": exe})
+	if !strings.Contains(cr.Text, "  fault address 0x0: n = 0x0\n") || !strings.Contains(cr.Text, "  >   13 | \tsum += n->value;\n") {
+		t.Errorf("crash_report_show lacks the crash site:\n%s", cr.Text)
+	}
+}
