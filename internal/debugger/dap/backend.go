@@ -53,10 +53,13 @@ type Backend struct {
 	mu sync.Mutex
 	// host and ssh: a remote session's host and the connection its
 	// adapter runs through (remote.go); "" and nil here.
-	host        string
-	ssh         *remote.Conn
-	ad          *started
-	conn        *Conn
+	host string
+	ssh  *remote.Conn
+	ad   *started
+	conn *Conn
+	// watched is closed once watch has recorded the adapter's death, so a
+	// call its end retired can answer the cause watch found.
+	watched     chan struct{}
 	fl          flavor
 	caps        godap.Capabilities
 	state       debugger.State
@@ -169,8 +172,9 @@ func (b *Backend) start(ctx context.Context, program string) error {
 	}
 	b.ad, b.fl = ad, flavorFor(kind)
 	b.conn = NewConn(ad.stream, b.onEvent)
+	b.watched = make(chan struct{})
 	b.mu.Unlock()
-	go b.watch(ad, b.conn)
+	go b.watch(ad, b.conn, b.watched)
 
 	var caps godap.Capabilities
 	err = b.call(ctx, "initialize", godap.InitializeRequestArguments{
@@ -192,7 +196,8 @@ func (b *Backend) start(ctx context.Context, program string) error {
 // adapter's exit either way, and closing the Conn then retires every call.
 // The state says dead before the Conn closes, so a call retired by the
 // close finds the session dead when it looks.
-func (b *Backend) watch(ad *started, conn *Conn) {
+func (b *Backend) watch(ad *started, conn *Conn, watched chan<- struct{}) {
+	defer close(watched)
 	var cause error
 	select {
 	case <-ad.done():
@@ -224,7 +229,7 @@ func (b *Backend) call(ctx context.Context, command string, args, body any) erro
 // goCall is call with the request written before it returns (Conn.Go).
 func (b *Backend) goCall(ctx context.Context, command string, args, body any) <-chan error {
 	b.mu.Lock()
-	conn := b.conn
+	conn, watched := b.conn, b.watched
 	b.mu.Unlock()
 	out := make(chan error, 1)
 	if conn == nil {
@@ -235,11 +240,31 @@ func (b *Backend) goCall(ctx context.Context, command string, args, body any) <-
 	go func() {
 		err := <-res
 		if errors.Is(err, ErrConnClosed) {
-			err = fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
+			err = b.deathCause(ctx, watched, err)
 		}
 		out <- err
 	}()
 	return out
+}
+
+// deathCause is the error for a call the adapter's end retired: the cause
+// watch records (a lost ssh connection rather than the broken pipe the
+// call saw), waited for briefly, since the call can see the end first.
+func (b *Backend) deathCause(ctx context.Context, watched <-chan struct{}, err error) error {
+	t := time.NewTimer(lostGrace + 3*time.Second)
+	defer t.Stop()
+	select {
+	case <-watched:
+		b.mu.Lock()
+		dead, cause := b.state.Status == debugger.StatusDead, b.state.Error
+		b.mu.Unlock()
+		if dead && cause != "" {
+			return fmt.Errorf("%w: %s", debugger.ErrSessionDead, cause)
+		}
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return fmt.Errorf("%w: %v", debugger.ErrSessionDead, err)
 }
 
 // bump wakes state waiters. Caller holds mu.

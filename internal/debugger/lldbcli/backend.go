@@ -261,7 +261,14 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		b.moved = true // the next stop reported is a new one, whatever it says
 		b.mu.Unlock()
 	}
-	out, _, err := sess.RunWatch(ctx, cmd, settled, wait)
+	start := time.Now()
+	out, seen, err := sess.RunWatch(ctx, cmd, stopShown, wait)
+	if err == nil && seen && !settled(out) {
+		// lldb's event thread can print the stop before the command's own
+		// "resuming" line, which then reads as running, as does an earlier
+		// stop printed late: lldb's status says which.
+		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
+	}
 	st := b.observe(out)
 	if err = b.engineErr(err); err != nil {
 		return st, err
@@ -292,6 +299,16 @@ func settled(out string) bool {
 		return stopReasonLineRE().MatchString(out[all[len(all)-1][0]:])
 	}
 	return true
+}
+
+// stopShown is settled, or a whole stop report followed by a "resuming"
+// line: the stop may be the command's own, printed first.
+func stopShown(out string) bool {
+	if settled(out) {
+		return true
+	}
+	all := stoppedRE().FindAllStringIndex(out, -1)
+	return all != nil && stopReasonLineRE().MatchString(out[all[len(all)-1][0]:])
 }
 
 // runChecked is run plus: an lldb "error:" line becomes an error.
