@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/triage-dev/triage/internal/notify"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -71,7 +72,7 @@ type Set struct {
 	dumps      *postmortem.Manager
 	dumpsReady atomic.Bool
 
-	sessions changes // a debug or dump session changed (SessionsChanged)
+	sessions notify.Changes // a debug or dump session changed (SessionsChanged)
 }
 
 // New builds the services for cfg.
@@ -217,7 +218,7 @@ func (s *Set) Debugger() *debugger.Manager {
 			Backends: map[string]debugger.Factory{"dap": dap.Factory("", s.ssh), "lldb": lldbcli.Factory(s.ssh)},
 			Default:  s.Config.Debugger.Backend,
 			Dir:      dir,
-			OnChange: s.sessions.notify,
+			OnChange: s.sessions.Notify,
 		})
 		s.OnClose(func() error {
 			s.debug.Close()
@@ -232,7 +233,7 @@ func (s *Set) Debugger() *debugger.Manager {
 // Close disposes of every session, killing the engines' process groups.
 func (s *Set) Dumps() *postmortem.Manager {
 	s.dumpsOnce.Do(func() {
-		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: s.ssh, OnChange: s.sessions.notify})
+		s.dumps = postmortem.NewManager(postmortem.Options{CommandTimeout: s.Config.CommandTimeout(), Remote: s.ssh, OnChange: s.sessions.Notify})
 		s.OnClose(s.dumps.CloseAll)
 		s.dumpsReady.Store(true)
 	})
@@ -278,7 +279,7 @@ func (s *Set) DebugOverviews(ctx context.Context) []debugger.Overview {
 // SessionsChanged returns a channel closed at the next change of a debug
 // or dump session of this process: one opened or ended, a stop, a
 // breakpoint, a dump command run. The web page's live updates wait on it.
-func (s *Set) SessionsChanged() <-chan struct{} { return s.sessions.wait() }
+func (s *Set) SessionsChanged() <-chan struct{} { return s.sessions.Wait() }
 
 // DumpSessions lists the caller's dump sessions without making the manager.
 func (s *Set) DumpSessions(ctx context.Context) []*postmortem.Session {
@@ -295,29 +296,4 @@ func (s *Set) JobList(ctx context.Context) []*background.Job {
 		return nil
 	}
 	return s.jobs.List(ctx)
-}
-
-// changes tells waiters of a change: each closes the current channel, and
-// the next wait makes a new one.
-type changes struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func (c *changes) wait() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ch == nil {
-		c.ch = make(chan struct{})
-	}
-	return c.ch
-}
-
-func (c *changes) notify() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ch != nil {
-		close(c.ch)
-		c.ch = nil
-	}
 }

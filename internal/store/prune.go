@@ -81,7 +81,7 @@ func (s *Store) remove(ctx context.Context, id string) error {
 	os.Remove(s.bodyPath(id))
 	os.RemoveAll(s.CoreDir(id))
 	os.RemoveAll(s.filesDir(id))
-	s.changes.notify()
+	s.changes.Notify()
 	return nil
 }
 

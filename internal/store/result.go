@@ -62,6 +62,6 @@ func (w *Writer) Progress(ctx context.Context, line string) error {
 	if err != nil {
 		return fmt.Errorf("recording progress of %s: %w", w.id, describe(err))
 	}
-	w.s.changes.notify()
+	w.s.changes.Notify()
 	return nil
 }

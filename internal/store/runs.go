@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/triage-dev/triage/internal/fault"
 )
@@ -109,38 +108,11 @@ func (s *Store) WriteRaw(ctx context.Context, id string, w io.Writer) error {
 	return err
 }
 
-// changes tells waiters that the store's entries changed: an entry was
-// created, grew, finished or was removed by this process. Each change
-// closes the current channel and makes the next.
-type changes struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-// wait returns a channel closed at the next change.
-func (c *changes) wait() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ch == nil {
-		c.ch = make(chan struct{})
-	}
-	return c.ch
-}
-
-func (c *changes) notify() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ch != nil {
-		close(c.ch)
-		c.ch = nil
-	}
-}
-
 // Changed returns a channel closed at the next change of the entries this
 // Store writes (created, grown, finished, pruned): the web page's live
 // updates wait on it. Changes by other processes sharing the file are not
 // seen.
-func (s *Store) Changed() <-chan struct{} { return s.changes.wait() }
+func (s *Store) Changed() <-chan struct{} { return s.changes.Wait() }
 
 // Version summarises the state of every entry (how many, the newest
 // creation, end and progress line, the lines stored): it differs after any change, by

@@ -51,6 +51,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/triage-dev/triage/internal/notify"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,7 @@ type Store struct {
 	opts   Options
 	owner  ownerLock
 
-	changes changes // live listeners (Changed)
+	changes notify.Changes // live listeners (Changed)
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.

@@ -38,7 +38,7 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?, ?)`,
 			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), s.owner.token, identity.Of(ctx).ID)
 		if err == nil {
-			s.changes.notify()
+			s.changes.Notify()
 			// The body file and a full-size buffer come with the first bytes:
 			// most outputs are small, many are empty.
 			return &Writer{s: s, id: id}, nil
@@ -138,7 +138,7 @@ func (w *Writer) commit(all bool) error {
 	w.lines += nl
 	w.bytes += int64(cut)
 	w.buf = append(w.buf[:0], w.buf[cut:]...)
-	w.s.changes.notify()
+	w.s.changes.Notify()
 	return nil
 }
 
@@ -188,7 +188,7 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 	}
 	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, progress='' WHERE id=?`,
 		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, keptResult(f.Result), w.id)
-	w.s.changes.notify()
+	w.s.changes.Notify()
 	if w.err != nil {
 		return w.err
 	}
@@ -206,7 +206,7 @@ func (w *Writer) Abort() {
 	w.done = true
 	w.closeBody()
 	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0, progress='' WHERE id=?`, time.Now().UnixNano(), w.id)
-	w.s.changes.notify()
+	w.s.changes.Notify()
 }
 
 func (w *Writer) closeBody() {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/notify"
 	"github.com/triage-dev/triage/internal/tick"
 )
 
@@ -23,7 +24,7 @@ type watch struct {
 	mu      sync.Mutex
 	users   int           // open streams; guarded by mu
 	stop    func()        // ends the running poller; guarded by mu
-	changed chan struct{} // closed when a poll sees another version; guarded by mu
+	changed notify.Changes // told when a poll sees another version
 	version string        // the version last read; guarded by mu
 }
 
@@ -75,28 +76,21 @@ func (w *watch) leave() {
 func (w *watch) poll(ctx context.Context, read func(context.Context) (string, error)) {
 	v, err := read(ctx)
 	w.mu.Lock()
-	if err == nil && v != w.version {
+	moved := err == nil && v != w.version
+	if moved {
 		w.version = v
-		if w.changed != nil {
-			close(w.changed)
-			w.changed = nil
-		}
 	}
 	w.mu.Unlock()
+	if moved {
+		w.changed.Notify()
+	}
 	if w.polled != nil {
 		w.polled()
 	}
 }
 
 // next returns a channel closed when a poll next sees another version.
-func (w *watch) next() <-chan struct{} {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.changed == nil {
-		w.changed = make(chan struct{})
-	}
-	return w.changed
-}
+func (w *watch) next() <-chan struct{} { return w.changed.Wait() }
 
 // streams is the number of open streams.
 func (w *watch) streams() int {
