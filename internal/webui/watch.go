@@ -22,10 +22,10 @@ type watch struct {
 	polled func()
 
 	mu      sync.Mutex
-	users   int           // open streams; guarded by mu
-	stop    func()        // ends the running poller; guarded by mu
+	users   int            // open streams; guarded by mu
+	stop    func()         // ends the running poller; guarded by mu
 	changed notify.Changes // told when a poll sees another version
-	version string        // the version last read; guarded by mu
+	version string         // the version last read; guarded by mu
 }
 
 // join counts one more stream, starting the poller over read (the store's
