@@ -118,7 +118,7 @@ func (o *Outcome) collectRemoteCore(ctx context.Context, req Request, r *remoteR
 		o.NoCore = fmt.Sprintf("the core_pattern of %s could not be read", r.conn.Host)
 		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
 	}
-	core, err := FindRemoteCore(ctx, r.conn, e.CorePattern, e.CoreUsesPid, crash)
+	core, err := findRemoteCore(ctx, r.conn, e.CorePattern, e.CoreUsesPid, crash)
 	if err != nil {
 		o.NoCore = err.Error()
 		return []verdict.Evidence{{Kind: "core_dump", Summary: "no core dump: " + o.NoCore}}, nil
@@ -156,11 +156,11 @@ func RemoteBacktrace(ctx context.Context, c *remote.Conn, exe, core string, time
 	return tr, nil
 }
 
-// FindRemoteCore is the newest core at the place the host's core_pattern
+// findRemoteCore is the newest core at the place the host's core_pattern
 // (pattern, usesPid) gives for the crash c, written since c started: one
 // glob over the connection. c.Pid 0 (not known) matches any pid; c.Cwd is
 // where a relative pattern puts the core.
-func FindRemoteCore(ctx context.Context, conn *remote.Conn, pattern string, usesPid bool, c coredump.Crash) (string, error) {
+func findRemoteCore(ctx context.Context, conn *remote.Conn, pattern string, usesPid bool, c coredump.Crash) (string, error) {
 	where, _, err := coredump.ExpectedCore(pattern, usesPid, c, "")
 	if err != nil {
 		return "", fmt.Errorf("on %s: %w", conn.Host, err)

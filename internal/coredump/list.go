@@ -131,6 +131,12 @@ func (f *Finder) List(ctx context.Context, q ListQuery) ([]Artifact, error) {
 // patternGlob turns a core_pattern file name into a matcher: specifiers match
 // anything, and ".PID" may follow (core_uses_pid).
 func patternGlob(base string) func(string) bool {
+	return regexp.MustCompile(patternNameRE(base)).MatchString
+}
+
+// patternNameRE is patternGlob's expression, in the syntax RE2 and Perl
+// share (a host's search runs it in Perl).
+func patternNameRE(base string) string {
 	var b strings.Builder
 	b.WriteString("^")
 	for i := 0; i < len(base); i++ {
@@ -142,8 +148,7 @@ func patternGlob(base string) func(string) bool {
 		b.WriteString(regexp.QuoteMeta(base[i : i+1]))
 	}
 	b.WriteString(`(\.\d+)?$`)
-	re := regexp.MustCompile(b.String())
-	return re.MatchString
+	return b.String()
 }
 
 // scanDir lists the files of dir that match, are new enough, and (for cores)

@@ -48,6 +48,46 @@ const mtimeSlack = time.Second
 // the tree's size.
 const maxGroupEntries = 50000
 
+// GroupSearch is where FindGroup looks for a run's cores under a file
+// core_pattern, for a search that runs elsewhere (on a host): the
+// directories, how deep, and the expression a core's file name matches.
+type GroupSearch struct {
+	Dirs   []string
+	Depth  int
+	NameRE string
+	// Skip are directory names never entered (version control, build
+	// systems' own trees).
+	Skip []string
+}
+
+// SearchFor is the search FindGroup makes for q under core_pattern
+// pattern; an error for a piped pattern (its handler keeps the cores).
+func SearchFor(pattern string, q GroupQuery) (GroupSearch, error) {
+	pat := parseCorePattern(pattern)
+	switch {
+	case pat.pipe:
+		return GroupSearch{}, &NoCoreError{Reason: fmt.Sprintf("core_pattern pipes cores to %s (%q)", pat.handlerName(), pat.raw)}
+	case pat.raw == "":
+		return GroupSearch{}, &NoCoreError{Reason: "core_pattern is empty: no core files are written"}
+	}
+	var dirs []string
+	for _, d := range q.Dirs {
+		dirs = append(dirs, filepath.Clean(d))
+	}
+	s := GroupSearch{Dirs: uniq(dirs), Depth: q.MaxDepth, NameRE: patternNameRE(filepath.Base(pat.raw))}
+	if s.Depth <= 0 {
+		s.Depth = DefaultGroupDepth
+	}
+	if filepath.IsAbs(pat.raw) {
+		s.Dirs, s.Depth = []string{filepath.Dir(pat.raw)}, 1
+	}
+	for name := range skipDirs {
+		s.Skip = append(s.Skip, name)
+	}
+	sort.Strings(s.Skip)
+	return s, nil
+}
+
 // FindGroup finds the core files of q's process group written since
 // q.Since, newest first. Cores that predate the run, or that are another
 // process's (a core the user kept in the tree), are never returned. Only

@@ -172,11 +172,14 @@ func TestRemoteCMake(t *testing.T) {
 	r := c.Call("test", map[string]any{"project_dir": dir, "ssh_host": h.Name})
 	var out buildTestOutput
 	r.Decode(t, &out)
-	// t_segv's core lands in build/tests, t_abort's in build (its working
-	// directory), where the step runs: the evidence found is t_abort's, and
-	// the verdict names the test the core is of.
-	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary SIGABRT in check_positive at lib.c:7 while running t_abort") {
+	// t_segv's core lands in build/tests, t_abort's in build (their working
+	// directories): the host is searched as deep as a local run searches,
+	// and the verdict is the local one (TestCTestCrashesInSubdirectory).
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED: test binary SIGSEGV in name_length at lib.c:4 while running t_segv") {
 		t.Fatalf("verdict %q (%s)\n%s", r.FirstLine(), r.Outcome, r.Text)
+	}
+	if cr := out.Crash; cr == nil || !strings.HasPrefix(cr.Core, dir+"/") || !strings.Contains(cr.Core, "/tests/") || !strings.HasSuffix(cr.Program, "/t_segv") {
+		t.Errorf("crash %+v", out.Crash)
 	}
 	if out.Tests == nil || out.Tests.Totals.Total != 4 {
 		t.Errorf("tests %+v", out.Tests)
