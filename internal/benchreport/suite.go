@@ -178,7 +178,10 @@ var Figures = []Figure{
 	{Title: "hang evidence: stacks of a 50-thread C program (gdb attach)", Key: Key("./internal/hang", "BenchmarkCaptureNative50Threads"),
 		Value: "ns/op", Unit: "s", Scale: 1e-9, Op: "<=", Limit: 2},
 	{Title: "hang evidence: a Go program's 10,000 goroutines (SIGQUIT dump)", Key: Key("./internal/hang", "BenchmarkCaptureGo10000Goroutines"),
-		Value: "ns/op", Unit: "s", Scale: 1e-9, Base: "dump-ns", BaseLabel: "the program's own dump into a plain pipe reader", Op: "<=", Limit: 2},
+		Value: "capture-s", Unit: "s", Base: "dump-s", BaseLabel: "the program's own dump into a plain pipe reader", Op: "<=", Limit: 2,
+		// Most of it is the Go runtime writing its goroutines, a write per
+		// field: no capture can take less than the program alone.
+		Or: &Target{Check: "ratio", Unit: "×", Op: "<=", Limit: 1.1}},
 	{Title: "crash site in a `run` verdict (gdb, NULL-deref core): what it adds to the backtrace", Key: Key("./internal/coredump", "BenchmarkCrashSite"),
 		Value: "site-ms", Unit: "ms", Base: "backtrace-ms", BaseLabel: "the backtrace alone, same gdb and core",
 		Check: "overhead-pct", CheckUnit: "%", Op: "<=", Limit: 20},

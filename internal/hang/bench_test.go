@@ -23,10 +23,11 @@ func benchCapture(b *testing.B, p hangers.Program, wantStacks int) {
 }
 
 // benchCaptureThen is benchCapture with between run after each capture,
-// untimed.
-func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between func()) {
+// untimed. It returns each capture's time.
+func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between func()) (times []time.Duration) {
 	var stacks int
 	for b.Loop() {
+		var took time.Duration
 		b.StopTimer()
 		ready := testutil.NewExpireOn("ready")
 		tap := hang.NewTap(0)
@@ -40,16 +41,20 @@ func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between f
 			b.Fatal("the program ended before it was ready")
 		}
 		b.StartTimer()
+		start := time.Now()
 		tap.Arm()
 		rep := hang.Capture(context.Background(), pr.Pid(), hang.Options{})
 		if rep.Processes[0].Method == "SIGQUIT" {
 			<-pr.Done() // a Go program's dump is complete once it has exited
 		}
+		took = time.Since(start)
 		b.StopTimer()
 		pr.Stop(time.Second)
 		b.StartTimer()
+		start = time.Now()
 		rep.AddGoDump(tap.Bytes())
 		rep.Analyze("")
+		times = append(times, took+time.Since(start))
 		stacks = rep.TotalStacks
 		if between != nil {
 			b.StopTimer()
@@ -61,6 +66,13 @@ func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between f
 		b.Fatalf("%d stacks taken, want at least %d", stacks, wantStacks)
 	}
 	b.ReportMetric(float64(stacks), "stacks")
+	return times
+}
+
+// median is the middle of ds (sorted in place).
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func BenchmarkCaptureNative50Threads(b *testing.B) {
@@ -74,9 +86,11 @@ func BenchmarkCaptureNative50Threads(b *testing.B) {
 func BenchmarkCaptureGo10000Goroutines(b *testing.B) {
 	p := hangers.GoMutexes(b, 10000)
 	var dumps []time.Duration
-	benchCaptureThen(b, p, 10000, func() { dumps = append(dumps, ownDump(b, p)) })
-	slices.Sort(dumps)
-	b.ReportMetric(float64(dumps[len(dumps)/2].Nanoseconds()), "dump-ns")
+	captures := benchCaptureThen(b, p, 10000, func() { dumps = append(dumps, ownDump(b, p)) })
+	c, d := median(captures), median(dumps)
+	b.ReportMetric(c.Seconds(), "capture-s")
+	b.ReportMetric(d.Seconds(), "dump-s")
+	b.ReportMetric(c.Seconds()/d.Seconds(), "ratio")
 }
 
 // ownDump is the time from SIGQUIT to the exit of p, its output read from a
