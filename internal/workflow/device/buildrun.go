@@ -68,7 +68,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 	}
 	l.ReportDir = h.reportDir()
 	l.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg); cp.RecordProgress(msg) }
-	o, err := xcode.BuildAndLaunchOnDevice(ctx, b, in.Target, l)
+	o, err := xcode.BuildAndLaunchOn(ctx, b, in.Target, l, l.Notify)
 	if err != nil {
 		cp.Abort()
 		return zero, apple.UsageOf(err)
@@ -114,7 +114,7 @@ func (in buildRunParams) request(ctx context.Context, defaultTimeout time.Durati
 		xcode.DeviceLaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch}, nil
 }
 
-func newBuildRunOutput(o *xcode.DeviceBuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
+func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
 	b := o.Build
 	out := BuildRunOutput{
 		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,

@@ -64,7 +64,7 @@ func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunPara
 		cp.RecordProgress(msg)
 	}
 	l.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg); cp.RecordProgress(msg) }
-	o, err := xcode.BuildAndLaunchMac(ctx, b, in.Target, l)
+	o, err := xcode.BuildAndLaunchOn(ctx, b, in.Target, l, l.Notify)
 	if err != nil {
 		cp.Abort()
 		return zero, apple.UsageOf(err)
@@ -105,7 +105,7 @@ func (in buildRunParams) request(ctx context.Context, defaultTimeout time.Durati
 	return xcode.BuildRequest{Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit}, l, nil
 }
 
-func newBuildRunOutput(o *xcode.MacBuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
+func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
 	b := o.Build
 	out := BuildRunOutput{
 		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,
