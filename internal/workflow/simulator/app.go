@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -75,65 +73,24 @@ type LaunchOutput struct {
 }
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
-	var zero catalog.Result[LaunchOutput]
-	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
-		return zero, err
-	}
-	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	watch, process, err := apple.CheckAppLaunch(in.BundleID, in.ProcessName, in.WatchS, apple.MaxWatch, in.Env)
 	if err != nil {
-		return zero, err
-	}
-	for k := range in.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return zero, fault.Usagef("env: invalid variable name %q", k)
-		}
+		return catalog.Result[LaunchOutput]{}, err
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
-		return zero, err
+		return catalog.Result[LaunchOutput]{}, err
 	}
-	process := in.ProcessName
-	if process == "" {
-		process = xcode.ProcessName(in.BundleID)
-	}
-	o := xcode.Launch(ctx, xcode.LaunchRequest{
+	out := newLaunchOutput(xcode.Launch(ctx, xcode.LaunchRequest{
 		Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch,
 		ReportDirs: h.opts.ReportDirs, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) },
-	})
-	return launchResult(newLaunchOutput(o)), nil
+	}))
+	next := "next: " + catalog.NextCall("sim_log_capture", map[string]any{"action": "start", "bundle_id": out.BundleID})
+	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, "", next), nil
 }
 
 func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
 	return LaunchOutput{Verdict: o.Line, Status: o.Status, Simulator: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
-}
-
-func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
-	var b strings.Builder
-	b.WriteString(out.Verdict)
-	b.WriteByte('\n')
-	writeReports(&b, out.CrashReports)
-	if out.Status == "launched" {
-		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("sim_log_capture", map[string]any{"action": "start", "bundle_id": out.BundleID}))
-	}
-	outcome := catalog.OK
-	if out.Status != "launched" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
-}
-
-func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
-	for _, r := range reports {
-		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
-		for i, l := range strings.Split(r.Summary, "\n") {
-			if i == 12 {
-				b.WriteString("    …\n")
-				break
-			}
-			fmt.Fprintf(b, "    %s\n", l)
-		}
-		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
-	}
 }
 
 type stopParams struct {
