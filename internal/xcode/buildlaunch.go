@@ -7,7 +7,6 @@ package xcode
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 )
 
@@ -30,11 +29,9 @@ type Launcher interface {
 	// Ready is what readies the app built for its launch, in order.
 	Ready(app Product) []ReadyStep
 	// LaunchApp launches the app built and watches it, telling notify
-	// what it does.
+	// what it does; the verdict of a build whose app launched is its
+	// line's, "BUILT AND " before it.
 	LaunchApp(ctx context.Context, app Product, notify func(string)) LaunchOutcome
-	// Launched is the verdict line of a build whose app launched and
-	// did not crash.
-	Launched(app Product, o LaunchOutcome) string
 }
 
 // ReadyStep is one step that readies an app for its launch: booting the
@@ -98,7 +95,7 @@ func BuildAndLaunchOn(ctx context.Context, b BuildRequest, target string, l Laun
 	launched := l.LaunchApp(ctx, *o.App, notify)
 	o.Launch, o.Status, o.Line = &launched, launched.Status, launched.Line
 	if launched.Status == "launched" {
-		o.Line = l.Launched(*o.App, launched)
+		o.Line = "BUILT AND " + launched.Line
 	}
 	return o, nil
 }
@@ -168,11 +165,6 @@ func (r LaunchRequest) LaunchApp(ctx context.Context, app Product, notify func(s
 	return Launch(ctx, r)
 }
 
-// Launched names the app, its pid and the simulator.
-func (r LaunchRequest) Launched(app Product, o LaunchOutcome) string {
-	return fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash within %s", app.BundleID, o.Pid, r.Device.Label(), r.Watch)
-}
-
 // A device's launcher: install and launch with devicectl (LaunchOnDevice).
 
 // Destination is the device, with its platform when xcodebuild spells it
@@ -200,11 +192,6 @@ func (r DeviceLaunchRequest) LaunchApp(ctx context.Context, app Product, notify 
 	return LaunchOnDevice(ctx, r)
 }
 
-// Launched names the app, its pid and the device.
-func (r DeviceLaunchRequest) Launched(app Product, o LaunchOutcome) string {
-	return fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash report within %s", app.BundleID, o.Pid, r.Device.Label(), r.Watch)
-}
-
 // This Mac's launcher: nothing to ready; the app is launched by its path
 // (LaunchMac).
 
@@ -218,9 +205,4 @@ func (r MacLaunchRequest) Ready(Product) []ReadyStep { return nil }
 func (r MacLaunchRequest) LaunchApp(ctx context.Context, app Product, notify func(string)) LaunchOutcome {
 	r.App, r.BundleID, r.Process, r.Notify = app.Path, app.BundleID, AppProcess(app), notify
 	return LaunchMac(ctx, r)
-}
-
-// Launched names the app's path and process.
-func (r MacLaunchRequest) Launched(app Product, o LaunchOutcome) string {
-	return fmt.Sprintf("BUILT AND LAUNCHED %s (process %s); no crash within %s", app.Path, AppProcess(app), r.Watch)
 }

@@ -15,8 +15,9 @@ import (
 // this Mac's launcher builds for the launcher's destination, runs only the
 // steps that platform needs (a device installs, a Mac does not), tells
 // progress what they do, hands the launch the app built, and ends at the
-// stage that failed with that stage's verdict. (The simulator's stages are
-// TestBuildAndLaunchStages'.)
+// stage that failed with that stage's verdict; a launch's caveat (crash
+// reports that could not be fetched) stays in the verdict. (The
+// simulator's stages are TestBuildAndLaunchStages'.)
 func TestBuildAndLaunchOnEachPlatform(t *testing.T) {
 	settings, err := filepath.Abs(filepath.Join("testdata", "build_settings.json"))
 	if err != nil {
@@ -45,6 +46,11 @@ func TestBuildAndLaunchOnEachPlatform(t *testing.T) {
 			"BUILT AND LAUNCHED dev.triage.Crashy (pid 1234) on iPhone (iOS 18.4.1, " + phone.UDID + "); no crash report within 0s",
 			[]string{"installing " + app + " on iPhone (iOS 18.4.1, " + phone.UDID + ")",
 				"launched dev.triage.Crashy (pid 1234); watching for 0s"}},
+		{"device reports not fetched", DeviceLaunchRequest{Device: phone, ReportDir: t.TempDir()},
+			[]fakexcode.Rule{showSettings, build, install, launch, {Tool: "xcrun", Match: []string{"devicectl", "device", "copy", "from"}, Stderr: "ERROR: no tunnel", Exit: 1}},
+			"platform=iOS,id=" + phone.UDID, StageLaunch, "launched",
+			"BUILT AND LAUNCHED dev.triage.Crashy (pid 1234) on iPhone (iOS 18.4.1, " + phone.UDID + "); no crash report within 0s (its crash reports could not be fetched: ",
+			[]string{"installing " + app + " on iPhone (iOS 18.4.1, " + phone.UDID + ")", "launched dev.triage.Crashy (pid 1234); watching for 0s"}},
 		{"device not installed", DeviceLaunchRequest{Device: watch, ReportDir: t.TempDir()},
 			[]fakexcode.Rule{showSettings, build, failing(t, "install_app_failed", "device", "install", "app")},
 			"id=" + watch.UDID, StageInstall, "failed", "BUILT, but installing failed: devicectl device install app: ",
