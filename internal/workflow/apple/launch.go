@@ -34,22 +34,31 @@ func CheckLaunch(watchS duration.Seconds, max time.Duration, env map[string]stri
 	return watch, nil
 }
 
-// CheckAppLaunch checks the launch of an installed app by its bundle id
-// (sim_launch_app, device_launch_app), and returns the watch and the
-// process name its crash reports carry (process, else the bundle id's last
-// component).
-func CheckAppLaunch(bundleID, process string, watchS duration.Seconds, max time.Duration, env map[string]string) (time.Duration, string, error) {
-	if err := UsageOf(xcode.CheckBundleID(bundleID)); err != nil {
+// AppLaunchArgs are an installed app's launch by its bundle id
+// (sim_launch_app, device_launch_app); how long it is watched is each
+// platform's own argument.
+type AppLaunchArgs struct {
+	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
+	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
+	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
+}
+
+// Check checks the launch, watched for watchS (at most max), and returns
+// the watch and the process name its crash reports carry (ProcessName,
+// else the bundle id's last component).
+func (a AppLaunchArgs) Check(watchS duration.Seconds, max time.Duration) (time.Duration, string, error) {
+	if err := UsageOf(xcode.CheckBundleID(a.BundleID)); err != nil {
 		return 0, "", err
 	}
-	watch, err := CheckLaunch(watchS, max, env)
+	watch, err := CheckLaunch(watchS, max, a.Env)
 	if err != nil {
 		return 0, "", err
 	}
-	if process == "" {
-		process = xcode.ProcessName(bundleID)
+	if a.ProcessName == "" {
+		return watch, xcode.ProcessName(a.BundleID), nil
 	}
-	return watch, process, nil
+	return watch, a.ProcessName, nil
 }
 
 // RanOutcome is the outcome of a launch, or of a build and launch, by its

@@ -20,12 +20,9 @@ const maxWatch = 10 * time.Minute
 
 type launchParams struct {
 	apple.DeviceArgs
-	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
-	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
-	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch (and capture the console) before fetching crash reports (default 3, max 600)"`
-	Console     bool              `json:"console,omitempty" jsonschema:"capture the app's stdout and stderr into the output store"`
+	apple.AppLaunchArgs
+	WatchS  duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch (and capture the console) before fetching crash reports (default 3, max 600)"`
+	Console bool             `json:"console,omitempty" jsonschema:"capture the app's stdout and stderr into the output store"`
 }
 
 // LaunchOutput is the result of device_launch_app.
@@ -72,7 +69,7 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 
 // request validates the arguments and resolves the device.
 func (in launchParams) request(ctx context.Context) (xcode.DeviceLaunchRequest, error) {
-	watch, process, err := apple.CheckAppLaunch(in.BundleID, in.ProcessName, in.WatchS, maxWatch, in.Env)
+	watch, process, err := in.Check(in.WatchS, maxWatch)
 	if err != nil {
 		return xcode.DeviceLaunchRequest{}, err
 	}

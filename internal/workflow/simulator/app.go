@@ -55,11 +55,8 @@ func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOu
 
 type launchParams struct {
 	apple.SimulatorArgs
-	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
-	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
-	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	apple.AppLaunchArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // LaunchOutput is the result of sim_launch_app.
@@ -73,7 +70,7 @@ type LaunchOutput struct {
 }
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
-	watch, process, err := apple.CheckAppLaunch(in.BundleID, in.ProcessName, in.WatchS, apple.MaxWatch, in.Env)
+	watch, process, err := in.Check(in.WatchS, apple.MaxWatch)
 	if err != nil {
 		return catalog.Result[LaunchOutput]{}, err
 	}
