@@ -3,7 +3,6 @@ package xcode
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 )
 
@@ -96,104 +95,4 @@ func notify(f func(string), msg string) {
 	if f != nil {
 		f(msg)
 	}
-}
-
-// Stages of BuildAndLaunch, in order.
-const (
-	StageBuild   = "build"
-	StageLocate  = "locate"
-	StageBoot    = "boot"
-	StageInstall = "install"
-	StageLaunch  = "launch"
-)
-
-// BuildAndLaunchRequest is a scheme to build for a simulator, and its app
-// to install and launch there.
-type BuildAndLaunchRequest struct {
-	// Build is the build; its action is ActionBuild, its destination the
-	// simulator.
-	Build BuildRequest
-	// Target is the application target, when the scheme builds several.
-	Target string
-	// Launch is the launch once installed; its BundleID and Process are
-	// the app's, and its Device is the simulator.
-	Launch LaunchRequest
-}
-
-// BuildAndLaunchOutcome is how far a build and launch got, and how it went.
-type BuildAndLaunchOutcome struct {
-	Stage  string // the last stage reached
-	Status string // the build's status, then launched, crashed or failed
-	Line   string // the verdict line
-	Build  *BuildOutcome
-	App    *Product       // the app built, once located
-	Launch *LaunchOutcome // once launched
-}
-
-// BuildAndLaunch builds the scheme, finds the app it built, boots the
-// simulator, installs the app and launches it. Each stage that fails ends
-// it with a failed outcome naming the stage; the error is non-nil only when
-// the build could not be run at all (see Build).
-func BuildAndLaunch(ctx context.Context, req BuildAndLaunchRequest) (*BuildAndLaunchOutcome, error) {
-	req.Build.Action = ActionBuild
-	b, err := Build(ctx, req.Build)
-	if err != nil {
-		return nil, err
-	}
-	o := &BuildAndLaunchOutcome{Stage: StageBuild, Status: string(b.Status), Line: b.Line, Build: b}
-	if !b.Status.OK() {
-		return o, nil
-	}
-	if !o.install(ctx, req) {
-		return o, nil
-	}
-	o.Stage = StageLaunch
-	l := req.Launch
-	l.BundleID, l.Process = o.App.BundleID, AppProcess(*o.App)
-	launched := Launch(ctx, l)
-	o.Launch, o.Status, o.Line = &launched, launched.Status, launched.Line
-	if launched.Status == "launched" {
-		o.Line = fmt.Sprintf("BUILT AND LAUNCHED %s (pid %d) on %s; no crash within %s", l.BundleID, launched.Pid, l.Device.Label(), l.Watch)
-	}
-	return o, nil
-}
-
-// install locates the app built, boots the simulator and installs the app
-// there, reporting whether it got that far.
-func (o *BuildAndLaunchOutcome) install(ctx context.Context, req BuildAndLaunchRequest) bool {
-	fail := func(why string, err error) bool {
-		o.Status, o.Line = "failed", "BUILT, but "+why+": "+err.Error()
-		return false
-	}
-	o.Stage = StageLocate
-	ts, err := BuildSettings(ctx, req.Build.Request)
-	if err == nil {
-		var app Product
-		if app, err = App(ts, req.Target); err == nil {
-			o.App = &app
-		}
-	}
-	if err != nil {
-		return fail("the app was not found", err)
-	}
-	udid := req.Launch.Device.UDID
-	o.Stage = StageBoot
-	notify(req.Launch.Notify, "booting "+udid)
-	if _, err := Run(ctx, BootStatusCommand(udid), BootTimeout); err != nil {
-		return fail("the simulator did not boot", err)
-	}
-	o.Stage = StageInstall
-	if _, err := Run(ctx, InstallCommand(udid, o.App.Path), InstallTimeout); err != nil {
-		return fail("installing failed", err)
-	}
-	return true
-}
-
-// AppProcess is the process name of an app: its executable's, else the
-// last component of its bundle id.
-func AppProcess(app Product) string {
-	if app.Executable != "" {
-		return filepath.Base(app.Executable)
-	}
-	return ProcessName(app.BundleID)
 }

@@ -1,7 +1,9 @@
-// Package apple is what the Apple tools share: the xcode and simulator
-// workflows and debug_attach_sim. It holds their availability (macOS with
-// Xcode, injectable for tests), the arguments that name a container,
-// scheme and simulator, and how their errors reach the caller.
+// Package apple is what the Apple tools share: the xcode, simulator,
+// device and macos workflows and debug_attach_sim. It holds their
+// availability (macOS with Xcode, injectable for tests), the arguments that
+// name a container, scheme, simulator and device, how their errors reach
+// the caller, the one build-and-run call of the *_build_run tools
+// (BuildRun) and what their launches share (checks, answer, outcome).
 package apple
 
 import (

@@ -145,7 +145,7 @@ func (h *handler) crashReports(ctx context.Context, c *catalog.Call, in reportsP
 	line := fmt.Sprintf("%d CRASH REPORTS of %s on %s in the last %s", len(reps), in.Process, d.Label(), since)
 	var b strings.Builder
 	b.WriteString(line + "\n")
-	writeReports(&b, wire.AppCrashReportsOf(reps))
+	apple.WriteReports(&b, wire.AppCrashReportsOf(reps))
 	out := ReportsOutput{Verdict: line, Device: d.ID(), CrashReports: append([]wire.AppCrashReport{}, wire.AppCrashReportsOf(reps)...)}
 	return catalog.Result[ReportsOutput]{Text: b.String(), Output: out}, nil
 }

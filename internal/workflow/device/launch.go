@@ -2,14 +2,12 @@ package device
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -17,20 +15,14 @@ import (
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-// How long a launch is watched: the default, and the most a call may ask.
-const (
-	launchWatch = 3 * time.Second
-	maxWatch    = 10 * time.Minute
-)
+// maxWatch is the most a launch is watched (its console captured).
+const maxWatch = 10 * time.Minute
 
 type launchParams struct {
 	apple.DeviceArgs
-	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
-	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
-	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch (and capture the console) before fetching crash reports (default 3, max 600)"`
-	Console     bool              `json:"console,omitempty" jsonschema:"capture the app's stdout and stderr into the output store"`
+	apple.AppLaunchArgs
+	WatchS  duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch (and capture the console) before fetching crash reports (default 3, max 600)"`
+	Console bool             `json:"console,omitempty" jsonschema:"capture the app's stdout and stderr into the output store"`
 }
 
 // LaunchOutput is the result of device_launch_app.
@@ -77,28 +69,12 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 
 // request validates the arguments and resolves the device.
 func (in launchParams) request(ctx context.Context) (xcode.DeviceLaunchRequest, error) {
-	var zero xcode.DeviceLaunchRequest
-	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
-		return zero, err
-	}
-	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	watch, process, err := in.Check(in.WatchS, maxWatch)
 	if err != nil {
-		return zero, err
-	}
-	for k := range in.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return zero, fault.Usagef("env: invalid variable name %q", k)
-		}
+		return xcode.DeviceLaunchRequest{}, err
 	}
 	d, err := in.Resolve(ctx)
-	if err != nil {
-		return zero, err
-	}
-	process := in.ProcessName
-	if process == "" {
-		process = xcode.ProcessName(in.BundleID)
-	}
-	return xcode.DeviceLaunchRequest{Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch}, nil
+	return xcode.DeviceLaunchRequest{Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch}, err
 }
 
 func storeStatus(status string) string {
@@ -116,34 +92,13 @@ func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
 }
 
 func launchResult(out LaunchOutput, console string) catalog.Result[LaunchOutput] {
-	var b strings.Builder
-	b.WriteString(out.Verdict)
-	b.WriteByte('\n')
-	writeReports(&b, out.CrashReports)
+	var more strings.Builder
 	if out.Console != nil {
-		catalog.WriteExcerpt(&b, *out.Console, console)
+		catalog.WriteExcerpt(&more, *out.Console, console)
 	}
-	if out.Status == "launched" && out.Pid > 0 {
-		fmt.Fprintf(&b, "stop: %s\n", catalog.NextCall("device_stop_app", map[string]any{"device_id": out.Device, "pid": out.Pid}))
+	next := ""
+	if out.Pid > 0 {
+		next = "stop: " + catalog.NextCall("device_stop_app", map[string]any{"device_id": out.Device, "pid": out.Pid})
 	}
-	outcome := catalog.OK
-	if out.Status == "crashed" || out.Status == "failed" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
-}
-
-// writeReports lists crash reports with the head of each summary.
-func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
-	for _, r := range reports {
-		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
-		for i, l := range strings.Split(r.Summary, "\n") {
-			if i == 12 {
-				b.WriteString("    …\n")
-				break
-			}
-			fmt.Fprintf(b, "    %s\n", l)
-		}
-		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
-	}
+	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, more.String(), next)
 }

@@ -2,9 +2,7 @@ package macos
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
@@ -12,12 +10,6 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
-)
-
-// How long a launch is watched: the default, and the most a call may ask.
-const (
-	launchWatch = 3 * time.Second
-	maxWatch    = time.Minute
 )
 
 // LaunchArgs are how a macOS app is launched and watched.
@@ -30,14 +22,9 @@ type LaunchArgs struct {
 
 // request validates the arguments into a launch request.
 func (a LaunchArgs) request(reportDirs []string) (xcode.MacLaunchRequest, error) {
-	watch, err := a.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	watch, err := apple.CheckLaunch(a.WatchS, apple.MaxWatch, a.Env)
 	if err != nil {
 		return xcode.MacLaunchRequest{}, err
-	}
-	for k := range a.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return xcode.MacLaunchRequest{}, fault.Usagef("env: invalid variable name %q", k)
-		}
 	}
 	if p := a.ProcessName; p != "" && strings.ContainsAny(p, "/\x00") {
 		return xcode.MacLaunchRequest{}, fault.Usagef("process_name %q: give the executable's name", p)
@@ -85,36 +72,9 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	if what == "" {
 		what = in.BundleID
 	}
-	return launchResult(LaunchOutput{Verdict: o.Line, Status: o.Status, App: what, Process: req.MacProcess(), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}), nil
-}
-
-func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
-	var b strings.Builder
-	b.WriteString(out.Verdict + "\n")
-	writeReports(&b, out.CrashReports)
-	if out.Status == "launched" {
-		fmt.Fprintf(&b, "stop: %s\n", catalog.NextCall("macos_stop_app", map[string]any{"process_name": out.Process}))
-	}
-	outcome := catalog.OK
-	if out.Status != "launched" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
-}
-
-// writeReports lists crash reports with the head of each summary.
-func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
-	for _, r := range reports {
-		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
-		for i, l := range strings.Split(r.Summary, "\n") {
-			if i == 12 {
-				b.WriteString("    …\n")
-				break
-			}
-			fmt.Fprintf(b, "    %s\n", l)
-		}
-		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
-	}
+	out := LaunchOutput{Verdict: o.Line, Status: o.Status, App: what, Process: req.MacProcess(), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
+	stop := "stop: " + catalog.NextCall("macos_stop_app", map[string]any{"process_name": out.Process})
+	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, "", stop), nil
 }
 
 type stopParams struct {

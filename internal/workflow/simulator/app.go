@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -57,11 +55,8 @@ func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOu
 
 type launchParams struct {
 	apple.SimulatorArgs
-	BundleID    string            `json:"bundle_id" jsonschema:"the app's bundle identifier"`
-	Args        []string          `json:"args,omitempty" jsonschema:"launch arguments"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment for the app"`
-	ProcessName string            `json:"process_name,omitempty" jsonschema:"executable name (default: last bundle id component)"`
-	WatchS      duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+	apple.AppLaunchArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // LaunchOutput is the result of sim_launch_app.
@@ -75,65 +70,24 @@ type LaunchOutput struct {
 }
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
-	var zero catalog.Result[LaunchOutput]
-	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
-		return zero, err
-	}
-	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
+	watch, process, err := in.Check(in.WatchS, apple.MaxWatch)
 	if err != nil {
-		return zero, err
-	}
-	for k := range in.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return zero, fault.Usagef("env: invalid variable name %q", k)
-		}
+		return catalog.Result[LaunchOutput]{}, err
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
-		return zero, err
+		return catalog.Result[LaunchOutput]{}, err
 	}
-	process := in.ProcessName
-	if process == "" {
-		process = xcode.ProcessName(in.BundleID)
-	}
-	o := xcode.Launch(ctx, xcode.LaunchRequest{
+	out := newLaunchOutput(xcode.Launch(ctx, xcode.LaunchRequest{
 		Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch,
 		ReportDirs: h.opts.ReportDirs, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) },
-	})
-	return launchResult(newLaunchOutput(o)), nil
+	}))
+	next := "next: " + catalog.NextCall("sim_log_capture", map[string]any{"action": "start", "bundle_id": out.BundleID})
+	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, "", next), nil
 }
 
 func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
 	return LaunchOutput{Verdict: o.Line, Status: o.Status, Simulator: o.Simulator, BundleID: o.BundleID, Pid: o.Pid, CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
-}
-
-func launchResult(out LaunchOutput) catalog.Result[LaunchOutput] {
-	var b strings.Builder
-	b.WriteString(out.Verdict)
-	b.WriteByte('\n')
-	writeReports(&b, out.CrashReports)
-	if out.Status == "launched" {
-		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("sim_log_capture", map[string]any{"action": "start", "bundle_id": out.BundleID}))
-	}
-	outcome := catalog.OK
-	if out.Status != "launched" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[LaunchOutput]{Text: b.String(), Output: out, Outcome: outcome}
-}
-
-func writeReports(b *strings.Builder, reports []wire.AppCrashReport) {
-	for _, r := range reports {
-		fmt.Fprintf(b, "crash report (%s): %s\n", r.Role, r.Path)
-		for i, l := range strings.Split(r.Summary, "\n") {
-			if i == 12 {
-				b.WriteString("    …\n")
-				break
-			}
-			fmt.Fprintf(b, "    %s\n", l)
-		}
-		fmt.Fprintf(b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
-	}
 }
 
 type stopParams struct {

@@ -2,169 +2,36 @@ package simulator
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
-	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/excerpt"
-	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/logfilter"
-	"github.com/triage-dev/triage/internal/pipeline"
-	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
-	"github.com/triage-dev/triage/internal/workflow/render"
-	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
 type buildRunParams struct {
 	apple.SimulatorArgs
-	apple.SchemeArgs
-	Target     string            `json:"target,omitempty" jsonschema:"the application target, when the scheme builds several"`
-	BuildArgs  []string          `json:"build_args,omitempty" jsonschema:"extra xcodebuild arguments"`
-	Env        map[string]string `json:"env,omitempty" jsonschema:"xcodebuild environment overrides"`
-	LaunchArgs []string          `json:"launch_args,omitempty" jsonschema:"arguments for the app"`
-	LaunchEnv  map[string]string `json:"launch_env,omitempty" jsonschema:"environment for the app"`
-	WatchS     duration.Seconds  `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
-	Level      string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
-	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty" jsonschema:"build time limit, seconds"`
+	apple.BuildRunArgs
+	apple.AppRunArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
 }
 
 // BuildRunOutput is the result of sim_build_run.
-type BuildRunOutput struct {
-	Verdict     string            `json:"verdict" jsonschema:"the verdict line"`
-	Stage       string            `json:"stage" jsonschema:"the last stage reached: build, locate, boot, install or launch"`
-	Status      string            `json:"status" jsonschema:"the build's status, then launched, crashed or failed"`
-	Build       string            `json:"build" jsonschema:"the build's verdict line"`
-	Errors      int               `json:"errors" jsonschema:"compiler and linker errors"`
-	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty" jsonschema:"build errors and warnings (bounded)"`
-	App         *wire.Product     `json:"app,omitempty" jsonschema:"the app built: path, bundle id, executable"`
-	Launch      *LaunchOutput     `json:"launch,omitempty" jsonschema:"the launch"`
-	catalog.Captured
-}
+type BuildRunOutput = apple.BuildRunOutput[LaunchOutput]
 
+// buildRun builds for the simulator, boots it, installs the app and
+// launches it (apple.BuildRun).
 func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
-	var zero catalog.Result[BuildRunOutput]
-	req, err := in.request(ctx, h.svc.Config.RunTimeout())
-	if err != nil {
-		return zero, err
-	}
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return zero, err
-	}
-	b := &req.Build
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: b.Request.Workspace + b.Request.Project},
-		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
-	if err != nil {
-		return zero, err
-	}
-	b.Raw, b.RawID, b.Filtered, b.ReportDirs = cp, cp.ID(), cp.Filtered(), h.opts.ReportDirs
-	b.Progress = func(p pipeline.Progress) {
-		msg := fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second))
-		c.Progress(ctx, float64(p.Lines), 0, msg)
-		cp.RecordProgress(msg)
-	}
-	req.Launch.ReportDirs = h.opts.ReportDirs
-	req.Launch.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg); cp.RecordProgress(msg) }
-	o, err := xcode.BuildAndLaunch(ctx, req)
-	if err != nil {
-		cp.Abort()
-		return zero, apple.UsageOf(err)
-	}
-	kept := cp.Close()
-	answer := finish(newBuildRunOutput(o, kept), o.Build.Run.Log.Diagnostics, kept.Excerpt)
-	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line}, answer.Output)
-	return render.StoreFailure(answer, cr), nil
-}
-
-// request validates the arguments (the build's before spending an
-// xcodebuild -list on its scheme) and resolves the simulator.
-func (in buildRunParams) request(ctx context.Context, defaultTimeout time.Duration) (xcode.BuildAndLaunchRequest, error) {
-	var zero xcode.BuildAndLaunchRequest
-	level, err := logfilter.ParseLevel(in.Level)
-	if err != nil {
-		return zero, fault.Usagef("level %q: use minimal, standard or verbose", in.Level)
-	}
-	limit, err := in.TimeoutS.Timeout(defaultTimeout, 0)
-	if err != nil {
-		return zero, err
-	}
-	watch, err := in.WatchS.Duration("watch_s", launchWatch, maxWatch)
-	if err != nil {
-		return zero, err
-	}
-	d, err := in.Resolve(ctx)
-	if err != nil {
-		return zero, err
-	}
-	req := xcode.Request{
-		Workspace: in.WorkspacePath, Project: in.ProjectPath, Scheme: in.Scheme, Configuration: in.Configuration,
-		Destination: xcode.Destination{SimulatorID: d.UDID}, Args: in.BuildArgs, Env: in.Env,
-	}
-	if _, err := xcode.BuildCommand(xcode.ActionBuild, req); err != nil {
-		return zero, apple.UsageOf(err)
-	}
-	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
-		return zero, err
-	}
-	return xcode.BuildAndLaunchRequest{
-		Build:  xcode.BuildRequest{Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit},
-		Target: in.Target,
-		Launch: xcode.LaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch},
-	}, nil
-}
-
-// newBuildRunOutput is the structured result of a build and launch whose
-// build log cr captured.
-func newBuildRunOutput(o *xcode.BuildAndLaunchOutcome, cr capture.Result) BuildRunOutput {
-	b := o.Build
-	out := BuildRunOutput{
-		Verdict: o.Line, Stage: o.Stage, Status: o.Status, Build: b.Line,
-		Errors: b.Run.Log.Errors + b.Run.Log.LinkerErrors, Diagnostics: wire.DiagnosticsOf(b.Run.Log.Diagnostics), App: ptrProduct(o.App),
-		Captured: catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(b.Run.Log.Lines)),
-	}
-	if o.Launch != nil {
-		l := newLaunchOutput(*o.Launch)
-		out.Launch = &l
-	}
-	return out
-}
-
-// ptrProduct is the wire form of the app built, nil when none was.
-func ptrProduct(p *xcode.Product) *wire.Product {
-	if p == nil {
-		return nil
-	}
-	w := wire.ProductOf(*p)
-	return &w
-}
-
-func finish(out BuildRunOutput, diags []logfilter.Diagnostic, ex excerpt.Excerpt) catalog.Result[BuildRunOutput] {
-	var b strings.Builder
-	b.WriteString(out.Verdict)
-	b.WriteByte('\n')
-	if out.Stage != "build" {
-		fmt.Fprintf(&b, "build: %s\n", out.Build)
-	}
-	if out.App != nil {
-		fmt.Fprintf(&b, "app: %s (bundle id %s)\n", out.App.Path, out.App.BundleID)
-	}
-	if out.Launch != nil {
-		writeReports(&b, out.Launch.CrashReports)
-	}
-	render.Errors(&b, diags, nil)
-	if out.Stage == "build" {
-		catalog.WriteExcerpt(&b, out.Captured, ex.Text)
-	} else {
-		fmt.Fprintf(&b, "build log: %s (%d lines)\n", out.OutputID, out.TotalLines)
-	}
-	outcome := catalog.OK
-	if out.Status != "launched" {
-		outcome = catalog.Failed
-	}
-	return catalog.Result[BuildRunOutput]{Text: b.String(), Output: out, Outcome: outcome}
+	return apple.BuildRun[LaunchOutput]{
+		Args: in.BuildRunArgs, Env: in.Env, ReportDirs: h.opts.ReportDirs,
+		Launcher: func(ctx context.Context) (xcode.Launcher, error) {
+			watch, err := in.WatchS.Duration("watch_s", apple.LaunchWatch, apple.MaxWatch)
+			if err != nil {
+				return nil, err
+			}
+			d, err := in.Resolve(ctx)
+			return xcode.LaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch, ReportDirs: h.opts.ReportDirs}, err
+		},
+		Launched: func(o xcode.LaunchOutcome, _ xcode.Product) LaunchOutput { return newLaunchOutput(o) },
+	}.Run(ctx, c, h.svc)
 }
