@@ -8,7 +8,9 @@
 // it, gcov or llvm-cov lists it) and covered when any count on it is above
 // zero, as gcov counts lines. Go's own unit is the statement: a Go report
 // carries the statement counts too, which are what `go tool cover -func`
-// totals.
+// totals. llvm-cov's figures are llvm-cov report's, which count a line
+// several functions share (a closure's) once for each; its ranges list
+// each line once.
 //
 // Totals are over the project's own files. Vendored, generated, toolchain
 // and other projects' files (a dependency's, a system header's) are listed
@@ -122,10 +124,13 @@ const (
 type lineCounts struct {
 	lines map[string]map[int]int64 // absolute path → line → count
 	stmts map[string][2]int        // absolute path → statements, covered (Go)
+	// summary holds the tool's own line figures where they are not the
+	// distinct lines counted (llvm-cov's, see readLCOV): lines, covered.
+	summary map[string][2]int
 }
 
 func newLineCounts() *lineCounts {
-	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}}
+	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}, summary: map[string][2]int{}}
 }
 
 func (lc *lineCounts) add(path string, line int, count int64) {
@@ -146,6 +151,9 @@ func (lc *lineCounts) report(tool string, c *classifier) *Report {
 		f.Path, f.Kind = c.classify(path)
 		s := lc.stmts[path]
 		f.Statements, f.CoveredStatements = s[0], s[1]
+		if sum, ok := lc.summary[path]; ok {
+			f.Lines, f.Covered = sum[0], sum[1]
+		}
 		r.Files = append(r.Files, f)
 	}
 	slices.SortFunc(r.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })

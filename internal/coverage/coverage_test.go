@@ -167,11 +167,11 @@ func TestDataFiles(t *testing.T) {
 	}
 }
 
-// llvm-cov's LCOV: DA lines are counted per file, a relative name is the
-// project's, cargo's registry is vendored and Rust's library the
-// toolchain's.
+// llvm-cov's LCOV: DA lines make the ranges, LF and LH (llvm-cov report's
+// figures) the counts where given; a relative name is the project's,
+// cargo's registry is vendored and Rust's library the toolchain's.
 func TestReadLCOV(t *testing.T) {
-	in := "SF:/p/src/lib.rs\nFNF:2\nDA:1,2\nDA:2,0\nDA:3,0\nDA:5,18446744073709551615\nLF:4\nLH:2\nend_of_record\n" +
+	in := "SF:/p/src/lib.rs\nFNF:2\nDA:1,2\nDA:2,0\nDA:3,0\nDA:5,18446744073709551615\nLF:5\nLH:3\nend_of_record\n" +
 		"SF:src/main.rs\nDA:1,1\nend_of_record\n" +
 		"SF:/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/dep-1.0.0/src/lib.rs\nDA:7,1\nend_of_record\n" +
 		"SF:/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs\nDA:250,1\nend_of_record\n"
@@ -180,7 +180,7 @@ func TestReadLCOV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := lc.report(ToolLLVM, newClassifier("/p", []string{"/p/target/triage-coverage"}))
-	if rep.Totals != (Counts{Files: 2, Lines: 5, Covered: 3}) {
+	if rep.Totals != (Counts{Files: 2, Lines: 6, Covered: 4}) {
 		t.Errorf("totals %+v", rep.Totals)
 	}
 	if rep.Apart[Vendored].Files != 1 || rep.Apart[Toolchain].Files != 1 {
@@ -195,7 +195,7 @@ func TestReadLCOV(t *testing.T) {
 	if !slices.Equal(lib.Uncovered, []Range{{2, 3}}) || !slices.Equal(lib.CoveredRanges, []Range{{1, 1}, {5, 5}}) {
 		t.Errorf("lib.rs: uncovered %v covered %v", lib.Uncovered, lib.CoveredRanges)
 	}
-	for _, bad := range []string{"DA:1,1\n", "SF:/p/a.rs\nDA:0,1\n", "SF:/p/a.rs\nDA:1,-1\n", "SF:/p/a.rs\nDA:1\n", "SF:/p/a.rs\nDA:x,1\n"} {
+	for _, bad := range []string{"DA:1,1\n", "SF:/p/a.rs\nDA:0,1\n", "SF:/p/a.rs\nDA:1,-1\n", "SF:/p/a.rs\nDA:1\n", "SF:/p/a.rs\nDA:x,1\n", "LF:3\n", "SF:/p/a.rs\nLH:-1\n"} {
 		if err := readLCOV(strings.NewReader(bad), "/p", newLineCounts()); err == nil {
 			t.Errorf("%q read without error", bad)
 		}

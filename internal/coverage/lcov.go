@@ -19,10 +19,14 @@ const (
 )
 
 // readLCOV reads an LCOV trace (llvm-cov export -format=lcov) line by
-// line: SF names a file, each DA its line's count, end_of_record ends it.
-// The DA lines are llvm-cov's own line figures (what llvm-cov show marks),
-// so a line is counted once whatever number of functions span it. Relative
-// names are dir's.
+// line: SF names a file, each DA its line's count, LF and LH its lines and
+// covered lines, end_of_record ends it. Relative names are dir's.
+//
+// The DA lines are what llvm-cov show marks, each line once: they make the
+// ranges. LF and LH are llvm-cov report's figures, which sum its functions'
+// lines, so that a line two functions share (a closure on its parent's
+// line) counts once for each: they are the file's figures, as the
+// toolchain's own report gives them.
 func readLCOV(r io.Reader, dir string, lc *lineCounts) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLCOVLine)
@@ -30,6 +34,18 @@ func readLCOV(r io.Reader, dir string, lc *lineCounts) error {
 	for n := 1; sc.Scan(); n++ {
 		tag, rest, _ := strings.Cut(sc.Text(), ":")
 		switch tag {
+		case "LF", "LH":
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 0 || file == "" {
+				return fmt.Errorf("LCOV line %d: bad %s record %q", n, tag, sc.Text())
+			}
+			sum := lc.summary[file]
+			if tag == "LF" {
+				sum[0] = v
+			} else {
+				sum[1] = v
+			}
+			lc.summary[file] = sum
 		case "SF":
 			if files++; files > maxLCOVFiles {
 				return fmt.Errorf("LCOV line %d: more than %d files", n, maxLCOVFiles)
