@@ -63,6 +63,27 @@ if ! command -v cargo >/dev/null 2>&1 && ! [ -x "$HOME/.cargo/bin/cargo" ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq cargo >/dev/null
 fi
 
+# Rust coverage (test with coverage on a cargo project) reads rustc's
+# profiles with llvm-profdata and llvm-cov of rustc's own LLVM major: Debian's
+# llvm-N when apt has it, else rustup's llvm-tools.
+rustc_bin=$(command -v rustc 2>/dev/null || echo "$HOME/.cargo/bin/rustc")
+if [ -x "$rustc_bin" ]; then
+  llvm=$("$rustc_bin" -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+  if [ -n "$llvm" ] && ! command -v "llvm-profdata-$llvm" >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    if apt-cache show "llvm-$llvm" >/dev/null 2>&1; then
+      log "apt-get install llvm-$llvm (the LLVM of $("$rustc_bin" --version))"
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "llvm-$llvm" >/dev/null
+    elif command -v rustup >/dev/null 2>&1; then
+      log "llvm-$llvm is not in apt: rustup component add llvm-tools"
+      rustup component add llvm-tools
+    else
+      log "no llvm-$llvm in apt and no rustup: Rust coverage needs llvm-profdata and llvm-cov of LLVM $llvm"
+    fi
+  fi
+fi
+
 GOBIN="$(go env GOPATH)/bin"
 want_go_tool() { # name module version
   local have=""

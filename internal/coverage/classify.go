@@ -28,6 +28,15 @@ var vendorDirs = map[string]bool{"vendor": true, "third_party": true, "third-par
 // toolchainDirs hold the compiler's and the system's sources.
 var toolchainDirs = []string{"/usr/include", "/usr/lib", "/usr/local/include", "/usr/local/go", "/usr/share", "/opt"}
 
+// registryParts mark, anywhere in a path, the crates cargo fetched: its
+// registry and git checkouts in CARGO_HOME (~/.cargo), and Debian's packaged
+// crates (/usr/share/cargo/registry).
+var registryParts = []string{"/.cargo/registry/", "/.cargo/git/", "/cargo/registry/", "/cargo/git/"}
+
+// rustToolchainParts mark the Rust toolchain's own sources: the standard
+// library as rustc names it (/rustc/HASH/library/…) and rustup's copy.
+var rustToolchainParts = []string{"/.rustup/toolchains/", "/lib/rustlib/src/"}
+
 // classify returns the path to show (relative to the project for its
 // files) and whose the file is.
 func (c *classifier) classify(path string) (string, Kind) {
@@ -37,15 +46,7 @@ func (c *classifier) classify(path string) (string, Kind) {
 		}
 	}
 	if !within(path, c.project) {
-		if root := goRoot(); root != "" && within(path, root) {
-			return path, Toolchain
-		}
-		for _, d := range toolchainDirs {
-			if within(path, d) {
-				return path, Toolchain
-			}
-		}
-		return path, External
+		return path, outsider(path)
 	}
 	rel := c.rel(path)
 	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
@@ -57,6 +58,36 @@ func (c *classifier) classify(path string) (string, Kind) {
 		return rel, Generated
 	}
 	return rel, Own
+}
+
+// outsider is whose a file outside the project is: a fetched crate's is
+// vendored (cargo's registry), a toolchain's or the system's is the
+// toolchain's, any other is external.
+func outsider(path string) Kind {
+	if containsAny(path, registryParts) {
+		return Vendored
+	}
+	if root := goRoot(); root != "" && within(path, root) {
+		return Toolchain
+	}
+	if strings.HasPrefix(path, "/rustc/") || containsAny(path, rustToolchainParts) {
+		return Toolchain
+	}
+	for _, d := range toolchainDirs {
+		if within(path, d) {
+			return Toolchain
+		}
+	}
+	return External
+}
+
+func containsAny(s string, parts []string) bool {
+	for _, p := range parts {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *classifier) rel(path string) string {

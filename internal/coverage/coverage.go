@@ -1,12 +1,16 @@
 // Package coverage reads what a coverage run leaves (a Go cover profile,
-// gcov's JSON) into one model of line coverage, keeps it as JSON lines
-// beside the run's output, and answers questions about it: the totals, the
-// files least covered, one file's uncovered line ranges.
+// gcov's JSON, a Rust build's LLVM profiles through llvm-cov's LCOV) into
+// one model of line coverage, keeps it as JSON lines beside the run's
+// output, and answers questions about it: the totals, the files least
+// covered, one file's uncovered line ranges.
 //
-// A line is instrumented when the toolchain counts it (a Go block spans it,
-// gcov lists it) and covered when any count on it is above zero, as gcov
-// counts lines. Go's own unit is the statement: a Go report carries the
-// statement counts too, which are what `go tool cover -func` totals.
+// A line is instrumented when the toolchain counts it (a Go block spans
+// it, gcov or llvm-cov lists it) and covered when any count on it is above
+// zero, as gcov counts lines. Go's own unit is the statement: a Go report
+// carries the statement counts too, which are what `go tool cover -func`
+// totals. llvm-cov's figures are llvm-cov report's, which count a line
+// several functions share (a closure's) once for each; its ranges list
+// each line once.
 //
 // Totals are over the project's own files. Vendored, generated, toolchain
 // and other projects' files (a dependency's, a system header's) are listed
@@ -26,9 +30,9 @@ type Kind string
 // The kinds of file: only Own files count in a report's totals.
 const (
 	Own       Kind = "own"
-	Vendored  Kind = "vendored"  // vendor/, third_party/ and their kin in the project
+	Vendored  Kind = "vendored"  // vendor/, third_party/ and their kin in the project; cargo's registry
 	Generated Kind = "generated" // a build directory's, or marked generated in its head
-	Toolchain Kind = "toolchain" // the compiler's and the system's (/usr/include…)
+	Toolchain Kind = "toolchain" // the compiler's and the system's (/usr/include…, Rust's library)
 	External  Kind = "external"  // outside the project: a dependency's
 )
 
@@ -99,7 +103,7 @@ func (f *File) Percent() float64 { return percent(f.Covered, f.Lines) }
 
 // Report is a run's coverage.
 type Report struct {
-	Tool       string `json:"tool"` // ToolGo or ToolGcov
+	Tool       string `json:"tool"` // ToolGo, ToolGcov or ToolLLVM
 	ProjectDir string `json:"project_dir"`
 	// Totals count the project's own files; Apart the others, by kind.
 	Totals Counts          `json:"totals"`
@@ -113,16 +117,20 @@ type Report struct {
 const (
 	ToolGo   = "go"
 	ToolGcov = "gcov"
+	ToolLLVM = "llvm-cov" // rustc's -C instrument-coverage, read by llvm-cov
 )
 
 // lineCounts gathers counts per file and line before a report is made.
 type lineCounts struct {
 	lines map[string]map[int]int64 // absolute path → line → count
 	stmts map[string][2]int        // absolute path → statements, covered (Go)
+	// summary holds the tool's own line figures where they are not the
+	// distinct lines counted (llvm-cov's, see readLCOV): lines, covered.
+	summary map[string][2]int
 }
 
 func newLineCounts() *lineCounts {
-	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}}
+	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}, summary: map[string][2]int{}}
 }
 
 func (lc *lineCounts) add(path string, line int, count int64) {
@@ -143,6 +151,9 @@ func (lc *lineCounts) report(tool string, c *classifier) *Report {
 		f.Path, f.Kind = c.classify(path)
 		s := lc.stmts[path]
 		f.Statements, f.CoveredStatements = s[0], s[1]
+		if sum, ok := lc.summary[path]; ok {
+			f.Lines, f.Covered = sum[0], sum[1]
+		}
 		r.Files = append(r.Files, f)
 	}
 	slices.SortFunc(r.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })

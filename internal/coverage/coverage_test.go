@@ -91,13 +91,16 @@ func TestClassify(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "own.c"), []byte("int f(void) { return 1; }\n"), 0o644)
 	c := newClassifier(dir, []string{filepath.Join(dir, ".triage/build/d")})
 	for path, want := range map[string]Kind{
-		filepath.Join(dir, "own.c"):                Own,
-		filepath.Join(dir, "gen.go"):               Generated,
-		filepath.Join(dir, "third_party/z/z.c"):    Vendored,
-		filepath.Join(dir, ".triage/build/d/x.c"):  Generated,
-		"/usr/include/stdio.h":                     Toolchain,
-		"/elsewhere/lib.c":                         External,
-		filepath.Join(dir+"-sibling", "not-own.c"): External,
+		filepath.Join(dir, "own.c"):                                                    Own,
+		filepath.Join(dir, "gen.go"):                                                   Generated,
+		filepath.Join(dir, "third_party/z/z.c"):                                        Vendored,
+		filepath.Join(dir, ".triage/build/d/x.c"):                                      Generated,
+		"/usr/include/stdio.h":                                                         Toolchain,
+		"/elsewhere/lib.c":                                                             External,
+		"/usr/share/cargo/registry/semver-1.0.14/src/lib.rs":                           Vendored,
+		"/home/u/.cargo/git/checkouts/x-1/src/lib.rs":                                  Vendored,
+		"/home/u/.rustup/toolchains/stable/lib/rustlib/src/rust/library/std/src/io.rs": Toolchain,
+		filepath.Join(dir+"-sibling", "not-own.c"):                                     External,
 	} {
 		if _, got := c.classify(path); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)
@@ -161,5 +164,58 @@ func TestDataFiles(t *testing.T) {
 	}
 	if data, _, _ := DataFiles([]string{dir}); len(data) != 0 {
 		t.Errorf("left %v", data)
+	}
+}
+
+// llvm-cov's LCOV: DA lines make the ranges, LF and LH (llvm-cov report's
+// figures) the counts where given; a relative name is the project's,
+// cargo's registry is vendored and Rust's library the toolchain's.
+func TestReadLCOV(t *testing.T) {
+	in := "SF:/p/src/lib.rs\nFNF:2\nDA:1,2\nDA:2,0\nDA:3,0\nDA:5,18446744073709551615\nLF:5\nLH:3\nend_of_record\n" +
+		"SF:src/main.rs\nDA:1,1\nend_of_record\n" +
+		"SF:/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/dep-1.0.0/src/lib.rs\nDA:7,1\nend_of_record\n" +
+		"SF:/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs\nDA:250,1\nend_of_record\n"
+	lc := newLineCounts()
+	if err := readLCOV(strings.NewReader(in), "/p", lc); err != nil {
+		t.Fatal(err)
+	}
+	rep := lc.report(ToolLLVM, newClassifier("/p", []string{"/p/target/triage-coverage"}))
+	if rep.Totals != (Counts{Files: 2, Lines: 6, Covered: 4}) {
+		t.Errorf("totals %+v", rep.Totals)
+	}
+	if rep.Apart[Vendored].Files != 1 || rep.Apart[Toolchain].Files != 1 {
+		t.Errorf("apart %+v, want the registry's file vendored and core's the toolchain's", rep.Apart)
+	}
+	var lib File
+	for _, f := range rep.Files {
+		if f.Path == "src/lib.rs" {
+			lib = f
+		}
+	}
+	if !slices.Equal(lib.Uncovered, []Range{{2, 3}}) || !slices.Equal(lib.CoveredRanges, []Range{{1, 1}, {5, 5}}) {
+		t.Errorf("lib.rs: uncovered %v covered %v", lib.Uncovered, lib.CoveredRanges)
+	}
+	for _, bad := range []string{"DA:1,1\n", "SF:/p/a.rs\nDA:0,1\n", "SF:/p/a.rs\nDA:1,-1\n", "SF:/p/a.rs\nDA:1\n", "SF:/p/a.rs\nDA:x,1\n", "LF:3\n", "SF:/p/a.rs\nLH:-1\n"} {
+		if err := readLCOV(strings.NewReader(bad), "/p", newLineCounts()); err == nil {
+			t.Errorf("%q read without error", bad)
+		}
+	}
+	long := "SF:/p/" + strings.Repeat("a", maxLCOVLine) + "\n"
+	if err := readLCOV(strings.NewReader(long), "/p", newLineCounts()); err == nil {
+		t.Error("a line over the bound read without error")
+	}
+}
+
+// cargo's JSON messages name the executables built, each once.
+func TestReadCargoExecutables(t *testing.T) {
+	in := `{"reason":"compiler-artifact","executable":null,"filenames":["/t/libx.rlib"]}
+{"reason":"compiler-artifact","executable":"/t/debug/deps/x-1"}
+warning: not JSON
+{"reason":"compiler-artifact","executable":"/t/debug/deps/x-1"}
+{"reason":"compiler-artifact","executable":"/t/debug/x"}
+{"reason":"build-finished","success":true}
+`
+	if got := readCargoExecutables(strings.NewReader(in)); !slices.Equal(got, []string{"/t/debug/deps/x-1", "/t/debug/x"}) {
+		t.Errorf("executables %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -15,21 +16,34 @@ func coverageSpec(req Request) *toolchain.Coverage {
 	return req.Steps[len(req.Steps)-1].Coverage
 }
 
-// prepareCoverage removes the counters an earlier run left: gcc adds to
-// them, so they would count in this run's report.
-func prepareCoverage(req Request) error {
+// prepareCoverage readies a coverage run before its steps: the counters an
+// earlier run left are removed (gcc adds to them, so they would count in
+// this run's report), and for a Rust run the LLVM tools of the rustc that
+// builds are found, so that a machine without them is told before the
+// build, not after it.
+func prepareCoverage(ctx context.Context, req Request) (*coverage.LLVMTools, error) {
 	c := coverageSpec(req)
-	if c == nil || c.Tool != coverage.ToolGcov {
-		return nil
+	switch {
+	case c == nil:
+		return nil, nil
+	case c.Tool == coverage.ToolGcov:
+		return nil, coverage.RemoveData(c.DataDirs)
+	case c.Tool != coverage.ToolLLVM:
+		return nil, nil
 	}
-	return coverage.RemoveData(c.DataDirs)
+	step := req.Steps[len(req.Steps)-1]
+	tools, err := coverage.FindLLVMTools(ctx, step.Dir, step.Env)
+	if err != nil {
+		return nil, fault.Unavailable(err)
+	}
+	return tools, coverage.RemoveProfiles(c.ProfileDir)
 }
 
 // collectCoverage reads the coverage data the test step left into
 // res.Coverage, or says in res.CoverageError why there is none. A failed
 // test's run has coverage too: the runners write their data whatever the
 // tests' outcome; a test program that crashed writes none for itself.
-func (res *Result) collectCoverage(ctx context.Context, req Request, ran bool) {
+func (res *Result) collectCoverage(ctx context.Context, req Request, tools *coverage.LLVMTools, ran bool) {
 	c := coverageSpec(req)
 	if c == nil {
 		return
@@ -38,7 +52,7 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, ran bool) {
 		res.CoverageError = "no coverage: the tests did not run"
 		return
 	}
-	rep, err := readCoverage(ctx, c, req.ProjectDir)
+	rep, err := readCoverage(ctx, c, req, tools)
 	if err != nil {
 		res.CoverageError = err.Error()
 		return
@@ -49,10 +63,14 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, ran bool) {
 	res.Coverage = rep
 }
 
-func readCoverage(ctx context.Context, c *toolchain.Coverage, dir string) (*coverage.Report, error) {
-	if c.Tool == coverage.ToolGo {
-		return readGoProfile(c, dir)
+func readCoverage(ctx context.Context, c *toolchain.Coverage, req Request, tools *coverage.LLVMTools) (*coverage.Report, error) {
+	switch c.Tool {
+	case coverage.ToolGo:
+		return readGoProfile(c, req.ProjectDir)
+	case coverage.ToolLLVM:
+		return readLLVMProfiles(ctx, c, req, tools)
 	}
+	dir := req.ProjectDir
 	data, bare, err := coverage.DataFiles(c.DataDirs)
 	if err != nil {
 		return nil, fmt.Errorf("no coverage: %w", err)
@@ -66,6 +84,28 @@ func readCoverage(ctx context.Context, c *toolchain.Coverage, dir string) (*cove
 	}
 	if bare > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d object files have no coverage notes (.gcno): compiled without --coverage, their code is not counted; %s", bare, c.Advice))
+	}
+	return rep, nil
+}
+
+// readLLVMProfiles reads a Rust run's raw profiles with llvm-cov, for the
+// executables cargo says it built for the tests.
+func readLLVMProfiles(ctx context.Context, c *toolchain.Coverage, req Request, tools *coverage.LLVMTools) (*coverage.Report, error) {
+	profiles, err := coverage.Profiles(c.ProfileDir)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
+	}
+	if len(profiles) == 0 {
+		return nil, fmt.Errorf("no coverage: no LLVM profile (.profraw) was written in %s. Tried %s; %s", c.ProfileDir, c.Tried, c.Advice)
+	}
+	step := req.Steps[len(req.Steps)-1]
+	objects, err := coverage.CargoObjects(ctx, c.Objects, step.Dir, step.Env)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
+	}
+	rep, err := coverage.RunLLVMCov(ctx, tools, profiles, objects, c.ProfileDir, req.ProjectDir, c.Generated)
+	if err != nil {
+		return nil, fmt.Errorf("no coverage: %w", err)
 	}
 	return rep, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -237,5 +238,143 @@ func TestCTestCoverageMatchesGcov(t *testing.T) {
 	checkAgainstGcov(t, res, step, dir)
 	if n := res.Coverage.Totals.Files; n != 2 {
 		t.Errorf("%d own files, want lib.c and test.c: %+v", n, res.Coverage.Files)
+	}
+}
+
+// llvmCovReport runs llvm-cov report over the run's merged profile and
+// reads its own figures: file → covered and counted lines.
+func llvmCovReport(t *testing.T, tools *coverage.LLVMTools, profile string, objects []string) map[string][2]int {
+	t.Helper()
+	args := []string{"report", "-instr-profile=" + profile, objects[0]}
+	for _, o := range objects[1:] {
+		args = append(args, "-object="+o)
+	}
+	out, err := exec.Command(tools.Cov, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("llvm-cov report: %v\n%s", err, out)
+	}
+	// Filename, then regions, missed, cover; functions, missed, executed;
+	// lines, missed, cover; …
+	got := map[string][2]int{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 10 || !strings.HasSuffix(f[0], ".rs") {
+			continue
+		}
+		lines, _ := strconv.Atoi(f[7])
+		missed, _ := strconv.Atoi(f[8])
+		got["/"+strings.TrimPrefix(f[0], "/")] = [2]int{lines - missed, lines}
+	}
+	return got
+}
+
+// A cargo crate with a failing test: each file has the figures llvm-cov
+// report gives for the same profile and executables (strsim's counts the
+// lines its closures share with their functions twice, as report does),
+// the lines of the function no test ran are uncovered, and the packaged
+// dependency's file is listed apart (vendored).
+func TestCargoCoverageMatchesLLVMCov(t *testing.T) {
+	nativeprojects.Need(t, "cargo")
+	dir := writeFiles(t, nativeprojects.CargoCovered())
+	steps, err := toolchain.TestPlan(toolchain.Cargo, dir, toolchain.Options{Coverage: true, CoverageDir: t.TempDir(), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw strings.Builder
+	res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard, ProjectDir: dir, Raw: &raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Coverage == nil {
+		t.Fatalf("no coverage: %s\n%s", res.CoverageError, raw.String())
+	}
+	if res.Status != Failed {
+		t.Errorf("status %s %q, want failed (tests::fails)", res.Status, res.Line)
+	}
+	step := steps[len(steps)-1]
+	tools, err := coverage.FindLLVMTools(context.Background(), dir, step.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects, err := coverage.CargoObjects(context.Background(), step.Coverage.Objects, dir, step.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llvmCovReport(t, tools, filepath.Join(step.Coverage.ProfileDir, "merged.profdata"), objects)
+	rep := res.Coverage
+	for _, f := range rep.Files {
+		path := f.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if w, ok := want[path]; !ok || f.Covered != w[0] || f.Lines != w[1] {
+			t.Errorf("%s: %d of %d lines, llvm-cov report says %d of %d (%v)", f.Path, f.Covered, f.Lines, w[0], w[1], want)
+		}
+	}
+	if len(rep.Files) != len(want) {
+		t.Errorf("%d files, llvm-cov report has %d: %v", len(rep.Files), len(want), want)
+	}
+	lib := fileNamed(t, rep, "src/lib.rs")
+	if rep.Totals.Files != 1 || rep.Totals.Lines != lib.Lines || rep.Totals.Covered != lib.Covered {
+		t.Errorf("totals %+v, want src/lib.rs's alone", rep.Totals)
+	}
+	if want := []coverage.Range{{From: 6, To: 6}, {From: 11, To: 14}, {From: 33, To: 33}}; !equalRanges(lib.Uncovered, want) {
+		t.Errorf("src/lib.rs uncovered %v, want %v (return hi, unused, the end of the failing test)", lib.Uncovered, want)
+	}
+	var dep *coverage.File
+	for i := range rep.Files {
+		if strings.HasPrefix(rep.Files[i].Path, "/usr/share/cargo/registry/strsim-") {
+			dep = &rep.Files[i]
+		}
+	}
+	if dep == nil || dep.Kind != coverage.Vendored || rep.Apart[coverage.Vendored].Files != 1 || dep.Covered == 0 {
+		t.Fatalf("strsim's file %+v, apart %+v: want it listed apart as vendored, partly covered", dep, rep.Apart)
+	}
+}
+
+// stubTools writes programs into a new directory: a rustc of LLVM 22 whose
+// sysroot has no llvm-tools, and an llvm-profdata and llvm-cov of LLVM 14.
+func stubTools(t *testing.T) string {
+	t.Helper()
+	bin, sysroot := t.TempDir(), t.TempDir()
+	for name, text := range map[string]string{
+		"rustc": "#!/bin/sh\nif [ \"$1\" = --print ]; then echo " + sysroot + "; exit 0; fi\n" +
+			"printf 'rustc 1.95.0 (59807616e 2026-04-14)\\nbinary: rustc\\nhost: x86_64-unknown-linux-gnu\\nrelease: 1.95.0\\nLLVM version: 22.1.2\\n'\n",
+		"llvm-profdata": "#!/bin/sh\necho 'Debian LLVM version 14.0.6'\n",
+		"llvm-cov":      "#!/bin/sh\necho 'Debian LLVM version 14.0.6'\n",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
+// Without LLVM tools of the rustc's LLVM major, a cargo coverage run is
+// refused before anything is built, saying what was tried and what to
+// install.
+func TestCargoCoverageWithoutMatchingLLVMTools(t *testing.T) {
+	dir := writeFiles(t, nativeprojects.CargoCovered())
+	env := map[string]string{"PATH": stubTools(t)}
+	steps, err := toolchain.TestPlan(toolchain.Cargo, dir, toolchain.Options{Coverage: true, CoverageDir: t.TempDir(), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw strings.Builder
+	res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard, ProjectDir: dir, Raw: &raw})
+	if err == nil || res != nil || raw.Len() > 0 {
+		t.Fatalf("ran (%v, %q), want a refusal before the build", err, raw.String())
+	}
+	if !fault.Is(err, fault.KindUnavailable) {
+		t.Errorf("error kind %s, want unavailable", fault.KindOf(err))
+	}
+	for _, want := range []string{
+		"rustc 1.95.0 (59807616e 2026-04-14) (LLVM 22.1.2) writes LLVM 22 profiles",
+		"llvm-profdata-22: not found", "lib/rustlib/x86_64-unknown-linux-gnu/bin/llvm-profdata: not found",
+		"llvm-profdata: LLVM 14", "apt-get install llvm-22", "rustup component add llvm-tools",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
 	}
 }

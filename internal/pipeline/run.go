@@ -99,8 +99,10 @@ type StepResult struct {
 var ErrNoSteps = errors.New("running a plan: no steps")
 
 // Run runs the plan. The error is non-nil only when a step could not be
-// started (a *spawn.StartError, for the caller to explain) or the request is
-// malformed; everything that happens once steps run is in the Result.
+// started (a *spawn.StartError, for the caller to explain), the request is
+// malformed, or a coverage run lacks what reads its data (an unavailable
+// error saying what to install); everything that happens once steps run is
+// in the Result.
 func Run(ctx context.Context, req Request) (*Result, error) {
 	if len(req.Steps) == 0 {
 		return nil, ErrNoSteps
@@ -115,7 +117,8 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		filtered = io.Discard
 	}
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
-	if err := prepareCoverage(req); err != nil {
+	tools, err := prepareCoverage(ctx, req)
+	if err != nil {
 		return nil, err
 	}
 	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
@@ -146,7 +149,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	res.Log = p.filter.Summary()
 	res.Duration = time.Since(start)
 	res.conclude()
-	res.collectCoverage(ctx, req, res.Steps[len(res.Steps)-1].Ran)
+	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran)
 	return res, nil
 }
 

@@ -53,6 +53,10 @@ func cargoTest(p *planInput) ([]Step, error) {
 	}
 	s.Format = testreport.FormatCargo
 	s.Filter = strings.Join(filter, " ")
+	if p.o.Coverage {
+		list := append([]string{"cargo", "test", "--no-run", "--message-format=json"}, flags...)
+		cargoCoverage(p, &s, append(list, cargoArgs...))
+	}
 	return []Step{s}, nil
 }
 

@@ -1,6 +1,7 @@
 package toolchain
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -8,9 +9,16 @@ import (
 // Coverage says what a coverage run's test step leaves and where, for the
 // caller to read once the step has run (internal/coverage).
 type Coverage struct {
-	Tool string `json:"tool"` // "go" (a cover profile) or "gcov" (gcc's .gcda files)
+	Tool string `json:"tool"` // "go" (a cover profile), "gcov" (gcc's .gcda files) or "llvm-cov" (rustc's profiles)
 	// Profile is the Go cover profile the step writes.
 	Profile string `json:"profile,omitempty"`
+	// ProfileDir is where a Rust run's programs write their raw profiles
+	// (LLVM_PROFILE_FILE), read with llvm-profdata and llvm-cov.
+	ProfileDir string `json:"profile_dir,omitempty"`
+	// Objects, for a Rust run, lists the executables its tests ran (cargo
+	// test --no-run --message-format=json with the run's flags): run in
+	// the test step's directory and environment, it rebuilds nothing.
+	Objects []string `json:"objects,omitempty"`
 	// DataDirs hold gcc's .gcda files: removed before the run (gcc adds to
 	// the counts it finds), read after it.
 	DataDirs []string `json:"data_dirs,omitempty"`
@@ -33,14 +41,14 @@ func checkCoverage(p *planInput) error {
 		return nil
 	}
 	switch {
-	case p.tc == Cargo || p.tc == Swift:
-		return p.errorf("coverage", "not collected for %s yet: go, and C/C++ built by gcc under cmake or make, have it", p.tc)
+	case p.tc == Swift:
+		return p.errorf("coverage", "not collected for %s yet: go, cargo, and C/C++ built by gcc under cmake or make, have it", p.tc)
 	case !local(p.o.files()):
 		return p.errorf("coverage", "not collected on another host yet (ssh_host): run the tests here")
 	case p.tc == CMake && p.o.BuildDir != "":
 		return p.errorf("coverage", "configures a build directory of its own (compiled with %s); drop build_dir", coverFlag)
-	case p.tc == Go && p.o.CoverageDir == "":
-		return p.errorf("coverage", "no directory was given for the cover profile")
+	case (p.tc == Go || p.tc == Cargo) && p.o.CoverageDir == "":
+		return p.errorf("coverage", "no directory was given for the coverage data")
 	}
 	if p.tc == Go {
 		for _, a := range p.o.Args {
@@ -137,4 +145,80 @@ func makeCoverage(dir string, o Options) *Coverage {
 		c.Advice = "the Makefile assigns CFLAGS, CXXFLAGS or LDFLAGS under a conditional or with override, so the flags triage passed may have been ignored: add " + coverFlag + " to them in the Makefile; " + c.Advice
 	}
 	return c
+}
+
+// rustCoverFlag makes rustc instrument what it compiles for LLVM's
+// source-based coverage.
+const rustCoverFlag = "instrument-coverage"
+
+// cargoCoverage makes a cargo test step a coverage run: rustc instruments
+// every crate (-C instrument-coverage, added to the caller's RUSTFLAGS or
+// CARGO_ENCODED_RUSTFLAGS, whichever cargo reads), each program writes its
+// raw profile into the coverage directory, and the build goes to a target
+// directory of its own (TARGET/triage-coverage) so that the flags do not
+// make the caller's next plain build rebuild everything.
+func cargoCoverage(p *planInput, s *Step, listArgv []string) {
+	if s.Env == nil {
+		s.Env = map[string]string{}
+	}
+	name, flags, sep := "RUSTFLAGS", envOf(p.o, "RUSTFLAGS"), " "
+	parts := strings.Fields(flags)
+	// cargo reads CARGO_ENCODED_RUSTFLAGS (flags separated by 0x1f) over
+	// RUSTFLAGS when it is set at all.
+	if v, ok := lookupEnvOf(p.o, "CARGO_ENCODED_RUSTFLAGS"); ok {
+		name, flags, sep = "CARGO_ENCODED_RUSTFLAGS", v, "\x1f"
+		parts = strings.Split(v, sep)
+	}
+	if !hasRustCoverFlag(parts) {
+		flags = strings.TrimPrefix(flags+sep+"-C"+sep+rustCoverFlag, sep)
+	}
+	target := filepath.Join(p.dir, "target")
+	if t := envOf(p.o, "CARGO_TARGET_DIR"); t != "" {
+		target = t
+		if !filepath.IsAbs(t) {
+			target = filepath.Join(p.dir, t)
+		}
+	}
+	target = filepath.Join(target, "triage-coverage")
+	s.Env[name] = flags
+	s.Env["CARGO_TARGET_DIR"] = target
+	s.Env["LLVM_PROFILE_FILE"] = filepath.Join(p.o.CoverageDir, "%p-%m.profraw")
+	s.Coverage = &Coverage{
+		Tool: "llvm-cov", ProfileDir: p.o.CoverageDir, Objects: listArgv, Generated: []string{target},
+		Tried: name + " with -C " + rustCoverFlag + ", CARGO_TARGET_DIR=" + target + " and LLVM_PROFILE_FILE in " + p.o.CoverageDir,
+		Advice: "check that the tests ran (a test binary that dies on a signal, or a build that fails, writes no profile); " +
+			"cargo ignores the rustflags of .cargo/config.toml when RUSTFLAGS is set: give such flags in env's RUSTFLAGS",
+	}
+}
+
+// hasRustCoverFlag reports whether rustc's flags ask for instrumentation
+// already (-C instrument-coverage, -Cinstrument-coverage[=…]).
+func hasRustCoverFlag(flags []string) bool {
+	for i, f := range flags {
+		opt, ok := strings.CutPrefix(f, "-C")
+		if ok && opt == "" && i+1 < len(flags) {
+			opt = flags[i+1]
+		}
+		if opt == rustCoverFlag || strings.HasPrefix(opt, rustCoverFlag+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// envOf is v as the step sees it: the caller's env, else ours (for a plan
+// run here).
+func envOf(o Options, v string) string {
+	val, _ := lookupEnvOf(o, v)
+	return val
+}
+
+func lookupEnvOf(o Options, v string) (string, bool) {
+	if val, ok := o.Env[v]; ok {
+		return val, true
+	}
+	if !local(o.files()) {
+		return "", false
+	}
+	return os.LookupEnv(v)
 }

@@ -58,7 +58,8 @@ func TestCoverageRefusals(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Cargo, Options{Coverage: true}, "not collected for cargo yet"},
+		{Swift, Options{Coverage: true}, "not collected for swift yet"},
+		{Cargo, Options{Coverage: true}, "no directory was given"},
 		{CMake, Options{Coverage: true, BuildDir: "b"}, "drop build_dir"},
 		{Go, Options{Coverage: true, CoverageDir: "/c", Args: []string{"-coverprofile=x"}}, "drop it"},
 	} {
@@ -70,5 +71,44 @@ func TestCoverageRefusals(t *testing.T) {
 	}
 	if _, err := CommandPlan(StepTest, []string{"./t"}, dir, Options{Coverage: true}); err == nil || !strings.Contains(err.Error(), "not by an explicit command") {
 		t.Errorf("command plan: %v", err)
+	}
+}
+
+// A cargo coverage run adds -C instrument-coverage to the flags cargo
+// reads (the caller's kept), builds into a target directory of its own and
+// has each program write its profile into the coverage directory; the
+// executables are listed with the run's own flags.
+func TestCargoCoveragePlan(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"c\"\n"), 0o644)
+	t.Setenv("RUSTFLAGS", "")
+	os.Unsetenv("RUSTFLAGS")
+	t.Setenv("CARGO_TARGET_DIR", "")
+	os.Unsetenv("CARGO_TARGET_DIR")
+	for _, tt := range []struct {
+		env        map[string]string
+		name, want string
+		target     string
+	}{
+		{nil, "RUSTFLAGS", "-C instrument-coverage", filepath.Join(dir, "target/triage-coverage")},
+		{map[string]string{"RUSTFLAGS": "--cfg x", "CARGO_TARGET_DIR": "out"}, "RUSTFLAGS", "--cfg x -C instrument-coverage", filepath.Join(dir, "out/triage-coverage")},
+		{map[string]string{"RUSTFLAGS": "-Cinstrument-coverage"}, "RUSTFLAGS", "-Cinstrument-coverage", filepath.Join(dir, "target/triage-coverage")},
+		{map[string]string{"CARGO_ENCODED_RUSTFLAGS": "--cfg\x1fx", "CARGO_TARGET_DIR": "/t"}, "CARGO_ENCODED_RUSTFLAGS", "--cfg\x1fx\x1f-C\x1finstrument-coverage", "/t/triage-coverage"},
+	} {
+		steps, err := TestPlan(Cargo, dir, Options{Coverage: true, CoverageDir: "/cov", Env: tt.env, Jobs: 1, Args: []string{"--lib", "--", "--test-threads=1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := steps[0]
+		if s.Env[tt.name] != tt.want || s.Env["CARGO_TARGET_DIR"] != tt.target || s.Env["LLVM_PROFILE_FILE"] != "/cov/%p-%m.profraw" {
+			t.Errorf("env %v: step env %q", tt.env, s.Env)
+		}
+		c := s.Coverage
+		if c == nil || c.Tool != "llvm-cov" || c.ProfileDir != "/cov" || !slices.Equal(c.Generated, []string{tt.target}) {
+			t.Fatalf("coverage %+v", c)
+		}
+		if want := []string{"cargo", "test", "--no-run", "--message-format=json", "--jobs=1", "--lib"}; !slices.Equal(c.Objects, want) {
+			t.Errorf("objects argv %q, want %q", c.Objects, want)
+		}
 	}
 }

@@ -49,10 +49,11 @@ type Options struct {
 	Jobs int
 	// Env holds environment overrides for every step.
 	Env map[string]string
-	// Coverage makes a test plan collect line coverage (go, and gcc under
-	// cmake or make); the test step's Coverage says where the data is.
+	// Coverage makes a test plan collect line coverage (go, cargo, and gcc
+	// under cmake or make); the test step's Coverage says where the data is.
 	Coverage bool
-	// CoverageDir is where a Go coverage run writes its profile.
+	// CoverageDir is where a Go coverage run writes its profile, and a
+	// cargo one its raw LLVM profiles.
 	CoverageDir string
 	// Files is where the project's files are read; nil is this machine.
 	Files Files `json:"-"`

@@ -90,6 +90,54 @@ mod tests {
 	}
 }
 
+// CargoCovered is a crate for coverage runs: tests::clamps passes,
+// tests::fails fails at src/lib.rs:32, unused (lines 11-14) never runs,
+// and distance calls a dependency from Debian's packaged crates (strsim,
+// /usr/share/cargo/registry), resolved offline by the crate's own cargo
+// configuration.
+func CargoCovered() map[string]string {
+	return map[string]string{
+		"Cargo.toml": "[package]\nname = \"covered\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nstrsim = \"0.10\"\n",
+		".cargo/config.toml": "[source.crates-io]\nreplace-with = \"debian\"\n[source.debian]\ndirectory = \"/usr/share/cargo/registry\"\n" +
+			"[net]\noffline = true\n",
+		"src/lib.rs": `pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {
+    if x < lo {
+        return lo;
+    }
+    if x > hi {
+        return hi;
+    }
+    x
+}
+
+pub fn unused(x: i32) -> i32 {
+    let y = x * 2;
+    y + 1
+}
+
+pub fn distance(a: &str, b: &str) -> usize {
+    strsim::levenshtein(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamps() {
+        assert_eq!(clamp(5, 0, 10), 5);
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn fails() {
+        assert_eq!(clamp(-1, 0, 10), 1);
+    }
+}
+`,
+	}
+}
+
 // CMake is a CMake project whose tests live in tests/ (so CTest runs them,
 // and cores land, in build/tests): t_ok passes, t_segv dereferences NULL in
 // name_length at lib.c:4, t_abort (run in build/) aborts in check_positive

@@ -11,6 +11,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 )
 
 // coverModule writes a Go module of n packages, each with a function its
@@ -106,4 +107,53 @@ func BenchmarkGoCoverage(b *testing.B) {
 	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 	b.ReportMetric(float64(mg.Microseconds())/1000, "go-ms")
 	b.ReportMetric(float64(mt-mg)*100/float64(mg), "overhead-%")
+}
+
+// A cargo crate's coverage run through the test tool: the answer has
+// llvm-cov's totals over the crate's own file with the packaged dependency
+// apart, and output_get names the lines of the function no test ran.
+func TestCargoCoverageThenOutputGet(t *testing.T) {
+	requireTool(t, "cargo")
+	dir := nativeprojects.Write(t, nativeprojects.CargoCovered())
+	c := mcptest.Connect(t, &config.Config{})
+	r := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "jobs": 1})
+	if r.Outcome != "failed" {
+		t.Fatalf("outcome %s:\n%s", r.Outcome, r.Text)
+	}
+	for _, want := range []string{
+		"COVERAGE (llvm-cov): 73.9% of lines (17 of 23) in 1 files", "73.9%  src/lib.rs (17 of 23 lines)", "not counted: 1 vendored files",
+	} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "target", "triage-coverage")); err != nil {
+		t.Errorf("no target directory of its own: %v", err)
+	}
+	id, _ := r.Out["output_id"].(string)
+	g := c.Call("output_get", map[string]any{"output_id": id, "coverage": "src/lib.rs"})
+	if g.IsError || !strings.Contains(g.Text, "src/lib.rs: 73.9% of lines (17 of 23); uncovered lines: 6, 11-14, 33") {
+		t.Errorf("output_get of src/lib.rs:\n%s", g.Text)
+	}
+}
+
+// Without llvm tools of rustc's LLVM major, the test tool says so before
+// building, naming what to install: PATH holds a rustc of LLVM 22 (whose
+// sysroot has no llvm-tools) and nothing else.
+func TestCargoCoverageWithoutLLVMTools(t *testing.T) {
+	dir := nativeprojects.Write(t, nativeprojects.CargoCovered())
+	bin := t.TempDir()
+	rustc := "#!/bin/sh\nif [ \"$1\" = --print ]; then echo " + t.TempDir() + "; exit 0; fi\n" +
+		"printf 'rustc 1.95.0\\nhost: x86_64-unknown-linux-gnu\\nLLVM version: 22.1.2\\n'\n"
+	if err := os.WriteFile(filepath.Join(bin, "rustc"), []byte(rustc), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := mcptest.Connect(t, &config.Config{})
+	r := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "env": map[string]any{"PATH": bin}})
+	if r.Outcome != "error" || !strings.Contains(r.Text, "llvm-profdata-22: not found") || !strings.Contains(r.Text, "apt-get install llvm-22") {
+		t.Errorf("outcome %s, want an error naming the tools:\n%s", r.Outcome, r.Text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "target")); err == nil {
+		t.Error("the crate was built before the refusal")
+	}
 }
