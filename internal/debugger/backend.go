@@ -46,6 +46,18 @@ type Backend interface {
 	// language and returns its output.
 	RawCommand(ctx context.Context, command string) (string, error)
 
+	// ReadMemory reads bytes at an address or an expression's value;
+	// unmapped memory answers an error wrapping ErrUnreadable. Registers
+	// are a frame's general-purpose registers (frame 0: the top one), and
+	// Disassemble a bounded run of instructions around a frame's pc or
+	// from a function's start. A backend that cannot answers an error
+	// wrapping ErrUnsupported that says why; one that answers through its
+	// debugger's command language instead of its own request says so in
+	// the result's Via.
+	ReadMemory(ctx context.Context, req MemoryRequest) (Memory, error)
+	Registers(ctx context.Context, frame int) (Registers, error)
+	Disassemble(ctx context.Context, req DisassembleRequest) (Disassembly, error)
+
 	State() State
 	// Dispose releases everything (adapter process, files). Idempotent;
 	// never panics; safe on a half-initialized backend.

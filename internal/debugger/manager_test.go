@@ -62,7 +62,16 @@ func (f *fakeBackend) Evaluate(context.Context, string, int) (Variable, error) {
 	return Variable{}, ErrUnsupported
 }
 func (f *fakeBackend) RawCommand(context.Context, string) (string, error) { return "", ErrUnsupported }
-func (f *fakeBackend) State() State                                       { return State{Status: StatusRunning} }
+func (f *fakeBackend) ReadMemory(context.Context, MemoryRequest) (Memory, error) {
+	return Memory{}, ErrUnsupported
+}
+func (f *fakeBackend) Registers(context.Context, int) (Registers, error) {
+	return Registers{}, ErrUnsupported
+}
+func (f *fakeBackend) Disassemble(context.Context, DisassembleRequest) (Disassembly, error) {
+	return Disassembly{}, ErrUnsupported
+}
+func (f *fakeBackend) State() State { return State{Status: StatusRunning} }
 func (f *fakeBackend) Dispose() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -38,20 +38,21 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Title:       "Debugging",
 		Description: "Launch, attach to or open a core under lldb-dap/lldb-vscode, dlv, gdb or the lldb command line; breakpoints, stepping, stack, variables.",
 		Tools: []*catalog.Tool{
-			catalog.New("debug_attach", "Start a debug session: attach to pid, launch program, or open core + program.",
+			catalog.New("debug_attach", "Debug a new program, a pid, or a core.",
 				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)).
 				Unlisted("", "debugger_backend"), // filled from session defaults; backend is its explicit twin
 			attachSim(svc),
-			catalog.New("debug_breakpoint_add", "Add a breakpoint at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
+			catalog.New("debug_breakpoint_add", "Break at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
-			catalog.New("debug_continue", "Resume the target and wait for the next stop.", ctl, h.resume),
-			catalog.New("debug_step", "Step over, into or out of the current line.", ctl, h.step),
-			catalog.New("debug_pause", "Pause a running target.", ctl, h.pause),
-			catalog.New("debug_stack", "Backtrace of a thread (default: the stopped one).", ro, h.stack),
-			catalog.New("debug_variables", "Variables of a frame: locals and arguments, or another scope.", ro, h.variables),
+			catalog.New("debug_continue", "Resume and wait for the next stop.", ctl, h.resume),
+			catalog.New("debug_step", "Step over, into or out of a line.", ctl, h.step),
+			catalog.New("debug_pause", "Pause the target.", ctl, h.pause),
+			catalog.New("debug_stack", "Backtrace (default: the stopped thread).", ro, h.stack),
+			catalog.New("debug_variables", "A frame's locals and arguments, or another scope.", ro, h.variables),
 			catalog.New("debug_evaluate", "Evaluate an expression in a frame.", ctl, h.evaluate),
-			catalog.New("debug_command", "Run a raw debugger command (lldb or gdb syntax, per backend).", ctl, h.command),
-			catalog.New("debug_detach", "End a session: detach from an attached process, kill a launched one.",
+			catalog.New("debug_memory", "A frame's memory, registers or disassembly.", ro, h.memory),
+			catalog.New("debug_command", "A raw lldb or gdb command, per backend.", ctl, h.command),
+			catalog.New("debug_detach", "End a session (a launched target is killed).",
 				catalog.Annotations{Destructive: true, Idempotent: true}, h.detach),
 		},
 	}
@@ -124,7 +125,7 @@ type attachParams struct {
 	Cwd             string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
 	ProjectDir      string            `json:"project_dir,omitempty"`
 	Env             map[string]string `json:"env,omitempty"`
-	WaitS           duration.Seconds  `json:"wait_s,omitempty" jsonschema:"wait for the first stop (default 30)"`
+	WaitS           duration.Seconds  `json:"wait_s,omitempty" jsonschema:"for the first stop (default 30)"`
 	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"debug there; paths are its own"`
 }
 

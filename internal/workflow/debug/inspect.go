@@ -61,7 +61,7 @@ type variablesParams struct {
 	Frame  int    `json:"frame,omitempty" jsonschema:"from debug_stack (default: top)"`
 	Thread int    `json:"thread,omitempty"`
 	Scope  string `json:"scope,omitempty" jsonschema:"locals, arguments, registers or globals"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels to expand (default 1)"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels (default 1)"`
 }
 
 // VariablesOutput lists variables.

@@ -1,0 +1,162 @@
+package debug_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/workflow/debug"
+)
+
+// memProg builds testdata/mem.c: fill writes "ABCD…" into main's local
+// array letters.
+func memProg(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mem")
+	src, _ := filepath.Abs("testdata/mem.c")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestMemoryRegistersDisassembly reads memory, registers and disassembly
+// from a live session at a breakpoint and from a core, on both backends.
+func TestMemoryRegistersDisassembly(t *testing.T) {
+	needTool(t, "gcc", "gcc")
+	bin := memProg(t)
+	dir := t.TempDir()
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{bin, "crash"}, Dir: dir, CoreDumps: true, Timeout: 30 * time.Second})
+	if err != nil || !res.CoreDumped {
+		t.Fatalf("no core dumped (core_pattern must be \"core\"): %v %+v", err, res)
+	}
+	core := filepath.Join(dir, "core")
+	if _, err := os.Stat(core); err != nil {
+		t.Fatalf("core not in the cwd (core_pattern is not \"core\"): %v", err)
+	}
+	for _, backend := range cBackends {
+		t.Run(backend.name+"/live", func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"mem.c:9"}, "backend": backend.name})
+			if !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint 1 in fill at mem.c:9") {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			var st debug.StackOutput
+			c.Call("debug_stack", nil).Decode(t, &st)
+			if len(st.Frames) < 2 || st.Frames[1].Function != "main" {
+				t.Fatalf("stack %+v", st.Frames)
+			}
+			// main's array, in main's frame; fill's pointer to it, in fill's.
+			checkLetters(t, c, map[string]any{"address": "letters", "count": 20, "frame": st.Frames[1].ID})
+			checkLetters(t, c, map[string]any{"address": "buf", "count": 20})
+			checkRegisters(t, c, backend.name)
+			checkDisassembly(t, c, backend.name, "9", "return sum;")
+			checkMemoryErrors(t, c)
+		})
+		t.Run(backend.name+"/core", func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			r := c.Call("debug_attach", map[string]any{"core": core, "program": bin, "backend": backend.name})
+			if !strings.HasPrefix(r.FirstLine(), "CRASHED (SIGSEGV) in main at mem.c:17") {
+				t.Fatalf("core:\n%s", r.Text)
+			}
+			checkLetters(t, c, map[string]any{"address": "letters", "count": 20})
+			checkRegisters(t, c, backend.name)
+			checkDisassembly(t, c, backend.name, "17", "*p = sum;")
+			checkMemoryErrors(t, c)
+		})
+	}
+}
+
+// checkLetters reads the 20 letters fill wrote: two rows, hex and ASCII.
+func checkLetters(t *testing.T, c *mcptest.Client, args map[string]any) {
+	t.Helper()
+	r := c.Call("debug_memory", args)
+	var out debug.MemoryOutput
+	r.Decode(t, &out)
+	if r.IsError || out.Hex != "4142434445464748494a4b4c4d4e4f5051525354" || out.Address == "" {
+		t.Fatalf("memory %v: hex %q at %q:\n%s", args, out.Hex, out.Address, r.Text)
+	}
+	want := []string{
+		"MEMORY at " + args["address"].(string) + " = " + out.Address + ", 20 bytes\n",
+		": 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50  ABCDEFGHIJKLMNOP\n",
+		": 51 52 53 54                                      QRST\n",
+	}
+	for _, w := range want {
+		if !strings.Contains(r.Text, w) {
+			t.Errorf("memory %v lacks %q:\n%s", args, w, r.Text)
+		}
+	}
+}
+
+func checkRegisters(t *testing.T, c *mcptest.Client, backend string) {
+	t.Helper()
+	r := c.Call("debug_memory", map[string]any{"kind": "registers"})
+	var out debug.MemoryOutput
+	r.Decode(t, &out)
+	roles := map[string]string{}
+	for _, reg := range out.Registers {
+		if reg.Role != "" {
+			roles[reg.Role] = reg.Name
+		}
+	}
+	if r.IsError || roles["pc"] != "rip" || roles["sp"] != "rsp" || roles["fp"] != "rbp" || !strings.Contains(r.Text, "rip = 0x") {
+		t.Errorf("registers (roles %v):\n%s", roles, r.Text)
+	}
+	if len(out.Registers) > 40 {
+		t.Errorf("%d registers: want the general-purpose ones:\n%s", len(out.Registers), r.Text)
+	}
+}
+
+// checkDisassembly: the pc's instruction marked, the source line shown
+// before it, and a fallback said.
+func checkDisassembly(t *testing.T, c *mcptest.Client, backend, line, source string) {
+	t.Helper()
+	r := c.Call("debug_memory", map[string]any{"kind": "disassemble", "count": 12})
+	var out debug.MemoryOutput
+	r.Decode(t, &out)
+	current := -1
+	for i, in := range out.Instructions {
+		if in.Current {
+			current = i
+		}
+	}
+	if r.IsError || len(out.Instructions) != 12 || current < 0 || !strings.Contains(r.Text, "\n  => 0x") {
+		t.Fatalf("disassembly: %d instructions, current %d:\n%s", len(out.Instructions), current, r.Text)
+	}
+	if !strings.Contains(r.Text, "     "+line+" | ") || !strings.Contains(r.Text, source) {
+		t.Errorf("disassembly lacks source line %s %q:\n%s", line, source, r.Text)
+	}
+	if via := strings.Contains(r.Text, "via lldb's disassemble"); via != (backend == "dap") {
+		t.Errorf("the fallback through evaluate said (%v) on %s:\n%s", via, backend, r.Text)
+	}
+	f := c.Call("debug_memory", map[string]any{"kind": "disassemble", "address": "fill", "count": 4})
+	if f.IsError || !strings.Contains(f.Text, "DISASSEMBLY of fill (4 instructions;") || !strings.Contains(f.Text, "<mem`fill+0>") {
+		t.Errorf("disassembly of fill:\n%s", f.Text)
+	}
+}
+
+func checkMemoryErrors(t *testing.T, c *mcptest.Client) {
+	t.Helper()
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"address": "0x0", "count": 16}, "0x0"},
+		{map[string]any{"address": "letters", "count": 5000}, "count 5000 out of range (1 to 4096 bytes)"},
+		{map[string]any{}, "give an address or an expression"},
+		{map[string]any{"kind": "stack"}, `kind "stack": want memory, registers or disassemble`},
+	} {
+		r := c.Call("debug_memory", tt.args)
+		if !r.IsError || !strings.Contains(r.Text, tt.want) {
+			t.Errorf("debug_memory %v: want an error with %q:\n%s", tt.args, tt.want, r.Text)
+		}
+	}
+}
