@@ -25,7 +25,7 @@ type testParams struct {
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
-	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage (go, cargo, gcc): \".\" lists every file, a path prefix some"`
+	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage (go, cargo, gcc) of files under this path (\".\": all)"`
 }
 
 func (p testParams) request() planRequest {
