@@ -53,6 +53,7 @@ var examples = map[string][2]string{
 	"debug_stack":             {``, `--max_frames 50`},
 	"debug_variables":         {``, `--frame 2 --depth 3`},
 	"debug_evaluate":          {`--expression "items[0]"`, `--expression "*node" --frame 1`},
+	"debug_memory":            {`--address buf --count 32`, `--kind disassemble --frame 1`},
 	"debug_command":           {`--command "info registers"`, `--command "thread backtrace all"`},
 	"debug_detach":            {``, `--session_id d1`},
 

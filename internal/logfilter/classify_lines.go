@@ -73,6 +73,9 @@ func classifyLowerT(b []byte) (class, bool) {
 		if hasSuffix(b, "FAILED") {
 			return with(class{kind: KindFailure}, "cargo"), true
 		}
+		if c, ok := cutResultLine(b); ok {
+			return c, true
+		}
 		return with(clsProg, "cargo"), true
 	case hasPrefix(b, "terminate called"):
 		return with(clsCrash, "c++"), true
@@ -190,3 +193,28 @@ func stripNSLogPrefix(b []byte) []byte {
 	}
 	return b[20+end+2:]
 }
+
+// cutResultLine classifies a libtest line whose result never came: the
+// binary died while writing it, and what follows " ... " is the next
+// output on the same stream (cargo's "error: test failed", a panic), which
+// must be kept as if it had a line of its own.
+func cutResultLine(b []byte) (class, bool) {
+	rest := b[bytes.Index(b, []byte(" ... "))+len(" ... "):]
+	for _, r := range []string{"ok", "FAILED", "ignored", "bench:"} {
+		if hasPrefix(rest, r) {
+			return class{}, false
+		}
+	}
+	if len(rest) == 0 {
+		return class{}, false
+	}
+	c := classifyGlued(rest)
+	return c, c.kind != KindOther
+}
+
+// classifyGlued is classify, set at init: the prefix rules' table reaches
+// cutResultLine, so referring to classify here directly would make the
+// table's initialization depend on itself.
+var classifyGlued func([]byte) class
+
+func init() { classifyGlued = classify }

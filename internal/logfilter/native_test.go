@@ -18,6 +18,12 @@ func TestNativeCrashLines(t *testing.T) {
 		{"tests::overflows' (17310) has overflowed its stack", KindCrash},
 		{"fatal runtime error: stack overflow, aborting", KindCrash},
 		{"error: test failed, to rerun pass `--lib`", KindFailure},
+		// The binary died while libtest wrote a result: cargo's error (or a
+		// panic) follows on the same line, and counts as its own.
+		{"test tests::adds ... error: test failed, to rerun pass `--lib`", KindFailure},
+		{"test tests::adds ... thread 'tests::b' (7) has overflowed its stack", KindCrash},
+		{"test tests::adds ... ok", KindProgress},
+		{"test tests::adds ... ", KindProgress},
 		{"error: 1 target failed:", KindFailure},
 		{"error: 2 targets failed:", KindFailure},
 		{"  process didn't exit successfully: `/p/target/debug/deps/crashy-3a07` (signal: 6, SIGABRT: process abort signal)", KindCrash},
