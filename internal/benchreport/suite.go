@@ -62,6 +62,8 @@ var Suite = []Package{
 	// weighs in the binary (two builds).
 	{Dir: "./internal/webui", Bench: "^BenchmarkRunsPage$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
 	{Dir: "./internal/server", Bench: "^BenchmarkLiveUpdate$", Benchtime: "10x", QuickBenchtime: "5x", Quick: true},
+	// A debug session's stop reaching an open Sessions page (lldb-vscode).
+	{Dir: "./internal/webui", Bench: "^BenchmarkSessionEvent$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
 	{Dir: "./e2e", Bench: "^BenchmarkOutputViewer$", Benchtime: "3x", QuickBenchtime: "1x", Quick: true, QuickBytes: 256 << 20},
 	{Dir: "./e2e", Bench: "^BenchmarkPageSize$", Benchtime: "1x", QuickBenchtime: "1x", Quick: true},
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
@@ -165,6 +167,10 @@ var Figures = []Figure{
 		Value: "local-max-ms", Unit: "ms", Base: "local-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
 	{Title: "web page: a finished call by another server sharing the store, worst", Key: Key("./internal/server", "BenchmarkLiveUpdate"),
 		Value: "other-max-ms", Unit: "ms", Base: "other-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
+	{Title: "web page: a debug stop on an open Sessions page, a continue that waited, worst", Key: Key("./internal/webui", "BenchmarkSessionEvent"),
+		Value: "wait-max-ms", Unit: "ms", Base: "wait-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
+	{Title: "web page: a debug stop no call waited for, on an open Sessions page, worst", Key: Key("./internal/webui", "BenchmarkSessionEvent"),
+		Value: "told-max-ms", Unit: "ms", Base: "told-ms", BaseLabel: "median", Op: "<=", Limit: 1000},
 	{Title: "web page: output viewer's first page of a 1 GiB output", Key: Key("./e2e", "BenchmarkOutputViewer"),
 		Value: "first-page-ms", Unit: "ms", Base: "jump-ms", BaseLabel: "a page anywhere in it", Op: "<=", Limit: 100},
 	{Title: "web page: server peak RSS paging through that output", Key: Key("./e2e", "BenchmarkOutputViewer"),

@@ -52,6 +52,7 @@ type session struct {
 	backend Backend
 	dir     string // the session's working directory, removed when it ends
 	seen    seen   // kept from the calls through the Manager; guarded by Manager.mu
+	gate    gate   // the calls under way and the Manager's own look; guarded by Manager.mu
 }
 
 // dispose ends the backend and removes the session's directory, so that a
@@ -74,15 +75,19 @@ type Options struct {
 	Dir    string
 	Limits Limits
 	// OnChange, when set, is told after a session is created, ended, or
-	// moved by a call through the Manager (a stop, a breakpoint): the web
-	// page's live updates. It must not block.
+	// moved by a call through the Manager (a stop, a breakpoint), after a
+	// change a Notifier backend tells of, and when the Manager fetched a
+	// stop's frames itself: the web page's live updates. It must not
+	// block; it may be called from several goroutines at once.
 	OnChange func()
 }
 
 // Manager owns debug sessions: it creates them through a backend factory,
 // tracks the current one, and disposes of them. Safe for concurrent use; mu
 // is never held across a backend call, so a slow debugger never blocks
-// another session.
+// another session. A session's calls and the Manager's own look at a
+// stop's frames are ordered by the session's gate (look.go); the looks
+// that run on goroutines of their own are waited for by Close.
 //
 // A session belongs to the identity whose call created it (the caller in
 // the context, internal/identity); each identity has its own current
@@ -95,6 +100,11 @@ type Manager struct {
 	sessions map[string]*session
 	current  map[string]string // the current session of each identity
 	nextID   int
+	closed   bool           // Close began: no more looks start
+	looks    sync.WaitGroup // the looks under way on their own goroutines
+	// waitsForLook, when set (tests), is told when a call waits for a
+	// look to end; guarded by mu.
+	waitsForLook func()
 }
 
 // NewManager returns a Manager with no sessions.
@@ -156,11 +166,16 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 		info.Pid = st.Pid
 	}
 	owner := identity.Of(ctx).ID
+	s := &session{info: info, owner: owner, backend: b, dir: dir}
 	m.mu.Lock()
-	m.sessions[id] = &session{info: info, owner: owner, backend: b, dir: dir}
+	m.sessions[id] = s
 	m.current[owner] = id
 	m.mu.Unlock()
-	m.changed()
+	if n, ok := b.(Notifier); ok {
+		n.NotifyChanges(func() { m.lookLater(s, true) })
+	}
+	m.look(ctx, s, true) // a stop on entry, at an attach, a core's
+	m.note(s)
 	info.Current = true
 	return info, nil
 }
@@ -296,7 +311,9 @@ func (m *Manager) Detach(ctx context.Context, id string) error {
 
 // Close disposes of every session.
 func (m *Manager) Close() {
+	defer m.looks.Wait() // a look's debugger call ends with its session
 	m.mu.Lock()
+	m.closed = true
 	all := m.sessions
 	m.sessions, m.current = make(map[string]*session), make(map[string]string)
 	m.mu.Unlock()

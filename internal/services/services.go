@@ -267,8 +267,9 @@ func (s *Set) DebugSessions(ctx context.Context) []debugger.SessionInfo {
 }
 
 // DebugOverviews describes the caller's debug sessions from what the
-// manager holds (debugger.Manager.Overviews: no debugger command is sent),
-// without making the manager.
+// manager holds (debugger.Manager.Overviews: no debugger command is sent
+// but the manager's own look at a stop's frames, between calls), without
+// making the manager.
 func (s *Set) DebugOverviews(ctx context.Context) []debugger.Overview {
 	if !s.debugReady.Load() {
 		return nil

@@ -115,11 +115,12 @@ func (s *Store) WriteRaw(ctx context.Context, id string, w io.Writer) error {
 func (s *Store) Changed() <-chan struct{} { return s.changes.Wait() }
 
 // Version summarises the state of every entry (how many, the newest
-// creation, end and progress line, the lines stored): it differs after any change, by
-// this process or another sharing the file, which Changed cannot see.
+// creation, end and progress line, the lines and bytes stored): it
+// differs after any change Changed tells of, by this process or another
+// sharing the file, which Changed cannot see.
 func (s *Store) Version(ctx context.Context) (string, error) {
-	var n, created, finished, lines, progressed int64
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(created),0), coalesce(max(finished),0), coalesce(sum(lines),0), coalesce(max(progressed),0) FROM outputs`).
-		Scan(&n, &created, &finished, &lines, &progressed)
-	return fmt.Sprint(n, created, finished, lines, progressed), describe(err)
+	var n, created, finished, lines, bytes, progressed int64
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(created),0), coalesce(max(finished),0), coalesce(sum(lines),0), coalesce(sum(bytes),0), coalesce(max(progressed),0) FROM outputs`).
+		Scan(&n, &created, &finished, &lines, &bytes, &progressed)
+	return fmt.Sprint(n, created, finished, lines, bytes, progressed), describe(err)
 }

@@ -14,7 +14,7 @@ const (
 	keepAlive = 15 * time.Second
 	// pollEvery is how often the store's Version is compared, for the
 	// changes another process sharing the store makes (the CLI's daemon
-	// beside `triage ui`).
+	// beside `triage ui`); this process's own are read at once.
 	pollEvery = 400 * time.Millisecond
 )
 
@@ -24,8 +24,8 @@ const (
 // reloads its current page, and "sessions" whenever a debug or dump
 // session of this process changes (services.SessionsChanged: a stop, a
 // breakpoint, a dump command), so an open Sessions page reloads. Store
-// changes by this process come from Store.Changed; the others from the
-// poll of the store's Version that all streams share (watch).
+// changes, by this process or another, are told by the one reader of the
+// store's Version that all streams share (watch), once each.
 func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	st, err := u.svc.Store(r.Context())
 	if err != nil {
@@ -40,9 +40,8 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	// Subscribed before "ready": a change after it is seen.
-	c := changes{store: st.Changed(), sessions: u.svc.SessionsChanged()}
-	defer u.watch.join(r.Context(), st.Version)()
-	c.polled = u.watch.next()
+	c := changes{runs: u.watch.next(), sessions: u.svc.SessionsChanged()}
+	defer u.watch.join(r.Context(), source{version: st.Version, changed: st.Changed})()
 	fmt.Fprint(w, "retry: 1000\nevent: ready\ndata: {}\n\n")
 	flush.Flush()
 	ping := time.NewTicker(keepAlive)
@@ -50,8 +49,7 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 	var last time.Time
 	for {
 		select {
-		case <-c.polled:
-		case <-c.store:
+		case <-c.runs:
 		case <-c.sessions:
 		case <-ping.C:
 			fmt.Fprint(w, ": ping\n\n")
@@ -71,8 +69,8 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 		}
 		// Subscribed again before the events are sent: the page's reload
 		// sees every change up to now, and a later one is told.
-		runs, sessions := closed(c.store) || closed(c.polled), closed(c.sessions)
-		c = changes{store: st.Changed(), polled: u.watch.next(), sessions: u.svc.SessionsChanged()}
+		runs, sessions := closed(c.runs), closed(c.sessions)
+		c = changes{runs: u.watch.next(), sessions: u.svc.SessionsChanged()}
 		last = time.Now()
 		if runs {
 			fmt.Fprint(w, "event: runs\ndata: {}\n\n")
@@ -86,7 +84,7 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request) {
 
 // changes are the channels one event stream waits on.
 type changes struct {
-	store, polled, sessions <-chan struct{}
+	runs, sessions <-chan struct{}
 }
 
 // closed reports a closed channel, without waiting.

@@ -136,6 +136,58 @@ func TestStreamsShareOnePoller(t *testing.T) {
 	}
 }
 
+// One change this process makes to the store reaches an open stream as
+// one "runs" event, not a second one when the shared poller next reads
+// the version the change moved: a run's creation and its end (a change
+// each) are one event each, whatever the ticks in between. A dump session
+// opened after each is the marker: the next event is its "sessions".
+func TestOneChangeOneEvent(t *testing.T) {
+	u, base, c, st := serveUI(t)
+	ticks := make(chan time.Time)
+	polls := make(chan struct{}, 64)
+	u.watch.mu.Lock() // the streams' handlers read them under it
+	u.watch.ticks = func() (<-chan time.Time, func()) { return ticks, func() {} }
+	u.watch.polled = func() { polls <- struct{}{} }
+	u.watch.mu.Unlock()
+	core, exe := crashers.Core(t, "segv")
+	ev := openEvents(t, c, base)
+	defer ev.close()
+	ctx := context.Background()
+	change := func(name string, fn func() error) {
+		t.Helper()
+		if err := fn(); err != nil {
+			t.Fatal(err)
+		}
+		if e := ev.next(t); e != "runs" {
+			t.Fatalf("event %q after %s, want runs", e, name)
+		}
+		for range 3 { // the poller reads the version again: nothing new
+			ticks <- time.Now()
+			<-polls
+		}
+		s, _, err := u.svc.Dumps().Open(ctx, postmortem.Target{Core: core, Program: exe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := ev.next(t); e != "sessions" {
+			t.Fatalf("event %q after %s and 3 polls, want the marker's sessions (one change, one event)", e, name)
+		}
+		if _, _, err := u.svc.Dumps().Close(ctx, s.ID); err != nil {
+			t.Fatal(err)
+		}
+		if e := ev.next(t); e != "sessions" {
+			t.Fatalf("event %q after the marker closed, want sessions", e)
+		}
+	}
+	var w *store.Writer
+	change("a run created", func() (err error) {
+		w, err = st.Create(ctx, store.Meta{Tool: "run"})
+		return err
+	})
+	change("its progress", func() error { return w.Progress(ctx, "compiling 3/7") })
+	change("its end", func() error { return w.Finish(ctx, store.Final{Status: "success"}) })
+}
+
 // serveUI is newUI with the UI itself, for tests that look inside it.
 func serveUI(t testing.TB) (*UI, string, *http.Client, *store.Store) {
 	t.Helper()

@@ -6,44 +6,57 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/notify"
-	"github.com/triage-dev/triage/internal/tick"
 )
 
-// watch is the one poller of the store's Version that every open event
-// stream shares, for the changes another process sharing the store makes
-// (which Store.Changed cannot see): started by the first stream, stopped
-// with the last, so that N open pages cost one query per tick, not N.
+// watch is the one reader of the store's Version that every open event
+// stream shares, and the one source of their "runs" events: it reads the
+// version at each tick (for the changes another process sharing the store
+// makes, which Store.Changed cannot see) and at each change this process
+// makes (Store.Changed, at once), and tells the streams when it moved. A
+// change is told once, by whichever read sees it first, so that one run
+// reloads an open page once. Started by the first stream, stopped with
+// the last, so that N open pages cost one query per tick, not N.
 type watch struct {
 	every time.Duration
 	// ticks, when set (tests), gives the poller its ticks and the function
 	// that ends them, instead of a time.Ticker of every.
 	ticks func() (<-chan time.Time, func())
-	// polled, when set (tests), is told of every poll once it is done.
+	// polled, when set (tests), is told of every read once it is done.
 	polled func()
 
 	mu      sync.Mutex
 	users   int            // open streams; guarded by mu
 	stop    func()         // ends the running poller; guarded by mu
-	changed notify.Changes // told when a poll sees another version
+	changed notify.Changes // told when a read sees another version
 	version string         // the version last read; guarded by mu
 }
 
-// join counts one more stream, starting the poller over read (the store's
-// Version) for the first; leave, once the stream ends, stops it with the
-// last. The first join reads the version the polls compare with.
-func (w *watch) join(ctx context.Context, read func(context.Context) (string, error)) (leave func()) {
+// source is what the watch reads: the store's Version, and its
+// in-process change notifier.
+type source struct {
+	version func(context.Context) (string, error)
+	changed func() <-chan struct{}
+}
+
+// join counts one more stream, starting the poller over src for the
+// first; leave, once the stream ends, stops it with the last. The first
+// join reads the version the polls compare with.
+func (w *watch) join(ctx context.Context, src source) (leave func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.users++; w.users == 1 {
-		w.version, _ = read(ctx)
-		w.start(read)
+		changed := src.changed() // before the read: a change after it is seen
+		w.version, _ = src.version(ctx)
+		w.start(src, changed)
 	}
 	var once sync.Once
 	return func() { once.Do(w.leave) }
 }
 
-// start runs the poller; w.mu is held.
-func (w *watch) start(read func(context.Context) (string, error)) {
+// start runs the poller from the store's changes subscribed to as changed;
+// w.mu is held. Each subscription is taken before the read it triggers, so
+// a change after the read is seen.
+func (w *watch) start(src source, changed <-chan struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ticks := w.ticks
 	if ticks == nil {
@@ -51,10 +64,23 @@ func (w *watch) start(read func(context.Context) (string, error)) {
 		ticks = func() (<-chan time.Time, func()) { return t.C, t.Stop }
 	}
 	ch, end := ticks()
-	t := tick.On(ctx, ch, func() { w.poll(ctx, read) })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ch:
+			case <-changed:
+			}
+			changed = src.changed()
+			w.poll(ctx, src.version)
+		}
+	}()
 	w.stop = func() {
 		cancel()
-		t.Stop() // waits for a poll in progress: w.mu must not be held
+		<-done // a read in progress ends first: w.mu must not be held
 		end()
 	}
 }
@@ -89,7 +115,7 @@ func (w *watch) poll(ctx context.Context, read func(context.Context) (string, er
 	}
 }
 
-// next returns a channel closed when a poll next sees another version.
+// next returns a channel closed when a read next sees another version.
 func (w *watch) next() <-chan struct{} { return w.changed.Wait() }
 
 // streams is the number of open streams.

@@ -3,8 +3,11 @@ package dap
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,20 +119,38 @@ func medianDuration(times []time.Duration) time.Duration {
 	return times[len(times)/2]
 }
 
-// The Manager keeps what the calls through it saw of a session, for a
-// reader that must not send the debugger anything: the top frames of the
-// last stop once a call asked for them, and one hit a stop at a breakpoint.
+// The Manager keeps what it saw of a session, for a reader that must not
+// send the debugger anything: the top frames of every stop, fetched once
+// at the end of the call that stopped the target when no call asked for
+// them (a wait, a continue), or when the adapter reports a stop no call
+// waits for (a continue that did not wait); and one hit a stop at a
+// breakpoint.
 func TestManagerKeepsStopsForOverviews(t *testing.T) {
-	needTool(t, "lldb-vscode", "")
-	changes := 0
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			needTool(t, map[string]string{KindLLDB: "lldb-vscode", KindDlv: "dlv"}[sc.kind], "")
+			keepsStops(t, sc)
+		})
+	}
+}
+
+func keepsStops(t *testing.T, sc scenario) {
+	changes := make(chan struct{}, 1)
+	var told atomic.Int64
 	m := debugger.NewManager(debugger.Options{
-		Backends: map[string]debugger.Factory{"dap": Factory("", nil)},
+		Backends: map[string]debugger.Factory{"dap": Factory(sc.kind, nil)},
 		Dir:      t.TempDir(),
-		OnChange: func() { changes++ },
+		OnChange: func() {
+			told.Add(1)
+			select {
+			case changes <- struct{}{}:
+			default:
+			}
+		},
 	})
 	t.Cleanup(m.Close)
 	ctx := context.Background()
-	info, err := m.Launch(ctx, "", debugger.LaunchSpec{Program: cTarget(t), Breakpoints: []debugger.BreakpointSpec{{Function: "add"}}})
+	info, err := m.Launch(ctx, "", debugger.LaunchSpec{Program: sc.program(t), Breakpoints: []debugger.BreakpointSpec{{Function: sc.fn}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,37 +158,105 @@ func TestManagerKeepsStopsForOverviews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for hit := 1; hit <= 2; hit++ {
+	for hit := 1; hit <= 3; hit++ {
 		var st debugger.State
-		if hit == 1 {
+		switch hit {
+		case 1:
 			st, err = b.WaitStop(ctx, 20*time.Second)
-		} else {
+		case 2:
 			st, err = b.Continue(ctx, debugger.ContinueOptions{Wait: 20 * time.Second})
+		case 3: // nobody waits: the adapter's stopped event tells the Manager
+			if st, err = b.Continue(ctx, debugger.ContinueOptions{}); err == nil {
+				st, err = toldStop(t, m, b, changes, hit)
+			}
 		}
 		if err != nil || st.Status != debugger.StatusStopped {
 			t.Fatalf("stop %d: %+v %v", hit, st, err)
 		}
-		if o := m.Overviews(ctx); len(o) != 1 || len(o[0].Frames) != 0 {
-			t.Fatalf("frames of stop %d before any call asked for them: %+v", hit, o)
+		// No call asked for the stack: the Manager looked itself.
+		o := m.Overviews(ctx)
+		if len(o) != 1 {
+			t.Fatalf("stop %d: overviews %+v", hit, o)
 		}
-		for range 2 { // asking twice is still one hit
+		if f := o[0].Frames; len(f) < 2 || len(f) > debugger.SeenFrames || !strings.HasSuffix(f[0].Function, "add") ||
+			!strings.HasSuffix(f[0].File, filepath.Base(sc.source)) || !strings.HasSuffix(f[1].Function, "main") {
+			t.Errorf("stop %d: frames %+v", hit, f)
+		}
+		if bps := o[0].Breakpoints; len(bps) != 1 || !bps[0].Verified || bps[0].Hits != hit {
+			t.Errorf("stop %d: breakpoints %+v", hit, bps)
+		}
+		for range 2 { // asking again is still one hit
 			if _, err := b.Stack(ctx, 0, 5); err != nil {
 				t.Fatal(err)
 			}
 		}
-		o := m.Overviews(ctx)[0]
-		if len(o.Frames) < 2 || o.Frames[0].Function != "add" || !strings.HasSuffix(o.Frames[0].File, "target.c") || o.Frames[0].Line != 9 || o.Frames[1].Function != "main" {
-			t.Errorf("stop %d: frames %+v", hit, o.Frames)
-		}
-		if len(o.Breakpoints) != 1 || !o.Breakpoints[0].Verified || o.Breakpoints[0].Hits != hit {
-			t.Errorf("stop %d: breakpoints %+v", hit, o.Breakpoints)
+		if bps := m.Overviews(ctx)[0].Breakpoints; bps[0].Hits != hit {
+			t.Errorf("stop %d after two stack calls: breakpoints %+v", hit, bps)
 		}
 	}
-	before := changes
+	before := told.Load()
 	if err := m.Detach(ctx, info.ID); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Overviews(ctx)) != 0 || changes <= before || before < 4 {
-		t.Errorf("after detach: %+v, %d changes told (%d before)", m.Overviews(ctx), changes, before)
+	if len(m.Overviews(ctx)) != 0 || told.Load() <= before || before < 4 {
+		t.Errorf("after detach: %+v, %d changes told (%d before)", m.Overviews(ctx), told.Load(), before)
+	}
+}
+
+// toldStop waits, change by change, for the stop number hit of the
+// session and its frames, after a continue that did not wait: the stop
+// comes while no call runs, so only the adapter's report through the
+// Manager tells of it. Overviews is asked only once the state says
+// stopped (it looks at a stop without frames itself).
+func toldStop(t *testing.T, m *debugger.Manager, b debugger.Backend, changes <-chan struct{}, hit int) (debugger.State, error) {
+	t.Helper()
+	bound := time.After(20 * time.Second) // only ends a test that cannot pass
+	for {
+		if st := b.State(); st.Status != debugger.StatusRunning {
+			o := m.Overviews(context.Background())
+			if len(o) != 1 || st.Status != debugger.StatusStopped {
+				return st, fmt.Errorf("not stopped: %+v", o)
+			}
+			if len(o[0].Frames) > 0 && o[0].Breakpoints[0].Hits == hit {
+				return o[0].State, nil
+			}
+		}
+		select {
+		case <-changes:
+		case <-bound:
+			return debugger.State{}, fmt.Errorf("stop %d with its frames not told within 20 s of a continue that did not wait", hit)
+		}
+	}
+}
+
+// A DAP backend tells of a stop no call waits for, and of its end.
+func TestBackendNotifiesStops(t *testing.T) {
+	needTool(t, "lldb-vscode", "")
+	b := newBackend(t, KindLLDB)
+	told := make(chan struct{}, 16)
+	b.NotifyChanges(func() { told <- struct{}{} })
+	ctx := context.Background()
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: cTarget(t), Breakpoints: []debugger.BreakpointSpec{{Function: "add"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []debugger.Status{debugger.StatusStopped, debugger.StatusStopped, debugger.StatusExited} {
+		select {
+		case <-told:
+		case <-time.After(20 * time.Second): // only ends a test that cannot pass
+			t.Fatalf("no change told (want %s): %+v", want, b.State())
+		}
+		if st := b.State(); st.Status != want {
+			t.Fatalf("told of %+v, want %s", st, want)
+		}
+		if i == 1 { // the next continue runs to the end
+			if err := b.RemoveBreakpoint(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want == debugger.StatusStopped {
+			if _, err := b.Continue(ctx, debugger.ContinueOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -54,7 +54,7 @@
         st.error ? [el('dt', {}, 'error'), el('dd', { class: 'error' }, st.error)] : null),
       el('h4', {}, stop ? 'Top frames at the last stop' : 'Top frames'),
       d.frames && d.frames.length ? el('ol', { class: 'frames' }, d.frames.map(frameItem))
-        : el('p', { class: 'muted' }, stop ? 'Not asked for since this stop: the page asks the debugger nothing.' : 'No stop yet.'),
+        : el('p', { class: 'muted' }, stop ? 'Not known for this stop: the server asks the debugger once, between the agent\'s calls.' : 'No stop yet.'),
       el('h4', {}, 'Breakpoints'),
       d.breakpoints.length ? el('table', { class: 'bps' },
         el('tr', {}, ['id', 'location', 'resolved', 'state', 'hits'].map((h) => el('th', {}, h))),
