@@ -55,12 +55,30 @@ type Stop struct {
 	BreakpointIDs []int      `json:"breakpoint_ids,omitempty"`
 	ExitCode      *int       `json:"exit_code,omitempty"` // for StopExited
 	At            time.Time  `json:"at"`
+	// Watch is the watchpoint a stop hit, with the values it saw.
+	Watch *WatchHit `json:"watch,omitempty"`
+	// Exception is what an exception breakpoint caught before unwinding
+	// ("c++", "go-panic", with the thrown type when the debugger tells).
+	Exception string `json:"exception,omitempty"`
+}
+
+// WatchHit is a watchpoint's stop: the expression's value before and after
+// the write, and the line that wrote it (the one before the pc, which a
+// watchpoint leaves after the writing instruction).
+type WatchHit struct {
+	ID   int    `json:"id"`
+	Expr string `json:"expr"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // Crashed reports a stop on a fatal signal or exception. A stop on a
-// signal that does not kill the target (stopSignals) is no crash.
+// signal that does not kill the target (stopSignals) is no crash, nor is
+// an exception breakpoint's stop (the throw is caught before unwinding).
 func (s *Stop) Crashed() bool {
-	return s != nil && (s.Reason == StopSignal || s.Reason == StopException || s.Reason == StopCore && s.Signal != "") &&
+	return s != nil && s.Exception == "" && (s.Reason == StopSignal || s.Reason == StopException || s.Reason == StopCore && s.Signal != "") &&
 		!stopSignals[s.Signal]
 }
 
@@ -130,30 +148,74 @@ type CoreSpec struct {
 	SSHHost string // as LaunchSpec.SSHHost
 }
 
-// BreakpointSpec is where to stop: File and Line, or Function.
+// BreakpointSpec is where to stop: File and Line, or Function, or a
+// watched expression (Watch, with its Access), or an exception kind.
 type BreakpointSpec struct {
 	File         string `json:"file,omitempty"`
 	Line         int    `json:"line,omitempty"`
 	Function     string `json:"function,omitempty"`
 	Condition    string `json:"condition,omitempty"`
 	HitCondition string `json:"hit_condition,omitempty"` // e.g. "3": stop on the third hit
+	Watch        string `json:"watch,omitempty"`         // an lvalue whose memory is watched
+	Access       string `json:"access,omitempty"`        // write (default), read, readwrite
+	Exception    string `json:"exception,omitempty"`     // see ParseException
 }
 
-// Validate checks the spec names exactly one location.
-func (s BreakpointSpec) Validate() error {
+// Kind is "line", "function", "watch" or "exception".
+func (s BreakpointSpec) Kind() string {
 	switch {
-	case s.Function != "" && s.File != "":
-		return errors.New("breakpoint: give a function or a file:line, not both")
-	case s.Function == "" && s.File == "":
-		return errors.New("breakpoint: give a function or a file:line")
+	case s.Watch != "":
+		return "watch"
+	case s.Exception != "":
+		return "exception"
+	case s.Function != "":
+		return "function"
+	}
+	return "line"
+}
+
+// Validate checks the spec names exactly one location, and a watch's
+// access and an exception's kind.
+func (s BreakpointSpec) Validate() error {
+	n := 0
+	for _, set := range []bool{s.Function != "", s.File != "", s.Watch != "", s.Exception != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return errors.New("breakpoint: give one of a function, a file:line, a watch expression or an exception kind")
+	case n == 0:
+		return errors.New("breakpoint: give a function or a file:line (or a watch expression, or an exception kind)")
 	case s.File != "" && s.Line <= 0:
 		return fmt.Errorf("breakpoint: line must be positive, got %d", s.Line)
+	case s.Access != "" && s.Watch == "":
+		return errors.New("breakpoint: access applies to a watch expression only")
+	case (s.Watch != "" || s.Exception != "") && (s.Condition != "" || s.HitCondition != ""):
+		return errors.New("breakpoint: condition and hit count apply to code breakpoints, not to watches or exceptions")
+	}
+	if s.Watch != "" {
+		if _, err := ParseAccess(s.Access); err != nil {
+			return err
+		}
+	}
+	if s.Exception != "" {
+		if _, err := ParseException(s.Exception); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 func (s BreakpointSpec) String() string {
-	if s.Function != "" {
+	switch {
+	case s.Watch != "":
+		a, _ := ParseAccess(s.Access)
+		return fmt.Sprintf("watch %s (%s)", s.Watch, a)
+	case s.Exception != "":
+		return "exception " + s.Exception
+	case s.Function != "":
 		return s.Function
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
@@ -164,11 +226,18 @@ func (s BreakpointSpec) String() string {
 // file the debugger cannot find) says why in Message.
 type Breakpoint struct {
 	ID       int            `json:"id"`
+	Kind     string         `json:"kind"` // Spec.Kind()
 	Spec     BreakpointSpec `json:"spec"`
 	Verified bool           `json:"verified"`
 	Message  string         `json:"message,omitempty"`
 	File     string         `json:"file,omitempty"` // resolved location
 	Line     int            `json:"line,omitempty"`
+	// Via says how a watch or exception stop was set when not by the
+	// backend's own request ("lldb's watchpoint set through evaluate: the
+	// adapter has no data breakpoints").
+	Via string `json:"via,omitempty"`
+	// Value is a watched expression's value when last seen.
+	Value string `json:"value,omitempty"`
 }
 
 // StepKind is over, in or out.

@@ -33,6 +33,8 @@ const (
 	VerdictCrashed                       // stopped on a fatal signal or exception
 	VerdictSignal                        // stopped on a signal that does not kill
 	VerdictBreakpoint                    // stopped at a breakpoint
+	VerdictWatch                         // stopped by a watchpoint: Breakpoint is it
+	VerdictException                     // an exception breakpoint caught Signal (the kind) before unwinding
 )
 
 // VerdictOf decides the verdict of a state, given the stopped thread's
@@ -54,6 +56,14 @@ func VerdictOf(st State, frames []Frame, bps []Breakpoint) Verdict {
 		return Verdict{Kind: VerdictRunning}
 	case stop == nil:
 		return Verdict{Kind: VerdictStopped}
+	case stop.Watch != nil:
+		return Verdict{Kind: VerdictWatch, Breakpoint: stop.Watch.ID}
+	case stop.Exception != "":
+		v := Verdict{Kind: VerdictException, Signal: stop.Exception}
+		if len(stop.BreakpointIDs) == 1 {
+			v.Breakpoint = stop.BreakpointIDs[0]
+		}
+		return v
 	case stop.Crashed():
 		sig := stop.Signal
 		if sig == "" {

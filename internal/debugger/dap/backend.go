@@ -85,6 +85,14 @@ type Backend struct {
 type breakpoint struct {
 	debugger.Breakpoint
 	adapterID int
+	// fn is the function a function breakpoint is sent for: the spec's,
+	// or an exception kind's runtime function; filter an exception
+	// filter of the adapter's; lldbWatch lldb's id of a watchpoint set
+	// through evaluate; signal the signal an lldb or gdb handles.
+	fn        string
+	filter    string
+	lldbWatch int
+	signal    string
 }
 
 // New returns an unstarted backend using adapter kind (KindLLDB, KindDlv,

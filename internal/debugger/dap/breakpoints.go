@@ -34,6 +34,9 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	if err := b.checkBreakpointCaps(spec); err != nil {
 		return debugger.Breakpoint{}, err
 	}
+	if k := spec.Kind(); k == "watch" || k == "exception" {
+		return b.addSpecial(ctx, spec)
+	}
 	b.mu.Lock()
 	local := b.host == "" // a remote session's files are the host's: left as given
 	var dirs []string
@@ -48,7 +51,7 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	defer b.bpMu.Unlock()
 	b.mu.Lock()
 	b.nextBP++
-	bp := &breakpoint{Breakpoint: debugger.Breakpoint{ID: b.nextBP, Spec: spec}}
+	bp := &breakpoint{Breakpoint: debugger.Breakpoint{ID: b.nextBP, Kind: spec.Kind(), Spec: spec}, fn: spec.Function}
 	b.bps[bp.ID] = bp
 	b.mu.Unlock()
 	if err := b.sync(ctx, spec.File); err != nil {
@@ -89,7 +92,7 @@ func (b *Backend) RemoveBreakpoint(ctx context.Context, id int) error {
 	if !ok {
 		return fmt.Errorf("%w %d", debugger.ErrUnknownBreakpoint, id)
 	}
-	if err := b.sync(ctx, bp.Spec.File); err != nil {
+	if err := b.unset(ctx, bp); err != nil {
 		b.mu.Lock()
 		b.bps[id] = bp
 		b.mu.Unlock()
@@ -115,7 +118,7 @@ func (b *Backend) Breakpoints() []debugger.Breakpoint {
 func (b *Backend) group(file string) []*breakpoint {
 	var out []*breakpoint
 	for _, bp := range b.bps {
-		if bp.Spec.File == file {
+		if bp.Spec.File == file && (file != "" || bp.fn != "") {
 			out = append(out, bp)
 		}
 	}
@@ -134,7 +137,7 @@ func (b *Backend) sync(ctx context.Context, file string) error {
 	if file == "" {
 		fbs := make([]godap.FunctionBreakpoint, len(group))
 		for i, bp := range group {
-			fbs[i] = godap.FunctionBreakpoint{Name: bp.Spec.Function, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
+			fbs[i] = godap.FunctionBreakpoint{Name: bp.fn, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
 		}
 		err = b.call(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: fbs}, &body)
 	} else {

@@ -19,6 +19,7 @@ func (b *Backend) stopped(e Event) {
 	b.state.Status = debugger.StatusStopped
 	b.state.LastStop = stopFromEvent(body)
 	b.state.LastStop.BreakpointIDs = b.ourIDs(body.HitBreakpointIds)
+	b.markOurs(b.state.LastStop, body.Reason)
 	if b.entryPending {
 		b.entryPending = false
 		if stop := b.state.LastStop; stop.Signal == "SIGSTOP" || stop.Reason == debugger.StopEntry {

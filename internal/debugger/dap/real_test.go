@@ -43,9 +43,9 @@ func build(t testing.TB, name string, argv ...string) string {
 		var out strings.Builder
 		argv = append(argv, "-o", bt.path)
 		spec := spawn.Spec{Argv: argv, Dir: testdataAb, Combined: &out, Timeout: 2 * time.Minute}
-		if name == "gotarget" {
+		if name == "gotarget" || name == "gopanic" {
 			spec.Argv = append(argv[:len(argv):len(argv)], ".")
-			spec.Dir = filepath.Join(testdataAb, "gotarget")
+			spec.Dir = filepath.Join(testdataAb, name)
 		}
 		res, err := spawn.Run(context.Background(), spec)
 		if err != nil || !res.Success() {

@@ -249,7 +249,7 @@ func (b *Backend) waitUntil(ctx context.Context, wait time.Duration, done func()
 			if st.Status == debugger.StatusDead {
 				return st, fmt.Errorf("%w: %s", debugger.ErrSessionDead, st.Error)
 			}
-			return st, nil
+			return b.settleWatch(ctx, st), nil
 		}
 		if wait <= 0 {
 			return b.State(), nil

@@ -93,7 +93,11 @@ type Backend struct {
 	// coreSpec is the core a LoadCore opened: an lldb that had to be
 	// killed (a command it would not let go of) is restarted on it.
 	coreSpec *debugger.CoreSpec
-	bps      map[int]debugger.Breakpoint // by lldb's breakpoint id
+	bps      map[int]debugger.Breakpoint // by our id
+	// refs are what each of ours is to lldb (a breakpoint, a watchpoint,
+	// a signal's handling), whose ids are counted apart; nextID is ours.
+	refs     map[int]lldbRef
+	nextID   int
 	disposed bool
 }
 
@@ -101,7 +105,7 @@ type Backend struct {
 func New(cfg debugger.Config) *Backend {
 	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(),
 		state: debugger.State{Status: debugger.StatusNotStarted},
-		bps:   make(map[int]debugger.Breakpoint)}
+		bps:   make(map[int]debugger.Breakpoint), refs: make(map[int]lldbRef)}
 }
 
 // Factory makes lldb CLI backends for the Manager, whose remote sessions
@@ -263,16 +267,19 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 	}
 	start := time.Now()
 	out, seen, err := sess.RunWatch(ctx, cmd, stopShown, wait)
+	first := "" // the stop report, with a watchpoint's old and new values
 	if err == nil && seen && !settled(out) {
+		first = out
 		// lldb's event thread can print the stop before the command's own
 		// "resuming" line, which then reads as running, as does an earlier
 		// stop printed late: lldb's status says which.
 		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
 	}
-	st := b.observe(out)
+	st := b.observe(first + out)
 	if err = b.engineErr(err); err != nil {
 		return st, err
 	}
+	st = b.settleWatch(ctx, st)
 	if e := lldbError(out); e != "" && st.Status != debugger.StatusExited && !noProcRE().MatchString(e) {
 		return st, fmt.Errorf("%s: %s", cmd, e)
 	}
@@ -346,6 +353,7 @@ func (b *Backend) observe(out string) debugger.State {
 			stop.Reason = debugger.StopEntry
 		}
 		if st.LastStop != nil {
+			b.ours(st.LastStop, out)
 			b.state.LastStop = sameStop(b.state.LastStop, st.LastStop, resumed || !wasStopped || b.moved)
 			b.moved = false
 		}

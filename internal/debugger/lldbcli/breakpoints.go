@@ -10,7 +10,18 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
-// AddBreakpoint implements debugger.Backend. Breakpoint IDs are lldb's own.
+// lldbRef is what one of our breakpoints is to lldb.
+type lldbRef struct {
+	kind string // "breakpoint", "watchpoint" or "signal"
+	id   int    // lldb's breakpoint or watchpoint id
+	// signal and wasStop: a signal stop's signal and whether lldb stopped
+	// on it before, restored on removal.
+	signal  string
+	wasStop bool
+}
+
+// AddBreakpoint implements debugger.Backend. Our ids count apart from
+// lldb's, which has one count for breakpoints and another for watchpoints.
 func (b *Backend) AddBreakpoint(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
 	b.op.Lock()
 	defer b.op.Unlock()
@@ -24,6 +35,30 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	if err := spec.Validate(); err != nil {
 		return debugger.Breakpoint{}, err
 	}
+	var bp debugger.Breakpoint
+	var ref lldbRef
+	var err error
+	switch spec.Kind() {
+	case "watch":
+		bp, ref, err = b.setWatch(ctx, spec)
+	case "exception":
+		bp, ref, err = b.setCatch(ctx, spec)
+	default:
+		bp, ref, err = b.setCode(ctx, spec)
+	}
+	if err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nextID++
+	bp.ID, bp.Kind = b.nextID, spec.Kind()
+	b.bps[bp.ID], b.refs[bp.ID] = bp, ref
+	return bp, nil
+}
+
+// setCode sets a breakpoint at a function or a file's line.
+func (b *Backend) setCode(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {
 	cmd := "breakpoint set"
 	if spec.Function != "" {
 		cmd += " -n " + quote(spec.Function)
@@ -36,22 +71,77 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	if spec.HitCondition != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(spec.HitCondition))
 		if err != nil || n < 1 {
-			return debugger.Breakpoint{}, fmt.Errorf("breakpoint: hit condition must be a count >= 1 for lldb, got %q", spec.HitCondition)
+			return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("breakpoint: hit condition must be a count >= 1 for lldb, got %q", spec.HitCondition)
 		}
 		cmd += " -i " + strconv.Itoa(n-1) // ignore the first n-1 hits
 	}
+	return b.setLLDBBreakpoint(ctx, cmd, spec)
+}
+
+func (b *Backend) setLLDBBreakpoint(ctx context.Context, cmd string, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {
 	out, err := b.runChecked(ctx, cmd)
 	if err != nil {
-		return debugger.Breakpoint{}, err
+		return debugger.Breakpoint{}, lldbRef{}, err
 	}
 	bp, err := parseBreakpointSet(out, spec)
-	if err != nil {
-		return debugger.Breakpoint{}, err
+	return bp, lldbRef{kind: "breakpoint", id: bp.ID}, err
+}
+
+// setCatch stops on an exception kind: lldb's own C++ exception
+// breakpoint, a breakpoint on the runtime function a panic or abort
+// passes through, or lldb's handling of a signal.
+func (b *Backend) setCatch(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {
+	e, _ := debugger.ParseException(spec.Exception)
+	switch e.Kind {
+	case "c++":
+		return b.setLLDBBreakpoint(ctx, "breakpoint set -E c++ -w true -h false", spec)
+	case "signal":
+		out, err := b.runChecked(ctx, "process handle "+e.Signal)
+		if err != nil {
+			return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("exception %s: %w", e, err)
+		}
+		ref := lldbRef{kind: "signal", signal: e.Signal, wasStop: handlesStop(out, e.Signal)}
+		if _, err := b.runChecked(ctx, debugger.LLDBSignalCommand(e.Signal, true)); err != nil {
+			return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("exception %s: %w", e, err)
+		}
+		return debugger.Breakpoint{Spec: spec, Verified: true, Via: "lldb's process handle (stop, pass on continue)"}, ref, nil
 	}
-	b.mu.Lock()
-	b.bps[bp.ID] = bp
-	b.mu.Unlock()
-	return bp, nil
+	bp, ref, err := b.setLLDBBreakpoint(ctx, "breakpoint set -n "+quote(e.Function()), spec)
+	bp.Via = "breakpoint on " + e.Function()
+	return bp, ref, err
+}
+
+// handlesStop reads whether `process handle SIG` says lldb stops on it.
+func handlesStop(out, sig string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == sig {
+			return f[2] == "true"
+		}
+	}
+	return true // lldb's default for most signals
+}
+
+// setWatch sets a watchpoint; it needs a live process.
+func (b *Backend) setWatch(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {
+	if b.isCore() {
+		return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("watchpoints on a core file: %w", debugger.ErrUnsupported)
+	}
+	access, _ := debugger.ParseAccess(spec.Access)
+	out, err := b.run(ctx, debugger.LLDBWatchCommand(spec.Watch, access), nil)
+	if err != nil {
+		return debugger.Breakpoint{}, lldbRef{}, err
+	}
+	if runningErr().MatchString(out) {
+		return debugger.Breakpoint{}, lldbRef{}, debugger.ErrRunning
+	}
+	if e := lldbError(out); e != "" {
+		return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("watch %q: lldb: %s (watch an lvalue: a variable, a field, an element, *pointer)", spec.Watch, e)
+	}
+	id, value, err := debugger.LLDBWatchSet(out)
+	if err != nil {
+		return debugger.Breakpoint{}, lldbRef{}, err
+	}
+	return debugger.Breakpoint{Spec: spec, Verified: true, Value: value}, lldbRef{kind: "watchpoint", id: id}, nil
 }
 
 func parseBreakpointSet(out string, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
@@ -80,16 +170,21 @@ func (b *Backend) RemoveBreakpoint(ctx context.Context, id int) error {
 	b.op.Lock()
 	defer b.op.Unlock()
 	b.mu.Lock()
-	_, ok := b.bps[id]
+	ref, ok := b.refs[id]
 	b.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("%w %d", debugger.ErrUnknownBreakpoint, id)
 	}
-	if _, err := b.runChecked(ctx, "breakpoint delete "+strconv.Itoa(id)); err != nil {
+	cmd := ref.kind + " delete " + strconv.Itoa(ref.id)
+	if ref.kind == "signal" {
+		cmd = debugger.LLDBSignalCommand(ref.signal, ref.wasStop)
+	}
+	if _, err := b.runChecked(ctx, cmd); err != nil {
 		return err
 	}
 	b.mu.Lock()
 	delete(b.bps, id)
+	delete(b.refs, id)
 	b.mu.Unlock()
 	return nil
 }

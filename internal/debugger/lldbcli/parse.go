@@ -122,6 +122,9 @@ func parseStop(out string) *debugger.Stop {
 			n, _ := strconv.Atoi(id[1])
 			s.BreakpointIDs = append(s.BreakpointIDs, n)
 		}
+	case debugger.LLDBWatchHit(reason) != 0:
+		s.Reason = debugger.StopBreakpoint // lldb's watchpoint id: Backend.ours makes it ours
+		s.Watch = &debugger.WatchHit{ID: debugger.LLDBWatchHit(reason)}
 	case strings.HasPrefix(reason, "step") || strings.HasPrefix(reason, "trace") || strings.HasPrefix(reason, "plan"):
 		s.Reason = debugger.StopStep
 	case strings.HasPrefix(reason, "signal"):

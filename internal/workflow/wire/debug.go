@@ -79,7 +79,10 @@ func DebugFramesOf(fs []debugger.Frame) []DebugFrame {
 
 // BreakpointOf converts a breakpoint.
 func BreakpointOf(b debugger.Breakpoint) Breakpoint {
-	return Breakpoint{ID: b.ID, Spec: BreakpointTarget(b.Spec), Verified: b.Verified, Message: b.Message, File: b.File, Line: b.Line}
+	// Watch and exception specs are not on the wire yet (the tools/list
+	// token budget): only the code breakpoint's fields are carried.
+	spec := BreakpointTarget{File: b.Spec.File, Line: b.Spec.Line, Function: b.Spec.Function, Condition: b.Spec.Condition, HitCondition: b.Spec.HitCondition}
+	return Breakpoint{ID: b.ID, Spec: spec, Verified: b.Verified, Message: b.Message, File: b.File, Line: b.Line}
 }
 
 // BreakpointsOf converts breakpoints.

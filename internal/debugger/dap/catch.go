@@ -1,0 +1,212 @@
+package dap
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// lldbFilters are lldb-dap's exception filters for our kinds.
+var lldbFilters = map[string]string{"c++": "cpp_throw"}
+
+var lldbBreakpointHitRE = regexp.MustCompile(`^breakpoint (\d+)\.\d+`)
+
+// addSpecial sets a watch or an exception stop: by the adapter's own
+// request where its capabilities offer one, else through the debugger's
+// command language (lldb's, by evaluate) or a function breakpoint on the
+// runtime function, saying so in Via; else ErrUnsupported, saying why.
+func (b *Backend) addSpecial(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
+	bp := &breakpoint{Breakpoint: debugger.Breakpoint{Kind: spec.Kind(), Spec: spec, Verified: true}}
+	var err error
+	if spec.Watch != "" {
+		err = b.setWatch(ctx, bp)
+	} else {
+		err = b.setCatch(ctx, bp)
+	}
+	if err != nil {
+		return debugger.Breakpoint{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nextBP++
+	bp.ID = b.nextBP
+	b.bps[bp.ID] = bp
+	return bp.Breakpoint, nil
+}
+
+func (b *Backend) setCatch(ctx context.Context, bp *breakpoint) error {
+	e, _ := debugger.ParseException(bp.Spec.Exception)
+	caps := b.Capabilities()
+	kind := b.flavorKind()
+	if e.Kind == "signal" {
+		bp.signal = e.Signal
+		switch kind {
+		case KindLLDB:
+			bp.Via = "lldb's process handle, through evaluate"
+			_, err := b.RawCommand(ctx, debugger.LLDBSignalCommand(e.Signal, true))
+			return err
+		case KindGDB:
+			bp.Via = "gdb's handle, through evaluate"
+			_, err := b.RawCommand(ctx, "handle "+e.Signal+" stop print")
+			return err
+		}
+		return fmt.Errorf("exception %s: %s's adapter has no signal stops: %w", e, kind, debugger.ErrUnsupported)
+	}
+	for _, f := range caps.ExceptionBreakpointFilters {
+		if f.Filter == lldbFilters[e.Kind] {
+			bp.filter = f.Filter
+			b.bpMu.Lock()
+			defer b.bpMu.Unlock()
+			return b.syncFilters(ctx, bp)
+		}
+	}
+	if !caps.SupportsFunctionBreakpoints {
+		return fmt.Errorf("exception %s: the adapter offers no filter for it nor function breakpoints: %w", e, debugger.ErrUnsupported)
+	}
+	bp.fn = e.Function()
+	bp.Via = fmt.Sprintf("function breakpoint on %s (the adapter offers no %s exception filter)", bp.fn, e)
+	b.bpMu.Lock()
+	defer b.bpMu.Unlock()
+	b.mu.Lock()
+	b.nextBP++
+	bp.ID = b.nextBP
+	b.bps[bp.ID] = bp
+	b.mu.Unlock()
+	err := b.sync(ctx, "")
+	b.mu.Lock()
+	delete(b.bps, bp.ID) // addSpecial registers it
+	b.nextBP--
+	b.mu.Unlock()
+	return err
+}
+
+// syncFilters sends the adapter's exception filters in use, with extra
+// (being added) and without none removed. Caller holds bpMu.
+func (b *Backend) syncFilters(ctx context.Context, extra *breakpoint) error {
+	b.mu.Lock()
+	var filters []string
+	for _, bp := range b.bps {
+		if bp.filter != "" {
+			filters = append(filters, bp.filter)
+		}
+	}
+	b.mu.Unlock()
+	if extra != nil {
+		filters = append(filters, extra.filter)
+	}
+	return b.call(ctx, "setExceptionBreakpoints", godap.SetExceptionBreakpointsArguments{Filters: nonNilStrings(filters)}, nil)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// setWatch sets a watchpoint through lldb's command language: no adapter
+// here offers data breakpoints (lldb-vscode-16, dlv, gdb 13), so their
+// request is not sent; another adapter is refused naming its capability.
+func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
+	if b.flavorKind() != KindLLDB {
+		return fmt.Errorf("watch: %s's adapter: data breakpoints (supportsDataBreakpoints %t) are not driven by triage yet: %w",
+			b.flavorKind(), b.Capabilities().SupportsDataBreakpoints, debugger.ErrUnsupported)
+	}
+	access, _ := debugger.ParseAccess(bp.Spec.Access)
+	out, err := b.RawCommand(ctx, debugger.LLDBWatchCommand(bp.Spec.Watch, access))
+	if err != nil {
+		return fmt.Errorf("watch %q: %w", bp.Spec.Watch, err)
+	}
+	id, value, err := debugger.LLDBWatchSet(out)
+	if err != nil {
+		return fmt.Errorf("watch %q: lldb: %s (watch an lvalue: a variable, a field, an element, *pointer)", bp.Spec.Watch, out)
+	}
+	bp.lldbWatch, bp.Value = id, value
+	bp.Via = "lldb's watchpoint set, through evaluate (lldb-vscode has no data breakpoints)"
+	return nil
+}
+
+// unset removes a breakpoint from the adapter (bp is out of the registry).
+// Caller holds bpMu.
+func (b *Backend) unset(ctx context.Context, bp *breakpoint) error {
+	switch {
+	case bp.filter != "":
+		return b.syncFilters(ctx, nil)
+	case bp.lldbWatch != 0:
+		_, err := b.RawCommand(ctx, "watchpoint delete "+strconv.Itoa(bp.lldbWatch))
+		return err
+	case bp.signal != "" && b.flavorKind() == KindLLDB:
+		_, err := b.RawCommand(ctx, debugger.LLDBSignalCommand(bp.signal, false))
+		return err
+	case bp.signal != "":
+		_, err := b.RawCommand(ctx, "handle "+bp.signal+" nostop")
+		return err
+	}
+	return b.sync(ctx, bp.Spec.File)
+}
+
+func (b *Backend) flavorKind() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fl.kind
+}
+
+// markOurs names what a stop hit when the event's hitBreakpointIds did
+// not (lldb-vscode's description "breakpoint 2.1", "watchpoint 1"; an
+// exception filter's stop), then marks an exception stop. b.mu is held.
+func (b *Backend) markOurs(stop *debugger.Stop, reason string) {
+	if lid := debugger.LLDBWatchHit(stop.Description); lid != 0 {
+		for _, bp := range b.bps {
+			if bp.lldbWatch == lid {
+				stop.Watch = &debugger.WatchHit{ID: bp.ID, Expr: bp.Spec.Watch}
+				stop.BreakpointIDs = []int{bp.ID}
+			}
+		}
+	}
+	if m := lldbBreakpointHitRE.FindStringSubmatch(stop.Description); m != nil && len(stop.BreakpointIDs) == 0 {
+		aid, _ := strconv.Atoi(m[1])
+		stop.BreakpointIDs = b.ourIDs([]int{aid})
+	}
+	var all []debugger.Breakpoint
+	for _, bp := range b.bps {
+		if reason == "exception" && bp.filter != "" && stop.Signal == "" && len(stop.BreakpointIDs) == 0 {
+			stop.BreakpointIDs = []int{bp.ID}
+		}
+		if bp.signal != "" && bp.signal == stop.Signal {
+			stop.BreakpointIDs = append(stop.BreakpointIDs, bp.ID)
+		}
+		all = append(all, bp.Breakpoint)
+	}
+	debugger.MarkCatch(stop, all)
+}
+
+// settleWatch completes a watchpoint's stop through lldb's command
+// language: the new value read now, the old the value last seen, and the
+// line that wrote (the instruction's before the pc).
+func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.State {
+	if st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Watch == nil || st.LastStop.Watch.Line != 0 {
+		return st
+	}
+	w := *st.LastStop.Watch
+	if out, err := b.RawCommand(ctx, debugger.LLDBWrittenAtCommand); err == nil {
+		w.File, w.Line = debugger.LLDBWrittenAt(out)
+	}
+	if v, err := b.Evaluate(ctx, w.Expr, 0); err == nil {
+		w.New = v.Value
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if bp := b.bps[w.ID]; bp != nil {
+		w.Old, bp.Value = bp.Value, w.New
+	}
+	if b.state.LastStop != nil && b.state.LastStop.Watch != nil {
+		b.state.LastStop.Watch = &w
+	}
+	st.LastStop.Watch = &w
+	return st
+}

@@ -1,0 +1,3 @@
+module gopanic
+
+go 1.22
