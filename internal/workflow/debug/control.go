@@ -18,7 +18,7 @@ import (
 
 type breakpointParams struct {
 	sessionParam
-	Location  string `json:"location"`
+	Location  string `json:"location" jsonschema:"function, file:line, [r|a]watch:EXPR, catch:c++|go-panic|rust-panic|abort|signal:SIG"`
 	Condition string `json:"condition,omitempty"`
 	HitCount  int    `json:"hit_count,omitempty" jsonschema:"stop from this hit on"`
 }

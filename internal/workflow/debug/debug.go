@@ -284,6 +284,20 @@ func attachError(err error) error {
 
 // parseLocation reads "file:line" or a function name.
 func parseLocation(s string) (debugger.BreakpointSpec, error) {
+	// gdb's own words: watch (a write), rwatch (a read), awatch (either),
+	// catch (an exception kind: c++, go-panic, rust-panic, abort,
+	// signal:SIG…). A file named so with a line number stays a file.
+	if kind, rest, ok := strings.Cut(s, ":"); ok && rest != "" {
+		if _, err := strconv.Atoi(rest); err != nil {
+			switch kind {
+			case "watch", "rwatch", "awatch":
+				access := map[string]string{"watch": "write", "rwatch": "read", "awatch": "readwrite"}[kind]
+				return debugger.BreakpointSpec{Watch: rest, Access: access}, nil
+			case "catch":
+				return debugger.BreakpointSpec{Exception: rest}, nil
+			}
+		}
+	}
 	if i := strings.LastIndexByte(s, ':'); i > 0 {
 		if n, err := strconv.Atoi(s[i+1:]); err == nil {
 			return debugger.BreakpointSpec{File: s[:i], Line: n}, nil

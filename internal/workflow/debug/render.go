@@ -121,6 +121,10 @@ func verdictLine(st debugger.State, frames []debugger.Frame, bps []debugger.Brea
 		return fmt.Sprintf("CRASHED (%s)%s", v.Signal, where)
 	case debugger.VerdictSignal:
 		return fmt.Sprintf("STOPPED (%s)%s", v.Signal, where)
+	case debugger.VerdictException:
+		return fmt.Sprintf("STOPPED at %s (caught before unwinding)%s", exceptionWhat(v.Signal), where)
+	case debugger.VerdictWatch:
+		return watchLine(st.LastStop.Watch, where)
 	case debugger.VerdictBreakpoint:
 		if v.Breakpoint != 0 {
 			return fmt.Sprintf("STOPPED at breakpoint %d%s", v.Breakpoint, where)
@@ -147,4 +151,34 @@ func frameString(f debugger.Frame) string {
 		s += fmt.Sprintf(" at %s:%d", filepath.Base(f.File), f.Line)
 	}
 	return s
+}
+
+// exceptionWhat words an exception stop's kind ("c++: std::runtime_error").
+func exceptionWhat(kind string) string {
+	switch k, _, _ := strings.Cut(kind, ":"); k {
+	case "c++":
+		return "a C++ throw" + strings.TrimPrefix(kind, "c++")
+	case "go-panic":
+		return "a Go panic"
+	case "rust-panic":
+		return "a Rust panic"
+	case "abort":
+		return "abort()"
+	case "signal":
+		return strings.TrimPrefix(kind, "signal:")
+	}
+	return kind
+}
+
+// watchLine words a watchpoint's stop: its expression, old → new, and
+// the line that wrote it.
+func watchLine(w *debugger.WatchHit, where string) string {
+	s := fmt.Sprintf("STOPPED at watchpoint %d: %s", w.ID, w.Expr)
+	if w.Old != "" || w.New != "" {
+		s += fmt.Sprintf(" %s → %s", w.Old, w.New)
+	}
+	if w.File != "" {
+		return s + fmt.Sprintf(", written at %s:%d", filepath.Base(w.File), w.Line)
+	}
+	return s + where
 }

@@ -37,7 +37,7 @@ type getParams struct {
 	OutputID string `json:"output_id"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"0-based line"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 200"`
-	Coverage string `json:"coverage,omitempty" jsonschema:"a test's coverage instead: a file's uncovered lines, or the files under a path"`
+	Coverage string `json:"coverage,omitempty" jsonschema:"a test run's coverage: a file's uncovered lines, or files under a path"`
 }
 
 // GetOutput is a page of lines.

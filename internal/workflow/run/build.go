@@ -13,7 +13,7 @@ import (
 type buildParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
 	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
-	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
+	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	BuildCommand  any               `json:"build_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
@@ -22,7 +22,7 @@ type buildParams struct {
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
-	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
+	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 }
 
 func (p buildParams) request() planRequest {

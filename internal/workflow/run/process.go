@@ -96,7 +96,7 @@ type outputParams struct {
 	ID     string           `json:"id"`
 	Cursor int              `json:"cursor,omitempty" jsonschema:"next_cursor of the previous call"`
 	Limit  int              `json:"limit,omitempty" jsonschema:"default 200"`
-	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"if nothing is new, wait this long for output (max 60)"`
+	WaitS  duration.Seconds `json:"wait_s,omitempty" jsonschema:"wait this long for new output (max 60)"`
 }
 
 // ProcessOutput is a slice of a background process's output.

@@ -70,7 +70,7 @@ type processParams struct {
 	Stdin      string            `json:"stdin,omitempty"`
 	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty"`
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
-	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
+	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 }
 
 func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, error) {

@@ -13,18 +13,18 @@ import (
 type testParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
 	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
-	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) replacing the detected command"`
+	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	TestCommand   any               `json:"test_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
 	Run           []string          `json:"run,omitempty" jsonschema:"only matching tests (go -run, cargo filter, ctest -R)"`
 	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
-	Args          []string          `json:"args,omitempty" jsonschema:"runner arguments; cargo: those after -- go to the test binaries"`
+	Args          []string          `json:"args,omitempty" jsonschema:"runner arguments (cargo: after -- to the test binaries)"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
-	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (paths are its own)"`
+	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage (go, cargo, gcc) of files under this path (\".\": all)"`
 }
 

@@ -50,7 +50,7 @@ type handler struct{ svc *services.Set }
 
 type setParams struct {
 	defaults.Values
-	Profile string `json:"profile,omitempty" jsonschema:"default: the active one"`
+	Profile string `json:"profile,omitempty" jsonschema:"default: active"`
 	Persist bool   `json:"persist,omitempty" jsonschema:"also write it to .triage/config.yaml"`
 }
 
@@ -98,7 +98,7 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 }
 
 type showParams struct {
-	Profile string `json:"profile,omitempty" jsonschema:"default: the active one"`
+	Profile string `json:"profile,omitempty" jsonschema:"default: active"`
 }
 
 func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
@@ -120,7 +120,7 @@ func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (cat
 }
 
 type clearParams struct {
-	Profile string   `json:"profile,omitempty" jsonschema:"default: the active one"`
+	Profile string   `json:"profile,omitempty" jsonschema:"default: active"`
 	Keys    []string `json:"keys,omitempty" jsonschema:"empty clears all"`
 }
 

@@ -1,0 +1,83 @@
+package debug_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+)
+
+// A C++ throw stops before unwinding, through debug_attach's breakpoints
+// and through debug_breakpoint_add, on both backends: the catch has not
+// run (caught is 0), and the stop is no crash.
+func TestCatchCxxThrow(t *testing.T) {
+	needTool(t, "g++", "g++")
+	bin := filepath.Join(t.TempDir(), "throw")
+	src, _ := filepath.Abs("testdata/throw.cpp")
+	if out, err := exec.Command("g++", "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"main"}, "backend": backend.name})
+			if !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint 1 in main") {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			if bp := c.Call("debug_breakpoint_add", map[string]any{"location": "catch:c++"}); bp.IsError || !strings.HasPrefix(bp.FirstLine(), "BREAKPOINT 2 at") {
+				t.Fatalf("catch:c++:\n%s", bp.Text)
+			}
+			s := c.Call("debug_continue", map[string]any{"wait_s": 30})
+			if s.IsError || !strings.HasPrefix(s.FirstLine(), "STOPPED at a C++ throw") || !strings.Contains(s.FirstLine(), "caught before unwinding") || s.Outcome == "failed" {
+				t.Fatalf("continue (%s):\n%s", s.Outcome, s.Text)
+			}
+			t.Log(s.FirstLine())
+			if st := c.Call("debug_stack", nil); !strings.Contains(st.Text, "thrower") {
+				t.Errorf("the throwing function is not on the stack:\n%s", st.Text)
+			}
+			if v := c.Call("debug_evaluate", map[string]any{"expression": "caught"}); v.IsError || !strings.Contains(v.FirstLine(), "= 0") {
+				t.Errorf("caught, at the throw:\n%s", v.Text)
+			}
+		})
+	}
+}
+
+// A Go panic stops in runtime.gopanic under dlv, before the deferred
+// recover runs.
+func TestCatchGoPanic(t *testing.T) {
+	needTool(t, "dlv", "go install github.com/go-delve/delve/cmd/dlv")
+	bin := filepath.Join(t.TempDir(), "gopanic")
+	if out, err := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", bin, "./testdata/gopanic").CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"catch:go-panic"}})
+	if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED at a Go panic (caught before unwinding) in runtime.gopanic") {
+		t.Fatalf("attach:\n%s", r.Text)
+	}
+	if st := c.Call("debug_stack", nil); !strings.Contains(st.Text, "main.explode at main.go:11") {
+		t.Errorf("the panicking function is not on the stack:\n%s", st.Text)
+	}
+	if v := c.Call("debug_evaluate", map[string]any{"expression": "main.recovered"}); v.IsError || !strings.Contains(v.FirstLine(), "false") {
+		t.Errorf("recovered, at the panic:\n%s", v.Text)
+	}
+}
+
+// Watch and catch locations that cannot be are clear errors.
+func TestCatchAndWatchBadInput(t *testing.T) {
+	needTool(t, "lldb-16", "lldb-16")
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"program": prog(t), "breakpoints": []string{"main"}, "backend": "lldb"})
+	if r.IsError {
+		t.Fatalf("attach:\n%s", r.Text)
+	}
+	if bp := c.Call("debug_breakpoint_add", map[string]any{"location": "catch:java"}); bp.Outcome != "usage_error" || !strings.Contains(bp.Text, "unknown exception kind") {
+		t.Errorf("catch:java (%s):\n%s", bp.Outcome, bp.Text)
+	}
+	if bp := c.Call("debug_breakpoint_add", map[string]any{"location": "watch:total + 1"}); !bp.IsError {
+		t.Errorf("a watch on a value that is no lvalue:\n%s", bp.Text)
+	}
+}
