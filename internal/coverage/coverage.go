@@ -96,6 +96,8 @@ type File struct {
 	CoveredStatements int     `json:"covered_statements,omitempty"`
 	Uncovered         []Range `json:"uncovered,omitempty"`
 	CoveredRanges     []Range `json:"covered_ranges,omitempty"`
+	// Funcs are the file's functions where the tool names them (gcov).
+	Funcs []Func `json:"funcs,omitempty"`
 }
 
 // Percent is the file's covered lines in percent.
@@ -111,6 +113,10 @@ type Report struct {
 	// Files are every file, in path order.
 	Files []File   `json:"-"`
 	Notes []string `json:"notes,omitempty"`
+	// FailedPath is what the first failed test ran, from a rerun of it
+	// alone with coverage; PathError says why a failed run has none.
+	FailedPath *TestPath `json:"failed_path,omitempty"`
+	PathError  string    `json:"path_error,omitempty"`
 }
 
 // Tools that write coverage data.

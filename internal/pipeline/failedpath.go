@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+// pathLimit bounds the rerun of a failed test with coverage.
+const (
+	pathLimit     = 2 * time.Minute
+	maxPathOutput = 400 // bytes of its output kept to explain a failure
+)
+
+// failedPath reruns the first failed or crashed test of a coverage run
+// alone, with coverage, and keeps what it ran of the project's own code in
+// the run's report (FailedPath), or why it could not (PathError). The
+// rerun's output is not the run's: it stays out of the logs.
+func (res *Result) failedPath(ctx context.Context, req Request) {
+	c := coverageSpec(req)
+	if c == nil || res.Coverage == nil || res.Report == nil {
+		return
+	}
+	first, others := firstFailed(res.Report)
+	if first == nil {
+		return
+	}
+	rep, name, err := rerunWithCoverage(ctx, req, c, first)
+	if err != nil {
+		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v", first.Name, err)
+		return
+	}
+	p := rep.PathOf(name)
+	p.OtherFailed = others
+	p.At = failedAt(res.Report, first, c.Tool, req.ProjectDir)
+	res.Coverage.FailedPath = p
+}
+
+// messageSite is the file:line a failure message begins with, as Go's
+// t.Error writes it ("    calc_test.go:14: want 13").
+var messageSite = regexp.MustCompile(`^\s*([\w./-]+\.\w+):(\d+):`)
+
+// failedAt is where the test failed: the file:line of its first case
+// that has one (a Go test's parent case has none, its failed subtest's
+// has), from the case or its message; a Go file's is made the module's
+// path to it.
+func failedAt(r *testreport.Report, first *testreport.Case, tool, projectDir string) string {
+	top, _, _ := strings.Cut(first.Name, "/")
+	for _, c := range r.Cases {
+		if c.Suite != first.Suite || (c.Name != top && !strings.HasPrefix(c.Name, top+"/")) || (c.Status != testreport.Failed && c.Status != testreport.Crashed) {
+			continue
+		}
+		file, line := c.File, strconv.Itoa(c.Line)
+		if m := messageSite.FindStringSubmatch(c.Message); file == "" && m != nil {
+			file, line = m[1], m[2]
+		}
+		if file == "" || line == "0" {
+			continue
+		}
+		if module, err := coverage.GoModule(projectDir); err == nil && tool == coverage.ToolGo && !strings.Contains(file, "/") {
+			if pkg, ok := strings.CutPrefix(c.Suite, module+"/"); ok {
+				file = pkg + "/" + file
+			}
+		}
+		return file + ":" + line
+	}
+	return ""
+}
+
+// firstFailed is the first failed or crashed case, and how many other
+// tests failed or crashed. A Go test whose subtest failed fails too: the
+// cases of one top-level test count once.
+func firstFailed(r *testreport.Report) (*testreport.Case, int) {
+	var first *testreport.Case
+	seen := map[string]bool{}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if c.Status != testreport.Failed && c.Status != testreport.Crashed {
+			continue
+		}
+		top, _, _ := strings.Cut(c.Name, "/")
+		key := c.Suite + "\x00" + top
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if first == nil {
+			first = c
+		}
+	}
+	return first, max(len(seen)-1, 0)
+}
+
+// rerunWithCoverage runs the test alone and reads its coverage: the
+// report and the test's name as rerun.
+func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case) (*coverage.Report, string, error) {
+	step := req.Steps[len(req.Steps)-1]
+	switch {
+	case c.Tool == coverage.ToolGo && len(c.Rerun) > 0:
+		top, _, _ := strings.Cut(tc.Name, "/")
+		profile := filepath.Join(filepath.Dir(c.Profile), "failed-cover.out")
+		argv := append(c.Rerun[:len(c.Rerun):len(c.Rerun)], "-count=1", "-run=^"+regexp.QuoteMeta(top)+"$", "-coverprofile="+profile, tc.Suite)
+		out, err := runAlone(ctx, argv, step)
+		if err != nil {
+			return nil, "", err
+		}
+		rep, err := readGoProfile(&toolchain.Coverage{Profile: profile, Tried: strings.Join(argv, " ")}, req.ProjectDir)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
+		}
+		return rep, top, nil
+	}
+	return nil, "", fmt.Errorf("not done for %s runs yet", c.Tool)
+}
+
+// runAlone runs argv in the step's directory and environment and returns
+// the end of its output, kept only to explain what went wrong.
+func runAlone(ctx context.Context, argv []string, step toolchain.Step) (string, error) {
+	timeout := pathLimit
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(dl))
+	}
+	if timeout <= 0 {
+		return "", fmt.Errorf("the run's time limit was reached")
+	}
+	tail := &tailBuffer{max: maxPathOutput}
+	stopped := runHere(ctx, argv, step, timeout, tail)
+	out := strings.ToValidUTF8(strings.TrimSpace(string(tail.bytes())), "")
+	if stopped != "" {
+		return "", fmt.Errorf("%s; its output ended: %s", stopped, out)
+	}
+	return out, nil
+}

@@ -1,0 +1,170 @@
+package pipeline
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+var goFailing = map[string]string{
+	"go.mod": "module example.com/path\n\ngo 1.22\n",
+	"calc/calc.go": `package calc
+
+import "example.com/path/parse"
+
+// Sum is a number's value, its absolute one.
+func Sum(s string) int {
+	n := parse.Number(s)
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func Unused() int { return 42 }
+`,
+	"parse/parse.go": `package parse
+
+func Number(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + p.digit(c)
+	}
+	return n
+}
+
+func Never(s string) bool {
+	return s == ""
+}
+
+type digits struct{}
+
+var p digits
+
+func (digits) digit(c rune) int { return int(c - '0') }
+
+func (*digits) unused() {}
+`,
+	"calc/calc_test.go": `package calc
+
+import "testing"
+
+func TestPasses(t *testing.T) {
+	if Sum("1")+Unused() != 43 {
+		t.Fatal("sum")
+	}
+}
+
+func TestSumFails(t *testing.T) {
+	t.Run("sub", func(t *testing.T) {
+		if got := Sum("12"); got != 13 {
+			t.Fatalf("Sum = %d", got)
+		}
+	})
+}
+
+func TestAlsoFails(t *testing.T) { t.Fatal("second") }
+`,
+}
+
+// TestGoFailedPath: the first failed test of a Go coverage run is rerun
+// alone, and its path is what go tool cover shows of that test's own
+// profile: the functions it ran (cover -func above 0%) and the lines of
+// the blocks that ran, nothing of what only the passing test ran.
+func TestGoFailedPath(t *testing.T) {
+	dir := writeFiles(t, goFailing)
+	res, _ := runCoverage(t, toolchain.Go, dir)
+	p := res.Coverage.FailedPath
+	if p == nil {
+		t.Fatalf("no path: %s", res.Coverage.PathError)
+	}
+	if p.Test != "TestSumFails" || p.OtherFailed != 1 || p.At != "calc/calc_test.go:14" {
+		t.Errorf("path of %q at %q, %d others; want TestSumFails at calc/calc_test.go:14, 1 other", p.Test, p.At, p.OtherFailed)
+	}
+	profile := filepath.Join(t.TempDir(), "single.out")
+	cmd := exec.Command("go", "test", "-count=1", "-run=^TestSumFails$", "-covermode=atomic", "-coverpkg=./...", "-coverprofile="+profile, "./calc")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("the test passed alone:\n%s", out)
+	}
+	wantFuncs, wantLines := goToolCover(t, dir, profile)
+	var gotFuncs []string
+	gotLines := map[string][]int{}
+	for _, f := range p.Files {
+		for _, fn := range f.Funcs {
+			gotFuncs = append(gotFuncs, f.Path+":"+fn.Name)
+			for _, r := range fn.Lines {
+				for l := r.From; l <= r.To; l++ {
+					gotLines[f.Path] = append(gotLines[f.Path], l)
+				}
+			}
+		}
+	}
+	if !slices.Equal(gotFuncs, wantFuncs) {
+		t.Errorf("functions %v, go tool cover -func: %v", gotFuncs, wantFuncs)
+	}
+	for file, want := range wantLines {
+		if !slices.Equal(gotLines[file], want) {
+			t.Errorf("%s: lines %v, the profile's blocks that ran: %v", file, gotLines[file], want)
+		}
+	}
+	if len(gotLines) != len(wantLines) {
+		t.Errorf("files %v, want those of %v", gotLines, wantLines)
+	}
+	var b strings.Builder
+	p.WriteText(&b, 10)
+	if want := "the failing test TestSumFails ran: calc/calc.go: Sum 6-8,11; parse/parse.go: Number 3-8, digit 19 → failed at calc/calc_test.go:14 (1 other failed tests not rerun)\n"; b.String() != want {
+		t.Errorf("text %q, want %q", b.String(), want)
+	}
+}
+
+// goToolCover reads a single test's profile as go's tools do: the
+// functions go tool cover -func gives above 0%, and per file the lines
+// that only blocks which ran span (a line any run block spans is run).
+func goToolCover(t *testing.T, dir, profile string) ([]string, map[string][]int) {
+	t.Helper()
+	cmd := exec.Command("go", "tool", "cover", "-func="+profile)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go tool cover -func: %v", err)
+	}
+	var funcs []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[2] == "0.0%" || f[0] == "total:" {
+			continue
+		}
+		file, _, _ := strings.Cut(strings.TrimPrefix(f[0], "example.com/path/"), ":")
+		funcs = append(funcs, file+":"+f[1])
+	}
+	lines := map[string][]int{}
+	data, err := exec.Command("cat", profile).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		pos, rest, ok := strings.Cut(line, " ")
+		if !ok || strings.HasSuffix(rest, " 0") {
+			continue
+		}
+		file, span, _ := strings.Cut(strings.TrimPrefix(pos, "example.com/path/"), ":")
+		from, to, _ := strings.Cut(span, ",")
+		a, _ := strconv.Atoi(strings.Split(from, ".")[0])
+		z, _ := strconv.Atoi(strings.Split(to, ".")[0])
+		for l := a; l <= z; l++ {
+			if !slices.Contains(lines[file], l) {
+				lines[file] = append(lines[file], l)
+			}
+		}
+	}
+	for _, ls := range lines {
+		slices.Sort(ls)
+	}
+	return funcs, lines
+}
