@@ -112,6 +112,23 @@ func goFuncs(path string) []Func {
 	return funcs
 }
 
+// Ran reports whether the path holds line of file.
+func (p *TestPath) Ran(file string, line int) bool {
+	for _, f := range p.Files {
+		if f.Path != file {
+			continue
+		}
+		for _, fn := range f.Funcs {
+			for _, r := range fn.Lines {
+				if r.From <= line && line <= r.To {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // WriteText writes the path on one line, at most maxFuncs functions, the
 // rest counted: "the failing test TestX ran: parse.c: parse_number
 // 40-52,60, skip 70; lib.c: check 3-7 → failed at parse.c:72".

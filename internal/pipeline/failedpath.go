@@ -26,11 +26,18 @@ const (
 // rerun's output is not the run's: it stays out of the logs.
 func (res *Result) failedPath(ctx context.Context, req Request) {
 	c := coverageSpec(req)
-	if c == nil || res.Coverage == nil || res.Report == nil {
+	if c == nil || res.Coverage == nil {
 		return
 	}
-	first, others := firstFailed(res.Report)
+	var first *testreport.Case
+	others := 0
+	if res.Report != nil {
+		first, others = firstFailed(res.Report)
+	}
 	if first == nil {
+		if res.Status == Failed || res.Status == Crashed || res.Status == SilentFailure {
+			res.Coverage.PathError = "the output names no failed test, so none was rerun alone"
+		}
 		return
 	}
 	rep, name, err := rerunWithCoverage(ctx, req, c, first)
@@ -117,8 +124,39 @@ func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, 
 			return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
 		}
 		return rep, top, nil
+	case c.Tool == coverage.ToolGcov && len(c.Rerun) > 0:
+		return rerunCTest(ctx, req, c, tc)
+	case c.Tool == coverage.ToolGcov:
+		return nil, "", fmt.Errorf("make runs its tests as one target, so one test cannot be run alone")
 	}
 	return nil, "", fmt.Errorf("not done for %s runs yet", c.Tool)
+}
+
+// rerunCTest runs one CTest test alone in the coverage build, its .gcda
+// removed before (gcc adds to the counts it finds) and read after. A
+// case of a test framework's (a Unity test's) is rerun as the CTest test
+// that ran it.
+func rerunCTest(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case) (*coverage.Report, string, error) {
+	name := tc.Name
+	if tc.Suite != "ctest" && tc.Suite != "" {
+		name = tc.Suite
+	}
+	if err := coverage.RemoveData(c.DataDirs); err != nil {
+		return nil, "", err
+	}
+	argv := append(c.Rerun[:len(c.Rerun):len(c.Rerun)], "-R", "^"+regexp.QuoteMeta(name)+"$")
+	out, err := runAlone(ctx, argv, req.Steps[len(req.Steps)-1])
+	if err != nil {
+		return nil, "", err
+	}
+	rep, err := readCoverage(ctx, c, req, nil)
+	if err != nil && tc.Status == testreport.Crashed {
+		return nil, "", fmt.Errorf("%s crashed, and a program that dies on a signal writes no coverage data", name)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
+	}
+	return rep, name, nil
 }
 
 // runAlone runs argv in the step's directory and environment and returns

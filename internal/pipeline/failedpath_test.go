@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -167,4 +169,129 @@ func goToolCover(t *testing.T, dir, profile string) ([]string, map[string][]int)
 		slices.Sort(ls)
 	}
 	return funcs, lines
+}
+
+// A CMake project whose CTest test t_fail fails (with Unity's lines) after
+// running one branch of clamp, while t_pass runs the others and unused:
+// the failed test's path is what gcov gives of t_fail's data alone — the
+// functions gcov -f says ran, the lines gcov -t counts above 0.
+func TestCTestFailedPath(t *testing.T) {
+	nativeprojects.Need(t, "cmake")
+	nativeprojects.Need(t, "gcov")
+	dir := writeFiles(t, map[string]string{
+		"lib.c":    clampC,
+		"t_pass.c": "int clamp(int, int, int);\nint unused(int);\nint main(void) {\n\treturn clamp(20, 0, 10) == 10 && unused(1) == 2 ? 0 : 1;\n}\n",
+		"t_fail.c": "#include <stdio.h>\nint clamp(int, int, int);\nint main(void) {\n\tif (clamp(-1, 0, 10) != 1) {\n\t\tprintf(\"t_fail.c:5:test_low:FAIL: Expected 1 Was 0\\n\");\n\t}\n\tprintf(\"\\n-----------------------\\n1 Tests 1 Failures 0 Ignored \\nFAIL\\n\");\n\treturn 1;\n}\n",
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(cov C)\nenable_testing()\nadd_library(lib STATIC lib.c)\n" +
+			"foreach(t t_pass t_fail)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} lib)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n",
+	})
+	res, step := runCoverage(t, toolchain.CMake, dir)
+	p := res.Coverage.FailedPath
+	if p == nil {
+		t.Fatalf("no path: %s", res.Coverage.PathError)
+	}
+	if p.Test != "t_fail" || p.At != "t_fail.c:5" || p.OtherFailed != 0 {
+		t.Errorf("path of %q at %q, %d others; want t_fail at t_fail.c:5", p.Test, p.At, p.OtherFailed)
+	}
+	// gcov's own view of t_fail alone.
+	if err := coverage.RemoveData(step.Coverage.DataDirs); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("ctest", "-R", "^t_fail$")
+	cmd.Dir = step.Dir
+	cmd.Run() // fails
+	data, _, err := coverage.DataFiles(step.Coverage.DataDirs)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("data %v: %v", data, err)
+	}
+	wantFuncs, ran, notRun := gcovOwn(t, dir, data)
+	var gotFuncs []string
+	for _, f := range p.Files {
+		for _, fn := range f.Funcs {
+			gotFuncs = append(gotFuncs, f.Path+":"+fn.Name)
+		}
+	}
+	slices.Sort(gotFuncs)
+	if !slices.Equal(gotFuncs, wantFuncs) {
+		t.Errorf("functions %v, gcov -b says called: %v", gotFuncs, wantFuncs)
+	}
+	// The path's ranges span lines gcov does not count (a closing brace):
+	// every line gcov counts above 0 is in them, none it counts at 0.
+	for file, lines := range ran {
+		for _, l := range lines {
+			if !p.Ran(file, l) {
+				t.Errorf("%s:%d ran (gcov), not in the path", file, l)
+			}
+		}
+	}
+	for file, lines := range notRun {
+		for _, l := range lines {
+			if p.Ran(file, l) {
+				t.Errorf("%s:%d did not run (gcov), in the path", file, l)
+			}
+		}
+	}
+	if len(p.Files) != len(ran) {
+		t.Errorf("%d files in the path, gcov's run lines are in %v", len(p.Files), ran)
+	}
+	var b strings.Builder
+	p.WriteText(&b, 10)
+	if want := "the failing test t_fail ran: lib.c: clamp 1-3; t_fail.c: main 3-8 → failed at t_fail.c:5\n"; b.String() != want {
+		t.Errorf("text %q, want %q", b.String(), want)
+	}
+}
+
+// gcovOwn reads gcov's annotated source of the data files (gcov -t -b):
+// the functions (file:name, sorted) it says were called, and per file of
+// dir the lines it counts above 0 and those it counts at 0.
+func gcovOwn(t *testing.T, dir string, data []string) (funcs []string, ran, notRun map[string][]int) {
+	t.Helper()
+	cmd := exec.Command("gcov", append([]string{"-t", "-b"}, data...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gcov -t -b: %v", err)
+	}
+	ran, notRun = map[string][]int{}, map[string][]int{}
+	file := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 3 && f[0] == "function" && f[2] == "called" {
+			if f[3] != "0" && !slices.Contains(funcs, file+":"+f[1]) && file != "" {
+				funcs = append(funcs, file+":"+f[1])
+			}
+			continue
+		}
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) < 3 {
+			continue
+		}
+		if src, ok := strings.CutPrefix(parts[2], "Source:"); ok && strings.TrimSpace(parts[1]) == "0" {
+			file = ""
+			if !filepath.IsAbs(src) {
+				src = filepath.Join(dir, src)
+			}
+			if rel, err := filepath.Rel(dir, src); err == nil && !strings.HasPrefix(rel, "..") {
+				file = rel
+			}
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(parts[1]))
+		count := strings.TrimSuffix(strings.TrimSpace(parts[0]), "*")
+		if count == "#####" || count == "=====" {
+			count = "0"
+		}
+		c, cerr := strconv.Atoi(count)
+		if err != nil || cerr != nil || file == "" {
+			continue
+		}
+		lines := ran
+		if c == 0 {
+			lines = notRun
+		}
+		if !slices.Contains(lines[file], n) {
+			lines[file] = append(lines[file], n)
+		}
+	}
+	slices.Sort(funcs)
+	return funcs, ran, notRun
 }
