@@ -3,8 +3,11 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +27,7 @@ const (
 // alone, with coverage, and keeps what it ran of the project's own code in
 // the run's report (FailedPath), or why it could not (PathError). The
 // rerun's output is not the run's: it stays out of the logs.
-func (res *Result) failedPath(ctx context.Context, req Request) {
+func (res *Result) failedPath(ctx context.Context, req Request, tools *coverage.LLVMTools) {
 	c := coverageSpec(req)
 	if c == nil || res.Coverage == nil {
 		return
@@ -40,7 +43,7 @@ func (res *Result) failedPath(ctx context.Context, req Request) {
 		}
 		return
 	}
-	rep, name, err := rerunWithCoverage(ctx, req, c, first)
+	rep, name, err := rerunWithCoverage(ctx, req, c, first, tools)
 	if err != nil {
 		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v", first.Name, err)
 		return
@@ -108,7 +111,7 @@ func firstFailed(r *testreport.Report) (*testreport.Case, int) {
 
 // rerunWithCoverage runs the test alone and reads its coverage: the
 // report and the test's name as rerun.
-func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case) (*coverage.Report, string, error) {
+func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case, tools *coverage.LLVMTools) (*coverage.Report, string, error) {
 	step := req.Steps[len(req.Steps)-1]
 	switch {
 	case c.Tool == coverage.ToolGo && len(c.Rerun) > 0:
@@ -128,6 +131,8 @@ func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, 
 		return rerunCTest(ctx, req, c, tc)
 	case c.Tool == coverage.ToolGcov:
 		return nil, "", fmt.Errorf("make runs its tests as one target, so one test cannot be run alone")
+	case c.Tool == coverage.ToolLLVM && len(c.Rerun) > 0:
+		return rerunCargo(ctx, req, c, tc, tools)
 	}
 	return nil, "", fmt.Errorf("not done for %s runs yet", c.Tool)
 }
@@ -176,4 +181,34 @@ func runAlone(ctx context.Context, argv []string, step toolchain.Step) (string, 
 		return "", fmt.Errorf("%s; its output ended: %s", stopped, out)
 	}
 	return out, nil
+}
+
+// rerunCargo runs one libtest test alone (cargo test NAME -- --exact, in
+// every test binary: the others run none) with the run's coverage flags,
+// its profiles into a directory of their own so that the run's stay as
+// they were.
+func rerunCargo(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case, tools *coverage.LLVMTools) (*coverage.Report, string, error) {
+	alone := *c
+	alone.ProfileDir = filepath.Join(c.ProfileDir, "failed")
+	if err := os.MkdirAll(alone.ProfileDir, 0o755); err != nil {
+		return nil, "", err
+	}
+	if err := coverage.RemoveProfiles(alone.ProfileDir); err != nil {
+		return nil, "", err
+	}
+	r := req
+	r.Steps = slices.Clone(req.Steps)
+	step := &r.Steps[len(r.Steps)-1]
+	step.Env = maps.Clone(step.Env)
+	step.Env["LLVM_PROFILE_FILE"] = filepath.Join(alone.ProfileDir, "%p-%m.profraw")
+	argv := append(c.Rerun[:len(c.Rerun):len(c.Rerun)], tc.Name, "--", "--exact")
+	out, err := runAlone(ctx, argv, *step)
+	if err != nil {
+		return nil, "", err
+	}
+	rep, err := readLLVMProfiles(ctx, &alone, r, tools)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
+	}
+	return rep, tc.Name, nil
 }

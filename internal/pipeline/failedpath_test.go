@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
@@ -294,4 +297,100 @@ func gcovOwn(t *testing.T, dir string, data []string) (funcs []string, ran, notR
 	}
 	slices.Sort(funcs)
 	return funcs, ran, notRun
+}
+
+// A cargo crate's failing test tests::fails, rerun alone: its path holds
+// every line of src/lib.rs that llvm-cov show counts above 0 for that
+// test's own run (cargo test tests::fails -- --exact, profiled apart), and
+// none it counts at 0 (unused, clamp's upper branch, the passing test).
+func TestCargoFailedPath(t *testing.T) {
+	nativeprojects.Need(t, "cargo")
+	dir := writeFiles(t, nativeprojects.CargoCovered())
+	steps, err := toolchain.TestPlan(toolchain.Cargo, dir, toolchain.Options{Coverage: true, CoverageDir: t.TempDir(), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard, ProjectDir: dir})
+	if err != nil || res.Coverage == nil {
+		t.Fatalf("run: %v, %+v", err, res)
+	}
+	p := res.Coverage.FailedPath
+	if p == nil {
+		t.Fatalf("no path: %s", res.Coverage.PathError)
+	}
+	if p.Test != "tests::fails" || p.At != "src/lib.rs:32" || p.OtherFailed != 0 {
+		t.Errorf("path of %q at %q, %d others; want tests::fails at src/lib.rs:32", p.Test, p.At, p.OtherFailed)
+	}
+	step := steps[len(steps)-1]
+	own := t.TempDir()
+	cmd := exec.Command("cargo", "test", "tests::fails", "--", "--exact")
+	cmd.Dir, cmd.Env = dir, os.Environ()
+	for k, v := range step.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, "LLVM_PROFILE_FILE="+filepath.Join(own, "%p-%m.profraw"))
+	cmd.Run() // fails
+	var b strings.Builder
+	p.WriteText(&b, 10)
+	if want := "the failing test tests::fails ran: src/lib.rs: 1-3,9,31-32 → failed at src/lib.rs:32\n"; b.String() != want {
+		t.Errorf("text %q, want %q (llvm-cov's LCOV names no functions: its lines stand alone)", b.String(), want)
+	}
+	ran, notRun := llvmCovShow(t, dir, step, own)
+	if len(ran) == 0 {
+		t.Fatal("llvm-cov show counts no line of src/lib.rs above 0")
+	}
+	for _, l := range ran {
+		if !p.Ran("src/lib.rs", l) {
+			t.Errorf("src/lib.rs:%d ran (llvm-cov show), not in the path %+v", l, p.Files)
+		}
+	}
+	for _, l := range notRun {
+		if p.Ran("src/lib.rs", l) {
+			t.Errorf("src/lib.rs:%d did not run (llvm-cov show), in the path %+v", l, p.Files)
+		}
+	}
+}
+
+// llvmCovShow merges the profiles in dir and reads llvm-cov show's counts
+// of src/lib.rs: the lines above 0 and at 0.
+func llvmCovShow(t *testing.T, project string, step toolchain.Step, dir string) (ran, notRun []int) {
+	t.Helper()
+	tools, err := coverage.FindLLVMTools(context.Background(), project, step.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects, err := coverage.CargoObjects(context.Background(), step.Coverage.Objects, project, step.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, _ := coverage.Profiles(dir)
+	merged := filepath.Join(dir, "own.profdata")
+	if out, err := exec.Command(tools.Profdata, append([]string{"merge", "-sparse", "-o", merged}, profiles...)...).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-profdata merge: %v\n%s", err, out)
+	}
+	args := []string{"show", "-instr-profile=" + merged, objects[0]}
+	for _, o := range objects[1:] {
+		args = append(args, "-object="+o)
+	}
+	out, err := exec.Command(tools.Cov, append(args, filepath.Join(project, "src/lib.rs"))...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("llvm-cov show: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.SplitN(line, "|", 3)
+		if len(f) < 3 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(f[0]))
+		count := strings.TrimSpace(f[1])
+		if err != nil || count == "" {
+			continue
+		}
+		if count == "0" {
+			notRun = append(notRun, n)
+		} else {
+			ran = append(ran, n)
+		}
+	}
+	return ran, notRun
 }

@@ -25,7 +25,8 @@ type Coverage struct {
 	DataDirs []string `json:"data_dirs,omitempty"`
 	// Rerun runs one test with coverage, for the path a failed test took:
 	// go test and the run's flags, to which go the test's -run, a profile
-	// and its package; ctest of the run's configuration, to which goes -R.
+	// and its package; ctest of the run's configuration, to which goes -R;
+	// cargo test and the run's flags, to which go the name and -- --exact.
 	// None for make, whose tests are one target.
 	Rerun []string `json:"rerun,omitempty"`
 	// Generated are build directories: sources in them were generated.
