@@ -17,10 +17,10 @@ import (
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
-// pathLimit bounds the rerun of a failed test with coverage.
+// Bounds of the rerun of a failed test with coverage.
 const (
-	pathLimit     = 2 * time.Minute
-	maxPathOutput = 400 // bytes of its output kept to explain a failure
+	pathLimit     = 2 * time.Minute // within the run's own deadline
+	maxPathOutput = 400             // bytes of its output kept to explain a failure
 )
 
 // failedPath reruns the first failed or crashed test of a coverage run
