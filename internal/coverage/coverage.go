@@ -20,6 +20,7 @@ package coverage
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -96,6 +97,8 @@ type File struct {
 	CoveredStatements int     `json:"covered_statements,omitempty"`
 	Uncovered         []Range `json:"uncovered,omitempty"`
 	CoveredRanges     []Range `json:"covered_ranges,omitempty"`
+	// Funcs are the file's functions where the tool names them (gcov).
+	Funcs []Func `json:"funcs,omitempty"`
 }
 
 // Percent is the file's covered lines in percent.
@@ -111,6 +114,10 @@ type Report struct {
 	// Files are every file, in path order.
 	Files []File   `json:"-"`
 	Notes []string `json:"notes,omitempty"`
+	// FailedPath is what the first failed test ran, from a rerun of it
+	// alone with coverage; PathError says why a failed run has none.
+	FailedPath *TestPath `json:"failed_path,omitempty"`
+	PathError  string    `json:"path_error,omitempty"`
 }
 
 // Tools that write coverage data.
@@ -127,10 +134,11 @@ type lineCounts struct {
 	// summary holds the tool's own line figures where they are not the
 	// distinct lines counted (llvm-cov's, see readLCOV): lines, covered.
 	summary map[string][2]int
+	funcs   map[string]map[Func]bool // absolute path → its functions (gcov)
 }
 
 func newLineCounts() *lineCounts {
-	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}, summary: map[string][2]int{}}
+	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}, summary: map[string][2]int{}, funcs: map[string]map[Func]bool{}}
 }
 
 func (lc *lineCounts) add(path string, line int, count int64) {
@@ -142,6 +150,18 @@ func (lc *lineCounts) add(path string, line int, count int64) {
 	m[line] += count
 }
 
+// addFunc adds a function of a file, once however many data files name it
+// (an inline function of a header is in each that includes it).
+func (lc *lineCounts) addFunc(path string, fn Func) {
+	if fn.From <= 0 || fn.To < fn.From {
+		return
+	}
+	if lc.funcs[path] == nil {
+		lc.funcs[path] = map[Func]bool{}
+	}
+	lc.funcs[path][fn] = true
+}
+
 // report makes the report: each file classified, its lines folded into
 // ranges, and the totals counted.
 func (lc *lineCounts) report(tool string, c *classifier) *Report {
@@ -149,6 +169,9 @@ func (lc *lineCounts) report(tool string, c *classifier) *Report {
 	for path, lines := range lc.lines {
 		f := fileOf(lines)
 		f.Path, f.Kind = c.classify(path)
+		f.Funcs = slices.SortedFunc(maps.Keys(lc.funcs[path]), func(a, b Func) int {
+			return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Name, b.Name))
+		})
 		s := lc.stmts[path]
 		f.Statements, f.CoveredStatements = s[0], s[1]
 		if sum, ok := lc.summary[path]; ok {

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,7 +119,13 @@ func gcovBatchInto(ctx context.Context, lc *lineCounts, data []string) error {
 type gcovFile struct {
 	Cwd   string `json:"current_working_directory"`
 	Files []struct {
-		File  string `json:"file"`
+		File      string `json:"file"`
+		Functions []struct {
+			Name      string `json:"name"`
+			Demangled string `json:"demangled_name"`
+			StartLine int    `json:"start_line"`
+			EndLine   int    `json:"end_line"`
+		} `json:"functions"`
 		Lines []struct {
 			Line  int   `json:"line_number"`
 			Count int64 `json:"count"`
@@ -148,6 +155,9 @@ func readGcovJSON(r io.Reader, lc *lineCounts) error {
 				if l.Line > 0 && l.Count >= 0 {
 					lc.add(path, l.Line, l.Count)
 				}
+			}
+			for _, fn := range f.Functions {
+				lc.addFunc(path, Func{Name: cmp.Or(fn.Demangled, fn.Name), From: fn.StartLine, To: fn.EndLine})
 			}
 		}
 	}

@@ -64,13 +64,15 @@ type Summary struct {
 	Report  *Report // Files holds the files shown
 	Filter  string  // a path prefix; "" or "." is every file
 	Matched int     // own files the filter selected, shown or not
+	// MaxFuncs bounds the functions of the failed test's path shown.
+	MaxFuncs int
 }
 
 // Summarize orders a report's own files that the filter selects (a prefix
 // of their path; "" or "." for all) least covered first, and keeps limit
 // of them, without their ranges.
 func Summarize(r *Report, filter string, limit int) Summary {
-	s := Summary{Report: &Report{Tool: r.Tool, ProjectDir: r.ProjectDir, Totals: r.Totals, Apart: r.Apart, Notes: r.Notes}, Filter: filter}
+	s := Summary{Report: &Report{Tool: r.Tool, ProjectDir: r.ProjectDir, Totals: r.Totals, Apart: r.Apart, Notes: r.Notes, FailedPath: r.FailedPath, PathError: r.PathError}, Filter: filter}
 	var files []File
 	for _, f := range r.Files {
 		if f.Kind == Own && selects(filter, f.Path) {
@@ -82,6 +84,7 @@ func Summarize(r *Report, filter string, limit int) Summary {
 		return cmp.Or(cmp.Compare(a.Percent(), b.Percent()), cmp.Compare(a.Path, b.Path))
 	})
 	s.Matched = len(files)
+	s.MaxFuncs = limit
 	s.Report.Files = files[:min(limit, len(files))]
 	return s
 }

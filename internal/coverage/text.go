@@ -46,6 +46,12 @@ func (s Summary) WriteText(b *strings.Builder) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "  - %s\n", n)
 	}
+	switch {
+	case r.FailedPath != nil:
+		r.FailedPath.WriteText(b, s.MaxFuncs)
+	case r.PathError != "":
+		b.WriteString("the failing test's path: none — " + r.PathError + "\n")
+	}
 }
 
 // WriteUncovered writes a file's coverage and its first maxRanges

@@ -219,6 +219,9 @@ func TestMakeCoverageMatchesGcov(t *testing.T) {
 		if c := res.Coverage.Totals; c.Covered != 8 || c.Lines != 13 {
 			t.Errorf("run %d: totals %+v, want 8 of 13 lines", run, c)
 		}
+		if e := res.Coverage.PathError; res.Coverage.FailedPath != nil || !strings.Contains(e, "the output names no failed test") {
+			t.Errorf("run %d: the failed test's path %v, error %q; want it said no failed test was named", run, res.Coverage.FailedPath, e)
+		}
 	}
 }
 

@@ -150,6 +150,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	res.Duration = time.Since(start)
 	res.conclude()
 	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran)
+	res.failedPath(ctx, req, tools) // what the first failed test ran: failedpath.go
 	return res, nil
 }
 

@@ -56,6 +56,7 @@ func cargoTest(p *planInput) ([]Step, error) {
 	if p.o.Coverage {
 		list := append([]string{"cargo", "test", "--no-run", "--message-format=json"}, flags...)
 		cargoCoverage(p, &s, append(list, cargoArgs...))
+		s.Coverage.Rerun = slices.Concat([]string{"cargo", "test"}, flags, cargoArgs)
 	}
 	return []Step{s}, nil
 }

@@ -2,6 +2,7 @@ package toolchain
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/testreport"
@@ -35,6 +36,7 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	if c := cfg.buildType; c != "" {
 		argv = append(argv, "-C", c)
 	}
+	rerun := slices.Clone(argv) // ctest of the configuration: one test's rerun adds -R
 	var filter []string
 	if len(p.o.Run) > 0 {
 		filter = append(filter, "-R", ctestPattern(p.o.Run))
@@ -54,6 +56,7 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	test.Filter = strings.Join(filter, " ")
 	if p.o.Coverage {
 		test.Coverage = cmakeCoverage(buildDir)
+		test.Coverage.Rerun = rerun
 	}
 	if p.o.BuildDir == "" {
 		// In triage's own build directory: CTest keeps only 1024 bytes of a

@@ -3,6 +3,7 @@ package toolchain
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,12 @@ type Coverage struct {
 	// DataDirs hold gcc's .gcda files: removed before the run (gcc adds to
 	// the counts it finds), read after it.
 	DataDirs []string `json:"data_dirs,omitempty"`
+	// Rerun runs one test with coverage, for the path a failed test took:
+	// go test and the run's flags, to which go the test's -run, a profile
+	// and its package; ctest of the run's configuration, to which goes -R;
+	// cargo test and the run's flags, to which go the name and -- --exact.
+	// None for make, whose tests are one target.
+	Rerun []string `json:"rerun,omitempty"`
 	// Generated are build directories: sources in them were generated.
 	Generated []string `json:"generated,omitempty"`
 	// Tried says what the plan did to get coverage, and Advice what to
@@ -62,13 +69,15 @@ func checkCoverage(p *planInput) error {
 
 // goCoverage adds the flags of a Go coverage run to a test step: every
 // package of the run instrumented (-coverpkg), counted atomically (tests
-// may run goroutines), into one profile.
-func goCoverage(p *planInput, s *Step, packages []string) {
+// may run goroutines), into one profile. rerun (go test, the run's build
+// flags and the caller's args) with the cover flags runs one test alone.
+func goCoverage(p *planInput, s *Step, packages, rerun []string) {
 	profile := filepath.Join(p.o.CoverageDir, "go-cover.out")
 	flags := []string{"-covermode=atomic", "-coverpkg=" + strings.Join(packages, ","), "-coverprofile=" + profile}
 	// After "go test -json" and before the packages and the caller's args.
 	s.Argv = append(s.Argv[:3:3], append(flags, s.Argv[3:]...)...)
-	s.Coverage = &Coverage{Tool: "go", Profile: profile, Tried: "go test " + strings.Join(flags[:2], " ") + " -coverprofile"}
+	s.Coverage = &Coverage{Tool: "go", Profile: profile, Tried: "go test " + strings.Join(flags[:2], " ") + " -coverprofile",
+		Rerun: append(slices.Clip(rerun), flags[:2]...)}
 }
 
 // cmakeCoverageArgs are the configure arguments of a CMake coverage build:

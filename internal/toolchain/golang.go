@@ -49,7 +49,8 @@ func goTest(p *planInput) ([]Step, error) {
 	s.Format = testreport.FormatGoJSON
 	s.Filter = strings.Join(filter, " ")
 	if p.o.Coverage {
-		goCoverage(p, &s, goPackages(p.o.Targets))
+		rerun := append(append([]string{"go", "test"}, flags...), p.o.Args...)
+		goCoverage(p, &s, goPackages(p.o.Targets), rerun)
 	}
 	return []Step{s}, nil
 }

@@ -15,6 +15,7 @@ import (
 const (
 	maxListedFiles = 100
 	maxRanges      = 400
+	maxPathFuncs   = 500 // of the failed test's path
 )
 
 // coverage answers output_get's coverage question on a stored test run:
@@ -48,6 +49,7 @@ func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (
 	if err != nil {
 		return zero, err
 	}
+	s.MaxFuncs = maxPathFuncs
 	out.Coverage = wire.CoverageOf(&s)
 	s.WriteText(&b)
 	if s.Matched == 0 {

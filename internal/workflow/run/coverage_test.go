@@ -15,7 +15,8 @@ import (
 )
 
 // coverModule writes a Go module of n packages, each with a function its
-// test runs half of, and a failing test in the first.
+// test runs half of, and a failing test in the first that runs the other
+// branch.
 func coverModule(t testing.TB, n int) string {
 	dir := t.TempDir()
 	files := map[string]string{"go.mod": "module example.com/cov\n\ngo 1.22\n"}
@@ -24,7 +25,7 @@ func coverModule(t testing.TB, n int) string {
 		files[pkg+"/"+pkg+".go"] = fmt.Sprintf("package %s\n\nfunc Sign(x int) int {\n\tif x < 0 {\n\t\treturn -1\n\t}\n\treturn 1\n}\n", pkg)
 		files[pkg+"/"+pkg+"_test.go"] = fmt.Sprintf("package %s\n\nimport \"testing\"\n\nfunc TestSign(t *testing.T) {\n\tif Sign(2) != 1 {\n\t\tt.Fatal(\"sign\")\n\t}\n}\n", pkg)
 	}
-	files["p0/fail_test.go"] = "package p0\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) { t.Fatal(\"boom\") }\n"
+	files["p0/fail_test.go"] = "package p0\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) {\n\tif Sign(-2) != -2 {\n\t\tt.Fatal(\"boom\")\n\t}\n}\n"
 	for name, text := range files {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -36,18 +37,20 @@ func coverModule(t testing.TB, n int) string {
 }
 
 // test with coverage answers the totals and the files least covered first,
-// with a failing test; output_get then gives a file's uncovered lines and
-// lists the files under a path, from the stored run.
+// with a failing test, and what that test ran alone; output_get then gives
+// a file's uncovered lines and lists the files under a path, and the
+// failed test's path, from the stored run.
 func TestTestCoverageThenOutputGet(t *testing.T) {
 	dir := coverModule(t, 2)
+	const failedPath = "the failing test TestFails ran: p0/p0.go: Sign 3-6 → failed at p0/fail_test.go:7"
 	c := mcptest.Connect(t, &config.Config{})
 	r := c.Call("test", map[string]any{"project_dir": dir, "coverage": "p0"})
 	if r.Outcome != "failed" {
 		t.Fatalf("outcome %s:\n%s", r.Outcome, r.Text)
 	}
 	for _, want := range []string{
-		"COVERAGE (go): 60.0% of lines (6 of 10) in 2 files; 66.7% of statements (4 of 6)",
-		`files under "p0", least covered first:`, "60.0%  p0/p0.go (3 of 5 lines)",
+		"COVERAGE (go): 80.0% of lines (8 of 10) in 2 files; 83.3% of statements (5 of 6)",
+		`files under "p0", least covered first:`, "100.0%  p0/p0.go (5 of 5 lines)", failedPath,
 	} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, r.Text)
@@ -57,7 +60,7 @@ func TestTestCoverageThenOutputGet(t *testing.T) {
 		t.Errorf("the filter p0 listed p1:\n%s", r.Text)
 	}
 	cov, _ := r.Out["coverage"].(map[string]any)
-	if cov["covered"] != 6.0 || cov["lines"] != 10.0 || cov["files_matched"] != 1.0 {
+	if cov["covered"] != 8.0 || cov["lines"] != 10.0 || cov["files_matched"] != 1.0 || cov["failed_path"] != failedPath {
 		t.Errorf("structured coverage %v", cov)
 	}
 	id, _ := r.Out["output_id"].(string)
@@ -66,7 +69,7 @@ func TestTestCoverageThenOutputGet(t *testing.T) {
 		t.Errorf("output_get of a file:\n%s", g.Text)
 	}
 	l := c.Call("output_get", map[string]any{"output_id": id, "coverage": "."})
-	if l.IsError || !strings.Contains(l.Text, "p0/p0.go") || !strings.Contains(l.Text, "p1/p1.go") {
+	if l.IsError || !strings.Contains(l.Text, "p0/p0.go") || !strings.Contains(l.Text, "p1/p1.go") || !strings.Contains(l.Text, failedPath) {
 		t.Errorf("output_get of every file:\n%s", l.Text)
 	}
 	if e := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "command": []string{"go", "test", "./..."}}); e.Outcome != "usage_error" || !strings.Contains(e.Text, "not by an explicit command") {
@@ -76,7 +79,7 @@ func TestTestCoverageThenOutputGet(t *testing.T) {
 
 // BenchmarkGoCoverage alternates a `test` coverage run of a module of 20
 // packages through an in-process MCP client with the toolchain's own
-// coverage command on the same module (no test cache for either): what
+// coverage commands on the same module (the run, and its failed test's) (no test cache for either): what
 // triage adds (target: ≤ 5% more wall time).
 func BenchmarkGoCoverage(b *testing.B) {
 	dir := coverModule(b, 20)
@@ -85,10 +88,15 @@ func BenchmarkGoCoverage(b *testing.B) {
 	c := mcptest.Connect(b, cfg)
 	args := map[string]any{"project_dir": dir, "coverage": ".", "args": []string{"-count=1"}}
 	profile := filepath.Join(b.TempDir(), "c.out")
+	// The toolchain's own commands for what triage answers: the run, and
+	// the failed test's rerun alone for its path.
 	own := func() {
 		cmd := exec.Command("go", "test", "-json", "-count=1", "-covermode=atomic", "-coverpkg=./...", "-coverprofile="+profile, "./...")
 		cmd.Dir = dir
 		cmd.Run() // fails: p0's TestFails
+		cmd = exec.Command("go", "test", "-count=1", "-covermode=atomic", "-coverpkg=./...", "-run=^TestFails$", "-coverprofile="+profile, "example.com/cov/p0")
+		cmd.Dir = dir
+		cmd.Run()
 	}
 	c.Call("test", args) // warm the build cache for both
 	own()

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/coverage"
 )
@@ -24,6 +25,7 @@ type Coverage struct {
 	File              *CoverageFile  `json:"file,omitempty" jsonschema:"the file asked for, with its uncovered line ranges"`
 	Notes             []string       `json:"notes,omitempty" jsonschema:"what the figures leave out"`
 	Error             string         `json:"error,omitempty" jsonschema:"why a coverage run has no coverage: what was tried, what to change"`
+	FailedPath        string         `json:"failed_path,omitempty" jsonschema:"the lines the first failed test ran, rerun alone"`
 }
 
 // CoverageFile is one file's line coverage.
@@ -51,6 +53,13 @@ func CoverageOf(s *coverage.Summary) *Coverage {
 		Tool: r.Tool, Percent: percent1(r.Totals.Percent()), Lines: r.Totals.Lines, Covered: r.Totals.Covered,
 		Statements: r.Totals.Statements, CoveredStatements: r.Totals.CoveredStatements,
 		Filter: s.Filter, FilesMatched: s.Matched, Notes: r.Notes,
+	}
+	if r.FailedPath != nil {
+		var b strings.Builder
+		r.FailedPath.WriteText(&b, s.MaxFuncs)
+		c.FailedPath = strings.TrimSuffix(b.String(), "\n")
+	} else if r.PathError != "" {
+		c.FailedPath = "none: " + r.PathError
 	}
 	if r.Totals.Statements > 0 {
 		c.StatementPercent = percent1(r.Totals.StatementPercent())
