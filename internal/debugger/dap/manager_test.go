@@ -88,7 +88,7 @@ func BenchmarkStack(b *testing.B) {
 	if st, err := be.Continue(ctx, debugger.ContinueOptions{Wait: 20 * time.Second}); err != nil || st.Status != debugger.StatusStopped {
 		b.Fatalf("not stopped: %+v %v", st, err)
 	}
-	db := be.(*Backend)
+	db := debugger.Unwrap(be).(*Backend)
 	thread := db.stoppedThread(ctx)
 	var viaManager, direct []time.Duration
 	for b.Loop() {
