@@ -152,7 +152,7 @@ var Figures = []Figure{
 		Value: "remote-ms", Unit: "ms", Base: "local-ms", BaseLabel: "the same `run` here",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 20},
 	{Title: "`test` with coverage, a Go module of 20 packages", Key: Key("./internal/workflow/run", "BenchmarkGoCoverage"),
-		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile",
+		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile, then the failed test alone (its path)",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5},
 	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "the host's gdb through the session's REPL",

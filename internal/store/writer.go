@@ -46,6 +46,9 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 		if attempt == 3 {
 			return nil, fmt.Errorf("creating output: %w", describe(err))
 		}
+		// A clash of ids, or another connection's write that the busy
+		// timeout does not wait for (a stale snapshot): try again shortly.
+		time.Sleep(time.Duration(10<<attempt) * time.Millisecond)
 	}
 }
 

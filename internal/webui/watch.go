@@ -31,6 +31,12 @@ type watch struct {
 	version string         // the version last read; guarded by mu
 }
 
+// changeGap is the least time between two reads that this process's
+// changes cause: a capture commits its output in many chunks, each a
+// change, and a read per chunk would contend with the writer for the
+// store. The changes within a gap are told by one read at its end.
+const changeGap = 100 * time.Millisecond
+
 // source is what the watch reads: the store's Version, and its
 // in-process change notifier.
 type source struct {
@@ -67,14 +73,26 @@ func (w *watch) start(src source, changed <-chan struct{}) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		var last time.Time
+		var soon <-chan time.Time // a read put off after a change, see changeGap
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-ch:
+			case <-soon:
 			case <-changed:
+				if wait := changeGap - time.Since(last); wait > 0 {
+					changed = src.changed()
+					if soon == nil {
+						soon = time.After(wait)
+					}
+					continue
+				}
 			}
+			soon = nil
 			changed = src.changed()
+			last = time.Now()
 			w.poll(ctx, src.version)
 		}
 	}()
