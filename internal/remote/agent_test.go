@@ -87,10 +87,12 @@ func TestAgentRunsJobsConcurrently(t *testing.T) {
 // ends on its own.
 func TestJobStoppedWhileAnotherContinues(t *testing.T) {
 	h, c := testConn(t)
-	t.Cleanup(func() { h.Remove(t, "stop-go") })
+	t.Cleanup(func() { h.Remove(t, "stop-go"); h.Remove(t, "a-ready") })
 	var outA, outB lines
-	a := startJob(t, c, &outA, remote.Job{Argv: []string{"sh", "-c", "echo a; exec sleep 300"}})
+	// a has printed its line before it is stopped.
+	a := startJob(t, c, &outA, remote.Job{Argv: []string{"sh", "-c", "echo a; touch " + h.Root + "/a-ready; exec sleep 300"}})
 	b := startJob(t, c, &outB, remote.Job{Argv: []string{"sh", "-c", "echo b1; " + waitFor(h, "stop-go") + "; echo b2"}})
+	h.WaitFile(t, "a-ready")
 	ea := a.Stop(time.Second)
 	if !ea.Cancelled || ea.Exit == nil || ea.Exit.Status.Signal() != syscall.SIGTERM || outA.String() != "a\n" {
 		t.Fatalf("the stopped job: %+v, output %q", ea, outA.String())
