@@ -15,7 +15,7 @@ import (
 func TestCatchCxxThrow(t *testing.T) {
 	needTool(t, "g++", "g++")
 	bin := filepath.Join(t.TempDir(), "throw")
-	src, _ := filepath.Abs("testdata/throw.cpp")
+	src, _ := filepath.Abs("../../debugger/dap/testdata/throw.cpp")
 	if out, err := exec.Command("g++", "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
@@ -50,7 +50,9 @@ func TestCatchCxxThrow(t *testing.T) {
 func TestCatchGoPanic(t *testing.T) {
 	needTool(t, "dlv", "go install github.com/go-delve/delve/cmd/dlv")
 	bin := filepath.Join(t.TempDir(), "gopanic")
-	if out, err := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", bin, "./testdata/gopanic").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-gcflags=all=-N -l", "-o", bin, ".")
+	build.Dir = "../../debugger/dap/testdata/gopanic" // the debugger's own panic fixture
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building: %v\n%s", err, out)
 	}
 	c := mcptest.Connect(t, nil)
