@@ -28,6 +28,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
 	"syscall"
 
 	"github.com/triage-dev/triage/internal/config"
@@ -37,7 +38,7 @@ import (
 
 // toolName is what a tool's name looks like (run, debug_attach): a command
 // that is none of triage's own and looks like one is a tool to call.
-var toolName = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`) })
 
 // Exit statuses.
 const (
@@ -154,7 +155,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	f, ok := commands[cmd]
 	switch {
-	case !ok && toolName.MatchString(cmd):
+	case !ok && toolName().MatchString(cmd):
 		f, rest = commands["call"], args // triage TOOL ... is triage call TOOL ...
 	case !ok:
 		f = func(context.Context, []string, io.Reader, io.Writer, io.Writer) (int, error) {

@@ -24,7 +24,7 @@ import (
 // that it can put in words, joined in one usage message; nil when it finds
 // none (the schema validator still runs after it).
 func (t *Tool) checkArgs(args map[string]any) error {
-	s := t.inSchema
+	s := t.InputSchema()
 	var problems []string
 	for _, name := range sortedKeys(args) {
 		problems = append(problems, tooLong(name, args[name])...)
@@ -77,7 +77,7 @@ func (t *Tool) unknownArgument(name string) string {
 // argumentNames lists every input property in declaration order, unlisted
 // ones included.
 func (t *Tool) argumentNames() []string {
-	s := t.inSchema
+	s := t.InputSchema()
 	names := make([]string, 0, len(s.Properties))
 	for _, n := range s.PropertyOrder {
 		if s.Properties[n] != nil {

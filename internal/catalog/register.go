@@ -6,33 +6,24 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// placeholder is the input schema the SDK is given for every tool. The
-// SDK's AddTool encodes and decodes each tool's schema to check it (most
-// of a cold start's work, for schemas it never uses again but to list
-// them); the tools' own schemas are listed by tools/list below instead,
-// and arguments are validated by the tool itself (Tool.decode).
-var placeholder = &jsonschema.Schema{Type: "object"}
-
-// RegisterAll adds tools to s and answers tools/list with their schemas;
-// enabled tells which workflows are enabled (for Unlisted fields). Every
-// answer is bounded by lim. Call it once per server.
+// RegisterAll serves tools on s: tools/list with their schemas and
+// tools/call by their handlers; enabled tells which workflows are enabled
+// (for Unlisted fields). Every answer is bounded by lim. Call it once per
+// server, whose options must declare the tools capability.
+//
+// The tools are served by a middleware rather than the SDK's AddTool, which
+// encodes and decodes each tool's schema to check it: most of a cold start's
+// work, for dozens of tools a session may never list or call. Arguments are
+// validated by the tool itself (Tool.decode); a name that is not one of
+// tools goes on to the SDK, which answers that the tool is unknown.
 func RegisterAll(s *mcp.Server, tools []*Tool, enabled func(workflow string) bool, lim Limits) {
+	l := &listing{tools: tools, enabled: enabled, lim: lim, byName: make(map[string]*Tool, len(tools))}
 	for _, t := range tools {
-		mt := t.mcpTool()
-		mt.InputSchema = placeholder
-		s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := t.handler(ctx, req, req.Params.Arguments)
-			if res != nil {
-				lim.bound(res)
-			}
-			return res, err
-		})
+		l.byName[t.Name] = t
 	}
-	l := &listing{tools: tools, enabled: enabled}
 	s.AddReceivingMiddleware(l.middleware)
 }
 
@@ -40,26 +31,49 @@ func RegisterAll(s *mcp.Server, tools []*Tool, enabled func(workflow string) boo
 // first list: a process that is never asked (a CLI call) never makes them.
 type listing struct {
 	tools   []*Tool
+	byName  map[string]*Tool
 	enabled func(string) bool
+	lim     Limits
 	once    sync.Once
 	result  *mcp.ListToolsResult
 }
 
 func (l *listing) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/list" {
-			return next(ctx, method, req)
-		}
-		l.once.Do(func() {
-			list := make([]*mcp.Tool, len(l.tools))
-			for i, t := range l.tools {
-				mt := t.mcpTool()
-				mt.InputSchema, mt.OutputSchema = t.advertised(l.enabled), t.outSchema
-				list[i] = mt
+		switch method {
+		case "tools/list":
+			l.once.Do(l.list)
+			return l.result, nil
+		case "tools/call":
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				if t := l.byName[call.Params.Name]; t != nil {
+					return l.call(ctx, t, call)
+				}
 			}
-			slices.SortFunc(list, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
-			l.result = &mcp.ListToolsResult{Tools: list}
-		})
-		return l.result, nil
+		}
+		return next(ctx, method, req)
 	}
+}
+
+func (l *listing) list() {
+	list := make([]*mcp.Tool, len(l.tools))
+	for i, t := range l.tools {
+		mt := t.mcpTool()
+		mt.InputSchema, mt.OutputSchema = t.advertised(l.enabled), t.OutputSchema()
+		list[i] = mt
+	}
+	slices.SortFunc(list, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	l.result = &mcp.ListToolsResult{Tools: list}
+}
+
+func (l *listing) call(ctx context.Context, t *Tool, req *mcp.CallToolRequest) (mcp.Result, error) {
+	res, err := t.handler(ctx, req, req.Params.Arguments)
+	if res == nil {
+		return nil, err
+	}
+	l.lim.bound(res)
+	if res.Content == nil {
+		res.Content = []mcp.Content{} // "content" is required: never null
+	}
+	return res, err
 }

@@ -82,7 +82,8 @@ type Tool struct {
 	// does not).
 	Available func() error
 
-	inSchema, outSchema *jsonschema.Schema
+	schemaOnce          sync.Once
+	inSchema, outSchema *jsonschema.Schema // made by schemas, on first use
 	handler             func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error)
 
 	// unlisted maps a workflow id ("" for always) to input properties that
@@ -97,24 +98,12 @@ type Tool struct {
 // New defines a tool from a typed handler. Input and output schemas are derived
 // from In and Out; every field should carry a jsonschema description.
 //
-// The tool is bound to the SDK's untyped AddTool: arguments are validated
-// against the input schema compiled on the tool's first call, not when the
-// server starts, so that start-up costs no schema compilation for the dozens
-// of tools a session may never call.
+// The schemas are derived when first needed (tools/list, a call), not when
+// the catalog is built, and arguments are validated against the input schema
+// compiled on the tool's first call: start-up costs nothing for the dozens of
+// tools a session may never list or call (the Apple workflows off macOS).
 func New[In, Out any](name, description string, ann Annotations, h Handler[In, Out]) *Tool {
 	t := &Tool{Name: name, Description: description, Annotations: ann, In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
-	var err error
-	if t.inSchema, err = jsonschema.ForType(t.In, &jsonschema.ForOptions{}); err != nil {
-		panic(fmt.Sprintf("catalog: tool %s: input schema: %v", name, err))
-	}
-	dropNull(t.inSchema)
-	// Pointer outputs are described by their element: structuredContent is
-	// always an object (structured turns a nil pointer into a zero object).
-	outType := t.Out
-	for outType.Kind() == reflect.Pointer {
-		outType = outType.Elem()
-	}
-	t.outSchema = outputSchema(outType)
 	t.handler = func(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, error) {
 		var in In
 		if err := t.decode(args, &in); err != nil {
@@ -127,7 +116,7 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 		if res.Outcome == "" {
 			res.Outcome = OK
 		}
-		out, err := structured(res.Output, t.outSchema)
+		out, err := structured(res.Output, t.OutputSchema())
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: encoding output: %w", name, err)
 		}
@@ -140,9 +129,37 @@ func New[In, Out any](name, description string, ann Annotations, h Handler[In, O
 	return t
 }
 
+// schemas derives the input and output schemas once. A type the schema
+// package cannot describe, or an Unlisted field the input lacks, is a
+// programming error: every tool's schemas are made by the catalog's tests.
+func (t *Tool) schemas() {
+	t.schemaOnce.Do(func() {
+		in, err := jsonschema.ForType(t.In, &jsonschema.ForOptions{})
+		if err != nil {
+			panic(fmt.Sprintf("catalog: tool %s: input schema: %v", t.Name, err))
+		}
+		dropNull(in)
+		for _, fields := range t.unlisted {
+			for _, f := range fields {
+				if in.Properties[f] == nil {
+					panic(fmt.Sprintf("catalog: tool %s: Unlisted names unknown field %q", t.Name, f))
+				}
+			}
+		}
+		// Pointer outputs are described by their element: structuredContent
+		// is always an object (structured turns a nil pointer into a zero
+		// object).
+		outType := t.Out
+		for outType.Kind() == reflect.Pointer {
+			outType = outType.Elem()
+		}
+		t.inSchema, t.outSchema = in, outputSchema(outType)
+	})
+}
+
 // decode validates raw arguments against the input schema and decodes them.
 func (t *Tool) decode(args json.RawMessage, dst any) error {
-	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.inSchema.Resolve(nil) })
+	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.InputSchema().Resolve(nil) })
 	if t.resolveErr != nil {
 		return fmt.Errorf("tool %s: input schema: %v", t.Name, t.resolveErr)
 	}
@@ -231,19 +248,18 @@ func (t *Tool) mcpTool() *mcp.Tool {
 }
 
 // InputSchema is the tool's whole input schema, unlisted fields included.
-func (t *Tool) InputSchema() *jsonschema.Schema { return t.inSchema }
+func (t *Tool) InputSchema() *jsonschema.Schema { t.schemas(); return t.inSchema }
+
+// OutputSchema is the schema tools/list gives for the tool's result.
+func (t *Tool) OutputSchema() *jsonschema.Schema { t.schemas(); return t.outSchema }
 
 // Unlisted leaves input properties out of tools/list while workflow is not
 // enabled, or always when workflow is "": the Apple defaults on a machine
 // without Xcode, or a field that session defaults fill whose explicit twin is
 // listed. A call may still pass them: arguments are validated against the
-// full schema. It returns t.
+// full schema. It returns t. (A field the input lacks is reported when the
+// schemas are made.)
 func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
-	for _, f := range fields {
-		if t.inSchema.Properties[f] == nil {
-			panic(fmt.Sprintf("catalog: tool %s: Unlisted names unknown field %q", t.Name, f))
-		}
-	}
 	if t.unlisted == nil {
 		t.unlisted = make(map[string][]string)
 	}
@@ -256,7 +272,7 @@ func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
 // without its unlisted fields. Arguments are still validated against the full
 // schema, so a misspelt argument is still an error that names it.
 func (t *Tool) advertised(enabled func(workflow string) bool) *jsonschema.Schema {
-	c := *t.inSchema
+	c := *t.InputSchema()
 	c.AdditionalProperties = nil
 	cloned := false
 	for wf, fields := range t.unlisted {

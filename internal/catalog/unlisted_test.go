@@ -91,5 +91,5 @@ func TestUnlistedUnknownFieldPanics(t *testing.T) {
 	}()
 	New("probe", "probe", Annotations{}, func(ctx context.Context, c *Call, in unlistedArgs) (Result[echoed], error) {
 		return Result[echoed]{}, nil
-	}).Unlisted("", "nope")
+	}).Unlisted("", "nope").InputSchema()
 }

@@ -209,3 +209,16 @@ func TestFieldsOfFollowsUnexportedEmbedded(t *testing.T) {
 		t.Errorf("FieldsOf = %s, want scheme,verbose", got)
 	}
 }
+
+// IsZero agrees with Map: a field counts as set exactly when Map lists it
+// (an empty list or map is not set).
+func TestIsZeroAgreesWithMap(t *testing.T) {
+	for _, v := range []Values{
+		{}, {BuildCommand: []string{}}, {Env: map[string]string{}},
+		{Scheme: "S"}, {BuildCommand: []string{"make"}}, {Env: map[string]string{"A": "1"}}, {TimeoutS: 5},
+	} {
+		if got, want := v.IsZero(), len(v.Map()) == 0; got != want {
+			t.Errorf("%+v: IsZero %v, Map lists %v", v, got, v.Map())
+		}
+	}
+}

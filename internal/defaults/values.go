@@ -114,7 +114,23 @@ func FromMap(m map[string]any) (Values, error) {
 }
 
 // IsZero reports whether no field is set.
-func (v Values) IsZero() bool { return len(v.Map()) == 0 }
+func (v Values) IsZero() bool {
+	rv := reflect.ValueOf(v)
+	for i := range rv.NumField() {
+		f := rv.Field(i)
+		switch f.Kind() {
+		case reflect.Slice, reflect.Map:
+			if f.Len() > 0 {
+				return false
+			}
+		default:
+			if !f.IsZero() {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // overlay returns v with every set field of o written over it; Env is merged key
 // by key.

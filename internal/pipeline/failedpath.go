@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/coverage"
@@ -56,7 +57,7 @@ func (res *Result) failedPath(ctx context.Context, req Request, tools *coverage.
 
 // messageSite is the file:line a failure message begins with, as Go's
 // t.Error writes it ("    calc_test.go:14: want 13").
-var messageSite = regexp.MustCompile(`^\s*([\w./-]+\.\w+):(\d+):`)
+var messageSite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([\w./-]+\.\w+):(\d+):`) })
 
 // failedAt is where the test failed: the file:line of its first case
 // that has one (a Go test's parent case has none, its failed subtest's
@@ -69,7 +70,7 @@ func failedAt(r *testreport.Report, first *testreport.Case, tool, projectDir str
 			continue
 		}
 		file, line := c.File, strconv.Itoa(c.Line)
-		if m := messageSite.FindStringSubmatch(c.Message); file == "" && m != nil {
+		if m := messageSite().FindStringSubmatch(c.Message); file == "" && m != nil {
 			file, line = m[1], m[2]
 		}
 		if file == "" || line == "0" {

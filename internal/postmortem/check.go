@@ -3,6 +3,7 @@ package postmortem
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/triage-dev/triage/internal/interactive"
 )
@@ -27,20 +28,22 @@ func CheckCommand(e Engine, cmd string) error {
 // Lines that engines print when a command failed. The output of a failed
 // command is never cached: the cause (a typo, a missing symbol file) may be
 // fixed by the next call.
-var engineErrorRE = map[Engine]*regexp.Regexp{
-	// "crash: command not found: x", "bt: invalid task or pid value: 9",
-	// "struct: invalid data structure reference: x", "kmem: ... : seek error"
-	EngineCrash: regexp.MustCompile(`(?m)^(?:crash: |[a-z_]+: (?:invalid|cannot|no such|unknown|read error|seek error|ambiguous|not found|command not found)|gdb: )`),
-	EngineDrgn:  regexp.MustCompile(`(?m)^(?:Traceback \(most recent call last\):|\s*File "<dump_command>"|[A-Za-z_.]*(?:Error|Exception): )`),
-	EngineGDB: regexp.MustCompile(`(?m)^(?:No symbol |Cannot access memory|Undefined command|No frame selected|No stack\.|No registers\.|` +
-		`Invalid (?:thread|number)|A syntax error|The program has no|No thread selected|There is no member)`),
-	EngineLLDB: regexp.MustCompile(`(?m)^error: `),
-}
+var engineErrorRE = sync.OnceValue(func() map[Engine]*regexp.Regexp {
+	return map[Engine]*regexp.Regexp{
+		// "crash: command not found: x", "bt: invalid task or pid value: 9",
+		// "struct: invalid data structure reference: x", "kmem: ... : seek error"
+		EngineCrash: regexp.MustCompile(`(?m)^(?:crash: |[a-z_]+: (?:invalid|cannot|no such|unknown|read error|seek error|ambiguous|not found|command not found)|gdb: )`),
+		EngineDrgn:  regexp.MustCompile(`(?m)^(?:Traceback \(most recent call last\):|\s*File "<dump_command>"|[A-Za-z_.]*(?:Error|Exception): )`),
+		EngineGDB: regexp.MustCompile(`(?m)^(?:No symbol |Cannot access memory|Undefined command|No frame selected|No stack\.|No registers\.|` +
+			`Invalid (?:thread|number)|A syntax error|The program has no|No thread selected|There is no member)`),
+		EngineLLDB: regexp.MustCompile(`(?m)^error: `),
+	}
+})
 
 // EngineError returns the first line of output that says the command failed,
 // or "" when output reads as a success.
 func EngineError(e Engine, output string) string {
-	re := engineErrorRE[e]
+	re := engineErrorRE()[e]
 	if re == nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Sentinel is the command written after every user command, and the test that
@@ -55,11 +56,13 @@ func randomBase() int64 {
 	return 300_000_000 + int64(binary.LittleEndian.Uint64(b[:])%600_000_000)
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+})
 
 // StripANSI removes ANSI escape sequences (CSI, OSC and two-byte escapes) and
 // carriage returns that precede a newline.
 func StripANSI(s string) string {
-	s = ansiRE.ReplaceAllString(s, "")
+	s = ansiRE().ReplaceAllString(s, "")
 	return strings.ReplaceAll(s, "\r\n", "\n")
 }

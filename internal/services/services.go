@@ -49,8 +49,9 @@ type Set struct {
 	// EnabledWorkflows are the workflows the server registered, in order.
 	EnabledWorkflows []string
 
-	closeMu sync.Mutex
-	closers []func() error
+	closeMu  sync.Mutex
+	closers  []func() error
+	sweeping sync.WaitGroup // the start's sweep of the temporary directory
 
 	// ssh holds the connections to remote hosts (ssh_host) every workflow
 	// shares; it closes after everything that runs through it.
@@ -84,18 +85,25 @@ func New(cfg *config.Config, log *slog.Logger, version string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	ssh := remote.NewPool(remote.Options{Config: cfg.SSH.Config}) // connects on first use
+	s := &Set{Config: cfg, Defaults: ds, Log: log, Version: version, ssh: ssh}
 	// What a triage killed outright left in the temporary directory (a
 	// debug session's logs, an in-memory store's bodies, a dump's work
-	// directory) goes now: its owner lock died with it.
-	removed, err := scratch.Sweep("")
-	if len(removed) > 0 {
-		log.Debug("removed temporary directories left by a triage that is gone", "paths", removed)
-	}
-	if err != nil {
-		log.Warn("sweeping temporary directories", "err", err)
-	}
-	ssh := remote.NewPool(remote.Options{Config: cfg.SSH.Config}) // connects on first use
-	return &Set{Config: cfg, Defaults: ds, Log: log, Version: version, ssh: ssh}, nil
+	// directory) goes now, beside the start rather than before it (a
+	// crowded temporary directory takes a while to read); its owner lock
+	// died with it, while this process's own directories are locked.
+	s.sweeping.Add(1)
+	go func() {
+		defer s.sweeping.Done()
+		removed, err := scratch.Sweep("")
+		if len(removed) > 0 {
+			log.Debug("removed temporary directories left by a triage that is gone", "paths", removed)
+		}
+		if err != nil {
+			log.Warn("sweeping temporary directories", "err", err)
+		}
+	}()
+	return s, nil
 }
 
 // OnClose registers f to run at Close, in reverse order of registration.
@@ -118,6 +126,7 @@ func (s *Set) Close() error {
 	for i := len(closers) - 1; i >= 0; i-- {
 		errs = append(errs, closers[i]())
 	}
+	s.sweeping.Wait()
 	return errors.Join(append(errs, s.ssh.Close())...)
 }
 

@@ -4,12 +4,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/triage-dev/triage/internal/testreport"
 )
 
 // cargoProfileRE is what cargo accepts as a profile name.
-var cargoProfileRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var cargoProfileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 func cargoBuild(p *planInput) ([]Step, error) {
 	if len(p.o.Run) > 0 || len(p.o.Skip) > 0 {
@@ -67,7 +68,7 @@ func cargoFlags(p *planInput) ([]string, error) {
 	case c == "" || strings.EqualFold(c, "debug") || strings.EqualFold(c, "dev"):
 	case strings.EqualFold(c, "release"):
 		flags = append(flags, "--release")
-	case cargoProfileRE.MatchString(c):
+	case cargoProfileRE().MatchString(c):
 		flags = append(flags, "--profile="+c)
 	default:
 		return nil, p.errorf("configuration", "%q is not a cargo profile name (letters, digits, '-' and '_')", c)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // DefaultCMakeConfiguration is the build type triage configures with when
@@ -83,7 +84,7 @@ func callerBuildType(o Options) (string, bool) {
 
 // setBuildType matches a CMakeLists.txt line that sets CMAKE_BUILD_TYPE
 // (often "if(NOT CMAKE_BUILD_TYPE) set(CMAKE_BUILD_TYPE Release)").
-var setBuildType = regexp.MustCompile(`(?i)^\s*set\s*\(\s*CMAKE_BUILD_TYPE\s`)
+var setBuildType = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*set\s*\(\s*CMAKE_BUILD_TYPE\s`) })
 
 // projectSetsBuildType reports whether the top-level CMakeLists.txt sets
 // a build type of its own, which triage then leaves to the project.
@@ -96,7 +97,7 @@ func projectSetsBuildType(fsys Files, dir string) bool {
 	sc := bufio.NewScanner(io.LimitReader(f, maxMakefileScan))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		if setBuildType.MatchString(sc.Text()) {
+		if setBuildType().MatchString(sc.Text()) {
 			return true
 		}
 	}

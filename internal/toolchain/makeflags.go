@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // debugFlagVars are the variables through which make builds by convention
@@ -140,7 +141,9 @@ type flagValue struct {
 
 // makeAssignment is "VAR = value" and its kin (:=, ::=, ?=, +=), with an
 // optional export.
-var makeAssignment = regexp.MustCompile(`^(override\s+)?(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+var makeAssignment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(override\s+)?(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+})
 
 // makefileFlags reads the assignments of debugFlagVars in the project's
 // Makefile, in order.
@@ -183,7 +186,7 @@ func readFlags(r io.Reader, vals map[string]flagValue) {
 			depth--
 			continue
 		}
-		m := makeAssignment.FindStringSubmatch(t)
+		m := makeAssignment().FindStringSubmatch(t)
 		if m == nil || !isFlagVar(m[2]) {
 			continue
 		}
