@@ -195,9 +195,13 @@ func isGoProgram(pid int) bool {
 	return err == nil
 }
 
-// waitExit polls until pid is dead or ctx ends; it cannot wait(2) for a
-// process that is not its child.
+// waitExit waits until pid is dead or ctx ends; it cannot wait(2) for a
+// process that is not its child, so it waits on a pidfd, or polls where
+// there is none.
 func waitExit(ctx context.Context, pid int) bool {
+	if gone, err := spawn.AwaitExit(ctx, pid); err == nil {
+		return gone
+	}
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
 	for !exited(pid) {

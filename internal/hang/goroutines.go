@@ -3,7 +3,6 @@ package hang
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,13 +32,6 @@ const (
 	KindThread    = "thread"
 )
 
-var (
-	// goroutine 18 gp=0xbf9940261e0 m=nil [chan receive, 2 minutes]:
-	goroutineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^goroutine (\d+)\b[^\[]*\[([^\]]*)\]:\s*$`) })
-	// \t/tmp/x/hang_test.go:7 +0x25 fp=0x... sp=0x... pc=0x...
-	goFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?(?: .*)?$`) })
-)
-
 // quitMarker is the first line the Go runtime prints on SIGQUIT.
 const quitMarker = "SIGQUIT: quit"
 
@@ -52,15 +44,14 @@ func ParseGoroutines(out []byte) []Stack {
 	if i := strings.Index(text, quitMarker); i >= 0 {
 		text = text[i:]
 	}
-	var stacks []Stack
+	stacks := make([]Stack, 0, strings.Count(text, "\ngoroutine ")+1)
 	var cur *Stack
 	var pendingFn string // a function line whose file line has not come yet
 	created := false
 	for ln := range strings.SplitSeq(text, "\n") {
 		ln = strings.TrimRight(ln, "\r")
-		if m := goroutineRE().FindStringSubmatch(ln); m != nil {
-			id, _ := strconv.Atoi(m[1])
-			stacks = append(stacks, Stack{Kind: KindGoroutine, ID: id, State: waitReason(m[2])})
+		if id, state, ok := goroutineHeader(ln); ok {
+			stacks = append(stacks, Stack{Kind: KindGoroutine, ID: id, State: waitReason(state)})
 			cur, pendingFn, created = &stacks[len(stacks)-1], "", false
 			continue
 		}
@@ -71,13 +62,12 @@ func ParseGoroutines(out []byte) []Stack {
 			cur, pendingFn = nil, ""
 			continue
 		}
-		if m := goFileRE().FindStringSubmatch(ln); m != nil {
+		if file, line, ok := goFileLine(ln); ok {
 			if pendingFn == "" || created {
 				pendingFn = ""
 				continue // the creator's location
 			}
-			line, _ := strconv.Atoi(m[2])
-			cur.Frames = append(cur.Frames, coredump.Frame{Index: len(cur.Frames), Function: pendingFn, File: m[1], Line: line})
+			cur.Frames = append(cur.Frames, coredump.Frame{Index: len(cur.Frames), Function: pendingFn, File: file, Line: line})
 			pendingFn = ""
 			continue
 		}
@@ -92,6 +82,65 @@ func ParseGoroutines(out []byte) []Stack {
 		pendingFn, created = goFunction(ln), false
 	}
 	return stacks
+}
+
+// goroutineHeader parses a goroutine's first line,
+// "goroutine 18 gp=0xbf9940261e0 m=nil [chan receive, 2 minutes]:", into
+// its id and bracketed state. It is read by hand, not by a regexp: a dump
+// of 10,000 goroutines has tens of thousands of lines to try.
+func goroutineHeader(ln string) (id int, state string, ok bool) {
+	rest, ok := strings.CutPrefix(ln, "goroutine ")
+	if !ok {
+		return 0, "", false
+	}
+	digits := leadingDigits(rest)
+	if digits == 0 || digits < len(rest) && isWordByte(rest[digits]) {
+		return 0, "", false
+	}
+	id, _ = strconv.Atoi(rest[:digits])
+	open := strings.IndexByte(rest, '[')
+	if open < 0 {
+		return 0, "", false
+	}
+	state, tail, found := strings.Cut(rest[open+1:], "]")
+	if !found || strings.TrimRight(tail, " \t\r\v\f") != ":" {
+		return 0, "", false
+	}
+	return id, state, true
+}
+
+// goFileLine parses a frame's location line, "\t/tmp/x/main.go:7 +0x25
+// fp=0x... sp=0x...": a tab, the file, a colon and the line number, then
+// the end or a space (the first colon so followed ends the file).
+func goFileLine(ln string) (file string, line int, ok bool) {
+	s, ok := strings.CutPrefix(ln, "\t")
+	if !ok {
+		return "", 0, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != ':' {
+			continue
+		}
+		digits := leadingDigits(s[i+1:])
+		end := i + 1 + digits
+		if digits > 0 && (end == len(s) || s[end] == ' ') {
+			line, _ = strconv.Atoi(s[i+1 : end])
+			return s[:i], line, true
+		}
+	}
+	return "", 0, false
+}
+
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // waitReason keeps the runtime's reason without its decorations:
@@ -139,14 +188,22 @@ func unwrapTestJSON(out []byte) string {
 
 // Tap keeps a bounded copy of an output stream from the moment it is armed:
 // where a goroutine dump arrives after SIGQUIT. Until then a Write costs an
-// atomic load, so a run that never hangs pays nothing.
+// atomic load, so a run that never hangs pays nothing. What is kept goes
+// into chunks that are never moved: the program writing its dump waits on
+// the reader, so the reader must not copy megabytes each time a buffer
+// grows.
 type Tap struct {
-	armed atomic.Bool
-	mu    sync.Mutex
-	buf   []byte
-	max   int
-	cut   bool
+	armed  atomic.Bool
+	mu     sync.Mutex
+	chunks [][]byte
+	size   int
+	max    int
+	cut    bool
 }
+
+// tapChunk is the size of a Tap's chunks (a write longer than one gets a
+// chunk of its own).
+const tapChunk = 1 << 20
 
 // MaxTap bounds what a Tap keeps: a dump of 10,000 goroutines wrapped in
 // `go test -json` is about 10 MiB.
@@ -169,19 +226,33 @@ func (t *Tap) Write(p []byte) (int, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	room := t.max - len(t.buf)
-	if room < len(p) {
-		t.cut = true
-		t.buf = append(t.buf, p[:max(room, 0)]...)
-		return len(p), nil
+	n := len(p)
+	if room := t.max - t.size; room < len(p) {
+		t.cut, p = true, p[:max(room, 0)]
 	}
-	t.buf = append(t.buf, p...)
-	return len(p), nil
+	for len(p) > 0 {
+		last := len(t.chunks) - 1
+		if last < 0 || len(t.chunks[last]) == cap(t.chunks[last]) {
+			t.chunks = append(t.chunks, make([]byte, 0, max(tapChunk, len(p))))
+			last++
+		}
+		k := copy(t.chunks[last][len(t.chunks[last]):cap(t.chunks[last])], p)
+		t.chunks[last] = t.chunks[last][:len(t.chunks[last])+k]
+		t.size += k
+		p = p[k:]
+	}
+	return n, nil
 }
 
-// Bytes returns what was kept and whether the bound cut it.
+// Bytes returns what was kept, in one piece, and whether the bound cut it.
 func (t *Tap) Bytes() ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.buf, t.cut
+	if len(t.chunks) > 1 {
+		t.chunks = [][]byte{bytes.Join(t.chunks, nil)}
+	}
+	if len(t.chunks) == 0 {
+		return nil, t.cut
+	}
+	return t.chunks[0], t.cut
 }

@@ -1,0 +1,60 @@
+package spawn
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+const sysPidfdOpen = 434 // the same number on every Linux architecture
+
+// ErrNoPidfd says the kernel cannot give a process descriptor (before Linux
+// 5.3, or a seccomp filter refuses it): the caller polls instead.
+var ErrNoPidfd = errors.New("pidfd_open is not available")
+
+// AwaitExit blocks until pid, which need not be a child of this process, has
+// exited (a zombie counts) or ctx ends, and reports whether it exited. It
+// waits on a pidfd, which the kernel makes readable at the exit, so the
+// wait costs nothing while the process runs (polling /proc takes CPU from
+// a process dumping its goroutines on a small machine).
+func AwaitExit(ctx context.Context, pid int) (bool, error) {
+	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	switch errno {
+	case 0:
+	case syscall.ESRCH:
+		return true, nil
+	default:
+		return false, ErrNoPidfd
+	}
+	if err := syscall.SetNonblock(int(fd), true); err != nil {
+		syscall.Close(int(fd))
+		return false, ErrNoPidfd
+	}
+	f := os.NewFile(fd, "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false, ErrNoPidfd
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		f.SetReadDeadline(deadline)
+	}
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
+	waited := false
+	err = rc.Read(func(uintptr) bool {
+		// The first call asks the poller to wait for readability (the exit).
+		done := waited
+		waited = true
+		return done
+	})
+	if err == nil {
+		return true, nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return false, nil
+	}
+	return false, err
+}
