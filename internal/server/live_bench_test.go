@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -18,6 +17,7 @@ import (
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/identity"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // BenchmarkLiveUpdate measures how long after a tool call ends an open
@@ -40,7 +40,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 	if resp, err := c.Get(page.LoginURL(ts.URL, identity.Server)); err != nil || resp.StatusCode != 200 {
 		b.Fatalf("login: %v", err)
 	}
-	arrivals := openStream(b, c, ts.URL)
+	arrivals := testutil.EventArrivals(b, c, ts.URL, "runs")
 	callers := []*mcp.ClientSession{benchClient(b, page), benchClient(b, other)}
 	lat := [2][]time.Duration{}
 	for b.Loop() {
@@ -48,7 +48,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 			b.StopTimer()
 			// The previous call's events are all in, and the call comes at
 			// any moment of the poll's period, not always the same one.
-			quiet(arrivals, 500*time.Millisecond+time.Duration(rand.IntN(400))*time.Millisecond)
+			testutil.Quiet(arrivals, 500*time.Millisecond+time.Duration(rand.IntN(400))*time.Millisecond)
 			b.StartTimer()
 			lat[i] = append(lat[i], untilShown(b, c, ts.URL, cs, arrivals))
 		}
@@ -102,42 +102,6 @@ func shown(b *testing.B, c *http.Client, base, id string) bool {
 		b.Fatal(err)
 	}
 	return len(l.Entries) > 0 && l.Entries[0].ID == id && l.Entries[0].Status != "running"
-}
-
-// openStream opens the page's event stream and returns the arrival time
-// of each "runs" event.
-func openStream(b *testing.B, c *http.Client, base string) <-chan time.Time {
-	resp, err := c.Get(base + "/ui/api/events")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { resp.Body.Close() })
-	arrivals := make(chan time.Time, 1024)
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			switch sc.Text() {
-			case "event: ready":
-				close(ready)
-			case "event: runs":
-				arrivals <- time.Now()
-			}
-		}
-	}()
-	<-ready
-	return arrivals
-}
-
-// quiet drains arrivals until none has come for d.
-func quiet(arrivals <-chan time.Time, d time.Duration) {
-	for {
-		select {
-		case <-arrivals:
-		case <-time.After(d):
-			return
-		}
-	}
 }
 
 func benchClient(b *testing.B, srv *Server) *mcp.ClientSession {

@@ -1,14 +1,13 @@
 package webui
 
 import (
-	"bufio"
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -40,12 +39,12 @@ func BenchmarkSessionEvent(b *testing.B) {
 	if st, err := be.WaitStop(ctx, 20*time.Second); err != nil || st.Status != debugger.StatusStopped {
 		b.Fatalf("no first stop: %+v %v", st, err)
 	}
-	arrivals := sessionEvents(b, c, base)
+	arrivals := testutil.EventArrivals(b, c, base, "sessions")
 	lat := [2][]time.Duration{}
 	for b.Loop() {
 		for i, wait := range []time.Duration{20 * time.Second, 0} {
 			b.StopTimer()
-			quiet(arrivals, 300*time.Millisecond) // the last stop's events are all in
+			testutil.Quiet(arrivals, 300*time.Millisecond) // the last stop's events are all in
 			b.StartTimer()
 			before := be.State().LastStop.At
 			if _, err := be.Continue(ctx, debugger.ContinueOptions{Wait: wait}); err != nil {
@@ -83,43 +82,6 @@ func untilStopShown(b *testing.B, c *http.Client, base string, before time.Time,
 			}
 		case <-bound:
 			b.Fatal("no event showed the next stop with its frames within 20 s")
-		}
-	}
-}
-
-// sessionEvents opens the page's event stream and returns the arrival
-// time of each "sessions" event.
-func sessionEvents(b *testing.B, c *http.Client, base string) <-chan time.Time {
-	b.Helper()
-	resp, err := c.Get(base + "/ui/api/events")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { resp.Body.Close() })
-	arrivals := make(chan time.Time, 1024)
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			switch name, _ := strings.CutPrefix(sc.Text(), "event: "); name {
-			case "ready":
-				close(ready)
-			case "sessions":
-				arrivals <- time.Now()
-			}
-		}
-	}()
-	<-ready
-	return arrivals
-}
-
-// quiet drains arrivals until none has come for d.
-func quiet(arrivals <-chan time.Time, d time.Duration) {
-	for {
-		select {
-		case <-arrivals:
-		case <-time.After(d):
-			return
 		}
 	}
 }
