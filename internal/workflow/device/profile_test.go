@@ -8,7 +8,6 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
-	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
@@ -18,14 +17,17 @@ import (
 )
 
 // TestProfileShowsWorkflow: the device workflow is opt-in and not enabled
-// by the configuration; a profile naming it lists its tools for the
+// by the configuration; a profile naming it in the config file lists its tools for the
 // session that switches to it (the client is told with
 // notifications/tools/list_changed) and lets their calls through;
 // switching back hides them again.
 func TestProfileShowsWorkflow(t *testing.T) {
 	fakexcode.Install(t, fakexcode.Scenario{Rules: []fakexcode.Rule{answer(t, "list_devices.json", "list", "devices")}})
 	opts := apple.Options{Available: func() error { return nil }, ReportDirs: []string{t.TempDir()}}
-	cfg := &config.Config{Profiles: map[string]defaults.Values{"phone": {Workflows: []string{"device"}}}}
+	cfg, err := config.Parse("config.yaml", []byte("profiles:\n  phone:\n    workflows: [device]\n"))
+	if err != nil || !slices.Equal(cfg.Profiles["phone"].Workflows, []string{"device"}) {
+		t.Fatalf("config: %+v, %v", cfg, err)
+	}
 	c := mcptest.ConnectCatalogConfig(t, cfg, func(svc *services.Set) []*catalog.Workflow {
 		return []*catalog.Workflow{session.Workflow(svc), device.WorkflowWith(svc, opts)}
 	})
