@@ -92,7 +92,7 @@ func markdown(srv *server.Server, tools []*mcp.Tool) string {
 			b.WriteString("\nAvailable only where its tools exist (see each tool).\n")
 		}
 		if w.OptIn {
-			fmt.Fprintf(&b, "\nOpt-in: enabled only when named in `workflows:` (.triage/config.yaml) or TRIAGE_WORKFLOWS, e.g. `workflows: [xcode, simulator, %s]`.\n", w.ID)
+			fmt.Fprintf(&b, "\nOpt-in: enabled only when named in `workflows:` (.triage/config.yaml) or TRIAGE_WORKFLOWS, e.g. `workflows: [xcode, simulator, %s]`, or by the active profile's `workflows` (session_use_profile).\n", w.ID)
 		}
 		for _, t := range w.Tools {
 			mt := byName[t.Name]

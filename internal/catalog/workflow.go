@@ -35,6 +35,11 @@ type Selection struct {
 	Enabled []*Workflow
 	// Absent maps the name of each tool that is not registered to the reason.
 	Absent map[string]string
+	// Optional are the tools of workflows available here but not enabled
+	// (also in Absent): a session whose active profile names their
+	// workflow sees and calls them. OptionalOf maps each to its workflow.
+	Optional   []*Tool
+	OptionalOf map[string]string
 }
 
 // Select enables the named workflows (all available ones but the opt-in
@@ -47,22 +52,19 @@ func (c *Catalog) Select(names []string) (*Selection, error) {
 		}
 		want[n] = true
 	}
-	sel := &Selection{Absent: make(map[string]string)}
+	sel := &Selection{Absent: make(map[string]string), OptionalOf: make(map[string]string)}
 	for _, w := range c.Workflows {
-		var reason string
-		switch {
-		case w.Available != nil && w.Available() != nil:
-			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is unavailable here: %v", w.ID, w.Available())
-		case !w.AlwaysOn && (len(want) > 0 || w.OptIn) && !want[w.ID]:
-			reason = fmt.Sprintf("tool %%s belongs to workflow %q, which is not enabled; enable it with `workflows:` in .triage/config.yaml or TRIAGE_WORKFLOWS", w.ID)
-		}
-		if reason != "" {
+		if w.Available != nil && w.Available() != nil {
+			reason := fmt.Sprintf("workflow %q, which is unavailable here: %v", w.ID, w.Available())
 			for _, t := range w.Tools {
-				sel.Absent[t.Name] = fmt.Sprintf(reason, t.Name)
+				sel.Absent[t.Name] = fmt.Sprintf("tool %s belongs to %s", t.Name, reason)
 			}
 			continue
 		}
-		sel.Enabled = append(sel.Enabled, w)
+		optional := !w.AlwaysOn && (len(want) > 0 || w.OptIn) && !want[w.ID]
+		if !optional {
+			sel.Enabled = append(sel.Enabled, w)
+		}
 		for _, t := range w.Tools {
 			if t.Available != nil {
 				if err := t.Available(); err != nil {
@@ -70,7 +72,13 @@ func (c *Catalog) Select(names []string) (*Selection, error) {
 					continue
 				}
 			}
-			sel.Tools = append(sel.Tools, t)
+			if !optional {
+				sel.Tools = append(sel.Tools, t)
+				continue
+			}
+			sel.Absent[t.Name] = fmt.Sprintf("tool %s belongs to workflow %q, which is not enabled; enable it with `workflows:` in .triage/config.yaml, TRIAGE_WORKFLOWS, or a profile naming it (session_set_defaults workflows, then session_use_profile)", t.Name, w.ID)
+			sel.Optional = append(sel.Optional, t)
+			sel.OptionalOf[t.Name] = w.ID
 		}
 	}
 	return sel, nil
@@ -116,7 +124,7 @@ func (c *Catalog) Validate() error {
 
 // SelectAll enables every workflow, available here or not.
 func (c *Catalog) SelectAll() *Selection {
-	sel := &Selection{Absent: map[string]string{}, Enabled: c.Workflows}
+	sel := &Selection{Absent: map[string]string{}, OptionalOf: map[string]string{}, Enabled: c.Workflows}
 	for _, w := range c.Workflows {
 		sel.Tools = append(sel.Tools, w.Tools...)
 	}

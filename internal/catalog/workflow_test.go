@@ -49,3 +49,28 @@ func TestSelectOptIn(t *testing.T) {
 		t.Errorf("named: tools %v", sel.Tools)
 	}
 }
+
+// TestSelectOptional: the tools of an available workflow left out are
+// offered to profiles (Optional, OptionalOf); an unavailable workflow's
+// are not, nor an enabled one's.
+func TestSelectOptional(t *testing.T) {
+	c := &Catalog{Workflows: []*Workflow{
+		{ID: "run", Tools: []*Tool{New("run", "Run.", Annotations{}, nop)}},
+		{ID: "device", OptIn: true, Tools: []*Tool{New("device_list", "List.", Annotations{}, nop)}},
+		{ID: "ui", OptIn: true, Available: func() error { return errors.New("axe is not on PATH") },
+			Tools: []*Tool{New("ui_describe", "Describe.", Annotations{}, nop)}},
+	}}
+	sel, err := c.Select(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.Optional) != 1 || sel.Optional[0].Name != "device_list" || sel.OptionalOf["device_list"] != "device" || sel.OptionalOf["run"] != "" {
+		t.Errorf("optional %v, of %v", sel.Optional, sel.OptionalOf)
+	}
+	if !strings.Contains(sel.Absent["ui_describe"], "unavailable here: axe is not on PATH") {
+		t.Errorf("absent: %v", sel.Absent)
+	}
+	if sel, _ = c.Select([]string{"device"}); len(sel.Optional) != 1 || sel.Optional[0].Name != "run" {
+		t.Errorf("named: optional %v", sel.Optional)
+	}
+}

@@ -41,6 +41,9 @@ type Values struct {
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
 	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`
+	// Workflows are more workflows (device, macos, ui...) whose tools the
+	// session sees while this profile is active.
+	Workflows []string `json:"workflows,omitempty" yaml:"workflows,omitempty" jsonschema:"workflows whose tools this profile lists too (device, macos...)"`
 }
 
 // Keys lists the JSON names of every session-managed field, in declaration order.

@@ -14,6 +14,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,10 +78,16 @@ func New(svc *services.Set, o Options) (*Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "triage", Title: "triage", Version: svc.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       sdkLogger(svc.Log),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// A profile naming workflows changes the session's tool list.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	catalog.RegisterAll(s, sel.Tools, sel.IsEnabled, catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes})
-	s.AddReceivingMiddleware(withCaller, explainAbsent(sel.Absent), dropNullArguments, (&idleRelease{}).middleware)
+	extra := func(ctx context.Context) []string { return svc.Defaults.For(ctx).Get("").Workflows }
+	listChanged := catalog.Register(s, catalog.Registration{
+		Tools: sel.Tools, Enabled: sel.IsEnabled, Limits: catalog.Limits{MaxStructuredBytes: svc.Config.Output.MaxStructuredBytes},
+		Optional: sel.Optional, OptionalOf: sel.OptionalOf, Extra: extra,
+	})
+	svc.Workflows = &gate{cat: cat, listChanged: listChanged}
+	s.AddReceivingMiddleware(withCaller, explainAbsent(sel, extra), dropNullArguments, (&idleRelease{}).middleware)
 	addResources(s, svc)
 	ui := webui.New(svc, webui.Options{Doctor: func(ctx context.Context) string { return doctor.Inspect(ctx, svc).Text() }})
 	return &Server{mcp: s, Selection: sel, Catalog: cat, UI: ui}, nil
@@ -104,16 +112,17 @@ func (s *Server) RunStdio(ctx context.Context) error {
 }
 
 // explainAbsent answers calls to tools of disabled or unavailable workflows with
-// the reason, as a tool error the model can read.
-func explainAbsent(absent map[string]string) mcp.Middleware {
+// the reason, as a tool error the model can read; an optional tool whose
+// workflow the caller's profile names (extra) is let through.
+func explainAbsent(sel *catalog.Selection, extra func(context.Context) []string) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/call" {
 				return next(ctx, method, req)
 			}
 			name := toolName(req.GetParams())
-			reason, ok := absent[name]
-			if !ok {
+			reason, ok := sel.Absent[name]
+			if w, opt := sel.OptionalOf[name]; !ok || opt && slices.Contains(extra(ctx), w) {
 				return next(ctx, method, req)
 			}
 			res := &mcp.CallToolResult{Meta: mcp.Meta{catalog.OutcomeKey: string(catalog.UsageError)}}
@@ -122,6 +131,29 @@ func explainAbsent(absent map[string]string) mcp.Middleware {
 		}
 	}
 }
+
+// gate checks the workflows a profile names against the catalog.
+type gate struct {
+	cat         *catalog.Catalog
+	listChanged func()
+}
+
+func (g *gate) Check(names []string) error {
+	for _, n := range names {
+		w := g.cat.Workflow(n)
+		if w == nil {
+			return fmt.Errorf("unknown workflow %q; known workflows: %s", n, strings.Join(g.cat.IDs(), ", "))
+		}
+		if w.Available != nil {
+			if err := w.Available(); err != nil {
+				return fmt.Errorf("workflow %q is unavailable here: %v", n, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (g *gate) ListChanged() { g.listChanged() }
 
 // dropNullArguments removes null-valued arguments before the SDK validates
 // them: a null argument means "not given" (session defaults may fill it), and

@@ -37,6 +37,15 @@ import (
 	"github.com/triage-dev/triage/internal/store"
 )
 
+// WorkflowGate is what the server offers the session workflow about the
+// workflows a profile may show.
+type WorkflowGate interface {
+	// Check reports a name that is no workflow a profile can show here.
+	Check(names []string) error
+	// ListChanged tells the connected clients their tool lists changed.
+	ListChanged()
+}
+
 // Set is the shared state of one triage process.
 type Set struct {
 	Config *config.Config
@@ -48,6 +57,9 @@ type Set struct {
 	Version string
 	// EnabledWorkflows are the workflows the server registered, in order.
 	EnabledWorkflows []string
+	// Workflows, set by the server, checks the workflows a profile names
+	// and tells sessions their tool lists changed (nil: no server).
+	Workflows WorkflowGate
 
 	closeMu  sync.Mutex
 	closers  []func() error

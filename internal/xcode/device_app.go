@@ -71,7 +71,7 @@ func LaunchOnDevice(ctx context.Context, req DeviceLaunchRequest) LaunchOutcome 
 	}
 	if err != nil {
 		o.Status = "failed"
-		o.Line = fmt.Sprintf("LAUNCH FAILED: %s on %s: %s", req.BundleID, req.Device.Label(), launchReason(err, req.BundleID))
+		o.Line = fmt.Sprintf("LAUNCH FAILED: %s on %s: %s", req.BundleID, req.Device.Label(), launchReason(err, req))
 		return o
 	}
 	if req.Console == nil {
@@ -141,7 +141,9 @@ func launchConsole(ctx context.Context, req DeviceLaunchRequest) (bool, error) {
 		return false, err
 	}
 	notify(req.Notify, fmt.Sprintf("launched %s with its console; capturing for %s", req.BundleID, req.Watch))
-	res, err := spawn.Run(ctx, spawn.Spec{Argv: append([]string{"xcrun", "devicectl"}, args...), Timeout: req.Watch, Combined: req.Console})
+	// The output's end is kept too: a refused launch says why there.
+	tail := &limitedBuffer{max: 16 << 10, keepTail: true}
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: append([]string{"xcrun", "devicectl"}, args...), Timeout: req.Watch, Combined: io.MultiWriter(req.Console, tail)})
 	if err != nil {
 		return false, err
 	}
@@ -149,15 +151,24 @@ func launchConsole(ctx context.Context, req DeviceLaunchRequest) (bool, error) {
 		return false, nil
 	}
 	if !res.Success() {
-		return false, &DevicectlError{Command: "device process launch", Message: "the console launch ended: " + res.String()}
+		msg := firstError(tail.String())
+		if msg == "" {
+			msg = "the console launch ended: " + res.String()
+		}
+		return false, &DevicectlError{Command: "device process launch", Message: msg, Detail: tail.String()}
 	}
 	return true, nil
 }
 
-// launchReason is a refused launch's reason, a missing app named as such.
-func launchReason(err error, bundleID string) string {
-	if de, ok := err.(*DevicectlError); ok && de.AppNotInstalled() {
-		return fmt.Sprintf("%s is not installed on the device (install it first: device_install_app): %v", bundleID, err)
+// launchReason is a refused launch's reason, a missing app or a locked
+// device named as such.
+func launchReason(err error, req DeviceLaunchRequest) string {
+	de, ok := err.(*DevicectlError)
+	switch {
+	case ok && de.AppNotInstalled():
+		return fmt.Sprintf("%s is not installed on the device (install it first: device_install_app): %v", req.BundleID, err)
+	case ok && de.DeviceLocked():
+		return fmt.Sprintf("device %s is locked: unlock it and retry (SpringBoard refused to open the app: FBSOpenApplicationErrorDomain error 7, Locked)", req.Device.Label())
 	}
 	return err.Error()
 }

@@ -71,6 +71,9 @@ type DevicectlError struct {
 	// Message is the error's description, else the first ERROR line
 	// devicectl printed.
 	Message string
+	// Detail is the end of what devicectl printed on stderr (bounded): the
+	// chain of underlying errors, which its answer's description leaves out.
+	Detail string
 }
 
 func (e *DevicectlError) Error() string {
@@ -90,6 +93,15 @@ func (e *DevicectlError) Error() string {
 // launch an app the device does not have.
 func (e *DevicectlError) AppNotInstalled() bool {
 	return e.Domain == "NSOSStatusErrorDomain" && e.Code == -10814
+}
+
+// DeviceLocked reports whether the failure is SpringBoard refusing to open
+// an app on a locked device: devicectl's error chain ends in
+// FBSOpenApplicationErrorDomain error 7, "BSErrorCodeDescription = Locked"
+// (as recorded in testdata/devicectl/launch_locked.stderr).
+func (e *DevicectlError) DeviceLocked() bool {
+	return strings.Contains(e.Detail, "BSErrorCodeDescription = Locked") ||
+		strings.Contains(e.Detail, "(FBSOpenApplicationErrorDomain error 7.)")
 }
 
 // DeviceNotFoundError reports a device argument that names no device
@@ -142,8 +154,12 @@ func devicectl(ctx context.Context, args []string, timeout time.Duration) (json.
 	_, runErr := Run(ctx, Command{Argv: argv}, timeout)
 	raw, readErr := os.ReadFile(answer)
 	if readErr != nil {
-		// No answer: the exit status is all there is (a caller that needs
-		// a result fails reading none).
+		// No answer: stderr's ERROR lines, else the exit status, are all
+		// there is (a caller that needs a result fails reading none).
+		var ce *CommandError
+		if errors.As(runErr, &ce) && firstError(ce.Stderr) != "" {
+			return nil, &DevicectlError{Command: commandName(args), Message: firstError(ce.Stderr), Detail: ce.Stderr}
+		}
 		return nil, runErr
 	}
 	return parseAnswer(raw, commandName(args), runErr)
@@ -163,8 +179,11 @@ func parseAnswer(raw []byte, command string, runErr error) (json.RawMessage, err
 		e.Domain, e.Code, e.Message = a.Error.Domain, a.Error.Code, describe(a.Error.UserInfo)
 	}
 	var ce *CommandError
-	if e.Message == "" && errors.As(runErr, &ce) {
-		e.Message = firstError(ce.Stderr)
+	if errors.As(runErr, &ce) {
+		e.Detail = ce.Stderr
+		if e.Message == "" {
+			e.Message = firstError(ce.Stderr)
+		}
 	}
 	if e.Message == "" && e.Domain == "" && runErr != nil {
 		return nil, runErr

@@ -43,6 +43,16 @@ func failing(t testing.TB, name string, match ...string) fakexcode.Rule {
 	return r
 }
 
+// stderrOnly is a rule answering with a recorded failure of which only
+// stderr was recorded: no answer file, exit status 1.
+func stderrOnly(t testing.TB, name string, match ...string) fakexcode.Rule {
+	stderr, err := os.ReadFile(devicectlData(t, name+".stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fakexcode.Rule{Tool: "xcrun", Match: append([]string{"devicectl"}, match...), Stderr: string(stderr), Exit: 1}
+}
+
 // noDevices is the recorded device list with its devices removed: what
 // devicectl answers with no device paired (a documented transformation).
 func noDevices(t testing.TB) string {
@@ -158,6 +168,8 @@ func TestLaunchOnDeviceVerdicts(t *testing.T) {
 			[]fakexcode.Rule{launch, withReports(copyFrom, old, freshReport(t))}, 1},
 		{"not installed", "failed", "LAUNCH FAILED: dev.mobile.MemoryLeakingApp on iPhone (iOS 18.4.1, 00008120-0014485601E3C01E): dev.mobile.MemoryLeakingApp is not installed on the device (install it first: device_install_app)",
 			[]fakexcode.Rule{failing(t, "launch_not_installed", "device", "process", "launch")}, 0},
+		{"locked", "failed", "LAUNCH FAILED: dev.mobile.MemoryLeakingApp on iPhone (iOS 18.4.1, 00008120-0014485601E3C01E): device iPhone (iOS 18.4.1, 00008120-0014485601E3C01E) is locked: unlock it and retry",
+			[]fakexcode.Rule{stderrOnly(t, "launch_locked", "device", "process", "launch")}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +193,38 @@ func TestLaunchOnDeviceVerdicts(t *testing.T) {
 				t.Errorf("summary: %q", o.CrashReports[0].Summary)
 			}
 		})
+	}
+}
+
+// TestLaunchOnDeviceConsoleLocked: a console launch on a locked device
+// prints devicectl's refusal into the console and says it is locked.
+func TestLaunchOnDeviceConsoleLocked(t *testing.T) {
+	d := PhysicalDevice{UDID: "00008120-0014485601E3C01E", Name: "iPhone"}
+	fakexcode.Install(t, fakexcode.Scenario{Rules: []fakexcode.Rule{stderrOnly(t, "launch_locked", "device", "process", "launch", "--console")}})
+	var console bytes.Buffer
+	o := LaunchOnDevice(context.Background(), DeviceLaunchRequest{Device: d, BundleID: "com.exponent.Test", Watch: time.Minute, Console: &console, ReportDir: t.TempDir()})
+	want := "LAUNCH FAILED: com.exponent.Test on iPhone (00008120-0014485601E3C01E): device iPhone (00008120-0014485601E3C01E) is locked: unlock it and retry"
+	if o.Status != "failed" || !strings.HasPrefix(o.Line, want) || !strings.Contains(console.String(), "BSErrorCodeDescription = Locked") {
+		t.Errorf("%s %q\nwant %q; console %q", o.Status, o.Line, want, console.String())
+	}
+}
+
+// TestDevicectlStderrOnly: a failure with no answer file is read from
+// stderr, its first ERROR line the message; a lock is told from the chain.
+func TestDevicectlStderrOnly(t *testing.T) {
+	fakexcode.Install(t, fakexcode.Scenario{Rules: []fakexcode.Rule{stderrOnly(t, "launch_locked", "device", "process", "launch")}})
+	_, err := devicectl(context.Background(), []string{"device", "process", "launch", "--device", "X", "com.exponent.Test"}, 0)
+	var de *DevicectlError
+	if !errors.As(err, &de) || !de.DeviceLocked() || de.AppNotInstalled() ||
+		err.Error() != "devicectl device process launch: The application failed to launch. (com.apple.dt.CoreDeviceError error 10002.)" {
+		t.Errorf("%#v", err)
+	}
+	raw, rerr := os.ReadFile(devicectlData(t, "launch_not_installed.stderr"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if (&DevicectlError{Detail: string(raw)}).DeviceLocked() {
+		t.Errorf("a missing app taken for a locked device")
 	}
 }
 

@@ -23,6 +23,9 @@ type Client struct {
 	t   testing.TB
 	CS  *mcp.ClientSession
 	Svc *services.Set
+	// ListChanged receives one value per notifications/tools/list_changed
+	// the client was sent (buffered; a full buffer drops the extra).
+	ListChanged <-chan struct{}
 }
 
 // Connect starts a server over cfg (nil: defaults, with an in-memory store)
@@ -73,7 +76,14 @@ func connect(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest"}, nil).Connect(ctx, ct, nil)
+	changed := make(chan struct{}, 16)
+	copts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest"}, copts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +92,7 @@ func connect(t testing.TB, cfg *config.Config, workflows func(*services.Set) []*
 		ss.Wait()
 		svc.Close()
 	})
-	return &Client{t: t, CS: cs, Svc: svc}
+	return &Client{t: t, CS: cs, Svc: svc, ListChanged: changed}
 }
 
 // BreakStore makes every body write of the client's output store fail from

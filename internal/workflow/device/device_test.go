@@ -62,6 +62,16 @@ func failing(t *testing.T, name string, match ...string) fakexcode.Rule {
 	return r
 }
 
+// refusing answers with a recorded failure of which only stderr was
+// recorded (no answer file), exit status 1.
+func refusing(t *testing.T, name string, match ...string) fakexcode.Rule {
+	stderr, err := os.ReadFile(recorded(t, name+".stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fakexcode.Rule{Tool: "xcrun", Match: append([]string{"devicectl"}, match...), Stderr: string(stderr), Exit: 1}
+}
+
 // copyFrom copies reports into the --destination of a crash logs copy.
 func copyFrom(reports ...string) fakexcode.Rule {
 	return fakexcode.Rule{Tool: "xcrun", Match: []string{"devicectl", "device", "copy", "from", "--domain-type", "systemCrashLogs"},
@@ -134,6 +144,8 @@ func TestDeviceLaunchVerdicts(t *testing.T) {
 			"    MemoryLeakingApp [8592] crashed: EXC_CRASH (SIGSEGV)", []fakexcode.Rule{launch, copyFrom(old, freshReport(t))}},
 		{"not installed", "failed", "LAUNCH FAILED: dev.mobile.MemoryLeakingApp on iPhone (iOS 18.4.1, " + phone + "): dev.mobile.MemoryLeakingApp is not installed on the device",
 			"(NSOSStatusErrorDomain error -10814)", []fakexcode.Rule{failing(t, "launch_not_installed", "device", "process", "launch")}},
+		{"device locked", "failed", "LAUNCH FAILED: dev.mobile.MemoryLeakingApp on iPhone (iOS 18.4.1, " + phone + "): device iPhone (iOS 18.4.1, " + phone + ") is locked: unlock it and retry",
+			"FBSOpenApplicationErrorDomain error 7, Locked", []fakexcode.Rule{refusing(t, "launch_locked", "device", "process", "launch")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

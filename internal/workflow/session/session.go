@@ -7,6 +7,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +33,10 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 				"Set session defaults in the active or named profile; explicit arguments override them.",
 				catalog.Annotations{Idempotent: true}, h.set).
 				Unlisted("xcode", "workspace_path", "project_path", "scheme", "device_id", "platform").
-				Unlisted("simulator", "simulator_id", "simulator_name"),
+				Unlisted("simulator", "simulator_id", "simulator_name").
+				// Accepted, not advertised: the token budget has no room;
+				// a hidden tool's error names it.
+				Unlisted("", "workflows"),
 			catalog.New("session_show_defaults",
 				"Show a profile's session defaults and the known profiles.",
 				catalog.Annotations{ReadOnly: true, Idempotent: true}, h.show),
@@ -70,6 +74,10 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 	if err := validate(in.Values); err != nil {
 		return catalog.Result[Output]{}, err
 	}
+	if err := h.checkWorkflows(in.Values.Workflows); err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	before := h.shown(ctx)
 	if in.Persist {
 		if err := h.svc.Defaults.MayPersist(ctx); err != nil {
 			return catalog.Result[Output]{}, err
@@ -94,7 +102,7 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 		}
 		out.Persisted = path
 	}
-	return catalog.Result[Output]{Text: render("DEFAULTS SET", out), Output: out}, nil
+	return catalog.Result[Output]{Text: render("DEFAULTS SET", out) + h.changed(ctx, before), Output: out}, nil
 }
 
 type showParams struct {
@@ -129,12 +137,13 @@ func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (c
 	if err != nil {
 		return catalog.Result[Output]{}, err
 	}
+	before := h.shown(ctx)
 	v, err := ds.Clear(profile, in.Keys)
 	if err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
 	out := output(ds, profile, v)
-	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out), Output: out}, nil
+	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out) + h.changed(ctx, before), Output: out}, nil
 }
 
 type useParams struct {
@@ -143,11 +152,48 @@ type useParams struct {
 
 func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
 	ds := h.svc.Defaults.For(ctx)
+	if err := defaults.ValidProfile(in.Profile); err != nil {
+		return catalog.Result[Output]{}, fault.Usage(err)
+	}
+	if err := h.checkWorkflows(ds.Get(in.Profile).Workflows); err != nil {
+		return catalog.Result[Output]{}, fmt.Errorf("profile %s: %w", in.Profile, err)
+	}
+	before := h.shown(ctx)
 	if err := ds.Use(in.Profile); err != nil {
 		return catalog.Result[Output]{}, fault.Usage(err)
 	}
 	out := output(ds, "", ds.Get(""))
-	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out), Output: out}, nil
+	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out) + h.changed(ctx, before), Output: out}, nil
+}
+
+// checkWorkflows reports a workflow a profile cannot show here.
+func (h *handler) checkWorkflows(names []string) error {
+	if h.svc.Workflows == nil || len(names) == 0 {
+		return nil
+	}
+	if err := h.svc.Workflows.Check(names); err != nil {
+		return fault.Usagef("workflows: %v", err)
+	}
+	return nil
+}
+
+// shown is the workflows the caller's active profile shows.
+func (h *handler) shown(ctx context.Context) []string {
+	return h.svc.Defaults.For(ctx).Get("").Workflows
+}
+
+// changed tells the clients their tool lists changed when the workflows
+// the caller's active profile shows did, and says so.
+func (h *handler) changed(ctx context.Context, before []string) string {
+	after := h.shown(ctx)
+	if slices.Equal(before, after) || h.svc.Workflows == nil {
+		return ""
+	}
+	h.svc.Workflows.ListChanged()
+	if len(after) == 0 {
+		return "tools/list changed: no more workflows shown\n"
+	}
+	return fmt.Sprintf("tools/list changed: the tools of workflows %s are listed for this session\n", strings.Join(after, ", "))
 }
 
 // output describes profile of the caller's defaults ds, holding v.

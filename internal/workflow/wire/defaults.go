@@ -25,6 +25,7 @@ type Defaults struct {
 	DebuggerBackend string            `json:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
 	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`
+	Workflows       []string          `json:"workflows,omitempty"`
 }
 
 // DefaultsOf converts session defaults.
