@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	godap "github.com/google/go-dap"
 
@@ -116,6 +117,13 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 	if b.flavorKind() != KindLLDB {
 		return fmt.Errorf("watch: %s's adapter: data breakpoints (supportsDataBreakpoints %t) are not driven by triage yet: %w",
 			b.flavorKind(), b.Capabilities().SupportsDataBreakpoints, debugger.ErrUnsupported)
+	}
+	b.mu.Lock()
+	local := b.host == ""
+	b.mu.Unlock()
+	if soft, why := debugger.SoftWatchNeeded(); soft && local {
+		return fmt.Errorf("watch %q: unsupported here because %s, and the DAP backend does not emulate watches (backend lldb does): %w",
+			bp.Spec.Watch, strings.TrimSuffix(why, "; watching by single-stepping, slow"), debugger.ErrUnsupported)
 	}
 	access, _ := debugger.ParseAccess(bp.Spec.Access)
 	out, err := b.RawCommand(ctx, debugger.LLDBWatchCommand(bp.Spec.Watch, access))

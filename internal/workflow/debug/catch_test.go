@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 )
 
@@ -81,5 +82,51 @@ func TestCatchAndWatchBadInput(t *testing.T) {
 	}
 	if bp := c.Call("debug_breakpoint_add", map[string]any{"location": "watch:total + 1"}); !bp.IsError {
 		t.Errorf("a watch on a value that is no lvalue:\n%s", bp.Text)
+	}
+}
+
+// A watch:counter stops at the line that writes, with old → new, through
+// MCP on the lldb backend (emulated by single-stepping where the host does
+// not deliver hardware watchpoints, as it says); on the DAP backend here
+// it works or is refused saying why; a read watch works or is refused
+// saying why.
+func TestWatchStopsAtWritingLine(t *testing.T) {
+	needTool(t, "gcc", "gcc")
+	bin := filepath.Join(t.TempDir(), "watch")
+	src, _ := filepath.Abs("../../debugger/dap/testdata/watch.c")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			if r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"main"}, "backend": backend.name}); r.IsError {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			rw := c.Call("debug_breakpoint_add", map[string]any{"location": "rwatch:counter"})
+			if rw.IsError && !strings.Contains(rw.Text, "unsupported here because") {
+				t.Errorf("rwatch:counter neither set nor refused saying why:\n%s", rw.Text)
+			}
+			bp := c.Call("debug_breakpoint_add", map[string]any{"location": "watch:counter"})
+			if bp.IsError {
+				if backend.name == "dap" && strings.Contains(bp.Text, "unsupported here because hardware watchpoints are not delivered") {
+					t.Logf("dap: %s", bp.FirstLine())
+					return
+				}
+				t.Fatalf("watch:counter:\n%s", bp.Text)
+			}
+			t.Log(bp.Text)
+			if soft, _ := debugger.SoftWatchNeeded(); soft && !strings.Contains(bp.FirstLine(), "hardware watchpoints are not delivered on this host") {
+				t.Errorf("an emulated watch does not say so:\n%s", bp.Text)
+			}
+			for _, want := range []string{"counter 0 → 1, written at watch.c:7", "counter 1 → 3, written at watch.c:7"} {
+				s := c.Call("debug_continue", map[string]any{"wait_s": 30})
+				if s.IsError || !strings.HasPrefix(s.FirstLine(), "STOPPED at watchpoint") || !strings.Contains(s.FirstLine(), want) {
+					t.Fatalf("continue, want %q:\n%s", want, s.Text)
+				}
+				t.Log(s.FirstLine())
+			}
+		})
 	}
 }
