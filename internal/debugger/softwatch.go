@@ -75,6 +75,12 @@ type SoftWatchResult struct {
 	Function string `json:"function"`
 	Steps    int    `json:"steps"`
 	BP       int    `json:"bp"` // lldb's breakpoint id
+	// For Kind other: lldb's process state ("exited", "stopped"), the
+	// exit status, the stop's description and signal.
+	State       string `json:"state"`
+	Exit        int    `json:"exit"`
+	Description string `json:"description"`
+	Signal      string `json:"signal"`
 }
 
 var softWatchRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^TRIAGE-WATCH (\{.*\})\s*$`) })

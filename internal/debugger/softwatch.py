@@ -95,10 +95,25 @@ def triage_sw_loop(t, th, limit, seconds):
             triage_sw_pending = pc if pc in stops else None
             return r
         if not ok:
-            return {'kind': 'other', 'steps': n}
+            return triage_sw_other(p, th, n)
         bp = stops.get(th.GetFrameAtIndex(0).GetPCAddress().GetLoadAddress(t))
         if bp is not None and triage_sw_takes(th, bp):
             return {'kind': 'breakpoint', 'bp': bp.GetID(), 'steps': n}
+
+# triage_sw_other describes a stop the target made by itself (an exit, a
+# signal, a breakpoint hit while stepping out): an adapter that did not see
+# it (the stepping hid its events) is told from this.
+def triage_sw_other(p, th, n):
+    r = {'kind': 'other', 'steps': n, 'state': lldb.SBDebugger.StateAsCString(p.GetState())}
+    if p.GetState() == lldb.eStateExited:
+        r['exit'] = p.GetExitStatus()
+    elif p.GetState() == lldb.eStateStopped:
+        r['description'] = th.GetStopDescription(256)
+        if th.GetStopReason() == lldb.eStopReasonSignal:
+            r['signal'] = p.GetUnixSignals().GetSignalAsCString(th.GetStopReasonDataAtIndex(0))
+        elif th.GetStopReason() == lldb.eStopReasonBreakpoint:
+            r['bp'] = th.GetStopReasonDataAtIndex(0)
+    return r
 
 def triage_sw_run(limit, seconds):
     t = lldb.debugger.GetSelectedTarget()

@@ -86,10 +86,9 @@ func TestCatchAndWatchBadInput(t *testing.T) {
 }
 
 // A watch:counter stops at the line that writes, with old → new, through
-// MCP on the lldb backend (emulated by single-stepping where the host does
-// not deliver hardware watchpoints, as it says); on the DAP backend here
-// it works or is refused saying why; a read watch works or is refused
-// saying why.
+// MCP on both backends (emulated by single-stepping where the host does
+// not deliver hardware watchpoints, as it says); after the last write the
+// target exits; a read watch works or is refused saying why.
 func TestWatchStopsAtWritingLine(t *testing.T) {
 	needTool(t, "gcc", "gcc")
 	bin := filepath.Join(t.TempDir(), "watch")
@@ -110,10 +109,6 @@ func TestWatchStopsAtWritingLine(t *testing.T) {
 			}
 			bp := c.Call("debug_breakpoint_add", map[string]any{"location": "watch:counter"})
 			if bp.IsError {
-				if backend.name == "dap" && strings.Contains(bp.Text, "unsupported here because hardware watchpoints are not delivered") {
-					t.Logf("dap: %s", bp.FirstLine())
-					return
-				}
 				t.Fatalf("watch:counter:\n%s", bp.Text)
 			}
 			t.Log(bp.Text)
@@ -126,6 +121,12 @@ func TestWatchStopsAtWritingLine(t *testing.T) {
 					t.Fatalf("continue, want %q:\n%s", want, s.Text)
 				}
 				t.Log(s.FirstLine())
+				if st := c.Call("debug_stack", nil); !strings.Contains(st.Text, "bump") {
+					t.Errorf("the writing function is not on the stack:\n%s", st.Text)
+				}
+			}
+			if s := c.Call("debug_continue", map[string]any{"wait_s": 30}); s.IsError || !strings.Contains(s.FirstLine(), "EXITED") {
+				t.Errorf("after the last write:\n%s", s.Text)
 			}
 		})
 	}
