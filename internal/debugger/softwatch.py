@@ -49,14 +49,20 @@ def triage_sw_takes(th, bp):
     return not c or th.GetFrameAtIndex(0).EvaluateExpression(c).GetValueAsUnsigned() != 0
 
 def triage_sw_step(th, le):
+    """One instruction (a call into code without line information run to
+    its return): the top frame after it, None if the target stopped by
+    itself."""
     th.StepInstruction(False)
     p = th.GetProcess()
     if p.GetState() != lldb.eStateStopped or th.GetStopReason() not in (lldb.eStopReasonTrace, lldb.eStopReasonPlanComplete):
-        return False
-    if le.IsValid() and not th.GetFrameAtIndex(0).GetLineEntry().IsValid():
+        return None
+    f = th.GetFrameAtIndex(0)
+    if le.IsValid() and not f.GetLineEntry().IsValid():
         th.StepOut()
-        return p.GetState() == lldb.eStateStopped and th.GetStopReason() in (lldb.eStopReasonTrace, lldb.eStopReasonPlanComplete)
-    return True
+        if p.GetState() != lldb.eStateStopped or th.GetStopReason() not in (lldb.eStopReasonTrace, lldb.eStopReasonPlanComplete):
+            return None
+        f = th.GetFrameAtIndex(0)
+    return f
 
 def triage_sw_changed(t, th, old):
     p, err = t.GetProcess(), lldb.SBError()
@@ -77,26 +83,27 @@ def triage_sw_loop(t, th, limit, seconds):
     p, err = t.GetProcess(), lldb.SBError()
     old = dict((w, p.ReadMemory(a, n, err)) for w, (a, n, ty) in triage_sw_W.items())
     stops, end, n = triage_sw_stops(t), time.time() + seconds, 0
-    pc = th.GetFrameAtIndex(0).GetPCAddress().GetLoadAddress(t)
+    pc = th.GetFrameAtIndex(0).GetPC()
     pending, triage_sw_pending = triage_sw_pending, None
     if pending == pc and pc in stops and triage_sw_takes(th, stops[pc]):
         return {'kind': 'breakpoint', 'bp': stops[pc].GetID(), 'steps': 0}
+    f = th.GetFrameAtIndex(0)
     while True:
         if n >= limit or time.time() > end:
             return {'kind': 'limit' if n >= limit else 'time', 'steps': n}
-        f = th.GetFrameAtIndex(0)
-        le, fn = f.GetLineEntry(), f.GetFunctionName()
+        le, at = f.GetLineEntry(), f.GetPC()
         n += 1
-        ok = triage_sw_step(th, le)
+        f = triage_sw_step(th, le)
         r = triage_sw_changed(t, th, old)
         if r is not None:
+            fn = t.ResolveLoadAddress(at).GetSymbol().GetName()
             r.update({'file': le.GetFileSpec().fullpath or '', 'line': le.GetLine(), 'function': fn or '', 'steps': n})
-            pc = th.GetFrameAtIndex(0).GetPCAddress().GetLoadAddress(t)
+            pc = th.GetFrameAtIndex(0).GetPC()
             triage_sw_pending = pc if pc in stops else None
             return r
-        if not ok:
+        if f is None:
             return triage_sw_other(p, th, n)
-        bp = stops.get(th.GetFrameAtIndex(0).GetPCAddress().GetLoadAddress(t))
+        bp = stops.get(f.GetPC())
         if bp is not None and triage_sw_takes(th, bp):
             return {'kind': 'breakpoint', 'bp': bp.GetID(), 'steps': n}
 
