@@ -90,3 +90,28 @@ func TestSoftWatchLimits(t *testing.T) {
 		t.Errorf("counter = %+v, %v", v, err)
 	}
 }
+
+// The probe agrees with lldb's own hardware watchpoint: set by a raw
+// command (no emulation), it stops the target at the write where the probe
+// says the host delivers them, and the target runs to its exit where not.
+func TestHardwareWatchProbeAgreesWithLLDB(t *testing.T) {
+	prog := buildWith(t, "gcc", "watch.c")
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Breakpoints: []debugger.BreakpointSpec{{Function: "main"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.RawCommand(ctx, "watchpoint set variable -w write -- counter"); err != nil || !strings.Contains(out, "Watchpoint created") {
+		t.Fatalf("watchpoint set: %q, %v", out, err)
+	}
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	soft, why := debugger.SoftWatchNeeded()
+	stopped := st.Status == debugger.StatusStopped && st.LastStop != nil && strings.HasPrefix(st.LastStop.Description, "watchpoint")
+	t.Logf("probe: emulation needed %t (%s); lldb's hardware watchpoint: %s %+v", soft, why, st.Status, st.LastStop)
+	if stopped == soft || !stopped && st.Status != debugger.StatusExited {
+		t.Errorf("the probe says emulation needed %t, but lldb's own watchpoint left the target %s (%+v)", soft, st.Status, st.LastStop)
+	}
+}
