@@ -131,3 +131,29 @@ func TestWatchStopsAtWritingLine(t *testing.T) {
 		})
 	}
 }
+
+// A watch among debug_attach's breakpoints is set at the launch's first
+// stop and stops at the writing line; alone it is a usage error saying
+// what to add.
+func TestWatchAtAttach(t *testing.T) {
+	needTool(t, "gcc", "gcc")
+	needTool(t, "lldb-16", "lldb-16")
+	bin := filepath.Join(t.TempDir(), "watch")
+	src, _ := filepath.Abs("../../debugger/dap/testdata/watch.c")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	c := mcptest.Connect(t, nil)
+	r := c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"watch:counter"}, "backend": "lldb"})
+	if r.Outcome != "usage_error" || !strings.Contains(r.Text, "a watch needs a live process: give a breakpoint to stop at first") {
+		t.Errorf("a watch alone (%s):\n%s", r.Outcome, r.Text)
+	}
+	r = c.Call("debug_attach", map[string]any{"program": bin, "breakpoints": []string{"main", "watch:counter"}, "backend": "lldb"})
+	if r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED at breakpoint 1 in main") {
+		t.Fatalf("attach:\n%s", r.Text)
+	}
+	s := c.Call("debug_continue", map[string]any{"wait_s": 30})
+	if s.IsError || !strings.HasPrefix(s.FirstLine(), "STOPPED at watchpoint 2: counter 0 → 1, written at watch.c:7") {
+		t.Fatalf("continue:\n%s", s.Text)
+	}
+}
