@@ -66,7 +66,9 @@ func (b *Backend) continueSoft(ctx context.Context, wait time.Duration) (debugge
 	if limit <= 0 {
 		limit = debugger.DefaultWatchSteps
 	}
-	out, err := b.RawCommand(ctx, debugger.LLDBSoftWatchRun(limit, wait))
+	rctx, cancel := context.WithTimeout(ctx, wait+DefaultTimeout) // the script ends by the wait
+	defer cancel()
+	out, err := b.RawCommand(rctx, debugger.LLDBSoftWatchRun(limit, wait))
 	if err != nil {
 		return b.State(), err
 	}
