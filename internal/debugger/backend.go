@@ -69,6 +69,12 @@ type Config struct {
 	// Dir is the session's private directory (adapter logs go there).
 	Dir    string
 	Limits Limits
+	// WatchSteps bounds the single steps of one continue under software
+	// watches (0: DefaultWatchSteps).
+	WatchSteps int
+	// SoftWatch emulates watches even where the host delivers hardware
+	// ones (lldb backend; for tests of the emulation on any host).
+	SoftWatch bool
 }
 
 // Factory makes an unstarted Backend.

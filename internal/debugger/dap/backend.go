@@ -93,6 +93,7 @@ type breakpoint struct {
 	filter    string
 	lldbWatch int
 	signal    string
+	soft      bool // a watch emulated by single-stepping (softwatch.go)
 }
 
 // New returns an unstarted backend using adapter kind (KindLLDB, KindDlv,

@@ -117,7 +117,11 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 		return fmt.Errorf("watch: %s's adapter: data breakpoints (supportsDataBreakpoints %t) are not driven by triage yet: %w",
 			b.flavorKind(), b.Capabilities().SupportsDataBreakpoints, debugger.ErrUnsupported)
 	}
+	soft, why := b.softWatchNeeded()
 	access, _ := debugger.ParseAccess(bp.Spec.Access)
+	if soft && access != debugger.AccessWrite {
+		return debugger.SoftWatchReadError(access, why)
+	}
 	out, err := b.RawCommand(ctx, debugger.LLDBWatchCommand(bp.Spec.Watch, access))
 	if err != nil {
 		return fmt.Errorf("watch %q: %w", bp.Spec.Watch, err)
@@ -128,6 +132,14 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 	}
 	bp.lldbWatch, bp.Value = id, value
 	bp.Via = "lldb's watchpoint set, through evaluate (lldb-vscode has no data breakpoints)"
+	if soft {
+		if err := b.addSoftWatch(ctx, bp.Spec.Watch); err != nil {
+			_, _ = b.RawCommand(ctx, "watchpoint delete "+strconv.Itoa(id))
+			return err
+		}
+		bp.soft = true
+		bp.Via = why + "; through evaluate"
+	}
 	return nil
 }
 
@@ -138,6 +150,11 @@ func (b *Backend) unset(ctx context.Context, bp *breakpoint) error {
 	case bp.filter != "":
 		return b.syncFilters(ctx, nil)
 	case bp.lldbWatch != 0:
+		if bp.soft {
+			if _, err := b.RawCommand(ctx, debugger.LLDBSoftWatchDelete(bp.ID)); err != nil {
+				return err
+			}
+		}
 		_, err := b.RawCommand(ctx, "watchpoint delete "+strconv.Itoa(bp.lldbWatch))
 		return err
 	case bp.signal != "" && b.flavorKind() == KindLLDB:

@@ -205,6 +205,9 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if core {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
 	}
+	if !running && b.hasSoftWatch() {
+		return b.continueSoft(ctx, opts.Wait)
+	}
 	if !running {
 		if err := b.call(ctx, "continue", godap.ContinueArguments{ThreadId: thread}, nil); err != nil {
 			return b.State(), err

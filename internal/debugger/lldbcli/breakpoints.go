@@ -18,6 +18,8 @@ type lldbRef struct {
 	// on it before, restored on removal.
 	signal  string
 	wasStop bool
+	// soft: a watch emulated by single-stepping (softwatch.go).
+	soft bool
 }
 
 // AddBreakpoint implements debugger.Backend. Our ids count apart from
@@ -127,6 +129,10 @@ func (b *Backend) setWatch(ctx context.Context, spec debugger.BreakpointSpec) (d
 		return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("watchpoints on a core file: %w", debugger.ErrUnsupported)
 	}
 	access, _ := debugger.ParseAccess(spec.Access)
+	soft, why := b.softWatchNeeded()
+	if soft && access != debugger.AccessWrite {
+		return debugger.Breakpoint{}, lldbRef{}, debugger.SoftWatchReadError(access, why)
+	}
 	out, err := b.run(ctx, debugger.LLDBWatchCommand(spec.Watch, access), nil)
 	if err != nil {
 		return debugger.Breakpoint{}, lldbRef{}, err
@@ -141,7 +147,15 @@ func (b *Backend) setWatch(ctx context.Context, spec debugger.BreakpointSpec) (d
 	if err != nil {
 		return debugger.Breakpoint{}, lldbRef{}, err
 	}
-	return debugger.Breakpoint{Spec: spec, Verified: true, Value: value}, lldbRef{kind: "watchpoint", id: id}, nil
+	bp := debugger.Breakpoint{Spec: spec, Verified: true, Value: value}
+	if soft {
+		if err := b.addSoftWatch(ctx, spec.Watch); err != nil {
+			_, _ = b.run(ctx, "watchpoint delete "+strconv.Itoa(id), nil)
+			return debugger.Breakpoint{}, lldbRef{}, err
+		}
+		bp.Via = why
+	}
+	return bp, lldbRef{kind: "watchpoint", id: id, soft: soft}, nil
 }
 
 func parseBreakpointSet(out string, spec debugger.BreakpointSpec) (debugger.Breakpoint, error) {
@@ -181,6 +195,11 @@ func (b *Backend) RemoveBreakpoint(ctx context.Context, id int) error {
 	}
 	if _, err := b.runChecked(ctx, cmd); err != nil {
 		return err
+	}
+	if ref.soft {
+		if _, err := b.runChecked(ctx, debugger.LLDBSoftWatchDelete(id)); err != nil {
+			return err
+		}
 	}
 	b.mu.Lock()
 	delete(b.bps, id)

@@ -201,6 +201,9 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if b.isCore() {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
 	}
+	if b.State().Status == debugger.StatusStopped && b.hasSoftWatch() {
+		return b.continueSoft(ctx, opts.Wait)
+	}
 	cmd := "process continue"
 	if b.State().Status == debugger.StatusRunning {
 		cmd = "process status" // running already: only wait

@@ -58,6 +58,9 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 		info, _ := h.svc.Debugger().Info(ctx, id)
 		text += " — unverified: " + unverifiedReason(spec, bp.Message, info.SSHHost)
 	}
+	if spec.Watch != "" && bp.Via != "" {
+		text += "; " + bp.Via // an emulated watch says so: it is slow
+	}
 	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
 }
 

@@ -234,13 +234,20 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		}
 		dir = argpath.Base(in.Cwd, in.ProjectDir)
 	}
-	var bps []debugger.BreakpointSpec
+	var bps, watches []debugger.BreakpointSpec
 	for _, s := range in.Breakpoints {
 		bp, err := parseLocation(s)
 		if err != nil {
 			return debugger.SessionInfo{}, err
 		}
-		bps = append(bps, bp)
+		if bp.Watch != "" {
+			watches = append(watches, bp) // set at the first stop: a watch needs a live process
+		} else {
+			bps = append(bps, bp)
+		}
+	}
+	if len(watches) > 0 && len(bps) == 0 && !in.StopOnEntry {
+		return debugger.SessionInfo{}, fault.Usagef("a watch needs a live process: give a breakpoint to stop at first (main, say), where the watch is set")
 	}
 	m := h.svc.Debugger()
 	spec := debugger.LaunchSpec{Program: program, Args: in.Args, Dir: dir, Env: in.Env, StopOnEntry: in.StopOnEntry, Breakpoints: bps, SSHHost: in.SSHHost}
@@ -253,10 +260,28 @@ func (h *handler) launch(ctx context.Context, backend string, in attachParams, w
 		// The target runs to the entry or the first breakpoint (or the
 		// end); an adapter may report that stop after the launch returns.
 		if b, err := m.Backend(ctx, info.ID); err == nil {
-			_, _ = b.WaitStop(ctx, wait) // still running is said by the result
+			st, _ := b.WaitStop(ctx, wait) // still running is said by the result
+			if err := setWatches(ctx, b, st, watches); err != nil {
+				_ = m.Detach(ctx, info.ID) // no session the caller was not told of
+				return debugger.SessionInfo{}, err
+			}
 		}
 	}
 	return info, nil
+}
+
+// setWatches sets a launch's watches at its first stop; an error ends
+// the session (the caller detaches).
+func setWatches(ctx context.Context, b debugger.Backend, st debugger.State, watches []debugger.BreakpointSpec) error {
+	for _, w := range watches {
+		if st.Status != debugger.StatusStopped {
+			return fmt.Errorf("the target did not stop before watch %s could be set (it is %s); the session was ended", w.Watch, st.Status)
+		}
+		if _, err := b.AddBreakpoint(ctx, w); err != nil {
+			return fmt.Errorf("watch %s could not be set at the first stop (the session was ended): %w", w.Watch, err)
+		}
+	}
+	return nil
 }
 
 // withCoreSignal fills in the signal a core's notes record when the

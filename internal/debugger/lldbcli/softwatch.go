@@ -1,0 +1,111 @@
+package lldbcli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+)
+
+// softWatchNeeded: a local session on a host that does not deliver
+// hardware watchpoints emulates them (a remote host's lldb is trusted),
+// as does one configured to.
+func (b *Backend) softWatchNeeded() (bool, string) {
+	b.mu.Lock()
+	remote := b.host != ""
+	b.mu.Unlock()
+	switch soft, why := debugger.SoftWatchNeeded(); {
+	case soft && !remote:
+		return soft, why
+	case b.cfg.SoftWatch:
+		return true, "watching by single-stepping, slow (asked for)"
+	}
+	return false, ""
+}
+
+// addSoftWatch registers the watch being added (our next id) with
+// softwatch.py. The op lock is held, so the next id is the one it gets.
+func (b *Backend) addSoftWatch(ctx context.Context, expr string) error {
+	if _, err := b.runChecked(ctx, debugger.LLDBSoftWatchLoad()); err != nil {
+		return fmt.Errorf("watch %q: loading the software watch: %w", expr, err)
+	}
+	b.mu.Lock()
+	id := b.nextID + 1
+	b.mu.Unlock()
+	out, err := b.runChecked(ctx, debugger.LLDBSoftWatchAdd(id, expr))
+	if err != nil {
+		return fmt.Errorf("watch %q: %w", expr, err)
+	}
+	r, err := debugger.ParseSoftWatch(out)
+	if err == nil && r.Kind != "added" {
+		err = fmt.Errorf("watch %q: %s", expr, r.Error)
+	}
+	return err
+}
+
+func (b *Backend) hasSoftWatch() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, ref := range b.refs {
+		if ref.soft {
+			return true
+		}
+	}
+	return false
+}
+
+// continueSoft continues under software watches: softwatch.py steps the
+// target until a watched value changes (a watchpoint stop at the line that
+// wrote), a breakpoint's location is reached, the target stops by itself
+// (lldb's own report then), or the step limit or the wait runs out (an
+// error saying so, the target stopped). The op lock is held.
+func (b *Backend) continueSoft(ctx context.Context, wait time.Duration) (debugger.State, error) {
+	if wait <= 0 {
+		wait = defaultWait
+	}
+	limit := b.cfg.WatchSteps
+	if limit <= 0 {
+		limit = debugger.DefaultWatchSteps
+	}
+	b.mu.Lock()
+	b.moved = true
+	b.mu.Unlock()
+	rctx, cancel := context.WithTimeout(ctx, wait+commandWait)
+	defer cancel()
+	out, err := b.run(rctx, debugger.LLDBSoftWatchRun(limit, wait), nil)
+	if err != nil {
+		return b.State(), err
+	}
+	r, perr := debugger.ParseSoftWatch(out)
+	st, err := b.refresh(ctx)
+	switch {
+	case err != nil:
+		return st, err
+	case perr != nil:
+		return st, perr
+	case r.Kind == "limit" || r.Kind == "time":
+		return st, debugger.SoftWatchLimitError(r, limit, wait)
+	case r.Kind == "other" || st.Status != debugger.StatusStopped:
+		return st, nil
+	}
+	thread := 0
+	if st.LastStop != nil {
+		thread = st.LastStop.ThreadID
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r.Kind == "breakpoint" {
+		id := b.ourID("breakpoint", r.BP)
+		b.state.LastStop = &debugger.Stop{Reason: debugger.StopBreakpoint, ThreadID: thread, BreakpointIDs: []int{id}, At: time.Now(),
+			Description: fmt.Sprintf("breakpoint %d (its location reached while watching by single-stepping)", r.BP)}
+		return b.copyState(), nil
+	}
+	bp := b.bps[r.ID]
+	b.state.LastStop = debugger.SoftWatchStop(r, bp.Spec.Watch, thread)
+	if _, ok := b.bps[r.ID]; ok {
+		bp.Value = r.New
+		b.bps[r.ID] = bp
+	}
+	return b.copyState(), nil
+}

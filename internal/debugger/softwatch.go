@@ -1,0 +1,116 @@
+package debugger
+
+import (
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/triage-dev/triage/internal/spawn"
+)
+
+// Software watchpoints: where the host does not deliver hardware
+// watchpoints (spawn.HardwareWatchpoints), the lldb backends watch a write
+// by single-stepping the target in lldb's own Python (softwatch.py), far
+// faster than a command round trip per step. A read cannot be seen that
+// way.
+
+//go:embed softwatch.py
+var softWatchPy string
+
+// DefaultWatchSteps bounds one continue under software watches.
+const DefaultWatchSteps = 2_000_000
+
+// SoftWatchNeeded says whether a watch on this host must be emulated, and
+// why, for a breakpoint's Via.
+func SoftWatchNeeded() (bool, string) {
+	ok, why := spawn.HardwareWatchpoints()
+	if ok {
+		return false, ""
+	}
+	return true, "hardware watchpoints are not delivered on this host (" + why + "); watching by single-stepping, slow"
+}
+
+// SoftWatchReadError refuses a read or readwrite watch where it would
+// have to be emulated.
+func SoftWatchReadError(access Access, why string) error {
+	return fmt.Errorf("watch for %s: unsupported here because %s, and single-stepping sees writes only (a value that changes), not reads: %w", access, why, ErrUnsupported)
+}
+
+// LLDBSoftWatchLoad is the lldb command defining softwatch.py's functions
+// in lldb's interpreter (one line, so it works over any lldb, remote too);
+// defining them again keeps the watches.
+var LLDBSoftWatchLoad = sync.OnceValue(func() string {
+	return "script exec(__import__('base64').b64decode('" + base64.StdEncoding.EncodeToString([]byte(softWatchPy)) + "').decode(), globals())"
+})
+
+// LLDBSoftWatchAdd registers our watch id on expr, read in the selected frame.
+func LLDBSoftWatchAdd(id int, expr string) string {
+	q, _ := json.Marshal(expr)
+	return fmt.Sprintf("script triage_sw_add(%d, %s)", id, q)
+}
+
+// LLDBSoftWatchDelete forgets our watch id.
+func LLDBSoftWatchDelete(id int) string { return fmt.Sprintf("script triage_sw_del(%d)", id) }
+
+// LLDBSoftWatchRun steps until a watched value changes, a breakpoint's
+// location is reached, the target stops otherwise, or steps or wait run out.
+func LLDBSoftWatchRun(steps int, wait time.Duration) string {
+	return fmt.Sprintf("script triage_sw_run(%d, %.3f)", steps, wait.Seconds())
+}
+
+// SoftWatchResult is softwatch.py's answer.
+type SoftWatchResult struct {
+	Kind     string `json:"kind"` // added, error, changed, breakpoint, other, limit, time
+	Error    string `json:"error"`
+	ID       int    `json:"id"`
+	Old      string `json:"old"`
+	New      string `json:"new"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+	Steps    int    `json:"steps"`
+	BP       int    `json:"bp"` // lldb's breakpoint id
+	// For Kind other: lldb's process state ("exited", "stopped"), the
+	// exit status, the stop's description and signal.
+	State       string `json:"state"`
+	Exit        int    `json:"exit"`
+	Description string `json:"description"`
+	Signal      string `json:"signal"`
+}
+
+var softWatchRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^TRIAGE-WATCH (\{.*\})\s*$`) })
+
+// ParseSoftWatch reads softwatch.py's answer from lldb's output.
+func ParseSoftWatch(out string) (SoftWatchResult, error) {
+	var r SoftWatchResult
+	m := softWatchRE().FindStringSubmatch(out)
+	if m == nil {
+		return r, fmt.Errorf("software watch: unexpected lldb output: %q", strings.TrimSpace(out))
+	}
+	if err := json.Unmarshal([]byte(m[1]), &r); err != nil {
+		return r, fmt.Errorf("software watch: %v in %q", err, m[1])
+	}
+	return r, nil
+}
+
+// SoftWatchStop is the stop a changed value makes: a watchpoint stop with
+// the line of the instruction that wrote.
+func SoftWatchStop(r SoftWatchResult, expr string, thread int) *Stop {
+	return &Stop{Reason: StopBreakpoint, ThreadID: thread, BreakpointIDs: []int{r.ID}, At: time.Now(),
+		Description: fmt.Sprintf("watchpoint %d (software: a write seen after %d single steps)", r.ID, r.Steps),
+		Watch:       &WatchHit{ID: r.ID, Expr: expr, Old: r.Old, New: r.New, File: r.File, Line: r.Line}}
+}
+
+// SoftWatchLimitError says a continue under software watches ran out of
+// steps or of its wait with nothing written: the target stays stopped.
+func SoftWatchLimitError(r SoftWatchResult, limit int, wait time.Duration) error {
+	if r.Kind == "limit" {
+		return fmt.Errorf("watching by single-stepping: no watched value changed in %d steps (the step limit); the target is stopped where the last step left it: continue again to watch further", r.Steps)
+	}
+	return fmt.Errorf("watching by single-stepping: no watched value changed in %s (%d steps, the wait; the step limit is %d); the target is stopped where the last step left it: continue again to watch further", wait, r.Steps, limit)
+}
