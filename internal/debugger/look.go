@@ -12,8 +12,8 @@ const lookWait = 10 * time.Second
 // Notifier is a Backend that tells of a change no call may be waiting for:
 // the target stopped (a breakpoint hit after a continue that did not wait),
 // exited, or its debugger died. A DAP adapter's events are such reports;
-// lldb's command line prints a stop only into a command's output, so its
-// backend learns of one at the next call.
+// lldb's command line prints them between commands, where its backend
+// watches while the target runs.
 type Notifier interface {
 	// NotifyChanges has f called after each such change, whether a call
 	// waits for it or not. f must not block.

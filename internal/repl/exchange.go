@@ -108,6 +108,41 @@ func (s *Session) RunWatch(ctx context.Context, command string, seen func(output
 	return out, false, err
 }
 
+// AwaitOutput waits, sending nothing and without holding the engine, until
+// seen holds for what the engine has printed since the last command began
+// (lldb's report of a stop that no command waits for), and returns it. It
+// returns false when ctx ends, the engine dies, or a command is under way
+// or begins: that command's caller reads what the engine prints. One
+// AwaitOutput at a time per session: a second one would share its wake-ups.
+func (s *Session) AwaitOutput(ctx context.Context, seen func(output string) bool) (string, bool) {
+	s.mu.Lock()
+	eng, dead := s.eng, s.dead
+	s.mu.Unlock()
+	began := 0
+	if eng != nil {
+		began = eng.out.began()
+	}
+	if eng == nil || dead != nil || len(s.sem) == 0 { // the token is out: a command runs
+		return "", false
+	}
+	for {
+		text, now := eng.out.textSince()
+		if now != began {
+			return "", false
+		}
+		if seen(text) {
+			return text, true
+		}
+		select {
+		case <-eng.out.idle:
+		case <-eng.p.Done():
+			return "", false
+		case <-ctx.Done():
+			return "", false
+		}
+	}
+}
+
 // exchange writes command (possibly several lines, possibly empty) and a
 // sentinel, and waits for the sentinel. The caller holds sem.
 func (s *Session) exchange(ctx context.Context, eng *engine, command string, until *regexp.Regexp) (string, error) {

@@ -99,6 +99,14 @@ type Backend struct {
 	refs     map[int]lldbRef
 	nextID   int
 	disposed bool
+
+	// notify is told of a stop or exit no call waited for (NotifyChanges);
+	// idleCancel ends the watch for one (awaitStop), idle waits for it, and
+	// idleAgain asks the watch under way for another once it ends.
+	notify     func()
+	idleCancel context.CancelFunc
+	idleAgain  bool
+	idle       sync.WaitGroup
 }
 
 // New returns an unstarted backend.
@@ -358,6 +366,9 @@ func (b *Backend) observe(out string) debugger.State {
 			b.moved = false
 		}
 	}
+	if b.state.Status == debugger.StatusRunning {
+		b.awaitStop()
+	}
 	return b.copyState()
 }
 
@@ -443,7 +454,12 @@ func (b *Backend) Dispose() (err error) {
 	if b.state.Status != debugger.StatusExited {
 		b.state.Status, b.state.Error = debugger.StatusDead, "session disposed"
 	}
+	cancel := b.idleCancel
 	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	b.idle.Wait()
 	if already || sess == nil {
 		return nil
 	}
