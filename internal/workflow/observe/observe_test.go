@@ -13,7 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/output"
 )
 
-func connect(t *testing.T) *mcptest.Client {
+func connect(t testing.TB) *mcptest.Client {
 	return mcptest.ConnectCatalogConfig(t, &config.Config{Workflows: []string{"observe"}},
 		func(svc *services.Set) []*catalog.Workflow {
 			return []*catalog.Workflow{observe.Workflow(svc), output.Workflow(svc)}
