@@ -123,3 +123,26 @@ func TestBadPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestTimeoutKeepsHits: a run cut short by its timeout is a TIMED OUT
+// verdict with the hits recorded until then, and leaves no process behind
+// (TestMain checks).
+func TestTimeoutKeepsHits(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	var events bytes.Buffer
+	r, err := Run(context.Background(), Spec{Program: prog, Args: []string{"100000000"}, Timeout: 3 * time.Second,
+		Tracepoints: []Tracepoint{{Location: "step", Exprs: []string{"i"}, Limit: MaxLimit}}, Events: &events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict.Status != verdict.StatusTimeout {
+		t.Errorf("verdict %q, want a timeout", r.Verdict.Line)
+	}
+	h := r.Tracepoints[0]
+	if h.Hits == 0 || h.Hits != r.Events || strings.Count(events.String(), "\n") != h.Hits || h.LimitReached {
+		t.Errorf("%d hits, %d events, %d lines", h.Hits, r.Events, strings.Count(events.String(), "\n"))
+	}
+	if len(h.First) != 1 || h.First[0].Value != "0" {
+		t.Errorf("first %+v", h.First)
+	}
+}

@@ -89,15 +89,23 @@ func summarise(path string, tps []Tracepoint, w io.Writer) ([]Hits, int, error) 
 		return hits, 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	// A line without its newline is one gdb was killed while writing (a
+	// run cut short): it is left out.
+	rd := bufio.NewReaderSize(f, 64<<10)
 	n := 0
-	for sc.Scan() {
-		var ev event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.TP < 0 || ev.TP >= len(hits) {
-			return hits, n, fmt.Errorf("line %d: not an event: %q", n+1, sc.Text())
+	for {
+		line, err := rd.ReadBytes('\n')
+		if err == io.EOF {
+			break
 		}
-		if _, err := w.Write(append(sc.Bytes(), '\n')); err != nil {
+		if err != nil {
+			return hits, n, err
+		}
+		var ev event
+		if err := json.Unmarshal(line, &ev); err != nil || ev.TP < 0 || ev.TP >= len(hits) {
+			return hits, n, fmt.Errorf("line %d: not an event: %q", n+1, line)
+		}
+		if _, err := w.Write(line); err != nil {
 			return hits, n, err
 		}
 		n++
@@ -111,7 +119,7 @@ func summarise(path string, tps []Tracepoint, w io.Writer) ([]Hits, int, error) 
 	for i := range hits {
 		hits[i].LimitReached = hits[i].Hits >= hits[i].Limit
 	}
-	return hits, n, sc.Err()
+	return hits, n, nil
 }
 
 // values orders an event's values as the tracepoint's expressions.
