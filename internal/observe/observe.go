@@ -157,6 +157,7 @@ func Run(ctx context.Context, s Spec) (*Report, error) {
 	for k, v := range s.Env {
 		env[k] = v
 	}
+	env["SHELL"] = "/bin/sh" // the shell gdb starts the program with: see gdbArgv
 	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Dir: s.Dir, Env: env, Timeout: s.Timeout, Combined: out})
 	if err != nil {
 		return nil, err
@@ -196,16 +197,26 @@ func writePlan(dir string, tps []Tracepoint) (plan, string, error) {
 }
 
 // gdbArgv runs the script in batch mode. -nx skips ~/.gdbinit; no
-// debuginfod download stalls a run; no shell starts the program (its
-// arguments are passed as given); locations must resolve before the run
-// (a pending one would never be reported); signals pass without a stop
-// but the fatal ones, which stop for the crash site first.
+// debuginfod download stalls a run. gdb 13 starts the program through
+// $SHELL with the arguments quoted in sh's rules, so SHELL is /bin/sh
+// for gdb (a user's fish would read them otherwise) and the program's
+// own SHELL is put back: every argument reaches it as given, nothing
+// expanded (without a shell, gdb 13 would pass its quoting on). Locations
+// must resolve before the run (a pending one would never be reported);
+// signals pass without a stop but the fatal ones, which stop for the
+// crash site first.
 func gdbArgv(gdb, script string, s Spec) []string {
+	shell := "unset environment SHELL"
+	if v, ok := s.Env["SHELL"]; ok {
+		shell = "set environment SHELL=" + v
+	} else if v, ok := os.LookupEnv("SHELL"); ok {
+		shell = "set environment SHELL=" + v
+	}
 	argv := []string{gdb, "-nx", "-batch", "-q",
 		"-iex", "set debuginfod enabled off",
-		"-iex", "unset environment TRIAGE_OBSERVE_PLAN",
+		"-iex", "unset environment TRIAGE_OBSERVE_PLAN", "-iex", shell,
 		"-ex", "set pagination off", "-ex", "set width 0", "-ex", "set confirm off",
-		"-ex", "set startup-with-shell off", "-ex", "set breakpoint pending off",
+		"-ex", "set startup-with-shell on", "-ex", "set breakpoint pending off",
 		"-ex", "set print thread-events off",
 		"-ex", "handle all nostop noprint pass",
 		"-ex", "handle " + strings.Join(fatalSignals, " ") + " stop print pass",

@@ -146,3 +146,22 @@ func TestTimeoutKeepsHits(t *testing.T) {
 		t.Errorf("first %+v", h.First)
 	}
 }
+
+// TestArgumentsAsGiven: the program gets its arguments as given, nothing
+// expanded or quoted by the shell gdb starts it with.
+func TestArgumentsAsGiven(t *testing.T) {
+	prog := crashers.Build(t, "exitwith")
+	line := `a  b $HOME "q" 'q' \x * ` + "`id`"
+	var output bytes.Buffer
+	r, err := Run(context.Background(), Spec{Program: prog, Args: []string{"3", line}, Output: &output,
+		Env: map[string]string{"SHELL": "/bin/fish"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Result.ExitCode != 3 || r.Verdict.Status != verdict.StatusFailure {
+		t.Errorf("verdict %q, want exit 3", r.Verdict.Line)
+	}
+	if !strings.Contains(output.String(), "\n"+line+"\n") {
+		t.Errorf("output lacks %q:\n%s", line, output.String())
+	}
+}
