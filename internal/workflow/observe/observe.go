@@ -47,7 +47,7 @@ type TracepointParam struct {
 	Location  string   `json:"location" jsonschema:"file:line or function"`
 	Exprs     []string `json:"exprs,omitempty" jsonschema:"recorded at each hit"`
 	Condition string   `json:"condition,omitempty" jsonschema:"record only when true"`
-	Limit     int      `json:"limit,omitempty" jsonschema:"hits recorded, then disabled (default 10000)"`
+	Limit     *int     `json:"limit,omitempty" jsonschema:"hits recorded, then disabled (default 10000)"`
 }
 
 type params struct {
@@ -74,8 +74,14 @@ func (p params) spec(svc *services.Set) (observe.Spec, error) {
 	if s.ProjectDir == "" {
 		s.ProjectDir = filepath.Dir(s.Program)
 	}
-	for _, tp := range p.Tracepoints {
-		s.Tracepoints = append(s.Tracepoints, observe.Tracepoint(tp))
+	for i, tp := range p.Tracepoints {
+		limit := 0 // left out: the default
+		if tp.Limit != nil {
+			if limit = *tp.Limit; limit <= 0 {
+				return s, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, limit, observe.DefaultLimit)
+			}
+		}
+		s.Tracepoints = append(s.Tracepoints, observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition, Limit: limit})
 	}
 	return s, observe.Check(s.Tracepoints)
 }

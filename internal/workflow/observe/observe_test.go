@@ -95,8 +95,11 @@ func TestObserveBadPlans(t *testing.T) {
 	}{
 		{map[string]any{"location": "nosuch"}, `tracepoint 0 (nosuch): Function "nosuch" not defined.`},
 		{map[string]any{"location": "loop.c:7", "exprs": []string{"nosuch"}}, `tracepoint 0 (loop.c:7): No symbol "nosuch" in current context.`},
-		{map[string]any{"location": "step", "limit": 0}, ""},
-		{map[string]any{"location": "step", "limit": -5}, "tracepoint 0 (step): limit -5: give a positive number of hits (default 10000)"},
+		{map[string]any{"location": "step"}, ""},
+		{map[string]any{"location": "step", "limit": 0}, "tracepoint 0 (step): limit 0: give a positive number of hits (left out: 10000)"},
+		{map[string]any{"location": "step", "limit": -5}, "tracepoint 0 (step): limit -5: give a positive number of hits (left out: 10000)"},
+		{map[string]any{"location": "step", "limit": 2000000}, "tracepoint 0 (step): limit 2000000: at most 1000000"},
+		{map[string]any{"location": "step", "exprs": []string{" "}}, "tracepoint 0 (step): an expression is empty"},
 	} {
 		r := c.Call("debug_observe", map[string]any{"program": prog, "args": []string{"3"}, "tracepoints": []any{tc.tp}})
 		if tc.want == "" {
