@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/spawn"
@@ -82,8 +83,12 @@ type Report struct {
 	Result      spawn.Result
 	Verdict     verdict.Verdict
 	Tracepoints []Hits
-	// Trace is the crashing thread's backtrace and its site, when it crashed.
-	Trace  *coredump.Trace
+	// Trace is the crashing thread's backtrace and its site, when a fatal
+	// signal killed it.
+	Trace *coredump.Trace
+	// Site is the crash site: the trace's, else for a crash the source
+	// around the frame the program's output named (a Go or Rust panic).
+	Site   *crashsite.Site
 	Events int
 }
 

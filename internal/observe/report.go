@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/verdict"
 )
@@ -44,7 +45,20 @@ func report(p plan, s Spec, argv []string, gdb *spawn.Result, scan *verdict.Scan
 		}
 	}
 	r.Verdict = verdict.Classify(in)
+	r.setSite(s)
 	return r, nil
+}
+
+// setSite takes the trace's site, else a panic's from the output's trace
+// (as `run` does).
+func (r *Report) setSite(s Spec) {
+	if r.Trace != nil && r.Trace.Site != nil {
+		r.Site = r.Trace.Site
+		return
+	}
+	if f := r.Verdict.CrashFrame; f != nil && r.Verdict.Status == verdict.StatusCrash {
+		r.Site = crashsite.FromTrace(f.Function, f.File, f.Line, s.ProjectDir, s.Dir)
+	}
 }
 
 // setEnd takes the program's exit status or killing signal, and the crash

@@ -113,3 +113,23 @@ func TestObserveBadPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveGoPanicSite: a Go nil-map panic (no fatal signal: the Go
+// runtime's own SIGSEGV handling is passed through) is run's verdict, with
+// the panicking line's source from the output's trace.
+func TestObserveGoPanicSite(t *testing.T) {
+	c := connect(t)
+	exe := crashers.Build(t, "gonilmap")
+	r := c.Call("debug_observe", map[string]any{"program": exe, "cwd": t.TempDir(), "project_dir": exe + ".d"})
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), "CRASHED (Go panic, exit 2) in main.main at ") {
+		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
+	}
+	if want := "  >    7 | \tm[\"k\"] = 1\n"; !strings.Contains(r.Text, want) {
+		t.Errorf("text lacks %q:\n%s", want, r.Text)
+	}
+	var out observe.Output
+	r.Decode(t, &out)
+	if out.CrashSite == nil || out.CrashSite.Frame != -1 || len(out.CrashSite.Source) == 0 {
+		t.Fatalf("crash_site %+v", out.CrashSite)
+	}
+}

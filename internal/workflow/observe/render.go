@@ -50,9 +50,9 @@ func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog
 			Hits: h.Hits, LimitReached: h.LimitReached, First: valuesOf(h.First), Last: valuesOf(h.Last)})
 	}
 	if r.Trace != nil {
-		frames := r.Trace.Frames[:min(len(r.Trace.Frames), maxFrames)]
-		out.Backtrace, out.CrashSite = wire.FramesOf(frames), wire.CrashSiteOf(r.Trace.Site)
+		out.Backtrace = wire.FramesOf(r.Trace.Frames[:min(len(r.Trace.Frames), maxFrames)])
 	}
+	out.CrashSite = wire.CrashSiteOf(r.Site)
 	outcome := catalog.OK
 	if !r.Verdict.OK() {
 		outcome = catalog.Failed
@@ -91,9 +91,9 @@ func text(r *observe.Report, out Output, cr capture.Result) string {
 		for _, f := range r.Trace.Frames[:len(out.Backtrace)] {
 			fmt.Fprintf(&b, "  %s\n", f.String())
 		}
-		if r.Trace.Site != nil {
-			r.Trace.Site.WriteText(&b)
-		}
+	}
+	if r.Site != nil {
+		r.Site.WriteText(&b)
 	}
 	catalog.WriteExcerpt(&b, out.Captured, cr.Excerpt.Text)
 	return b.String()
