@@ -57,6 +57,8 @@ var examples = map[string][2]string{
 	"debug_command":           {`--command "info registers"`, `--command "thread backtrace all"`},
 	"debug_detach":            {``, `--session_id d1`},
 
+	"debug_observe": {`--program ./a.out`, `--program ./a.out --tracepoints '[{"location": "loop.c:7", "exprs": ["i", "acc"], "limit": 100}]'`},
+
 	"dump_open":    {`--core ./core.1234 --program ./a.out`, `--vmcore /var/crash/vmcore --vmlinux /usr/lib/debug/boot/vmlinux-6.1.0`},
 	"dump_report":  {``, `--session_id k1 --force`},
 	"dump_command": {`--command bt`, `--command "drgn: prog.crashed_thread().stack_trace()"`},

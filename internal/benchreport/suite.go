@@ -69,6 +69,8 @@ var Suite = []Package{
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 	// Two gdb runs on a core per iteration, about a second each.
 	{Dir: "./internal/coredump", Bench: "^BenchmarkCrashSite$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
+	// debug_observe against gdb's dprintf, 10,000 hits: seconds each, alternated.
+	{Dir: "./internal/workflow/observe", Bench: "^BenchmarkObserve10000$", Benchtime: "5x", QuickBenchtime: "1x", Quick: true},
 }
 
 // Keys of the figures the report computes itself rather than from a
@@ -191,6 +193,12 @@ var Figures = []Figure{
 	{Title: "crash site in a `run` verdict (gdb, NULL-deref core): what it adds to the backtrace", Key: Key("./internal/coredump", "BenchmarkCrashSite"),
 		Value: "site-ms", Unit: "ms", Base: "backtrace-ms", BaseLabel: "the backtrace alone, same gdb and core",
 		Check: "overhead-pct", CheckUnit: "%", Op: "<=", Limit: 20},
+	{Title: "`debug_observe`: a tracepoint hit 10,000 times in a loop (two values a hit, event log stored)", Key: Key("./internal/workflow/observe", "BenchmarkObserve10000"),
+		Value: "observe-s", Unit: "s", Base: "dprintf-s", BaseLabel: "gdb's own dprintf, same program",
+		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 1.5},
+	{Title: "`debug_observe`, 10,000 hits: CPU time (gdb, the program, the server)", Key: Key("./internal/workflow/observe", "BenchmarkObserve10000"),
+		Value: "observe-cpu-s", Unit: "s", Base: "dprintf-cpu-s", BaseLabel: "gdb's dprintf (gdb and the program)",
+		Check: "cpu-ratio", CheckUnit: "×"},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
 		Op: "<=", Limit: 6400},

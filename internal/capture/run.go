@@ -220,14 +220,10 @@ func siteOf(o *Outcome, projectDir, runDir string) *crashsite.Site {
 		return o.Trace.Site
 	}
 	f := o.Verdict.CrashFrame
-	if o.Verdict.Status != verdict.StatusCrash || f == nil || f.File == "" || f.Line <= 0 {
+	if o.Verdict.Status != verdict.StatusCrash || f == nil {
 		return nil
 	}
-	path, lines := crashsite.ReadSource(f.File, f.Line, projectDir, runDir)
-	if lines == nil {
-		return nil
-	}
-	return &crashsite.Site{Index: -1, Function: f.Function, File: f.File, Line: f.Line, Path: path, Source: lines}
+	return crashsite.FromTrace(f.Function, f.File, f.Line, projectDir, runDir)
 }
 
 // WithNoDebugInfo says in a crash verdict line which file has no debug

@@ -58,6 +58,19 @@ const (
 	MaxFaultDistance = 4096 // a field of the struct a pointer points at
 )
 
+// FromTrace is the site of a frame a program's own output named (a Go or
+// Rust panic's trace): its source alone, nil when none is found under dirs.
+func FromTrace(function, file string, line int, dirs ...string) *Site {
+	if file == "" || line <= 0 {
+		return nil
+	}
+	path, lines := ReadSource(file, line, dirs...)
+	if lines == nil {
+		return nil
+	}
+	return &Site{Index: -1, Function: function, File: file, Line: line, Path: path, Source: lines}
+}
+
 // ReadSource reads the lines around line of the first of file's candidate
 // paths that exists: file itself when absolute, else file under each of
 // dirs in order. It returns the path read and nil lines when none exists or

@@ -8,6 +8,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/doctor"
 	"github.com/triage-dev/triage/internal/workflow/dump"
 	"github.com/triage-dev/triage/internal/workflow/macos"
+	"github.com/triage-dev/triage/internal/workflow/observe"
 	"github.com/triage-dev/triage/internal/workflow/output"
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
@@ -25,6 +26,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		device.Workflow(svc),
 		macos.Workflow(svc),
 		debug.Workflow(svc),
+		observe.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),
 		doctor.Workflow(svc),

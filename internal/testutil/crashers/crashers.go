@@ -41,6 +41,8 @@
 //	sleeper       ARG seconds: prints "ready", sleeps
 //	bigoutput     ARG bytes: writes that many bytes of 100-byte lines
 //	exitwith      ARGS code [line]: prints line to stderr, exits with code
+//	loop          ARG n (default 10000): calls step(i, acc) at loop.c:7 n
+//	              times, prints acc=n*(n-1), exits 0
 package crashers
 
 import (
@@ -110,6 +112,7 @@ var programs = map[string]program{
 	"sleeper":       {src: "sleeper.c", lang: langC, flags: cflags},
 	"bigoutput":     {src: "bigoutput.c", lang: langC, flags: []string{"-O2"}},
 	"exitwith":      {src: "exitwith.c", lang: langC, flags: cflags},
+	"loop":          {src: "loop.c", lang: langC, flags: cflags},
 }
 
 // Names lists every program Build knows, sorted.

@@ -1,0 +1,132 @@
+// Package observe is the `observe` workflow: debug_observe runs a program
+// under tracepoints that record and never stop it, and answers when it
+// ends with its verdict, each tracepoint's hits with the first and last
+// values, and the event log stored as JSON lines; an empty plan is crash
+// triage. It is opt-in: the default tools/list is at its token budget, and
+// an observed run is a step few sessions take (debug_breakpoint_add with a
+// log message is the same inside a debug session).
+package observe
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/triage-dev/triage/internal/argpath"
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/defaults"
+	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/observe"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/workflow/render"
+)
+
+// Workflow returns the observe workflow bound to svc.
+func Workflow(svc *services.Set) *catalog.Workflow {
+	h := &handler{svc: svc}
+	return &catalog.Workflow{
+		ID:          "observe",
+		Title:       "Observation without stopping",
+		Description: "Run a program under gdb tracepoints that record values and never stop it (opt-in).",
+		OptIn:       true,
+		Tools: []*catalog.Tool{
+			catalog.New("debug_observe",
+				"Run a program under tracepoints (file:line or function; expressions; condition; hit limit): verdict, hits with first/last values, JSONL event log id. No tracepoints: crash triage (crash site).",
+				catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.observe)),
+		},
+	}
+}
+
+type handler struct{ svc *services.Set }
+
+// TracepointParam is one tracepoint of the plan.
+type TracepointParam struct {
+	Location  string   `json:"location" jsonschema:"file:line or function"`
+	Exprs     []string `json:"exprs,omitempty" jsonschema:"recorded at each hit"`
+	Condition string   `json:"condition,omitempty" jsonschema:"record only when true"`
+	Limit     *int     `json:"limit,omitempty" jsonschema:"hits recorded, then disabled (default 10000)"`
+}
+
+type params struct {
+	Program     string            `json:"program" jsonschema:"path"`
+	Args        []string          `json:"args,omitempty" jsonschema:"argv (no shell)"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"default: project_dir"`
+	ProjectDir  string            `json:"project_dir,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Tracepoints []TracepointParam `json:"tracepoints,omitempty" jsonschema:"none: crash triage"`
+	TimeoutS    duration.Seconds  `json:"timeout_s,omitempty"`
+}
+
+// spec is the domain's run, without its writers.
+func (p params) spec(svc *services.Set) (observe.Spec, error) {
+	if p.Program == "" {
+		return observe.Spec{}, fault.Usagef("program is required: a path such as ./a.out")
+	}
+	timeout, err := p.TimeoutS.Timeout(svc.Config.RunTimeout(), 0)
+	if err != nil {
+		return observe.Spec{}, err
+	}
+	s := observe.Spec{Program: argpath.Program(p.Program, p.Cwd, p.ProjectDir), Args: p.Args, Env: p.Env,
+		Dir: argpath.Base(p.Cwd, p.ProjectDir), ProjectDir: argpath.Resolve(p.ProjectDir, "", ""), Timeout: timeout}
+	if s.ProjectDir == "" {
+		s.ProjectDir = filepath.Dir(s.Program)
+	}
+	for i, tp := range p.Tracepoints {
+		limit := 0 // left out: the default
+		if tp.Limit != nil {
+			if limit = *tp.Limit; limit <= 0 {
+				return s, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, limit, observe.DefaultLimit)
+			}
+		}
+		s.Tracepoints = append(s.Tracepoints, observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition, Limit: limit})
+	}
+	return s, observe.Check(s.Tracepoints)
+}
+
+func (h *handler) observe(ctx context.Context, c *catalog.Call, in params) (catalog.Result[Output], error) {
+	spec, err := in.spec(h.svc)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	st, err := h.svc.Store(ctx)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	c.Progress(ctx, 0, 0, "observing "+filepath.Base(spec.Program))
+	out, events, err := open(ctx, st, h.svc.Config.BudgetBytes()/2, spec)
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	spec.Output, spec.Events = out, events
+	r, err := observe.Run(ctx, spec)
+	if err != nil {
+		out.Abort()
+		events.Abort()
+		return catalog.Result[Output]{}, err
+	}
+	final := store.Final{Status: string(r.Verdict.Status), VerdictLine: r.Verdict.Line, ExitCode: r.Result.ExitCode}
+	if err := events.Finish(context.WithoutCancel(ctx), final); err != nil {
+		return catalog.Result[Output]{}, fmt.Errorf("storing the event log: %w", err)
+	}
+	res := renderReport(r, events.ID(), out.Close())
+	return render.StoreFailure(res, out.FinishWith(ctx, final, res.Output)), nil
+}
+
+// open creates the two outputs of a run: what the program printed (with
+// an excerpt for the answer) and the event log.
+func open(ctx context.Context, st *store.Store, budget int, s observe.Spec) (*capture.Capture, *store.Writer, error) {
+	argv := append([]string{s.Program}, s.Args...)
+	out, err := capture.Open(ctx, st, store.Meta{Tool: "debug_observe", Argv: argv, Cwd: s.Dir}, capture.Options{Budget: budget})
+	if err != nil {
+		return nil, nil, err
+	}
+	events, err := st.Create(ctx, store.Meta{Tool: "debug_observe", Argv: argv, Cwd: s.Dir, Engine: "gdb"})
+	if err != nil {
+		out.Abort()
+		return nil, nil, err
+	}
+	return out, events, nil
+}
