@@ -28,7 +28,11 @@ func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (
 		return zero, err
 	}
 	defer f.Close()
-	file, rep, err := coverage.ReadFile(f, in.Coverage)
+	info, err := f.Stat()
+	if err != nil {
+		return zero, err
+	}
+	file, rep, err := coverage.FindFile(f, info.Size(), in.Coverage)
 	if err != nil {
 		return zero, err
 	}
