@@ -165,3 +165,36 @@ func TestCargoCoverageWithoutLLVMTools(t *testing.T) {
 		t.Error("the crate was built before the refusal")
 	}
 }
+
+// output_get with since compares two coverage runs by their ids: a run of
+// every test covers Sign's negative branch, which a run of TestSign alone
+// did not, and loses nothing; since needs coverage.
+func TestCoverageSinceOlderRun(t *testing.T) {
+	dir := coverModule(t, 2)
+	c := mcptest.Connect(t, &config.Config{})
+	old := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "run": []string{"TestSign"}})
+	cur := c.Call("test", map[string]any{"project_dir": dir, "coverage": "."})
+	if old.Outcome != "ok" || cur.Outcome != "failed" {
+		t.Fatalf("outcomes %s, %s: want ok, then failed (TestFails)\n%s", old.Outcome, cur.Outcome, cur.Text)
+	}
+	oldID, _ := old.Out["output_id"].(string)
+	id, _ := cur.Out["output_id"].(string)
+	g := c.Call("output_get", map[string]any{"output_id": id, "coverage": ".", "since": oldID})
+	want := "COVERAGE since " + oldID + ": 60.0% → 80.0% of lines; 2 lines newly covered, 0 lost, in 1 files\n  p0/p0.go: +2 (5-6)\n"
+	if g.IsError || g.Text != want {
+		t.Errorf("output_get since:\n%s\nwant:\n%s", g.Text, want)
+	}
+	cov, _ := g.Out["coverage"].(map[string]any)
+	ch, _ := cov["change"].(map[string]any)
+	files, _ := ch["files"].([]any)
+	if ch["gained"] != 2.0 || ch["lost"] != 0.0 || len(files) != 1 || fmt.Sprint(files[0]) != "map[gained:[[5 6]] path:p0/p0.go]" {
+		t.Errorf("structured change %v", cov)
+	}
+	back := c.Call("output_get", map[string]any{"output_id": oldID, "coverage": filepath.Join(dir, "p0/p0.go"), "since": id})
+	if back.IsError || !strings.Contains(back.Text, "0 lines newly covered, 2 lost") || !strings.Contains(back.Text, "p0/p0.go: -2 (5-6)") {
+		t.Errorf("output_get since, the other way:\n%s", back.Text)
+	}
+	if e := c.Call("output_get", map[string]any{"output_id": id, "since": oldID}); e.Outcome != "usage_error" || !strings.Contains(e.Text, "give coverage too") {
+		t.Errorf("since without coverage: %s %s", e.Outcome, e.Text)
+	}
+}
