@@ -57,13 +57,11 @@ func envCompiler(o Options) string {
 	return "cc"
 }
 
-// makeCompiler is the C compiler a make build uses: CC on make's command
-// line, in the environment, or in the Makefile, else make's default, cc.
+// makeCompiler is the C compiler a make build uses, in make's order: CC
+// on make's command line, else the Makefile's (which overrides the
+// environment's), else the environment's CC or CXX, else cc.
 func makeCompiler(dir string, o Options) string {
 	if v, ok := argsValue(o.Args, "CC"); ok && v != "" {
-		return v
-	}
-	if v := envOf(o, "CC"); v != "" {
 		return v
 	}
 	if a, ok := makefileVars(o.files(), dir, isCompilerVar)["CC"]; ok && !a.unknown && a.value != "" {

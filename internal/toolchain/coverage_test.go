@@ -152,3 +152,24 @@ func TestClangCoveragePlans(t *testing.T) {
 		t.Error("a clang coverage plan without a coverage directory was made")
 	}
 }
+
+// make's compiler as make picks it: the command line's CC, then the
+// Makefile's over the environment's.
+func TestMakeCompiler(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"CC": "clang-22"}
+	if got := makeCompiler(dir, Options{Env: env}); got != "clang-22" {
+		t.Errorf("no Makefile: %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CC = gcc\ntest:\n"), 0o644)
+	if got := makeCompiler(dir, Options{Env: env}); got != "gcc" {
+		t.Errorf("the Makefile's gcc under env CC=clang-22: %q", got)
+	}
+	if got := makeCompiler(dir, Options{Env: env, Args: []string{"CC=clang-22"}}); got != "clang-22" {
+		t.Errorf("CC on the command line: %q", got)
+	}
+	steps, err := TestPlan(Make, dir, Options{Coverage: true, CoverageDir: "/cov", Env: env})
+	if err != nil || steps[0].Coverage.Tool != "gcov" {
+		t.Errorf("the Makefile's gcc: %v %+v", err, steps[0].Coverage)
+	}
+}
