@@ -84,6 +84,22 @@ if [ -x "$rustc_bin" ]; then
   fi
 fi
 
+# C/C++ coverage built by clang (its source-based coverage) is tested with
+# clang-22, its profile runtime (a package of its own) and llvm-22's
+# llvm-profdata and llvm-cov.
+CLANG_MAJOR=22
+clang_missing=()
+command -v "clang-$CLANG_MAJOR" >/dev/null 2>&1 || clang_missing+=("clang-$CLANG_MAJOR")
+ls /usr/lib/llvm-$CLANG_MAJOR/lib/clang/*/lib/*/libclang_rt.profile*.a >/dev/null 2>&1 ||
+  clang_missing+=("libclang-rt-$CLANG_MAJOR-dev")
+command -v "llvm-cov-$CLANG_MAJOR" >/dev/null 2>&1 || clang_missing+=("llvm-$CLANG_MAJOR")
+if [ ${#clang_missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  log "apt-get install ${clang_missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${clang_missing[@]}" >/dev/null
+fi
+
 GOBIN="$(go env GOPATH)/bin"
 want_go_tool() { # name module version
   local have=""

@@ -56,6 +56,8 @@ var Suite = []Package{
 	// A Go coverage run of 20 packages against go test -coverprofile on
 	// the same module, alternated (seconds each).
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
+	// output_get of one file of a stored coverage report of 10,000 files.
+	{Dir: "./internal/workflow/output", Bench: "^BenchmarkCoverageFile$", Benchtime: "50x", QuickBenchtime: "10x", Quick: true},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
 	// The web page: the Runs page over 10,000 runs, a new run reaching an
 	// open page, the output viewer over a 1 GiB output, and what the page
@@ -156,6 +158,8 @@ var Figures = []Figure{
 	{Title: "`test` with coverage, a Go module of 20 packages", Key: Key("./internal/workflow/run", "BenchmarkGoCoverage"),
 		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile, then the failed test alone (its path)",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5},
+	{Title: "`output_get` of one file of a stored coverage report of 10,000 files", Key: Key("./internal/workflow/output", "BenchmarkCoverageFile"),
+		Value: "query-ms", Unit: "ms", Op: "<=", Limit: 20},
 	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
 		Value: "mcp-ms", Unit: "ms", Base: "engine-ms", BaseLabel: "the host's gdb through the session's REPL",
 		Check: "overhead-ms", CheckUnit: "ms", Op: "<=", Limit: 5},

@@ -179,7 +179,7 @@ func (lc *lineCounts) report(tool string, c *classifier) *Report {
 		}
 		r.Files = append(r.Files, f)
 	}
-	slices.SortFunc(r.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+	slices.SortFunc(r.Files, byPath)
 	r.count()
 	return r
 }

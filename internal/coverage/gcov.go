@@ -162,15 +162,3 @@ func readGcovJSON(r io.Reader, lc *lineCounts) error {
 		}
 	}
 }
-
-// limited keeps the first 4 KiB written to it.
-type limited struct{ b []byte }
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := 4096 - len(l.b); room > 0 {
-		l.b = append(l.b, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (l *limited) String() string { return string(l.b) }

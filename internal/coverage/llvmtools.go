@@ -15,12 +15,12 @@ import (
 )
 
 // LLVMTools are the llvm-profdata and llvm-cov that read the profiles of
-// the programs one rustc builds: of that rustc's LLVM major, since the
-// raw profile format changes between LLVM releases.
+// the programs one rustc or clang builds: of that compiler's LLVM major,
+// since the raw profile format changes between LLVM releases.
 type LLVMTools struct {
 	Profdata, Cov string
-	Major         int    // the LLVM major of rustc and of the tools
-	Rustc         string // "rustc 1.95.0 (LLVM 22.1.2)", for messages
+	Major         int    // the LLVM major of the compiler and of the tools
+	Compiler      string // "rustc 1.95.0 (LLVM 22.1.2)", for messages
 }
 
 // probeTimeout bounds one version question (rustc -vV, llvm-cov --version).
@@ -51,7 +51,7 @@ func FindLLVMTools(ctx context.Context, dir string, env map[string]string) (*LLV
 	if m == nil {
 		return nil, fmt.Errorf("no coverage: %s -vV names no LLVM version:\n%s", rustc, strings.TrimSpace(out))
 	}
-	t := &LLVMTools{Rustc: fmt.Sprintf("%s (LLVM %s)", firstLine(out), m[1])}
+	t := &LLVMTools{Compiler: fmt.Sprintf("%s (LLVM %s)", firstLine(out), m[1])}
 	t.Major, _ = strconv.Atoi(m[2])
 	var tried []string
 	for _, c := range llvmCandidates(ctx, dir, env, rustc, out, t.Major) {
@@ -63,7 +63,7 @@ func FindLLVMTools(ctx context.Context, dir string, env map[string]string) (*LLV
 		tried = append(tried, why)
 	}
 	return nil, fmt.Errorf("no coverage: %s writes LLVM %d profiles, and no llvm-profdata and llvm-cov of LLVM %d were found (tried %s): install them with `apt-get install llvm-%d`, or `rustup component add llvm-tools`",
-		t.Rustc, t.Major, t.Major, strings.Join(tried, "; "), t.Major)
+		t.Compiler, t.Major, t.Major, strings.Join(tried, "; "), t.Major)
 }
 
 // llvmPair is one place to take both tools from.

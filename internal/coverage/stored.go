@@ -23,20 +23,27 @@ type header struct {
 
 // Write writes the report as JSON lines: the report (totals, notes), then
 // one line per file in path order, so that a question about one file reads
-// one line's JSON, whatever the size of the report.
+// one line's JSON, found by a binary search (FindFile), whatever the size
+// of the report.
 func (r *Report) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	if err := enc.Encode(header{Report: *r, FileCount: len(r.Files)}); err != nil {
 		return err
 	}
-	for i := range r.Files {
-		if err := enc.Encode(&r.Files[i]); err != nil {
+	files := r.Files
+	if !slices.IsSortedFunc(files, byPath) {
+		files = slices.SortedFunc(slices.Values(files), byPath)
+	}
+	for i := range files {
+		if err := enc.Encode(&files[i]); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
 }
+
+func byPath(a, b File) int { return cmp.Compare(a.Path, b.Path) }
 
 // maxStoredLine bounds one line of a stored report (one file's ranges).
 const maxStoredLine = 16 << 20

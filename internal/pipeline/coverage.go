@@ -18,9 +18,9 @@ func coverageSpec(req Request) *toolchain.Coverage {
 
 // prepareCoverage readies a coverage run before its steps: the counters an
 // earlier run left are removed (gcc adds to them, so they would count in
-// this run's report), and for a Rust run the LLVM tools of the rustc that
-// builds are found, so that a machine without them is told before the
-// build, not after it.
+// this run's report), and for a Rust or clang run the LLVM tools of the
+// compiler are found (and clang's profile runtime checked), so that a
+// machine without them is told before the build, not after it.
 func prepareCoverage(ctx context.Context, req Request) (*coverage.LLVMTools, error) {
 	c := coverageSpec(req)
 	switch {
@@ -32,7 +32,14 @@ func prepareCoverage(ctx context.Context, req Request) (*coverage.LLVMTools, err
 		return nil, nil
 	}
 	step := req.Steps[len(req.Steps)-1]
-	tools, err := coverage.FindLLVMTools(ctx, step.Dir, step.Env)
+	var tools *coverage.LLVMTools
+	var err error
+	if c.Compiler != "" {
+		// The project's directory: a CMake test step's is not made yet.
+		tools, err = coverage.FindClangTools(ctx, req.ProjectDir, step.Env, c.Compiler, c.ProfileDir)
+	} else {
+		tools, err = coverage.FindLLVMTools(ctx, step.Dir, step.Env)
+	}
 	if err != nil {
 		return nil, fault.Unavailable(err)
 	}
@@ -88,8 +95,9 @@ func readCoverage(ctx context.Context, c *toolchain.Coverage, req Request, tools
 	return rep, nil
 }
 
-// readLLVMProfiles reads a Rust run's raw profiles with llvm-cov, for the
-// executables cargo says it built for the tests.
+// readLLVMProfiles reads a Rust or clang run's raw profiles with llvm-cov,
+// for the executables cargo says it built for the tests, or those with
+// coverage mapping that clang built.
 func readLLVMProfiles(ctx context.Context, c *toolchain.Coverage, req Request, tools *coverage.LLVMTools) (*coverage.Report, error) {
 	profiles, err := coverage.Profiles(c.ProfileDir)
 	if err != nil {
@@ -98,8 +106,7 @@ func readLLVMProfiles(ctx context.Context, c *toolchain.Coverage, req Request, t
 	if len(profiles) == 0 {
 		return nil, fmt.Errorf("no coverage: no LLVM profile (.profraw) was written in %s. Tried %s; %s", c.ProfileDir, c.Tried, c.Advice)
 	}
-	step := req.Steps[len(req.Steps)-1]
-	objects, err := coverage.CargoObjects(ctx, c.Objects, step.Dir, step.Env)
+	objects, err := llvmObjects(ctx, c, req.Steps[len(req.Steps)-1])
 	if err != nil {
 		return nil, fmt.Errorf("no coverage: %w", err)
 	}
@@ -125,4 +132,16 @@ func readGoProfile(c *toolchain.Coverage, dir string) (*coverage.Report, error) 
 		return nil, fmt.Errorf("no coverage: %w", err)
 	}
 	return rep, nil
+}
+
+// llvmObjects are the programs a Rust or clang run's profiles are read for.
+func llvmObjects(ctx context.Context, c *toolchain.Coverage, step toolchain.Step) ([]string, error) {
+	if len(c.Objects) > 0 {
+		return coverage.CargoObjects(ctx, c.Objects, step.Dir, step.Env)
+	}
+	objects, err := coverage.InstrumentedObjects(c.ObjectDirs)
+	if err == nil && len(objects) == 0 {
+		err = fmt.Errorf("no program with coverage mapping was found under %v, though profiles were written. Tried %s; %s", c.ObjectDirs, c.Tried, c.Advice)
+	}
+	return objects, err
 }

@@ -246,7 +246,7 @@ func TestCTestCoverageMatchesGcov(t *testing.T) {
 
 // llvmCovReport runs llvm-cov report over the run's merged profile and
 // reads its own figures: file → covered and counted lines.
-func llvmCovReport(t *testing.T, tools *coverage.LLVMTools, profile string, objects []string) map[string][2]int {
+func llvmCovReport(t *testing.T, tools *coverage.LLVMTools, profile string, objects []string, ext string) map[string][2]int {
 	t.Helper()
 	args := []string{"report", "-instr-profile=" + profile, objects[0]}
 	for _, o := range objects[1:] {
@@ -261,7 +261,7 @@ func llvmCovReport(t *testing.T, tools *coverage.LLVMTools, profile string, obje
 	got := map[string][2]int{}
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
-		if len(f) < 10 || !strings.HasSuffix(f[0], ".rs") {
+		if len(f) < 10 || !strings.HasSuffix(f[0], ext) {
 			continue
 		}
 		lines, _ := strconv.Atoi(f[7])
@@ -303,7 +303,7 @@ func TestCargoCoverageMatchesLLVMCov(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := llvmCovReport(t, tools, filepath.Join(step.Coverage.ProfileDir, "merged.profdata"), objects)
+	want := llvmCovReport(t, tools, filepath.Join(step.Coverage.ProfileDir, "merged.profdata"), objects, ".rs")
 	rep := res.Coverage
 	for _, f := range rep.Files {
 		path := f.Path

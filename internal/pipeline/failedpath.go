@@ -133,7 +133,9 @@ func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, 
 	case c.Tool == coverage.ToolGcov:
 		return nil, "", fmt.Errorf("make runs its tests as one target, so one test cannot be run alone")
 	case c.Tool == coverage.ToolLLVM && len(c.Rerun) > 0:
-		return rerunCargo(ctx, req, c, tc, tools)
+		return rerunLLVM(ctx, req, c, tc, tools)
+	case c.Tool == coverage.ToolLLVM && c.Compiler != "":
+		return nil, "", fmt.Errorf("make runs its tests as one target, so one test cannot be run alone")
 	}
 	return nil, "", fmt.Errorf("not done for %s runs yet", c.Tool)
 }
@@ -184,11 +186,12 @@ func runAlone(ctx context.Context, argv []string, step toolchain.Step) (string, 
 	return out, nil
 }
 
-// rerunCargo runs one libtest test alone (cargo test NAME -- --exact, in
-// every test binary: the others run none) with the run's coverage flags,
-// its profiles into a directory of their own so that the run's stay as
-// they were.
-func rerunCargo(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case, tools *coverage.LLVMTools) (*coverage.Report, string, error) {
+// rerunLLVM runs one test alone with the run's coverage flags: a libtest
+// test (cargo test NAME -- --exact, in every test binary: the others run
+// none), or a CTest test of a clang build (ctest -R, named as rerunCTest
+// names it); its profiles go into a directory of their own so that the
+// run's stay as they were.
+func rerunLLVM(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case, tools *coverage.LLVMTools) (*coverage.Report, string, error) {
 	alone := *c
 	alone.ProfileDir = filepath.Join(c.ProfileDir, "failed")
 	if err := os.MkdirAll(alone.ProfileDir, 0o755); err != nil {
@@ -202,14 +205,23 @@ func rerunCargo(ctx context.Context, req Request, c *toolchain.Coverage, tc *tes
 	step := &r.Steps[len(r.Steps)-1]
 	step.Env = maps.Clone(step.Env)
 	step.Env["LLVM_PROFILE_FILE"] = filepath.Join(alone.ProfileDir, "%p-%m.profraw")
-	argv := append(c.Rerun[:len(c.Rerun):len(c.Rerun)], tc.Name, "--", "--exact")
+	name, argv := tc.Name, append(c.Rerun[:len(c.Rerun):len(c.Rerun)], tc.Name, "--", "--exact")
+	if c.Compiler != "" {
+		if tc.Suite != "ctest" && tc.Suite != "" {
+			name = tc.Suite
+		}
+		argv = append(c.Rerun[:len(c.Rerun):len(c.Rerun)], "-R", "^"+regexp.QuoteMeta(name)+"$")
+	}
 	out, err := runAlone(ctx, argv, *step)
 	if err != nil {
 		return nil, "", err
 	}
 	rep, err := readLLVMProfiles(ctx, &alone, r, tools)
+	if err != nil && tc.Status == testreport.Crashed {
+		return nil, "", fmt.Errorf("%s crashed, and a program that dies on a signal writes no coverage data", name)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
 	}
-	return rep, tc.Name, nil
+	return rep, name, nil
 }

@@ -55,7 +55,11 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	test.ReportFile, test.ReportFormat = junit, testreport.FormatJUnit
 	test.Filter = strings.Join(filter, " ")
 	if p.o.Coverage {
-		test.Coverage = cmakeCoverage(buildDir)
+		if clang := clangPath(cmakeCompiler(p.o), p.o); clang != "" {
+			cmakeClangCoverage(p, &test, clang, buildDir)
+		} else {
+			test.Coverage = cmakeCoverage(buildDir)
+		}
 		test.Coverage.Rerun = rerun
 	}
 	if p.o.BuildDir == "" {

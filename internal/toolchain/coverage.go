@@ -10,7 +10,7 @@ import (
 // Coverage says what a coverage run's test step leaves and where, for the
 // caller to read once the step has run (internal/coverage).
 type Coverage struct {
-	Tool string `json:"tool"` // "go" (a cover profile), "gcov" (gcc's .gcda files) or "llvm-cov" (rustc's profiles)
+	Tool string `json:"tool"` // "go" (a cover profile), "gcov" (gcc's .gcda files) or "llvm-cov" (rustc's or clang's profiles)
 	// Profile is the Go cover profile the step writes.
 	Profile string `json:"profile,omitempty"`
 	// ProfileDir is where a Rust run's programs write their raw profiles
@@ -20,6 +20,11 @@ type Coverage struct {
 	// test --no-run --message-format=json with the run's flags): run in
 	// the test step's directory and environment, it rebuilds nothing.
 	Objects []string `json:"objects,omitempty"`
+	// Compiler is the clang of a C/C++ run (with the words of CC after
+	// it), whose LLVM's tools read its profiles; ObjectDirs hold the
+	// programs it built, those with coverage mapping read with them.
+	Compiler   string   `json:"compiler,omitempty"`
+	ObjectDirs []string `json:"object_dirs,omitempty"`
 	// DataDirs hold gcc's .gcda files: removed before the run (gcc adds to
 	// the counts it finds), read after it.
 	DataDirs []string `json:"data_dirs,omitempty"`
@@ -49,12 +54,12 @@ func checkCoverage(p *planInput) error {
 	}
 	switch {
 	case p.tc == Swift:
-		return p.errorf("coverage", "not collected for %s yet: go, cargo, and C/C++ built by gcc under cmake or make, have it", p.tc)
+		return p.errorf("coverage", "not collected for %s yet: go, cargo, and C/C++ built by gcc or clang under cmake or make, have it", p.tc)
 	case !local(p.o.files()):
 		return p.errorf("coverage", "not collected on another host yet (ssh_host): run the tests here")
 	case p.tc == CMake && p.o.BuildDir != "":
 		return p.errorf("coverage", "configures a build directory of its own (compiled with %s); drop build_dir", coverFlag)
-	case (p.tc == Go || p.tc == Cargo) && p.o.CoverageDir == "":
+	case p.o.CoverageDir == "" && (p.tc == Go || p.tc == Cargo || planClang(p) != ""):
 		return p.errorf("coverage", "no directory was given for the coverage data")
 	}
 	if p.tc == Go {
@@ -81,10 +86,12 @@ func goCoverage(p *planInput, s *Step, packages, rerun []string) {
 }
 
 // cmakeCoverageArgs are the configure arguments of a CMake coverage build:
-// the compiler and linker flags with --coverage, on top of what the caller
-// gives in configure_args or the environment (which CMake reads only when
-// the variable is not given).
+// the compiler and linker flags with --coverage (clang's source-based
+// flags when the compiler is clang), on top of what the caller gives in
+// configure_args or the environment (which CMake reads only when the
+// variable is not given).
 func cmakeCoverageArgs(o Options) []string {
+	clang := clangPath(cmakeCompiler(o), o) != ""
 	vars := []struct{ name, env string }{
 		{"CMAKE_C_FLAGS", "CFLAGS"}, {"CMAKE_CXX_FLAGS", "CXXFLAGS"},
 		{"CMAKE_EXE_LINKER_FLAGS", "LDFLAGS"}, {"CMAKE_SHARED_LINKER_FLAGS", "LDFLAGS"}, {"CMAKE_MODULE_LINKER_FLAGS", "LDFLAGS"},
@@ -92,10 +99,10 @@ func cmakeCoverageArgs(o Options) []string {
 	args := append([]string(nil), o.ConfigureArgs...)
 	for _, v := range vars {
 		if i, val, ok := configureArg(args, v.name); ok {
-			args[i] = "-D" + v.name + "=" + withFlag(val, coverFlag)
+			args[i] = "-D" + v.name + "=" + withFlags(val, coverFlags(v.name, clang))
 			continue
 		}
-		args = append(args, "-D"+v.name+"="+withFlag(o.Env[v.env], coverFlag))
+		args = append(args, "-D"+v.name+"="+withFlags(o.Env[v.env], coverFlags(v.name, clang)))
 	}
 	return args
 }
@@ -141,6 +148,28 @@ func cmakeCoverage(buildDir string) *Coverage {
 		Tried:  "CMAKE_C_FLAGS, CMAKE_CXX_FLAGS and the linker flags with " + coverFlag + " in a build directory of their own (" + buildDir + ")",
 		Advice: "check that the compiler is gcc and that the project's CMakeLists.txt does not replace CMAKE_C_FLAGS/CMAKE_CXX_FLAGS (append to them instead), and that the tests ran programs it built",
 	}
+}
+
+// cmakeClangCoverage makes a CMake test step, whose compiler is clang, a
+// clang coverage run.
+func cmakeClangCoverage(p *planInput, s *Step, clang, buildDir string) {
+	clangCoverage(p, s, clang, buildDir,
+		"CMAKE_C_FLAGS and CMAKE_CXX_FLAGS with "+strings.Join(clangCompileFlags, " ")+", the linker flags with "+clangLinkFlags[0]+", in a build directory of their own ("+buildDir+"),",
+		"check that the project's CMakeLists.txt does not replace CMAKE_C_FLAGS/CMAKE_CXX_FLAGS (append to them instead), and that the tests ran programs it built")
+	s.Coverage.Generated = []string{buildDir}
+}
+
+// makeClangCoverage makes a make test step, whose compiler is clang, a
+// clang coverage run.
+func makeClangCoverage(p *planInput, s *Step, clang string) {
+	advice := "make rebuilds nothing when only flags change: run make clean (or pass args [\"-B\"]) so every object is compiled with " + clangCompileFlags[0] +
+		"; and check that the Makefile's compile and link rules use $(CFLAGS)/$(CXXFLAGS) and $(LDFLAGS)"
+	if !MakeTakesFlags(p.dir, p.o) {
+		advice = "the Makefile assigns CFLAGS, CXXFLAGS or LDFLAGS under a conditional or with override, so the flags triage passed may have been ignored: add " +
+			strings.Join(clangCompileFlags, " ") + " to them in the Makefile; " + advice
+	}
+	clangCoverage(p, s, clang, p.dir,
+		"CFLAGS and CXXFLAGS with "+strings.Join(clangCompileFlags, " ")+" and LDFLAGS with "+clangLinkFlags[0]+", on make's command line or in its environment,", advice)
 }
 
 // makeCoverage is what a make coverage run's test step leaves.

@@ -3,6 +3,7 @@ package toolchain
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,5 +111,65 @@ func TestCargoCoveragePlan(t *testing.T) {
 		if want := []string{"cargo", "test", "--no-run", "--message-format=json", "--jobs=1", "--lib"}; !slices.Equal(c.Objects, want) {
 			t.Errorf("objects argv %q, want %q", c.Objects, want)
 		}
+	}
+}
+
+// A project whose compiler is clang (CC, or CMake's CMAKE_C_COMPILER) is
+// compiled with clang's source-based coverage, its programs writing their
+// profiles into the coverage directory.
+func TestClangCoveragePlans(t *testing.T) {
+	if _, err := exec.LookPath("clang-22"); err != nil {
+		t.Fatalf("clang-22: %v (scripts/install-deps.sh installs it)", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CFLAGS = -O2\ntest:\n\t./t\n"), 0o644)
+	steps, err := TestPlan(Make, dir, Options{Coverage: true, CoverageDir: "/cov", Env: map[string]string{"CC": "ccache clang-22"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := steps[0]
+	if !slices.Contains(s.Argv, "CFLAGS=-O2 -g -fprofile-instr-generate -fcoverage-mapping") || s.Env["LDFLAGS"] != "-fprofile-instr-generate" || s.Env["LLVM_PROFILE_FILE"] != "/cov/%p-%m.profraw" {
+		t.Errorf("make: %q env %v", s.Argv, s.Env)
+	}
+	if c := s.Coverage; c == nil || c.Tool != "llvm-cov" || !strings.HasSuffix(c.Compiler, "/clang-22") || !slices.Equal(c.ObjectDirs, []string{dir}) {
+		t.Errorf("make coverage %+v", s.Coverage)
+	}
+
+	os.WriteFile(filepath.Join(dir, "CMakeLists.txt"), []byte("project(p C)\n"), 0o644)
+	steps, err = TestPlan(CMake, dir, Options{Coverage: true, CoverageDir: "/cov", ConfigureArgs: []string{"-DCMAKE_C_COMPILER=clang-22"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"-DCMAKE_C_FLAGS=-fprofile-instr-generate -fcoverage-mapping", "-DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate"} {
+		if !slices.Contains(steps[0].Argv, a) {
+			t.Errorf("cmake configure %q lacks %q", steps[0].Argv, a)
+		}
+	}
+	if c := steps[2].Coverage; c == nil || c.Tool != "llvm-cov" || c.ObjectDirs[0] != steps[2].Dir || len(c.Rerun) == 0 {
+		t.Errorf("cmake coverage %+v", c)
+	}
+	if _, err := TestPlan(CMake, dir, Options{Coverage: true, ConfigureArgs: []string{"-DCMAKE_C_COMPILER=clang-22"}}); err == nil {
+		t.Error("a clang coverage plan without a coverage directory was made")
+	}
+}
+
+// make's compiler as make picks it: the command line's CC, then the
+// Makefile's over the environment's.
+func TestMakeCompiler(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"CC": "clang-22"}
+	if got := makeCompiler(dir, Options{Env: env}); got != "clang-22" {
+		t.Errorf("no Makefile: %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CC = gcc\ntest:\n"), 0o644)
+	if got := makeCompiler(dir, Options{Env: env}); got != "gcc" {
+		t.Errorf("the Makefile's gcc under env CC=clang-22: %q", got)
+	}
+	if got := makeCompiler(dir, Options{Env: env, Args: []string{"CC=clang-22"}}); got != "clang-22" {
+		t.Errorf("CC on the command line: %q", got)
+	}
+	steps, err := TestPlan(Make, dir, Options{Coverage: true, CoverageDir: "/cov", Env: env})
+	if err != nil || steps[0].Coverage.Tool != "gcov" {
+		t.Errorf("the Makefile's gcc: %v %+v", err, steps[0].Coverage)
 	}
 }

@@ -31,7 +31,11 @@ func makeTest(p *planInput) ([]Step, error) {
 		s.Format = testreport.FormatAutomake
 	}
 	if p.o.Coverage {
-		s.Coverage = makeCoverage(p.dir, p.o)
+		if clang := clangPath(makeCompiler(p.dir, p.o), p.o); clang != "" {
+			makeClangCoverage(p, &s, clang)
+		} else {
+			s.Coverage = makeCoverage(p.dir, p.o)
+		}
 	}
 	return []Step{s}, nil
 }
@@ -58,7 +62,8 @@ func makeStep(p *planInput, name string, targets []string) Step {
 	flags, env := makeDebugFlags(p.dir, p.o)
 	argv := append([]string{"make"}, jobsArg("--jobs", p.o.Jobs)...)
 	argv = append(argv, flags...)
-	argv = append(argv, coverArgs(p.o.Args, p.o.Coverage)...)
+	clang := p.o.Coverage && clangPath(makeCompiler(p.dir, p.o), p.o) != ""
+	argv = append(argv, coverArgs(p.o.Args, p.o.Coverage, clang)...)
 	argv = append(argv, targets...)
 	s := p.step(name, argv...)
 	for k, v := range env {

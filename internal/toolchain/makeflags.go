@@ -26,6 +26,7 @@ var debugFlagVars = []string{"CFLAGS", "CXXFLAGS"}
 // own values included (see coverArgs for those given in args).
 func makeDebugFlags(dir string, o Options) (args []string, env map[string]string) {
 	assigned := makefileFlags(o.files(), dir)
+	clang := o.Coverage && clangPath(makeCompiler(dir, o), o) != ""
 	setEnv := func(v, val string) {
 		if env == nil {
 			env = map[string]string{}
@@ -33,10 +34,10 @@ func makeDebugFlags(dir string, o Options) (args []string, env map[string]string
 		env[v] = val
 	}
 	for _, v := range makeFlagVars(o.Coverage) {
-		want := wantedFlags(v, o.Coverage)
+		want := wantedFlags(v, o.Coverage, clang)
 		if val, ok := o.Env[v]; ok {
 			if o.Coverage {
-				setEnv(v, withFlag(val, coverFlag))
+				setEnv(v, withFlags(val, coverFlags(v, clang)))
 			}
 			continue
 		}
@@ -69,13 +70,13 @@ func makeFlagVars(coverage bool) []string {
 }
 
 // wantedFlags are the flags a make plan wants in v.
-func wantedFlags(v string, coverage bool) []string {
+func wantedFlags(v string, coverage, clang bool) []string {
 	var want []string
 	if v != "LDFLAGS" {
 		want = append(want, "-g")
 	}
 	if coverage {
-		want = append(want, coverFlag)
+		want = append(want, coverFlags(v, clang)...)
 	}
 	return want
 }
@@ -93,18 +94,19 @@ func missingFlags(flags string, want []string) string {
 	return strings.Join(add, " ")
 }
 
-// coverArgs adds --coverage to the flag variables make's arguments assign,
-// for a coverage run (a later assignment on make's command line would
-// replace triage's).
-func coverArgs(args []string, coverage bool) []string {
+// coverArgs adds the coverage flags (see coverFlags) to the flag variables
+// make's arguments assign, for a coverage run (a later assignment on
+// make's command line would replace triage's).
+func coverArgs(args []string, coverage, clang bool) []string {
 	if !coverage {
 		return args
 	}
 	out := append([]string(nil), args...)
 	for i, a := range out {
 		name, value, ok := strings.Cut(a, "=")
-		if ok && slices.Contains(makeFlagVars(true), strings.TrimRight(strings.TrimSpace(name), "+:?!")) {
-			out[i] = name + "=" + withFlag(value, coverFlag)
+		v := strings.TrimRight(strings.TrimSpace(name), "+:?!")
+		if ok && slices.Contains(makeFlagVars(true), v) {
+			out[i] = name + "=" + withFlags(value, coverFlags(v, clang))
 		}
 	}
 	return out
@@ -145,9 +147,14 @@ var makeAssignment = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(override\s+)?(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
 })
 
-// makefileFlags reads the assignments of debugFlagVars in the project's
-// Makefile, in order.
+// makefileFlags reads the assignments of the flag variables (CFLAGS,
+// CXXFLAGS, LDFLAGS) in the project's Makefile, in order.
 func makefileFlags(fsys Files, dir string) map[string]flagValue {
+	return makefileVars(fsys, dir, isFlagVar)
+}
+
+// makefileVars reads the assignments of the variables want selects.
+func makefileVars(fsys Files, dir string, want func(string) bool) map[string]flagValue {
 	vals := map[string]flagValue{}
 	for _, name := range makefiles {
 		f, err := fsys.Open(filepath.Join(dir, name))
@@ -155,13 +162,13 @@ func makefileFlags(fsys Files, dir string) map[string]flagValue {
 			continue
 		}
 		defer f.Close()
-		readFlags(io.LimitReader(f, maxMakefileScan), vals)
+		readFlags(io.LimitReader(f, maxMakefileScan), vals, want)
 		return vals
 	}
 	return vals
 }
 
-func readFlags(r io.Reader, vals map[string]flagValue) {
+func readFlags(r io.Reader, vals map[string]flagValue, want func(string) bool) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	depth := 0
@@ -187,7 +194,7 @@ func readFlags(r io.Reader, vals map[string]flagValue) {
 			continue
 		}
 		m := makeAssignment().FindStringSubmatch(t)
-		if m == nil || !isFlagVar(m[2]) {
+		if m == nil || !want(m[2]) {
 			continue
 		}
 		v := vals[m[2]]

@@ -240,7 +240,7 @@ func checkCommandOptions(o Options) error {
 		{"jobs", o.Jobs != 0},
 	}
 	if o.Coverage {
-		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cmake and make (gcc), not by an explicit command: drop command to use them"}
+		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cargo, cmake and make (gcc, clang), not by an explicit command: drop command to use them"}
 	}
 	for _, s := range set {
 		if s.on {

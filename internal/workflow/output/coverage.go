@@ -16,6 +16,9 @@ const (
 	maxListedFiles = 100
 	maxRanges      = 400
 	maxPathFuncs   = 500 // of the failed test's path
+	// A comparison's: files listed, and ranges of each kind per file.
+	maxChangedFiles = 50
+	maxChangeRanges = 20
 )
 
 // coverage answers output_get's coverage question on a stored test run:
@@ -28,7 +31,11 @@ func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (
 		return zero, err
 	}
 	defer f.Close()
-	file, rep, err := coverage.ReadFile(f, in.Coverage)
+	info, err := f.Stat()
+	if err != nil {
+		return zero, err
+	}
+	file, rep, err := coverage.FindFile(f, info.Size(), in.Coverage)
 	if err != nil {
 		return zero, err
 	}
@@ -55,5 +62,34 @@ func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (
 	if s.Matched == 0 {
 		fmt.Fprintf(&b, "no file of run %s is %q or under it: paths are relative to the project (%s); \".\" lists every file\n", in.OutputID, in.Coverage, rep.ProjectDir)
 	}
+	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+}
+
+// coverageSince answers output_get's coverage question with since: what
+// the run covers that the older run did not, and what it lost, per file
+// of the path asked for (see coverage.Compare).
+func (h *handler) coverageSince(ctx context.Context, st *store.Store, in getParams) (catalog.Result[GetOutput], error) {
+	var zero catalog.Result[GetOutput]
+	old, err := st.OpenFile(ctx, in.Since, coverage.FileName)
+	if err != nil {
+		return zero, err
+	}
+	defer old.Close()
+	cur, err := st.OpenFile(ctx, in.OutputID, coverage.FileName)
+	if err != nil {
+		return zero, err
+	}
+	defer cur.Close()
+	ranges := maxChangeRanges
+	c, err := coverage.Compare(old, cur, in.Coverage, maxChangedFiles)
+	if err != nil {
+		return zero, err
+	}
+	if len(c.Files) == 1 && c.Files[0].Path == c.Filter {
+		ranges = maxRanges // one file asked for: its ranges
+	}
+	var b strings.Builder
+	c.WriteText(&b, in.Since, ranges)
+	out := GetOutput{OutputID: in.OutputID, Lines: []string{}, Coverage: wire.CoverageChangeOf(c, c.Tool, in.Since, ranges)}
 	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
 }

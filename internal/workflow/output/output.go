@@ -35,9 +35,10 @@ type handler struct{ svc *services.Set }
 
 type getParams struct {
 	OutputID string `json:"output_id"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"0-based line"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"first line"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 200"`
-	Coverage string `json:"coverage,omitempty" jsonschema:"a test run's coverage: a file's uncovered lines, or files under a path"`
+	Coverage string `json:"coverage,omitempty" jsonschema:"coverage of a file or path"`
+	Since    string `json:"since,omitempty" jsonschema:"older run: lines gained, lost"`
 }
 
 // GetOutput is a page of lines.
@@ -56,7 +57,12 @@ func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catal
 	if err != nil {
 		return catalog.Result[GetOutput]{}, err
 	}
-	if in.Coverage != "" {
+	switch {
+	case in.Since != "" && in.Coverage == "":
+		return catalog.Result[GetOutput]{}, fault.Usagef("since compares coverage: give coverage too (a file, a path, or \".\")")
+	case in.Since != "":
+		return h.coverageSince(ctx, st, in)
+	case in.Coverage != "":
 		return h.coverage(ctx, st, in)
 	}
 	if in.Offset < 0 || in.Limit < 0 {

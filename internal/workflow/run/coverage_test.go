@@ -165,3 +165,64 @@ func TestCargoCoverageWithoutLLVMTools(t *testing.T) {
 		t.Error("the crate was built before the refusal")
 	}
 }
+
+// output_get with since compares two coverage runs by their ids: a run of
+// every test covers Sign's negative branch, which a run of TestSign alone
+// did not, and loses nothing; since needs coverage.
+func TestCoverageSinceOlderRun(t *testing.T) {
+	dir := coverModule(t, 2)
+	c := mcptest.Connect(t, &config.Config{})
+	old := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "run": []string{"TestSign"}})
+	cur := c.Call("test", map[string]any{"project_dir": dir, "coverage": "."})
+	if old.Outcome != "ok" || cur.Outcome != "failed" {
+		t.Fatalf("outcomes %s, %s: want ok, then failed (TestFails)\n%s", old.Outcome, cur.Outcome, cur.Text)
+	}
+	oldID, _ := old.Out["output_id"].(string)
+	id, _ := cur.Out["output_id"].(string)
+	g := c.Call("output_get", map[string]any{"output_id": id, "coverage": ".", "since": oldID})
+	want := "COVERAGE since " + oldID + ": 60.0% → 80.0% of lines; 2 lines newly covered, 0 lost, in 1 files\n  p0/p0.go: +2 (5-6)\n"
+	if g.IsError || g.Text != want {
+		t.Errorf("output_get since:\n%s\nwant:\n%s", g.Text, want)
+	}
+	cov, _ := g.Out["coverage"].(map[string]any)
+	ch, _ := cov["change"].(map[string]any)
+	files, _ := ch["files"].([]any)
+	if ch["gained"] != 2.0 || ch["lost"] != 0.0 || len(files) != 1 || fmt.Sprint(files[0]) != "map[gained:[[5 6]] path:p0/p0.go]" {
+		t.Errorf("structured change %v", cov)
+	}
+	back := c.Call("output_get", map[string]any{"output_id": oldID, "coverage": filepath.Join(dir, "p0/p0.go"), "since": id})
+	if back.IsError || !strings.Contains(back.Text, "0 lines newly covered, 2 lost") || !strings.Contains(back.Text, "p0/p0.go: -2 (5-6)") {
+		t.Errorf("output_get since, the other way:\n%s", back.Text)
+	}
+	if e := c.Call("output_get", map[string]any{"output_id": id, "since": oldID}); e.Outcome != "usage_error" || !strings.Contains(e.Text, "give coverage too") {
+		t.Errorf("since without coverage: %s %s", e.Outcome, e.Text)
+	}
+}
+
+// A CMake project built by clang (CC) through the test tool: clang's
+// source-based coverage, llvm-cov's figures, the failed CTest test's path,
+// and output_get of a file's uncovered lines.
+func TestClangCoverageThenOutputGet(t *testing.T) {
+	nativeprojects.Need(t, "clang-22", "cmake")
+	dir := nativeprojects.Write(t, map[string]string{
+		"lib.c":  "int clamp(int x, int lo, int hi) {\n\tif (x < lo)\n\t\treturn lo;\n\tif (x > hi)\n\t\treturn hi;\n\treturn x;\n}\n\nint unused(int x) {\n\treturn x * 2;\n}\n",
+		"test.c": "int clamp(int, int, int);\nint main(void) {\n\tif (clamp(5, 0, 10) != 5)\n\t\treturn 1;\n\treturn clamp(-1, 0, 10) == 1 ? 0 : 1;\n}\n",
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(cov C)\nenable_testing()\nadd_library(lib STATIC lib.c)\n" +
+			"add_executable(t test.c)\ntarget_link_libraries(t lib)\nadd_test(NAME clamp COMMAND t)\n",
+	})
+	c := mcptest.Connect(t, &config.Config{})
+	r := c.Call("test", map[string]any{"project_dir": dir, "coverage": ".", "env": map[string]any{"CC": "clang-22"}})
+	if r.Outcome != "failed" {
+		t.Fatalf("outcome %s:\n%s", r.Outcome, r.Text)
+	}
+	for _, want := range []string{"COVERAGE (llvm-cov): 66.7% of lines (10 of 15) in 2 files", "the failing test clamp ran: lib.c: 1-4,6-7; test.c: 2-3,5-6"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, r.Text)
+		}
+	}
+	id, _ := r.Out["output_id"].(string)
+	g := c.Call("output_get", map[string]any{"output_id": id, "coverage": "lib.c"})
+	if g.IsError || !strings.Contains(g.Text, "lib.c: 60.0% of lines (6 of 10); uncovered lines: 5, 9-11") {
+		t.Errorf("output_get of lib.c:\n%s", g.Text)
+	}
+}

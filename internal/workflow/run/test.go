@@ -25,7 +25,7 @@ type testParams struct {
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
-	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage (go, cargo, gcc) of files under this path (\".\": all)"`
+	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage of files under this path (\".\": all)"`
 }
 
 func (p testParams) request() planRequest {

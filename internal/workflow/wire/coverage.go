@@ -11,21 +11,22 @@ import (
 // own files, the files a filter selects (least covered first), and on
 // request one file's uncovered lines.
 type Coverage struct {
-	Tool              string         `json:"tool" jsonschema:"go, gcov or llvm-cov (cargo)"`
-	Percent           float64        `json:"percent" jsonschema:"covered lines in percent, over the project's own files"`
-	Lines             int            `json:"lines" jsonschema:"lines the toolchain counts"`
-	Covered           int            `json:"covered" jsonschema:"lines run at least once"`
-	StatementPercent  float64        `json:"statement_percent,omitempty" jsonschema:"go: covered statements in percent, the figure of go tool cover -func"`
-	Statements        int            `json:"statements,omitempty" jsonschema:"go: statements"`
-	CoveredStatements int            `json:"covered_statements,omitempty" jsonschema:"go: statements run"`
-	Filter            string         `json:"filter,omitempty" jsonschema:"the path prefix that selected the files"`
-	FilesMatched      int            `json:"files_matched" jsonschema:"the project's files selected, shown or not"`
-	Files             []CoverageFile `json:"files,omitempty" jsonschema:"files selected, least covered first (bounded)"`
-	Apart             map[string]int `json:"apart,omitempty" jsonschema:"files not counted, by kind: vendored, generated, toolchain, external"`
-	File              *CoverageFile  `json:"file,omitempty" jsonschema:"the file asked for, with its uncovered line ranges"`
-	Notes             []string       `json:"notes,omitempty" jsonschema:"what the figures leave out"`
-	Error             string         `json:"error,omitempty" jsonschema:"why a coverage run has no coverage: what was tried, what to change"`
-	FailedPath        string         `json:"failed_path,omitempty" jsonschema:"the lines the first failed test ran, rerun alone"`
+	Tool              string          `json:"tool" jsonschema:"go, gcov or llvm-cov (cargo, clang)"`
+	Percent           float64         `json:"percent" jsonschema:"covered lines in percent, over the project's own files"`
+	Lines             int             `json:"lines" jsonschema:"lines the toolchain counts"`
+	Covered           int             `json:"covered" jsonschema:"lines run at least once"`
+	StatementPercent  float64         `json:"statement_percent,omitempty" jsonschema:"go: covered statements in percent, the figure of go tool cover -func"`
+	Statements        int             `json:"statements,omitempty" jsonschema:"go: statements"`
+	CoveredStatements int             `json:"covered_statements,omitempty" jsonschema:"go: statements run"`
+	Filter            string          `json:"filter,omitempty" jsonschema:"the path prefix that selected the files"`
+	FilesMatched      int             `json:"files_matched" jsonschema:"the project's files selected, shown or not"`
+	Files             []CoverageFile  `json:"files,omitempty" jsonschema:"files selected, least covered first (bounded)"`
+	Apart             map[string]int  `json:"apart,omitempty" jsonschema:"files not counted, by kind: vendored, generated, toolchain, external"`
+	File              *CoverageFile   `json:"file,omitempty" jsonschema:"the file asked for, with its uncovered line ranges"`
+	Notes             []string        `json:"notes,omitempty" jsonschema:"what the figures leave out"`
+	Error             string          `json:"error,omitempty" jsonschema:"why a coverage run has no coverage: what was tried, what to change"`
+	FailedPath        string          `json:"failed_path,omitempty" jsonschema:"the lines the first failed test ran, rerun alone"`
+	Change            *CoverageChange `json:"change,omitempty" jsonschema:"with since: the lines covered since the older run, and lost"`
 }
 
 // CoverageFile is one file's line coverage.
@@ -90,4 +91,37 @@ func CoverageFileOf(f *coverage.File, maxRanges int) *CoverageFile {
 		cf.Uncovered = append(cf.Uncovered, [2]int{r.From, r.To})
 	}
 	return cf
+}
+
+// CoverageChange is a run's coverage against an older run's.
+type CoverageChange struct {
+	Since        string               `json:"since" jsonschema:"the older run"`
+	Gained       int                  `json:"gained" jsonschema:"lines newly covered"`
+	Lost         int                  `json:"lost" jsonschema:"lines no longer covered"`
+	FilesChanged int                  `json:"files_changed"`
+	Files        []CoverageFileChange `json:"files,omitempty" jsonschema:"most gained first (bounded)"`
+}
+
+// CoverageFileChange is one file's lines gained and lost, as [from, to].
+type CoverageFileChange struct {
+	Path   string   `json:"path"`
+	Gained [][2]int `json:"gained,omitempty"`
+	Lost   [][2]int `json:"lost,omitempty"`
+}
+
+// CoverageChangeOf converts a comparison, the new run's totals with it,
+// with at most maxRanges ranges of each kind per file.
+func CoverageChangeOf(c *coverage.Comparison, tool, since string, maxRanges int) *Coverage {
+	w := &CoverageChange{Since: since, Gained: c.Gained, Lost: c.Lost, FilesChanged: c.Changed}
+	pairs := func(rs []coverage.Range) [][2]int {
+		var out [][2]int
+		for _, r := range rs[:min(maxRanges, len(rs))] {
+			out = append(out, [2]int{r.From, r.To})
+		}
+		return out
+	}
+	for _, f := range c.Files {
+		w.Files = append(w.Files, CoverageFileChange{Path: f.Path, Gained: pairs(f.Gained), Lost: pairs(f.Lost)})
+	}
+	return &Coverage{Tool: tool, Percent: percent1(c.New.Percent()), Lines: c.New.Lines, Covered: c.New.Covered, Filter: c.Filter, FilesMatched: c.Changed, Change: w}
 }

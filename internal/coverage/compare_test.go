@@ -1,0 +1,89 @@
+package coverage
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestMinus(t *testing.T) {
+	for _, tt := range []struct{ a, b, want []Range }{
+		{[]Range{{1, 10}}, nil, []Range{{1, 10}}},
+		{[]Range{{1, 10}}, []Range{{1, 10}}, nil},
+		{[]Range{{1, 10}}, []Range{{3, 4}, {6, 6}}, []Range{{1, 2}, {5, 5}, {7, 10}}},
+		{[]Range{{1, 3}, {8, 12}}, []Range{{2, 9}}, []Range{{1, 1}, {10, 12}}},
+		{[]Range{{5, 6}}, []Range{{1, 2}, {9, 9}}, []Range{{5, 6}}},
+		{[]Range{{1, 2}, {4, 5}, {7, 8}}, []Range{{0, 100}}, nil},
+	} {
+		if got := minus(tt.a, tt.b); !slices.Equal(got, tt.want) {
+			t.Errorf("%v minus %v = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// stored writes a report of the files, as a run keeps it.
+func stored(t *testing.T, files ...File) *bytes.Reader {
+	t.Helper()
+	r := &Report{Tool: ToolGcov, ProjectDir: "/p", Files: files}
+	for i := range r.Files {
+		for _, rs := range r.Files[i].CoveredRanges {
+			r.Files[i].Covered += rs.To - rs.From + 1
+		}
+		r.Files[i].Lines = 20
+	}
+	r.count()
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b.Bytes())
+}
+
+// A new run's report against an old one's: each file's newly covered and
+// lost lines, files only one run counts, other kinds left out, a filter
+// that names a file, and the bounds.
+func TestCompare(t *testing.T) {
+	old := func() *bytes.Reader {
+		return stored(t,
+			File{Path: "a.c", Kind: Own, CoveredRanges: []Range{{1, 5}}},
+			File{Path: "b.c", Kind: Own, CoveredRanges: []Range{{1, 10}}},
+			File{Path: "gone.c", Kind: Own, CoveredRanges: []Range{{2, 3}}},
+			File{Path: "same.c", Kind: Own, CoveredRanges: []Range{{1, 1}}},
+			File{Path: "vendor/v.c", Kind: Vendored})
+	}
+	new := func() *bytes.Reader {
+		return stored(t,
+			File{Path: "a.c", Kind: Own, CoveredRanges: []Range{{1, 9}, {12, 12}}},
+			File{Path: "a.cpp", Kind: Own, CoveredRanges: []Range{{4, 4}}},
+			File{Path: "b.c", Kind: Own, CoveredRanges: []Range{{1, 4}, {6, 10}}},
+			File{Path: "same.c", Kind: Own, CoveredRanges: []Range{{1, 1}}},
+			File{Path: "vendor/v.c", Kind: Vendored, CoveredRanges: []Range{{1, 9}}})
+	}
+	c, err := Compare(old(), new(), ".", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Gained != 6 || c.Lost != 3 || c.Changed != 4 {
+		t.Errorf("gained %d, lost %d, in %d files; want 6, 3, in 4 (a.c, a.cpp, b.c, gone.c)", c.Gained, c.Lost, c.Changed)
+	}
+	var b strings.Builder
+	c.WriteText(&b, "o-1", 1)
+	// 18 of 80 lines, then 21 of 80 (a.cpp new, gone.c not counted).
+	want := "COVERAGE since o-1: 22.5% → 26.2% of lines; 6 lines newly covered, 3 lost, in 4 files\n" +
+		"  a.c: +5 (6-9 … and 1 more)\n  a.cpp: +1 (4)\n  gone.c: -2 (2-3)\n  b.c: -1 (5)\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	c, err = Compare(old(), new(), "/p/a.c", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files) != 1 || c.Files[0].Path != "a.c" || !slices.Equal(c.Files[0].Gained, []Range{{6, 9}, {12, 12}}) || c.Gained != 5 || c.Lost != 0 {
+		t.Errorf("a.c alone: %+v", c)
+	}
+	c, _ = Compare(old(), new(), ".", 1)
+	if len(c.Files) != 1 || c.Files[0].Path != "a.c" || c.Changed != 4 {
+		t.Errorf("bounded to 1: %+v", c)
+	}
+}

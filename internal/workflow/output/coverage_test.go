@@ -1,0 +1,87 @@
+package output_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+)
+
+// goProfile is a Go cover profile of n files, file i's blocks 10 lines
+// long, run or not as run(i, block) says.
+func goProfile(n, blocks int, run func(i, b int) bool) string {
+	var b strings.Builder
+	b.WriteString("mode: atomic\n")
+	for i := range n {
+		for k := range blocks {
+			count := 0
+			if run(i, k) {
+				count = 1
+			}
+			fmt.Fprintf(&b, "example.com/m/p%03d/f%05d.go:%d.2,%d.10 1 %d\n", i/100, i, 10*k+1, 10*k+10, count)
+		}
+	}
+	return b.String()
+}
+
+// storedCoverage stores a run whose coverage is the profile's, read as a
+// coverage run reads it, and returns its output id.
+func storedCoverage(t testing.TB, c *mcptest.Client, profile string) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := c.Svc.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := coverage.ParseGoProfile(strings.NewReader(profile), "example.com/m", "/proj", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.Put(ctx, store.Meta{Tool: "test", Argv: []string{"go", "test"}}, "ok\n", store.Final{Status: "success"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutFile(ctx, id, coverage.FileName, rep.Write); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func connect(t testing.TB) *mcptest.Client {
+	return mcptest.Connect(t, &config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "out.db")}})
+}
+
+// everyOther runs the even blocks of every file.
+func everyOther(_, b int) bool { return b%2 == 0 }
+
+// BenchmarkCoverageFile asks output_get, through an in-process MCP client,
+// for the last file of a stored report of 10,000 files, 40 ranges each
+// (target: ≤ 20 ms).
+func BenchmarkCoverageFile(b *testing.B) {
+	c := connect(b)
+	id := storedCoverage(b, c, goProfile(10000, 40, everyOther))
+	args := map[string]any{"output_id": id, "coverage": "p099/f09999.go"}
+	for b.Loop() {
+		if r := c.Call("output_get", args); r.IsError || !strings.Contains(r.Text, "p099/f09999.go: 50.0% of lines (200 of 400)") {
+			b.Fatal(r.Text)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "query-ms")
+}
+
+// A file of a stored report of 10,000 files: its figures and its uncovered
+// ranges, found by path.
+func TestCoverageFileOfLargeReport(t *testing.T) {
+	c := connect(t)
+	id := storedCoverage(t, c, goProfile(10000, 4, func(i, b int) bool { return b == 0 || i%2 == 0 }))
+	r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p057/f05701.go"})
+	if want := "p057/f05701.go: 25.0% of lines (10 of 40), 1 of 4 statements; uncovered lines: 11-40"; r.IsError || !strings.Contains(r.Text, want) {
+		t.Errorf("output_get of a file: want %q in\n%s", want, r.Text)
+	}
+}
