@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/triage-dev/triage/internal/spawn"
 )
@@ -18,7 +19,7 @@ import (
 // flags, internal/toolchain): source-based coverage.
 var clangFlags = []string{"-fprofile-instr-generate", "-fcoverage-mapping"}
 
-var clangVersionRE = regexp.MustCompile(`clang version ((\d+)\S*)`)
+var clangVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`clang version ((\d+)\S*)`) })
 
 // FindClangTools finds the LLVM tools that read what compiler (a clang,
 // with the words CC gives after it) writes: llvm-profdata-N and
@@ -36,7 +37,7 @@ func FindClangTools(ctx context.Context, dir string, env map[string]string, comp
 	if err != nil {
 		return nil, fmt.Errorf("no coverage: asking %s for its version: %w", argv[0], err)
 	}
-	m := clangVersionRE.FindStringSubmatch(out)
+	m := clangVersionRE().FindStringSubmatch(out)
 	if m == nil {
 		return nil, fmt.Errorf("no coverage: %s --version names no clang version:\n%s", argv[0], strings.TrimSpace(out))
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
@@ -27,9 +28,9 @@ type LLVMTools struct {
 const probeTimeout = 30 * time.Second
 
 var (
-	rustcLLVMRE = regexp.MustCompile(`(?m)^LLVM version: ((\d+)\S*)`)
-	rustcHostRE = regexp.MustCompile(`(?m)^host: (\S+)`)
-	toolLLVMRE  = regexp.MustCompile(`LLVM version (\d+)`)
+	rustcLLVMRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^LLVM version: ((\d+)\S*)`) })
+	rustcHostRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^host: (\S+)`) })
+	toolLLVMRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`LLVM version (\d+)`) })
 )
 
 // FindLLVMTools finds the LLVM tools for the rustc that builds in dir (the
@@ -47,7 +48,7 @@ func FindLLVMTools(ctx context.Context, dir string, env map[string]string) (*LLV
 	if err != nil {
 		return nil, fmt.Errorf("no coverage: asking the rustc that builds for its LLVM version: %w", err)
 	}
-	m := rustcLLVMRE.FindStringSubmatch(out)
+	m := rustcLLVMRE().FindStringSubmatch(out)
 	if m == nil {
 		return nil, fmt.Errorf("no coverage: %s -vV names no LLVM version:\n%s", rustc, strings.TrimSpace(out))
 	}
@@ -75,7 +76,7 @@ func llvmCandidates(ctx context.Context, dir string, env map[string]string, rust
 	n := strconv.Itoa(major)
 	pairs := []llvmPair{{"llvm-profdata-" + n, "llvm-cov-" + n}}
 	host := ""
-	if m := rustcHostRE.FindStringSubmatch(version); m != nil {
+	if m := rustcHostRE().FindStringSubmatch(version); m != nil {
 		host = m[1]
 	}
 	if sysroot, err := probe(ctx, dir, env, rustc, "--print", "sysroot"); err == nil && host != "" {
@@ -97,7 +98,7 @@ func (c llvmPair) check(ctx context.Context, dir string, env map[string]string, 
 		case err != nil:
 			return argv[0] + ": " + err.Error()
 		}
-		m := toolLLVMRE.FindStringSubmatch(out)
+		m := toolLLVMRE().FindStringSubmatch(out)
 		if m == nil {
 			return argv[0] + ": names no LLVM version"
 		}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
@@ -76,12 +77,12 @@ func findLLDBDAP() string {
 	return p
 }
 
-var gdbVersionRE = regexp.MustCompile(`(?m)^GNU gdb .*?(\d+)\.\d+`)
+var gdbVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^GNU gdb .*?(\d+)\.\d+`) })
 
 // GDBSupportsDAP reports whether gdb's version output names version 14 or
 // later, the first with the DAP interpreter.
 func GDBSupportsDAP(versionOutput string) bool {
-	m := gdbVersionRE.FindStringSubmatch(versionOutput)
+	m := gdbVersionRE().FindStringSubmatch(versionOutput)
 	if m == nil {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	godap "github.com/google/go-dap"
 
@@ -14,7 +15,7 @@ import (
 // lldbFilters are lldb-dap's exception filters for our kinds.
 var lldbFilters = map[string]string{"c++": "cpp_throw"}
 
-var lldbBreakpointHitRE = regexp.MustCompile(`^breakpoint (\d+)\.\d+`)
+var lldbBreakpointHitRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^breakpoint (\d+)\.\d+`) })
 
 // addSpecial sets a watch or an exception stop: by the adapter's own
 // request where its capabilities offer one, else through the debugger's
@@ -185,7 +186,7 @@ func (b *Backend) markOurs(stop *debugger.Stop, reason string) {
 			}
 		}
 	}
-	if m := lldbBreakpointHitRE.FindStringSubmatch(stop.Description); m != nil && len(stop.BreakpointIDs) == 0 {
+	if m := lldbBreakpointHitRE().FindStringSubmatch(stop.Description); m != nil && len(stop.BreakpointIDs) == 0 {
 		aid, _ := strconv.Atoi(m[1])
 		stop.BreakpointIDs = b.ourIDs([]int{aid})
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -143,7 +144,7 @@ func (b *Backend) onStateEvent(e Event) {
 	}
 }
 
-var signalRE = regexp.MustCompile(`\bSIG[A-Z0-9]+\b`)
+var signalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z0-9]+\b`) })
 
 func stopFromEvent(body godap.StoppedEventBody) *debugger.Stop {
 	s := &debugger.Stop{
@@ -168,7 +169,7 @@ func stopFromEvent(body godap.StoppedEventBody) *debugger.Stop {
 	default:
 		s.Reason = debugger.StopOther
 	}
-	if sig := signalRE.FindString(s.Description); sig != "" {
+	if sig := signalRE().FindString(s.Description); sig != "" {
 		s.Signal = sig
 		if s.Reason == debugger.StopException || s.Reason == debugger.StopOther {
 			s.Reason = debugger.StopSignal
