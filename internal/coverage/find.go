@@ -108,21 +108,9 @@ func scanFrom(ra io.ReaderAt, lo, hi, size int64, want string, r *Report) (*File
 	if err != nil {
 		return nil, nil, err
 	}
-	p, _ := json.Marshal(want)
-	prefix := append(append(append([]byte(nil), pathPrefix...), p...), ',')
+	if start >= hi {
+		return nil, r, nil
+	}
 	sc := scanner(bufio.NewReader(io.NewSectionReader(ra, start, size-start)))
-	for pos := start; pos < hi && sc.Scan(); pos += int64(len(sc.Bytes())) + 1 {
-		if !bytes.HasPrefix(sc.Bytes(), prefix) {
-			continue
-		}
-		var f File
-		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
-			return nil, nil, fmt.Errorf("the stored coverage report: %w", err)
-		}
-		return &f, r, nil
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("reading the stored coverage report: %w", err)
-	}
-	return nil, r, nil
+	return firstFile(sc, hi-start, filePrefix(want), r)
 }

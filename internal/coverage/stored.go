@@ -133,9 +133,22 @@ func ReadFile(rd io.Reader, path string) (*File, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, _ := json.Marshal(r.relative(path))
-	prefix := append(append([]byte(`{"path":`), p...), ',')
-	for sc.Scan() {
+	return firstFile(sc, -1, filePrefix(r.relative(path)), r)
+}
+
+// filePrefix begins the stored line of the file at path.
+func filePrefix(path string) []byte {
+	p, _ := json.Marshal(path)
+	return append(append(append([]byte(nil), pathPrefix...), p...), ',')
+}
+
+// firstFile decodes the first of sc's lines (of at most budget bytes in
+// all when budget ≥ 0) that begins with prefix; nil when none does.
+func firstFile(sc *bufio.Scanner, budget int64, prefix []byte, r *Report) (*File, *Report, error) {
+	for budget != 0 && sc.Scan() {
+		if budget > 0 {
+			budget = max(budget-int64(len(sc.Bytes()))-1, 0)
+		}
 		if !bytes.HasPrefix(sc.Bytes(), prefix) {
 			continue
 		}

@@ -1,6 +1,7 @@
 package debugger
 
 import (
+	"context"
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
@@ -24,6 +25,37 @@ var softWatchPy string
 
 // DefaultWatchSteps bounds one continue under software watches.
 const DefaultWatchSteps = 2_000_000
+
+// SoftWatchFor says whether a session's watch must be emulated, and why
+// (for the breakpoint's Via): a local session's on a host that does not
+// deliver hardware watchpoints, or any when forced (Config.SoftWatch); a
+// remote host's lldb is trusted.
+func SoftWatchFor(remote, forced bool) (bool, string) {
+	switch soft, why := SoftWatchNeeded(); {
+	case soft && !remote:
+		return soft, why
+	case forced:
+		return true, "watching by single-stepping, slow (asked for)"
+	}
+	return false, ""
+}
+
+// AddSoftWatch loads softwatch.py into an lldb, through run (one lldb
+// command, its output), and registers the watch id on expr with it.
+func AddSoftWatch(ctx context.Context, run func(context.Context, string) (string, error), id int, expr string) error {
+	if _, err := run(ctx, LLDBSoftWatchLoad()); err != nil {
+		return fmt.Errorf("watch %q: loading the software watch: %w", expr, err)
+	}
+	out, err := run(ctx, LLDBSoftWatchAdd(id, expr))
+	if err != nil {
+		return fmt.Errorf("watch %q: %w", expr, err)
+	}
+	r, err := ParseSoftWatch(out)
+	if err == nil && r.Kind != "added" {
+		err = fmt.Errorf("watch %q: %s", expr, r.Error)
+	}
+	return err
+}
 
 // SoftWatchNeeded says whether a watch on this host must be emulated, and
 // why, for a breakpoint's Via.

@@ -8,40 +8,21 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
-// softWatchNeeded: a local session on a host that does not deliver
-// hardware watchpoints emulates them (a remote host's lldb is trusted),
-// as does one configured to.
+// softWatchNeeded: see debugger.SoftWatchFor.
 func (b *Backend) softWatchNeeded() (bool, string) {
 	b.mu.Lock()
 	remote := b.host != ""
 	b.mu.Unlock()
-	switch soft, why := debugger.SoftWatchNeeded(); {
-	case soft && !remote:
-		return soft, why
-	case b.cfg.SoftWatch:
-		return true, "watching by single-stepping, slow (asked for)"
-	}
-	return false, ""
+	return debugger.SoftWatchFor(remote, b.cfg.SoftWatch)
 }
 
-// addSoftWatch registers the watch being added (our next id) with
-// softwatch.py. The op lock is held, so the next id is the one it gets.
+// addSoftWatch registers the watch being added with softwatch.py under
+// our next id; the op lock is held, so the next id is the one it gets.
 func (b *Backend) addSoftWatch(ctx context.Context, expr string) error {
-	if _, err := b.runChecked(ctx, debugger.LLDBSoftWatchLoad()); err != nil {
-		return fmt.Errorf("watch %q: loading the software watch: %w", expr, err)
-	}
 	b.mu.Lock()
 	id := b.nextID + 1
 	b.mu.Unlock()
-	out, err := b.runChecked(ctx, debugger.LLDBSoftWatchAdd(id, expr))
-	if err != nil {
-		return fmt.Errorf("watch %q: %w", expr, err)
-	}
-	r, err := debugger.ParseSoftWatch(out)
-	if err == nil && r.Kind != "added" {
-		err = fmt.Errorf("watch %q: %s", expr, r.Error)
-	}
-	return err
+	return debugger.AddSoftWatch(ctx, b.runChecked, id, expr)
 }
 
 func (b *Backend) hasSoftWatch() bool {
