@@ -126,11 +126,12 @@ func TestBadPlans(t *testing.T) {
 
 // TestTimeoutKeepsHits: a run cut short by its timeout is a TIMED OUT
 // verdict with the hits recorded until then, and leaves no process behind
-// (TestMain checks).
+// (TestMain checks). The limit leaves gdb's start-up, seconds on a loaded
+// machine, room to reach the first hits.
 func TestTimeoutKeepsHits(t *testing.T) {
 	prog := crashers.Build(t, "loop")
 	var events bytes.Buffer
-	r, err := Run(context.Background(), Spec{Program: prog, Args: []string{"100000000"}, Timeout: 3 * time.Second,
+	r, err := Run(context.Background(), Spec{Program: prog, Args: []string{"100000000"}, Timeout: 10 * time.Second,
 		Tracepoints: []Tracepoint{{Location: "step", Exprs: []string{"i"}, Limit: MaxLimit}}, Events: &events})
 	if err != nil {
 		t.Fatal(err)
