@@ -1,0 +1,141 @@
+package run_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/fakexcode"
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
+)
+
+// The fake swift replays real `swift build` and `swift test` logs recorded
+// by other projects (../shared/fixtures/PROVENANCE.tsv), whole or cut after
+// a number of lines (a run whose output was lost there), with the exit
+// status or signal such a run ends with.
+
+const xcodebuildFixtures = "../../../../shared/fixtures/xcodebuild"
+
+// recorded returns the path of a shared fixture log, or of its first n
+// lines (n > 0) written to a temporary file.
+func recorded(t *testing.T, name string, n int) string {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join(xcodebuildFixtures, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		t.Skipf("%s absent: the shared fixtures are not checked out next to the repository", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n <= 0 {
+		return path
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if n > len(lines) {
+		t.Fatalf("%s has %d lines, not %d", name, len(lines), n)
+	}
+	cut := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(cut, bytes.Join(lines[:n], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cut
+}
+
+// swiftPackage installs the fake swift with rules and returns a client and
+// a package directory (a Package.swift the fake never reads: detection
+// only needs it to be there).
+func swiftPackage(t *testing.T, rules ...fakexcode.Rule) (*mcptest.Client, *fakexcode.Fake, string) {
+	t.Helper()
+	for i := range rules {
+		rules[i].Tool = "swift"
+	}
+	fake := fakexcode.Install(t, fakexcode.Scenario{Rules: rules, Tools: []string{"swift"}})
+	dir := nativeprojects.Write(t, map[string]string{"Package.swift": "// swift-tools-version:5.9\n"})
+	return mcptest.Connect(t, nil), fake, dir
+}
+
+func TestSwiftPackageTestVerdicts(t *testing.T) {
+	tests := []struct {
+		name, log string
+		lines     int // 0: the whole log
+		exit      int
+		signal    string
+		outcome   string
+		verdict   string   // the first line's prefix
+		text      []string // in the answer
+	}{
+		{"all pass", "xcmcp_swift-testing-output.txt", 0, 0, "", "ok", "TESTS PASSED: 23 passed", nil},
+		{"swift testing failures", "xcbeautify_spi_swift_testing_short_log.txt", 0, 1, "", "failed", "TESTS FAILED: 3 of 4 failed",
+			[]string{"analyze_getPackageInfo_gitCheckout_error() [failed] at AnalyzeErrorTests.swift:120", "Caught error: PSQLError"}},
+		{"xctest and swift testing failures", "xcbeautify_MixedTestLog_6_0_Linux.txt", 0, 1, "", "failed", "TESTS FAILED: 2 of 6 failed",
+			[]string{"CaptureGroupTests testForceFailure [failed] at /home/runner/work/xcbeautify/xcbeautify/Tests/XcbeautifyLibTests/CaptureGroupTests.swift:34",
+				"XCTAssertTrue failed - True is never false.", "testFailTrueIsFalse() [failed] at Test.swift:17"}},
+		// 15 tests started, 8 passed: never a pass, with its status 0 or 1.
+		{"cut among the tests", "xcmcp_swift-testing-output.txt", 80, 1, "", "failed",
+			"TESTS FAILED: the run ended before LocaleUrlTag handles deep paths correctly in default locale finished ((swift-testing): the output ended) (and 14 more cut short)", nil},
+		{"cut among the tests, exit 0", "xcmcp_swift-testing-output.txt", 80, 0, "", "failed",
+			"TESTS FAILED: the run ended before LocaleUrlTag handles deep paths correctly in default locale finished", nil},
+		// Every test has its verdict; the summary line is lost.
+		{"cut before the summary", "xcbeautify_demo_swift_testing_log.txt", 12, 0, "", "failed",
+			"TESTS FAILED: swift-testing ended without a result (the output ended before Swift Testing's summary", []string{"secondExample() [failed] at DemoSwiftTestingTests.swift:11"}},
+		{"crash", "xcbeautify_spi_swift_testing_short_log.txt", 13, 0, "SIGSEGV", "failed",
+			"CRASHED: test binary SIGSEGV", []string{"while running analyze_updateRepository_invalidPackageCachePath()"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, fake, dir := swiftPackage(t, fakexcode.Rule{Match: []string{"test"}, StdoutFile: recorded(t, tt.log, tt.lines), Exit: tt.exit, Signal: tt.signal})
+			r := c.Call("test", map[string]any{"project_dir": dir})
+			if r.IsError || r.Outcome != tt.outcome || !strings.HasPrefix(r.FirstLine(), tt.verdict) {
+				t.Fatalf("outcome %q verdict %q, want %q %q\n%s", r.Outcome, r.FirstLine(), tt.outcome, tt.verdict, r.Text)
+			}
+			for _, s := range tt.text {
+				if !strings.Contains(r.Text, s) {
+					t.Errorf("%q missing from the answer:\n%s", s, r.Text)
+				}
+			}
+			// Serial: --parallel would hide the lines the verdict is read from.
+			if call, ok := fake.Find(t, "swift", "test"); !ok || !slices.Equal(call.Argv, []string{"test"}) {
+				t.Errorf("swift was run as %v, want [test]", fake.Calls(t))
+			}
+		})
+	}
+}
+
+func TestSwiftPackageTestFilters(t *testing.T) {
+	c, fake, dir := swiftPackage(t, fakexcode.Rule{Match: []string{"test"}, StdoutFile: recorded(t, "xcbeautify_spi_swift_testing_short_log.txt", 0), Exit: 1})
+	r := c.Call("test", map[string]any{"project_dir": dir, "run": []string{"AnalyzeErrorTests"}, "skip": []string{"analyze_refreshCheckout_failed"}, "configuration": "release"})
+	if r.Outcome != "failed" || r.FirstLine() != "TESTS FAILED: 3 of 4 failed" {
+		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
+	}
+	want := []string{"test", "--configuration=release", "--filter=AnalyzeErrorTests", "--skip=analyze_refreshCheckout_failed"}
+	if call, ok := fake.Find(t, "swift", "test"); !ok || !slices.Equal(call.Argv, want) {
+		t.Errorf("swift was run as %v, want %v", fake.Calls(t), want)
+	}
+}
+
+func TestSwiftPackageBuild(t *testing.T) {
+	// The build part of a recorded `swift test`, up to "Build complete!".
+	ok := recorded(t, "xcbeautify_spi_swift_testing_full_log.txt", 2203)
+	c, fake, dir := swiftPackage(t,
+		fakexcode.Rule{Match: []string{"build", "--target=Broken"}, StdoutFile: recorded(t, "xcmcp_linker-error-output.txt", 0), Exit: 1},
+		fakexcode.Rule{Match: []string{"build"}, StdoutFile: ok})
+	r := c.Call("build", map[string]any{"project_dir": dir})
+	if r.IsError || r.Outcome != "ok" || r.FirstLine() != "BUILD SUCCEEDED (5 warnings)" || !strings.Contains(r.Text, "Build complete! (51.50s)") {
+		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
+	}
+	r = c.Call("build", map[string]any{"project_dir": dir, "targets": []string{"Broken"}})
+	if r.Outcome != "failed" || r.FirstLine() != "BUILD FAILED: 4 errors: link command failed with exit code 1 (use -v to see invocation)" || !strings.Contains(r.Text, "__nonexistent_function") {
+		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
+	}
+	if _, ok := fake.Find(t, "swift", "build", "--target=Broken"); !ok {
+		t.Errorf("no swift build --target=Broken among %v", fake.Calls(t))
+	}
+}
