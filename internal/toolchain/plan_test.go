@@ -184,6 +184,8 @@ func TestPlanRefusals(t *testing.T) {
 		{"cargo bad profile", Cargo, false, Options{Configuration: "re lease"}, "configuration", "profile name"},
 		{"swift unknown configuration", Swift, true, Options{Configuration: "RelWithDebInfo"}, "configuration", "debug and release"},
 		{"swift test targets", Swift, true, Options{Targets: []string{"A"}}, "targets", "--filter"},
+		{"swift test parallel", Swift, true, Options{Args: []string{"--parallel"}}, "args", "serially"},
+		{"swift test workers", Swift, true, Options{Args: []string{"--num-workers=4"}}, "args", "--num-workers=4: triage runs swift test serially"},
 		{"make configuration", Make, false, Options{Configuration: "Release"}, "configuration", "no standard configuration"},
 		{"make filter", Make, true, Options{Run: []string{"x"}}, "run/skip", "no test filter"},
 		{"features on cmake", CMake, false, Options{Features: []string{"x"}}, "features", "only go"},

@@ -36,6 +36,9 @@ func swiftTest(p *planInput) ([]Step, error) {
 	if len(p.o.Targets) > 0 {
 		return nil, p.errorf("targets", "swift test builds every test target; select tests with run (--filter)")
 	}
+	if err := swiftSerial(p); err != nil {
+		return nil, err
+	}
 	flags, err := swiftFlags(p)
 	if err != nil {
 		return nil, err
@@ -66,4 +69,18 @@ func swiftFlags(p *planInput) ([]string, error) {
 		return nil, p.errorf("configuration", "SwiftPM knows debug and release, not %q", p.o.Configuration)
 	}
 	return append(flags, jobsArg("--jobs", p.o.Jobs)...), nil
+}
+
+// swiftSerial refuses a parallel run asked for in args. SwiftPM's parallel
+// runner prints a "[N/M] Testing X" progress line per test and the output
+// of failed tests only: no test passes visibly, so no verdict could be told
+// from a run cut short or a crash, and the counts would be guesses.
+func swiftSerial(p *planInput) error {
+	for _, a := range p.o.Args {
+		flag, _, _ := strings.Cut(a, "=")
+		if flag == "--parallel" || flag == "--num-workers" {
+			return p.errorf("args", "%s: triage runs swift test serially, because the parallel runner prints only progress lines and the output of failed tests, not the per-test results the verdict is read from; leave it out", a)
+		}
+	}
+	return nil
 }
