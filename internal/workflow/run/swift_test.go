@@ -2,11 +2,14 @@ package run_test
 
 import (
 	"bytes"
+	"fmt"
+	"github.com/triage-dev/triage/internal/testutil"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/triage-dev/triage/internal/testutil/fakexcode"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
@@ -23,6 +26,13 @@ const xcodebuildFixtures = "../../../../shared/fixtures/xcodebuild"
 // recorded returns the path of a shared fixture log, or of its first n
 // lines (n > 0) written to a temporary file.
 func recorded(t *testing.T, name string, n int) string {
+	t.Helper()
+	return recordedLines(t, name, 1, n)
+}
+
+// recordedLines returns the path of a file holding lines from to n
+// (1-based, inclusive) of a shared fixture log; n <= 0 is the whole log.
+func recordedLines(t *testing.T, name string, from, n int) string {
 	t.Helper()
 	path, err := filepath.Abs(filepath.Join(xcodebuildFixtures, name))
 	if err != nil {
@@ -43,7 +53,7 @@ func recorded(t *testing.T, name string, n int) string {
 		t.Fatalf("%s has %d lines, not %d", name, len(lines), n)
 	}
 	cut := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(cut, bytes.Join(lines[:n], nil), 0o644); err != nil {
+	if err := os.WriteFile(cut, bytes.Join(lines[from-1:n], nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return cut
@@ -137,5 +147,77 @@ func TestSwiftPackageBuild(t *testing.T) {
 	}
 	if _, ok := fake.Find(t, "swift", "build", "--target=Broken"); !ok {
 		t.Errorf("no swift build --target=Broken among %v", fake.Calls(t))
+	}
+}
+
+// runToEnd reads a background process's output until it ends, returning
+// the last answer (with the verdict).
+func runToEnd(t *testing.T, c *mcptest.Client, id string) mcptest.Result {
+	t.Helper()
+	out := c.Call("process_output", map[string]any{"id": id, "wait_s": 30})
+	for out.Out["running"] == true { // each call waits for the next line or the end
+		out = c.Call("process_output", map[string]any{"id": id, "cursor": out.Out["next_cursor"], "wait_s": 30})
+	}
+	return out
+}
+
+// swift run of an executable in the background: the fake prints the build
+// lines of a recorded `swift test`, "Building for debugging..." to "Build
+// complete!" (SwiftPM builds before it runs the executable), then
+// exits, hangs (with a child, as the executable under swift run is), or
+// dies by a signal.
+func TestSwiftRunInBackground(t *testing.T) {
+	build := recordedLines(t, "xcbeautify_spi_swift_testing_full_log.txt", 2156, 2203)
+	pids := filepath.Join(t.TempDir(), "pids")
+	c, fake, dir := swiftPackage(t,
+		fakexcode.Rule{Match: []string{"run", "Exits"}, StdoutFile: build},
+		fakexcode.Rule{Match: []string{"run", "Hangs"}, StdoutFile: build, Hang: true, PidFile: pids},
+		fakexcode.Rule{Match: []string{"run", "Crashes"}, StdoutFile: build, Signal: "SIGSEGV"})
+	start := func(name string) string {
+		t.Helper()
+		r := c.Call("process_start", map[string]any{"program": "swift", "args": []string{"run", name}, "project_dir": dir})
+		id, _ := r.Out["id"].(string)
+		if r.IsError || id == "" {
+			t.Fatalf("process_start swift run %s:\n%s", name, r.Text)
+		}
+		return id
+	}
+
+	exits := start("Exits")
+	if out := runToEnd(t, c, exits); !strings.HasPrefix(fmt.Sprint(out.Out["verdict"]), "SUCCEEDED (exit 0)") {
+		t.Errorf("swift run Exits: verdict %q\n%s", out.Out["verdict"], out.Text)
+	}
+	crashes := start("Crashes")
+	if out := runToEnd(t, c, crashes); !strings.HasPrefix(fmt.Sprint(out.Out["verdict"]), "CRASHED (SIGSEGV)") {
+		t.Errorf("swift run Crashes: verdict %q\n%s", out.Out["verdict"], out.Text)
+	}
+
+	hangs := start("Hangs")
+	out := c.Call("process_output", map[string]any{"id": hangs, "wait_s": 30})
+	for !slices.Contains(out.Out["lines"].([]any), any("hanging")) && out.Out["running"] == true {
+		out = c.Call("process_output", map[string]any{"id": hangs, "cursor": out.Out["next_cursor"], "wait_s": 30})
+	}
+	var leader, child int
+	if raw, err := os.ReadFile(pids); err != nil {
+		t.Fatalf("the hanging fake wrote no pids: %v\n%s", err, out.Text)
+	} else if _, err := fmt.Sscan(string(raw), &leader, &child); err != nil {
+		t.Fatalf("pids %q: %v", raw, err)
+	}
+	list := c.Call("process_list", nil)
+	if !strings.Contains(list.Text, hangs) || !strings.Contains(list.Text, "1 running") || !strings.Contains(list.Text, "swift run Hangs") {
+		t.Errorf("process_list:\n%s", list.Text)
+	}
+	stop := c.Call("process_stop", map[string]any{"id": hangs, "grace_s": 1})
+	if !strings.HasPrefix(stop.FirstLine(), "INTERRUPTED") {
+		t.Errorf("process_stop:\n%s", stop.Text)
+	}
+	// swift and the executable it started (the fake's child) both end.
+	for _, pid := range []int{leader, child} {
+		if !testutil.WaitGone(pid, 10*time.Second) {
+			t.Errorf("pid %d still runs after process_stop", pid)
+		}
+	}
+	if _, ok := fake.Find(t, "swift", "run", "Hangs"); !ok {
+		t.Errorf("no swift run Hangs among %v", fake.Calls(t))
 	}
 }
