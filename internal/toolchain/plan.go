@@ -55,6 +55,10 @@ type Options struct {
 	// CoverageDir is where a Go coverage run writes its profile, and a
 	// cargo one its raw LLVM profiles.
 	CoverageDir string
+	// Clean makes a build plan start from a clean tree: swift's first step
+	// is `swift package clean` (the build step's name, so callers need not
+	// know one more). Other toolchains refuse it.
+	Clean bool
 	// Files is where the project's files are read; nil is this machine.
 	Files Files `json:"-"`
 }
@@ -194,6 +198,9 @@ func TestPlan(tc Toolchain, dir string, o Options) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Clean {
+		return nil, p.errorf("clean", "cleans before a build: build with clean, then test")
+	}
 	return pl.test(p)
 }
 
@@ -238,6 +245,7 @@ func checkCommandOptions(o Options) error {
 		{"configure_args", len(o.ConfigureArgs) > 0},
 		{"build_dir", o.BuildDir != ""},
 		{"jobs", o.Jobs != 0},
+		{"clean", o.Clean},
 	}
 	if o.Coverage {
 		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cmake and make (gcc), not by an explicit command: drop command to use them"}
@@ -286,6 +294,9 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	}
 	if err := checkCoverage(p); err != nil {
 		return nil, planner{}, err
+	}
+	if o.Clean && tc != Swift {
+		return nil, planner{}, p.errorf("clean", "only swift has it (swift package clean); clean with command, e.g. [\"make\", \"clean\"]")
 	}
 	return p, pl, nil
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // swiftBuild builds with SwiftPM; swift build takes one --target, so each
-// target is a step of its own.
+// target is a step of its own. Clean first removes the build artifacts
+// (swift package clean).
 func swiftBuild(p *planInput) ([]Step, error) {
 	if len(p.o.Run) > 0 || len(p.o.Skip) > 0 {
 		return nil, p.errorf("run/skip", "select tests with the test tool, not build")
@@ -16,11 +17,14 @@ func swiftBuild(p *planInput) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	var steps []Step
+	if p.o.Clean {
+		steps = append(steps, p.step(StepBuild, "swift", "package", "clean"))
+	}
 	if len(p.o.Targets) == 0 {
 		argv := append(append([]string{"swift", "build"}, flags...), p.o.Args...)
-		return []Step{p.step(StepBuild, argv...)}, nil
+		return append(steps, p.step(StepBuild, argv...)), nil
 	}
-	steps := make([]Step, 0, len(p.o.Targets))
 	for _, t := range p.o.Targets {
 		argv := append([]string{"swift", "build"}, flags...)
 		argv = append(argv, "--target="+t)

@@ -136,7 +136,8 @@ func TestSwiftPackageBuild(t *testing.T) {
 	ok := recorded(t, "xcbeautify_spi_swift_testing_full_log.txt", 2203)
 	c, fake, dir := swiftPackage(t,
 		fakexcode.Rule{Match: []string{"build", "--target=Broken"}, StdoutFile: recorded(t, "xcmcp_linker-error-output.txt", 0), Exit: 1},
-		fakexcode.Rule{Match: []string{"build"}, StdoutFile: ok})
+		fakexcode.Rule{Match: []string{"build"}, StdoutFile: ok},
+		fakexcode.Rule{Match: []string{"package", "clean"}})
 	r := c.Call("build", map[string]any{"project_dir": dir})
 	if r.IsError || r.Outcome != "ok" || r.FirstLine() != "BUILD SUCCEEDED (5 warnings)" || !strings.Contains(r.Text, "Build complete! (51.50s)") {
 		t.Fatalf("outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
@@ -147,6 +148,25 @@ func TestSwiftPackageBuild(t *testing.T) {
 	}
 	if _, ok := fake.Find(t, "swift", "build", "--target=Broken"); !ok {
 		t.Errorf("no swift build --target=Broken among %v", fake.Calls(t))
+	}
+
+	// clean: swift package clean (silent, as it is), then the build.
+	before := len(fake.Calls(t))
+	r = c.Call("build", map[string]any{"project_dir": dir, "clean": true})
+	if r.Outcome != "ok" || r.FirstLine() != "BUILD SUCCEEDED (5 warnings)" {
+		t.Fatalf("build with clean: outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
+	}
+	var argvs [][]string
+	for _, call := range fake.Calls(t)[before:] {
+		argvs = append(argvs, call.Argv)
+	}
+	if want := [][]string{{"package", "clean"}, {"build"}}; !slices.EqualFunc(argvs, want, slices.Equal) {
+		t.Errorf("build with clean ran swift %v, want %v", argvs, want)
+	}
+	// Only swift has a clean step; elsewhere the answer says what to do.
+	r = c.Call("build", map[string]any{"project_dir": dir, "clean": true, "toolchain": "cargo"})
+	if !r.IsError || !strings.Contains(r.Text, "only swift has it") {
+		t.Errorf("clean on cargo: %s", r.Text)
 	}
 }
 
