@@ -10,6 +10,7 @@ import (
 // Step names.
 const (
 	StepConfigure = "configure"
+	StepClean     = "clean"
 	StepBuild     = "build"
 	StepTest      = "test"
 )
@@ -56,8 +57,7 @@ type Options struct {
 	// cargo one its raw LLVM profiles.
 	CoverageDir string
 	// Clean makes a build plan start from a clean tree: swift's first step
-	// is `swift package clean` (the build step's name, so callers need not
-	// know one more). Other toolchains refuse it.
+	// is `swift package clean` (StepClean). Other toolchains refuse it.
 	Clean bool
 	// Files is where the project's files are read; nil is this machine.
 	Files Files `json:"-"`
@@ -65,7 +65,7 @@ type Options struct {
 
 // Step is one command of a plan.
 type Step struct {
-	Name string            `json:"name"` // StepConfigure, StepBuild or StepTest
+	Name string            `json:"name"` // StepConfigure, StepClean, StepBuild or StepTest
 	Argv []string          `json:"argv"`
 	Dir  string            `json:"dir"`
 	Env  map[string]string `json:"env,omitempty"` // overrides of the inherited environment

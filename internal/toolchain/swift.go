@@ -19,7 +19,7 @@ func swiftBuild(p *planInput) ([]Step, error) {
 	}
 	var steps []Step
 	if p.o.Clean {
-		steps = append(steps, p.step(StepBuild, "swift", "package", "clean"))
+		steps = append(steps, p.step(StepClean, "swift", "package", "clean"))
 	}
 	if len(p.o.Targets) == 0 {
 		argv := append(append([]string{"swift", "build"}, flags...), p.o.Args...)

@@ -153,7 +153,7 @@ func TestSwiftPackageBuild(t *testing.T) {
 	// clean: swift package clean (silent, as it is), then the build.
 	before := len(fake.Calls(t))
 	r = c.Call("build", map[string]any{"project_dir": dir, "clean": true})
-	if r.Outcome != "ok" || r.FirstLine() != "BUILD SUCCEEDED (5 warnings)" {
+	if r.Outcome != "ok" || r.FirstLine() != "BUILD SUCCEEDED (5 warnings)" || !strings.Contains(r.Text, "; clean exit 0 ") {
 		t.Fatalf("build with clean: outcome %q verdict %q\n%s", r.Outcome, r.FirstLine(), r.Text)
 	}
 	var argvs [][]string
