@@ -42,6 +42,7 @@ type appleParser struct {
 	crashPending bool // a crash indicator was seen while running was set
 	topExecuted  bool // the next "Executed" line is a bundle's total
 	stFailed     bool // a Swift Testing run failed: its failed-test count is unknown
+	stStarted    bool // "Test run started." came; its "Test run with N tests" has not
 
 	list          string   // "testing", "failing" or "commands": the list being read
 	failingTests  []string // names under "Failing tests:"
@@ -60,6 +61,7 @@ func parseApple(r io.Reader) (*Report, error) {
 		p.rep.cutShort(c.Suite, c.Name, "the output ended")
 	}
 	p.endRunning("the output ended while the test was running")
+	p.stEnd()
 	p.finish()
 	if p.rep.ToolSummary == nil && len(p.rep.Cases) > 0 && len(p.rep.CutShort) == 0 && len(p.rep.RunnerErrors) == 0 && !p.rep.crashSeen {
 		// Tests ran, and neither XCTest's "Executed N tests", Swift
@@ -228,7 +230,8 @@ func (p *appleParser) glyphLine(body string) bool {
 		p.swiftTesting(rest, Skipped)
 		return true
 	}
-	if _, ok := cutGlyph(body, stOthers); ok {
+	if rest, ok := cutGlyph(body, stOthers); ok {
+		p.stStart(rest)
 		return true
 	}
 	if rest, ok := strings.CutPrefix(body, "\u274c"); ok { // xcbeautify's ❌ compiler error
@@ -253,6 +256,7 @@ func (p *appleParser) swiftTesting(rest string, st Status) {
 			ts.Failed = 0
 		}
 		ts.addLine(rest)
+		p.stStarted = false
 		return
 	}
 	after, ok := strings.CutPrefix(rest, "Test ")
@@ -297,6 +301,52 @@ func (p *appleParser) swiftTesting(rest string, st Status) {
 	if m := stAfterRE().FindStringSubmatch(tail); m != nil {
 		s, _ := strconv.ParseFloat(m[1], 64)
 		c.Duration = time.Duration(s * float64(time.Second))
+	}
+}
+
+// stStart notes "Test run started." and "Test x() started.", so that a
+// run cut short (killed, or its output lost) names the tests it was in and
+// is never read as a clean one.
+func (p *appleParser) stStart(rest string) {
+	if rest == "Test run started." {
+		p.stStarted = true
+		return
+	}
+	after, ok := strings.CutPrefix(rest, "Test ")
+	// A parameterized test's cases ("Test case passing 1 argument …")
+	// report no verdict of their own: their test does.
+	if !ok || strings.HasPrefix(after, "case passing ") {
+		return
+	}
+	name, tail := stName(after)
+	if !strings.HasPrefix(tail, "started") {
+		return
+	}
+	id := "swift-testing:" + name
+	if i, seen := p.index[id]; seen && !p.stDone[i] {
+		return
+	}
+	p.index[id] = len(p.rep.Cases)
+	p.rep.Cases = append(p.rep.Cases, Case{Suite: "(swift-testing)", Name: name, Status: Errored})
+}
+
+// stEnd gives Swift Testing tests started and never finished their
+// verdict, and says so when the run's summary line never came.
+func (p *appleParser) stEnd() {
+	open := 0
+	for i := range p.rep.Cases {
+		c := &p.rep.Cases[i]
+		if c.Suite != "(swift-testing)" || p.stDone[i] {
+			continue
+		}
+		c.Message = strings.TrimSpace("the output ended while the test was running\n" + c.Message)
+		if !p.rep.crashSeen {
+			p.rep.cutShort(c.Suite, c.Name, "the output ended")
+		}
+		open++
+	}
+	if p.stStarted && open == 0 && !p.rep.crashSeen {
+		p.rep.cutShort("swift-testing", "", "the output ended before Swift Testing's summary (\"Test run with N tests …\")")
 	}
 }
 

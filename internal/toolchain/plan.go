@@ -10,6 +10,7 @@ import (
 // Step names.
 const (
 	StepConfigure = "configure"
+	StepClean     = "clean"
 	StepBuild     = "build"
 	StepTest      = "test"
 )
@@ -55,13 +56,16 @@ type Options struct {
 	// CoverageDir is where a Go coverage run writes its profile, and a
 	// cargo one its raw LLVM profiles.
 	CoverageDir string
+	// Clean makes a build plan start from a clean tree: swift's first step
+	// is `swift package clean` (StepClean). Other toolchains refuse it.
+	Clean bool
 	// Files is where the project's files are read; nil is this machine.
 	Files Files `json:"-"`
 }
 
 // Step is one command of a plan.
 type Step struct {
-	Name string            `json:"name"` // StepConfigure, StepBuild or StepTest
+	Name string            `json:"name"` // StepConfigure, StepClean, StepBuild or StepTest
 	Argv []string          `json:"argv"`
 	Dir  string            `json:"dir"`
 	Env  map[string]string `json:"env,omitempty"` // overrides of the inherited environment
@@ -194,6 +198,9 @@ func TestPlan(tc Toolchain, dir string, o Options) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Clean {
+		return nil, p.errorf("clean", "cleans before a build: build with clean, then test")
+	}
 	return pl.test(p)
 }
 
@@ -238,6 +245,7 @@ func checkCommandOptions(o Options) error {
 		{"configure_args", len(o.ConfigureArgs) > 0},
 		{"build_dir", o.BuildDir != ""},
 		{"jobs", o.Jobs != 0},
+		{"clean", o.Clean},
 	}
 	if o.Coverage {
 		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cargo, cmake and make (gcc, clang), not by an explicit command: drop command to use them"}
@@ -286,6 +294,9 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	}
 	if err := checkCoverage(p); err != nil {
 		return nil, planner{}, err
+	}
+	if o.Clean && tc != Swift {
+		return nil, planner{}, p.errorf("clean", "only swift has it (swift package clean); clean with command, e.g. [\"make\", \"clean\"]")
 	}
 	return p, pl, nil
 }

@@ -39,6 +39,10 @@ func TestBuildPlanArgv(t *testing.T) {
 			{"cmake", "--build", "/tmp/b2", "--config", "Debug"},
 		}},
 		{"swift default", Swift, Options{}, [][]string{{"swift", "build"}}},
+		{"swift clean", Swift, Options{Clean: true, Targets: []string{"A"}}, [][]string{
+			{"swift", "package", "clean"},
+			{"swift", "build", "--target=A"},
+		}},
 		{"swift one step per target", Swift, Options{Configuration: "Release", Targets: []string{"A", "B"}, Jobs: 1}, [][]string{
 			{"swift", "build", "--configuration=release", "--jobs=1", "--target=A"},
 			{"swift", "build", "--configuration=release", "--jobs=1", "--target=B"},
@@ -184,6 +188,10 @@ func TestPlanRefusals(t *testing.T) {
 		{"cargo bad profile", Cargo, false, Options{Configuration: "re lease"}, "configuration", "profile name"},
 		{"swift unknown configuration", Swift, true, Options{Configuration: "RelWithDebInfo"}, "configuration", "debug and release"},
 		{"swift test targets", Swift, true, Options{Targets: []string{"A"}}, "targets", "--filter"},
+		{"swift test parallel", Swift, true, Options{Args: []string{"--parallel"}}, "args", "serially"},
+		{"clean on cargo", Cargo, false, Options{Clean: true}, "clean", "only swift"},
+		{"clean on a test", Swift, true, Options{Clean: true}, "clean", "build"},
+		{"swift test workers", Swift, true, Options{Args: []string{"--num-workers=4"}}, "args", "--num-workers=4: triage runs swift test serially"},
 		{"make configuration", Make, false, Options{Configuration: "Release"}, "configuration", "no standard configuration"},
 		{"make filter", Make, true, Options{Run: []string{"x"}}, "run/skip", "no test filter"},
 		{"features on cmake", CMake, false, Options{Features: []string{"x"}}, "features", "only go"},

@@ -7,7 +7,8 @@ import (
 )
 
 // swiftBuild builds with SwiftPM; swift build takes one --target, so each
-// target is a step of its own.
+// target is a step of its own. Clean first removes the build artifacts
+// (swift package clean).
 func swiftBuild(p *planInput) ([]Step, error) {
 	if len(p.o.Run) > 0 || len(p.o.Skip) > 0 {
 		return nil, p.errorf("run/skip", "select tests with the test tool, not build")
@@ -16,11 +17,14 @@ func swiftBuild(p *planInput) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	var steps []Step
+	if p.o.Clean {
+		steps = append(steps, p.step(StepClean, "swift", "package", "clean"))
+	}
 	if len(p.o.Targets) == 0 {
 		argv := append(append([]string{"swift", "build"}, flags...), p.o.Args...)
-		return []Step{p.step(StepBuild, argv...)}, nil
+		return append(steps, p.step(StepBuild, argv...)), nil
 	}
-	steps := make([]Step, 0, len(p.o.Targets))
 	for _, t := range p.o.Targets {
 		argv := append([]string{"swift", "build"}, flags...)
 		argv = append(argv, "--target="+t)
@@ -35,6 +39,9 @@ func swiftBuild(p *planInput) ([]Step, error) {
 func swiftTest(p *planInput) ([]Step, error) {
 	if len(p.o.Targets) > 0 {
 		return nil, p.errorf("targets", "swift test builds every test target; select tests with run (--filter)")
+	}
+	if err := swiftSerial(p); err != nil {
+		return nil, err
 	}
 	flags, err := swiftFlags(p)
 	if err != nil {
@@ -66,4 +73,18 @@ func swiftFlags(p *planInput) ([]string, error) {
 		return nil, p.errorf("configuration", "SwiftPM knows debug and release, not %q", p.o.Configuration)
 	}
 	return append(flags, jobsArg("--jobs", p.o.Jobs)...), nil
+}
+
+// swiftSerial refuses a parallel run asked for in args. SwiftPM's parallel
+// runner prints a "[N/M] Testing X" progress line per test and the output
+// of failed tests only: no test passes visibly, so no verdict could be told
+// from a run cut short or a crash, and the counts would be guesses.
+func swiftSerial(p *planInput) error {
+	for _, a := range p.o.Args {
+		flag, _, _ := strings.Cut(a, "=")
+		if flag == "--parallel" || flag == "--num-workers" {
+			return p.errorf("args", "%s: triage runs swift test serially, because the parallel runner prints only progress lines and the output of failed tests, not the per-test results the verdict is read from; leave it out", a)
+		}
+	}
+	return nil
 }

@@ -23,6 +23,7 @@ type buildParams struct {
 	Env           map[string]string `json:"env,omitempty"`
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
+	Clean         bool              `json:"clean,omitempty" jsonschema:"swift: swift package clean first"`
 }
 
 func (p buildParams) request() planRequest {
@@ -30,7 +31,7 @@ func (p buildParams) request() planRequest {
 		kind: toolchain.StepBuild, projectDir: p.ProjectDir, toolchain: p.Toolchain,
 		command: p.Command, commandField: "command", sessionCommand: p.BuildCommand, sessionField: "build_command",
 		options: toolchain.Options{
-			Configuration: p.Configuration, Targets: p.Targets, Args: p.Args, Jobs: p.Jobs, Env: p.Env,
+			Configuration: p.Configuration, Targets: p.Targets, Args: p.Args, Jobs: p.Jobs, Env: p.Env, Clean: p.Clean,
 		},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
 	}

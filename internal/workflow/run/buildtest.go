@@ -136,7 +136,7 @@ type BuildTestOutput struct {
 
 // StepOutput is one command of a build or test.
 type StepOutput struct {
-	Name       string `json:"name" jsonschema:"configure, build or test"`
+	Name       string `json:"name" jsonschema:"configure, clean, build or test"`
 	Command    string `json:"command" jsonschema:"the command line (run as an argv, without a shell)"`
 	Dir        string `json:"dir" jsonschema:"working directory"`
 	Ran        bool   `json:"ran" jsonschema:"false when an earlier step failed"`

@@ -38,7 +38,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Tools: []*catalog.Tool{
 			catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected): verdict, errors with file:line, filtered log.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
-				Unlisted("", "build_command"), // filled from session defaults; command is its explicit twin
+				Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
+				Unlisted("", "clean"),         // swift only, rarely wanted: not worth its tokens in every tools/list
 			catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests with messages and file:line, counts, filtered log.",
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
 				Unlisted("", "test_command"),
