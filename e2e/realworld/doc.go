@@ -15,4 +15,12 @@
 // and TRIAGE_VERDICTS_MD=FILE writes the table (`make verdicts` does both,
 // into docs/VERDICTS.md). A cell whose truth triage gets wrong fails the
 // test unless it carries a Known reason, in which case it is reported.
+//
+// Coverage runs are judged apart (coverage_test.go): on one project per
+// toolchain (uuid: go; cjson: CTest and gcc; zlib: make and gcc; semver:
+// cargo), triage's totals, each listed file's covered and counted lines and
+// one file's uncovered ranges must equal the toolchain's own report (go
+// tool cover and the profile; gcov over the run's data files; llvm-cov over
+// the run's test programs), and a failing test's path must hold its
+// failure line.
 package realworld

@@ -1,0 +1,305 @@
+package realworld
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// covCase is one corpus project's coverage run, judged against the
+// toolchain's own report of the same data.
+type covCase struct {
+	Project string
+	File    string // the file whose uncovered ranges are compared
+	// reference reads the toolchain's own figures for the run triage made
+	// in dir (or, for Go, a run of go test with the same flags in a second
+	// copy).
+	reference func(t *testing.T, p Project, dir string) covRef
+}
+
+// covRef is what a toolchain's report says: project-relative file →
+// covered and counted lines, and each file's counted lines (line → run).
+type covRef struct {
+	Files  map[string][2]int
+	Listed map[string]map[int]bool
+	// Statements is Go's covered and counted statements, and Percent the
+	// total of go tool cover -func as it prints it.
+	Statements [2]int
+	Percent    string
+}
+
+var covCases = []covCase{
+	{Project: "uuid", File: "uuid.go", reference: goReference},
+	{Project: "cjson", File: "cJSON.c", reference: gcovReference},
+	{Project: "zlib", File: "deflate.c", reference: gcovReference},
+	{Project: "semver", File: "src/parse.rs", reference: llvmCovReference},
+}
+
+// wireFile is a file of triage's coverage answer.
+type wireFile struct {
+	Path              string   `json:"path"`
+	Lines             int      `json:"lines"`
+	Covered           int      `json:"covered"`
+	Statements        int      `json:"statements"`
+	CoveredStatements int      `json:"covered_statements"`
+	Uncovered         [][2]int `json:"uncovered"`
+}
+
+// wireCoverage is triage's coverage answer (test, output_get).
+type wireCoverage struct {
+	Tool              string     `json:"tool"`
+	Lines             int        `json:"lines"`
+	Covered           int        `json:"covered"`
+	Statements        int        `json:"statements"`
+	CoveredStatements int        `json:"covered_statements"`
+	StatementPercent  float64    `json:"statement_percent"`
+	FilesMatched      int        `json:"files_matched"`
+	Files             []wireFile `json:"files"`
+	File              *wireFile  `json:"file"`
+	Apart             map[string]int
+	Error             string `json:"error"`
+	FailedPath        string `json:"failed_path"`
+}
+
+// coverageRun runs `triage call test` with coverage of every file in the
+// copy and returns its coverage answer and output id.
+func coverageRun(t *testing.T, p Project, dir, store string, opts map[string]any) (wireCoverage, string, toolResult) {
+	t.Helper()
+	args := map[string]any{"project_dir": dir, "toolchain": p.Toolchain, "coverage": "."}
+	if len(p.Targets) > 0 {
+		args["targets"] = p.Targets
+	}
+	for k, v := range opts {
+		args[k] = v
+	}
+	r := callTool(t, store, "test", args)
+	var out struct {
+		OutputID string       `json:"output_id"`
+		Coverage wireCoverage `json:"coverage"`
+	}
+	if err := json.Unmarshal(r.Output, &out); err != nil || out.OutputID == "" {
+		t.Fatalf("test answer: %v\n%s", err, r.Text)
+	}
+	if out.Coverage.Tool == "" {
+		t.Fatalf("no coverage in the answer (error %q):\n%s", out.Coverage.Error, r.Text)
+	}
+	return out.Coverage, out.OutputID, r
+}
+
+// fileCoverage asks output_get for one file of a stored coverage run.
+func fileCoverage(t *testing.T, store, id, file string) wireFile {
+	t.Helper()
+	r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": file})
+	var out struct {
+		Coverage wireCoverage `json:"coverage"`
+	}
+	if err := json.Unmarshal(r.Output, &out); err != nil || out.Coverage.File == nil {
+		t.Fatalf("output_get coverage %s: %v\n%s", file, err, r.Text)
+	}
+	return *out.Coverage.File
+}
+
+// TestCoverageMatchesToolchain runs a coverage run on one project per
+// toolchain of the corpus and compares its figures with the toolchain's
+// own report: the total and each listed file's covered and counted lines,
+// and one file's uncovered ranges as output_get gives them.
+func TestCoverageMatchesToolchain(t *testing.T) {
+	for _, c := range covCases {
+		t.Run(c.Project, func(t *testing.T) {
+			p := projects[c.Project]
+			src := filepath.Join(corpusDir(), p.Dir)
+			if _, err := os.Stat(src); err != nil {
+				missing(t, fmt.Sprintf("corpus project %s not fetched (scripts/corpus.sh): %v", c.Project, err))
+			}
+			for _, tool := range p.Tools {
+				needTool(t, tool)
+			}
+			dir := copyProject(t, src)
+			prepare(t, p, dir, nil)
+			store := filepath.Join(t.TempDir(), "store")
+			got, id, r := coverageRun(t, p, dir, store, nil)
+			// zlib's tests are programs: make test succeeds, no test is named.
+			if v := firstLine(r.Text); !strings.HasPrefix(v, "TESTS PASSED") && !strings.HasPrefix(v, "TEST COMMAND SUCCEEDED") {
+				t.Errorf("the pristine project's tests did not pass:\n%s", clip(r.Text, 2000))
+			}
+			ref := c.reference(t, p, dir)
+			compareCoverage(t, got, ref)
+			file := fileCoverage(t, store, id, c.File)
+			w, ok := ref.Files[c.File]
+			switch {
+			case !ok:
+				t.Errorf("%s: the toolchain's report does not name it", c.File)
+			case file.Covered != w[0] || file.Lines != w[1]:
+				t.Errorf("output_get %s: %d of %d lines, the toolchain says %d of %d", c.File, file.Covered, file.Lines, w[0], w[1])
+			}
+			// triage folds uncovered lines across the lines between them
+			// that hold no code; the toolchain's listing names each line.
+			if got, want := countedRanges(ref.Listed[c.File], file.Uncovered); !slices.Equal(got, want) {
+				t.Errorf("output_get %s: uncovered %v;\nof those, the lines the toolchain counts: %v;\nthe toolchain's uncovered lines: %v", c.File, file.Uncovered, got, want)
+			}
+			t.Logf("%s: %d of %d lines in %d files; %s: %d of %d, uncovered %v", c.Project, got.Covered, got.Lines, len(ref.Files), c.File, file.Covered, file.Lines, file.Uncovered)
+		})
+	}
+}
+
+// compareCoverage compares triage's totals and listed files with the
+// toolchain's figures for the project's own files.
+func compareCoverage(t *testing.T, got wireCoverage, ref covRef) {
+	t.Helper()
+	var covered, lines int
+	for _, w := range ref.Files {
+		covered += w[0]
+		lines += w[1]
+	}
+	if got.Covered != covered || got.Lines != lines || got.FilesMatched != len(ref.Files) {
+		t.Errorf("totals: %d of %d lines in %d files (apart: %v); the toolchain's report of the project's files: %d of %d in %d files",
+			got.Covered, got.Lines, got.FilesMatched, got.Apart, covered, lines, len(ref.Files))
+	}
+	for _, f := range got.Files {
+		w, ok := ref.Files[f.Path]
+		if !ok || f.Covered != w[0] || f.Lines != w[1] {
+			t.Errorf("%s: %d of %d lines, the toolchain's report: %d of %d (named: %v)", f.Path, f.Covered, f.Lines, w[0], w[1], ok)
+		}
+	}
+	listed := map[string]bool{}
+	for _, f := range got.Files {
+		listed[f.Path] = true
+	}
+	for path := range ref.Files {
+		if !listed[path] && len(got.Files) == got.FilesMatched {
+			t.Errorf("%s: in the toolchain's report, not among triage's files", path)
+		}
+	}
+	if ref.Percent != "" {
+		if pct := strconv.FormatFloat(got.StatementPercent, 'f', 1, 64); pct != ref.Percent || got.CoveredStatements != ref.Statements[0] || got.Statements != ref.Statements[1] {
+			t.Errorf("statements: %s%% (%d of %d); go tool cover -func: %s%% (%d of %d in the profile)",
+				pct, got.CoveredStatements, got.Statements, ref.Percent, ref.Statements[0], ref.Statements[1])
+		}
+	}
+}
+
+// rangesOf folds sorted uncovered line numbers into [from, to] ranges.
+func rangesOf(lines []int) [][2]int {
+	slices.Sort(lines)
+	var rs [][2]int
+	for _, l := range lines {
+		if n := len(rs); n > 0 && rs[n-1][1] >= l-1 {
+			rs[n-1][1] = max(rs[n-1][1], l)
+			continue
+		}
+		rs = append(rs, [2]int{l, l})
+	}
+	return rs
+}
+
+// lineTally collects per-line counts of files, a line covered when any
+// count on it is above zero.
+type lineTally map[string]map[int]bool
+
+func (lt lineTally) add(file string, line int, covered bool) {
+	if lt[file] == nil {
+		lt[file] = map[int]bool{}
+	}
+	lt[file][line] = lt[file][line] || covered
+}
+
+// into sets ref's line figures and listings from the tally.
+func (lt lineTally) into(ref *covRef) {
+	ref.Files, ref.Listed = map[string][2]int{}, lt
+	for file, lines := range lt {
+		var c [2]int
+		for _, cov := range lines {
+			c[1]++
+			if cov {
+				c[0]++
+			}
+		}
+		ref.Files[file] = c
+	}
+}
+
+// countedRanges returns triage's uncovered ranges cut down to the lines the
+// toolchain counts, and the toolchain's own uncovered lines, both folded
+// into ranges of consecutive lines.
+func countedRanges(listed map[int]bool, uncovered [][2]int) (got, want [][2]int) {
+	var g, w []int
+	for _, r := range uncovered {
+		for l := r[0]; l <= r[1]; l++ {
+			if _, ok := listed[l]; ok {
+				g = append(g, l)
+			}
+		}
+	}
+	for l, cov := range listed {
+		if !cov {
+			w = append(w, l)
+		}
+	}
+	return rangesOf(g), rangesOf(w)
+}
+
+// TestCoverageFailedPath injects a panic into a library function only one
+// test calls (the CI cell semver/Rust panic) and checks that the failed
+// test's path, the lines it ran rerun alone with coverage, holds the line
+// of the panic, and that the path ends at that line.
+func TestCoverageFailedPath(t *testing.T) {
+	var c Cell
+	for _, cell := range cells {
+		if cell.Name() == "semver/Rust panic" {
+			c = cell
+		}
+	}
+	p := projects[c.Project]
+	src := filepath.Join(corpusDir(), p.Dir)
+	if _, err := os.Stat(src); err != nil {
+		missing(t, fmt.Sprintf("corpus project %s not fetched (scripts/corpus.sh): %v", c.Project, err))
+	}
+	for _, tool := range p.Tools {
+		needTool(t, tool)
+	}
+	dir := copyProject(t, src)
+	loc := applyEdits(t, dir, c.Edits)
+	got, _, r := coverageRun(t, p, dir, filepath.Join(t.TempDir(), "store"), nil)
+	if !strings.HasPrefix(r.Text, "TESTS FAILED") || got.FailedPath == "" {
+		t.Fatalf("want a failed run with the failed test's path:\n%s", clip(r.Text, 3000))
+	}
+	if !strings.Contains(got.FailedPath, c.Test) || !strings.HasSuffix(got.FailedPath, "failed at "+loc.String()) {
+		t.Errorf("failed_path %q: want test %s, failed at %s", got.FailedPath, c.Test, loc)
+	}
+	ran := pathRanges(got.FailedPath, loc.File)
+	if !slices.ContainsFunc(ran, func(r [2]int) bool { return r[0] <= loc.Line && loc.Line <= r[1] }) {
+		t.Errorf("failed_path %q: %s's ranges %v leave out the failure line %d", got.FailedPath, loc.File, ran, loc.Line)
+	}
+	t.Logf("failed_path: %s", got.FailedPath)
+}
+
+// pathRanges reads one file's line ranges from a failed_path text:
+// "the failing test T ran: FILE: FUNC 3-5,9, FUNC 12; FILE: … → failed at F:L".
+func pathRanges(text, file string) [][2]int {
+	_, body, _ := strings.Cut(text, " ran: ")
+	body, _, _ = strings.Cut(body, " → failed at ")
+	var rs [][2]int
+	for _, section := range strings.Split(body, "; ") {
+		rest, ok := strings.CutPrefix(section, file+": ")
+		if !ok {
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ',' }) {
+			from, to, span := strings.Cut(tok, "-")
+			a, err1 := strconv.Atoi(from)
+			b, err2 := strconv.Atoi(to)
+			if !span {
+				b, err2 = a, err1
+			}
+			if err1 == nil && err2 == nil {
+				rs = append(rs, [2]int{a, b})
+			}
+		}
+	}
+	return rs
+}
