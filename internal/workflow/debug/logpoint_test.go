@@ -1,0 +1,78 @@
+package debug_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/mcptest"
+)
+
+// TestLogpoints sets a logpoint on add (called five times) through MCP on
+// both C backends: the target runs to its exit without stopping, the
+// answer tells of the five hits, and the stored event log has exactly
+// five lines with the arguments of each call.
+func TestLogpoints(t *testing.T) {
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			lp := c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "a={a} b={b}"})
+			if lp.IsError || !strings.Contains(lp.Text, "logpoint") {
+				t.Fatalf("logpoint:\n%s", lp.Text)
+			}
+			end := c.Call("debug_continue", map[string]any{"wait_s": 30})
+			if end.IsError || end.FirstLine() != "EXITED (code 3)" || !strings.Contains(end.Text, "5 logpoint hits since the last call") {
+				t.Fatalf("continue: want the exit and 5 hits:\n%s", end.Text)
+			}
+			t.Logf("continue:\n%s", end.Text)
+			if !strings.Contains(end.Text, "a=6 b=4") {
+				t.Errorf("the last hit is not shown:\n%s", end.Text)
+			}
+			want := []string{"a=0 b=0", "a=0 b=1", "a=1 b=2", "a=3 b=3", "a=6 b=4"}
+			if got := logMessages(t, c, end.Text); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("event log: got %q, want %q", got, want)
+			}
+			if again := c.Call("debug_stack", nil); strings.Contains(again.Text, "logpoint hit") {
+				t.Errorf("hits told twice:\n%s", again.Text)
+			}
+		})
+	}
+}
+
+var outputIDRE = regexp.MustCompile(`output_get \{"output_id":"([^"]+)"\}`)
+
+// logMessages reads the event log an answer names, one message a line,
+// checking each line is a hit of breakpoint 1 in add.
+func logMessages(t *testing.T, c *mcptest.Client, answer string) []string {
+	t.Helper()
+	m := outputIDRE.FindStringSubmatch(answer)
+	if m == nil {
+		t.Fatalf("no event log in the answer:\n%s", answer)
+	}
+	out := c.Call("output_get", map[string]any{"output_id": m[1]})
+	var msgs []string
+	for _, line := range strings.Split(out.Text, "\n") {
+		i := strings.Index(line, `{"at"`)
+		if i < 0 {
+			continue
+		}
+		var hit struct {
+			BP       int    `json:"bp"`
+			Location string `json:"location"`
+			Message  string `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(line[i:]), &hit); err != nil {
+			t.Fatalf("event log line %q: %v", line, err)
+		}
+		if hit.BP != 1 || !strings.Contains(hit.Location, "prog.c:5") {
+			t.Errorf("hit %+v: want breakpoint 1 at prog.c:5", hit)
+		}
+		msgs = append(msgs, hit.Message)
+	}
+	return msgs
+}
