@@ -3,6 +3,8 @@ package debugger
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -211,4 +213,35 @@ func (l *LogBook) Contents() ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, LogBookMaxBytes))
+}
+
+//go:embed logpoint.py
+var logpointPy string
+
+// LLDBLogpointLoad is the lldb command defining logpoint.py's functions in
+// lldb's interpreter (one line); defining them again keeps the logpoints.
+var LLDBLogpointLoad = sync.OnceValue(func() string {
+	return "script exec(__import__('base64').b64decode('" + base64.StdEncoding.EncodeToString([]byte(logpointPy)) + "').decode(), globals())"
+})
+
+// LLDBLogpointAdd registers lldb's breakpoint lldbID as our logpoint id,
+// logging msg's parts to path; LLDBLogpointCommand then makes the
+// breakpoint call it and go on.
+func LLDBLogpointAdd(lldbID, id int, path, msg string) (string, error) {
+	parts, err := ParseLogMessage(msg)
+	if err != nil {
+		return "", err
+	}
+	p, _ := json.Marshal(parts)
+	// A JSON string is a Python string literal; the parts go as JSON
+	// text, which Python reads (its true is not JSON's).
+	qp, _ := json.Marshal(string(p))
+	q, _ := json.Marshal(path)
+	return fmt.Sprintf("script triage_lp_add(%d, %d, %s, %s, %d)", lldbID, id, q, qp, LogBookMaxBytes), nil
+}
+
+// LLDBLogpointCommand is the breakpoint command that logs a hit and
+// returns False: lldb does not stop.
+func LLDBLogpointCommand(lldbID int) string {
+	return fmt.Sprintf(`breakpoint command add -s python -o "return triage_lp_hit(frame, bp_loc, internal_dict)" %d`, lldbID)
 }
