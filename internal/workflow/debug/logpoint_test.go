@@ -38,8 +38,32 @@ func TestLogpoints(t *testing.T) {
 			if got := logMessages(t, c, end.Text); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("event log: got %q, want %q", got, want)
 			}
-			if again := c.Call("debug_stack", nil); strings.Contains(again.Text, "logpoint hit") {
+		})
+	}
+}
+
+// TestLogpointBesideBreakpoint: hits before a breakpoint's stop are told
+// with that stop, once; the next answer has none to tell.
+func TestLogpointBesideBreakpoint(t *testing.T) {
+	for _, backend := range cBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			needTool(t, backend.tool, backend.pkg)
+			c := mcptest.Connect(t, nil)
+			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
+				t.Fatalf("attach:\n%s", r.Text)
+			}
+			c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "b={b}"})
+			c.Call("debug_breakpoint_add", map[string]any{"location": "prog.c:13"})
+			stop := c.Call("debug_continue", map[string]any{"wait_s": 30})
+			if stop.FirstLine() != "STOPPED at breakpoint 2 in main at prog.c:13" || !strings.Contains(stop.Text, "5 logpoint hits since the last call") ||
+				!strings.Contains(stop.Text, "bp 1 at add at prog.c:5: b=4") {
+				t.Fatalf("continue: want the stop at line 13 after 5 hits:\n%s", stop.Text)
+			}
+			if again := c.Call("debug_stack", nil); again.IsError || strings.Contains(again.Text, "logpoint hit") {
 				t.Errorf("hits told twice:\n%s", again.Text)
+			}
+			if end := c.Call("debug_continue", map[string]any{"wait_s": 30}); end.FirstLine() != "EXITED (code 3)" || strings.Contains(end.Text, "logpoint hit") {
+				t.Errorf("continue to the end:\n%s", end.Text)
 			}
 		})
 	}
