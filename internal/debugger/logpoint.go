@@ -30,6 +30,10 @@ const LogBookFile = "logpoints.jsonl"
 // and a read says so.
 const LogBookMaxBytes = 1 << 20
 
+// MaxHitMessage bounds one hit's message (a value may be a whole string
+// or array); the cut is marked with "…".
+const MaxHitMessage = 1024
+
 // lastHits is how many of the newest hits a read returns in full.
 const lastHits = 3
 
@@ -160,7 +164,6 @@ func (l *LogBook) Append(h LogHit) error {
 // LogNews is what TakeNew read: the hits since the last read.
 type LogNews struct {
 	New   int      // hits since the last read
-	Total int64    // bytes in the log
 	Last  []LogHit // the newest of them, at most lastHits
 	Full  bool     // the log reached LogBookMaxBytes: later hits are not recorded
 }
@@ -198,7 +201,6 @@ func (l *LogBook) TakeNew() (LogNews, error) {
 			news.Last = news.Last[1:]
 		}
 	}
-	news.Total = l.told
 	news.Full = l.full || l.told+512 >= LogBookMaxBytes
 	return news, nil
 }
@@ -237,7 +239,7 @@ func LLDBLogpointAdd(lldbID, id int, path, msg string) (string, error) {
 	// text, which Python reads (its true is not JSON's).
 	qp, _ := json.Marshal(string(p))
 	q, _ := json.Marshal(path)
-	return fmt.Sprintf("script triage_lp_add(%d, %d, %s, %s, %d)", lldbID, id, q, qp, LogBookMaxBytes), nil
+	return fmt.Sprintf("script triage_lp_add(%d, %d, %s, %s, %d, %d)", lldbID, id, q, qp, LogBookMaxBytes, MaxHitMessage), nil
 }
 
 // LLDBLogpointCommand is the breakpoint command that logs a hit and

@@ -6,8 +6,8 @@
 import datetime, json, re, lldb
 triage_lp_P = globals().get('triage_lp_P', {})
 
-def triage_lp_add(bid, our, path, parts, cap):
-    triage_lp_P[bid] = (our, path, json.loads(parts), cap)
+def triage_lp_add(bid, our, path, parts, cap, most):
+    triage_lp_P[bid] = (our, path, json.loads(parts), cap, most)
 
 def triage_lp_error(expr, err):
     lines = [l for l in (err or '').splitlines() if l.startswith('error:')]
@@ -34,11 +34,13 @@ def triage_lp_hit(frame, bp_loc, *rest):
     lp = triage_lp_P.get(bp_loc.GetBreakpoint().GetID())
     if lp is None:
         return False
-    our, path, parts, cap = lp
+    our, path, parts, cap, most = lp
     try:
         msg = ''.join(triage_lp_value(frame, p['text']) if p.get('expr') else p['text'] for p in parts)
     except Exception as e:
         msg = '<error: %s>' % e
+    if len(msg.encode()) > most:
+        msg = msg.encode()[:most].decode(errors='ignore') + '\u2026'
     at = datetime.datetime.now(datetime.timezone.utc).isoformat()
     line = (json.dumps({'at': at, 'bp': our, 'location': triage_lp_where(frame), 'message': msg}) + '\n').encode()
     try:

@@ -11,6 +11,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // Logpoints through DAP: the logMessage sent to the adapter is ours,
@@ -90,7 +91,7 @@ func (b *Backend) logOutput(e Event) {
 		book, bp := b.book, b.bps[id]
 		var hit debugger.LogHit
 		if bp != nil {
-			hit = debugger.LogHit{At: time.Now(), Breakpoint: id, Location: hitLocation(bp, body), Message: renderHit(bp.Spec.LogMessage, rendered)}
+			hit = debugger.LogHit{At: time.Now(), Breakpoint: id, Location: hitLocation(bp, body), Message: textclip.String(renderHit(bp.Spec.LogMessage, rendered), debugger.MaxHitMessage)}
 		}
 		b.mu.Unlock()
 		if bp != nil && book != nil {

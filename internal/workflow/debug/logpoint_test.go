@@ -43,7 +43,8 @@ func TestLogpoints(t *testing.T) {
 }
 
 // TestLogpointBesideBreakpoint: hits before a breakpoint's stop are told
-// with that stop, once; the next answer has none to tell.
+// with that stop, once; the next answer has none to tell. A long message is
+// cut in the log, and more in the answer.
 func TestLogpointBesideBreakpoint(t *testing.T) {
 	for _, backend := range cBackends {
 		t.Run(backend.name, func(t *testing.T) {
@@ -52,12 +53,22 @@ func TestLogpointBesideBreakpoint(t *testing.T) {
 			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
 				t.Fatalf("attach:\n%s", r.Text)
 			}
-			c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "b={b}"})
+			// A message past its bound is cut, and said to be.
+			c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "b={b} " + strings.Repeat("x", 2000) + "{a}"})
 			c.Call("debug_breakpoint_add", map[string]any{"location": "prog.c:13"})
 			stop := c.Call("debug_continue", map[string]any{"wait_s": 30})
 			if stop.FirstLine() != "STOPPED at breakpoint 2 in main at prog.c:13" || !strings.Contains(stop.Text, "5 logpoint hits since the last call") ||
 				!strings.Contains(stop.Text, "bp 1 at add at prog.c:5: b=4") {
 				t.Fatalf("continue: want the stop at line 13 after 5 hits:\n%s", stop.Text)
+			}
+			msgs := logMessages(t, c, stop.Text)
+			if len(msgs) != 5 {
+				t.Errorf("event log: %d hits, want 5", len(msgs))
+			}
+			for _, m := range msgs {
+				if len(m) > 1024+len("…") || !strings.HasSuffix(m, "x…") {
+					t.Errorf("a long message: %d bytes, ending %q; want it cut at 1024", len(m), m[max(0, len(m)-10):])
+				}
 			}
 			if again := c.Call("debug_stack", nil); again.IsError || strings.Contains(again.Text, "logpoint hit") {
 				t.Errorf("hits told twice:\n%s", again.Text)
