@@ -163,9 +163,9 @@ func (l *LogBook) Append(h LogHit) error {
 
 // LogNews is what TakeNew read: the hits since the last read.
 type LogNews struct {
-	New   int      // hits since the last read
-	Last  []LogHit // the newest of them, at most lastHits
-	Full  bool     // the log reached LogBookMaxBytes: later hits are not recorded
+	New  int      // hits since the last read
+	Last []LogHit // the newest of them, at most lastHits
+	Full bool     // the log reached LogBookMaxBytes: later hits are not recorded
 }
 
 // TakeNew reads the hits written since the last TakeNew (whole lines only:
