@@ -159,6 +159,9 @@ type BreakpointSpec struct {
 	Watch        string `json:"watch,omitempty"`         // an lvalue whose memory is watched
 	Access       string `json:"access,omitempty"`        // write (default), read, readwrite
 	Exception    string `json:"exception,omitempty"`     // see ParseException
+	// LogMessage makes a code breakpoint a logpoint: each hit records
+	// the message, its {expressions} evaluated, and the target goes on.
+	LogMessage string `json:"log_message,omitempty"`
 }
 
 // Kind is "line", "function", "watch" or "exception".
@@ -195,6 +198,14 @@ func (s BreakpointSpec) Validate() error {
 	case (s.Watch != "" || s.Exception != "") && (s.Condition != "" || s.HitCondition != ""):
 		return errors.New("breakpoint: condition and hit count apply to code breakpoints, not to watches or exceptions")
 	}
+	if s.LogMessage != "" {
+		if s.Watch != "" || s.Exception != "" {
+			return errors.New("breakpoint: a log message applies to code breakpoints, not to watches or exceptions")
+		}
+		if _, err := ParseLogMessage(s.LogMessage); err != nil {
+			return err
+		}
+	}
 	if s.Watch != "" {
 		if _, err := ParseAccess(s.Access); err != nil {
 			return err
@@ -215,8 +226,12 @@ func (s BreakpointSpec) String() string {
 		return fmt.Sprintf("watch %s (%s)", s.Watch, a)
 	case s.Exception != "":
 		return "exception " + s.Exception
+	case s.Function != "" && s.LogMessage != "":
+		return fmt.Sprintf("%s (logging %q)", s.Function, s.LogMessage)
 	case s.Function != "":
 		return s.Function
+	case s.LogMessage != "":
+		return fmt.Sprintf("%s:%d (logging %q)", s.File, s.Line, s.LogMessage)
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }

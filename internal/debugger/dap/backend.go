@@ -77,6 +77,8 @@ type Backend struct {
 	disposed bool
 	bps      map[int]*breakpoint
 	nextBP   int
+	// book is the logpoints' event log, made by the first logpoint.
+	book *debugger.LogBook
 	// notify is told after a stop, an exit or the adapter's death
 	// (debugger.Notifier), outside mu.
 	notify func()

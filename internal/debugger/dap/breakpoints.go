@@ -34,6 +34,9 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	if err := b.checkBreakpointCaps(spec); err != nil {
 		return debugger.Breakpoint{}, err
 	}
+	if err := b.checkLogpoint(spec); err != nil {
+		return debugger.Breakpoint{}, err
+	}
 	if k := spec.Kind(); k == "watch" || k == "exception" {
 		return b.addSpecial(ctx, spec)
 	}
@@ -51,6 +54,9 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	defer b.bpMu.Unlock()
 	b.mu.Lock()
 	b.nextBP++
+	if spec.LogMessage != "" && b.book == nil {
+		b.book = debugger.NewLogBook(b.cfg.Dir)
+	}
 	bp := &breakpoint{Breakpoint: debugger.Breakpoint{ID: b.nextBP, Kind: spec.Kind(), Spec: spec}, fn: spec.Function}
 	b.bps[bp.ID] = bp
 	b.mu.Unlock()
@@ -135,15 +141,17 @@ func (b *Backend) sync(ctx context.Context, file string) error {
 	var body godap.SetBreakpointsResponseBody
 	var err error
 	if file == "" {
-		fbs := make([]godap.FunctionBreakpoint, len(group))
+		fbs := make([]functionBreakpoint, len(group))
 		for i, bp := range group {
-			fbs[i] = godap.FunctionBreakpoint{Name: bp.fn, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
+			fbs[i] = functionBreakpoint{FunctionBreakpoint: godap.FunctionBreakpoint{Name: bp.fn, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition},
+				LogMessage: b.adapterLogMessage(bp.ID, bp.Spec.LogMessage)}
 		}
-		err = b.call(ctx, "setFunctionBreakpoints", godap.SetFunctionBreakpointsArguments{Breakpoints: fbs}, &body)
+		err = b.call(ctx, "setFunctionBreakpoints", functionBreakpointsArgs{Breakpoints: fbs}, &body)
 	} else {
 		sbs := make([]godap.SourceBreakpoint, len(group))
 		for i, bp := range group {
-			sbs[i] = godap.SourceBreakpoint{Line: bp.Spec.Line, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition}
+			sbs[i] = godap.SourceBreakpoint{Line: bp.Spec.Line, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition,
+				LogMessage: b.adapterLogMessage(bp.ID, bp.Spec.LogMessage)}
 		}
 		err = b.call(ctx, "setBreakpoints", godap.SetBreakpointsArguments{
 			Source: godap.Source{Name: filepath.Base(file), Path: file}, Breakpoints: sbs,
@@ -160,6 +168,18 @@ func (b *Backend) sync(ctx context.Context, file string) error {
 		}
 	}
 	return nil
+}
+
+// functionBreakpoint is DAP's with a logMessage, which the protocol has
+// only for source breakpoints but lldb-vscode reads on any (checkLogpoint
+// refuses a function logpoint to the other adapters).
+type functionBreakpoint struct {
+	godap.FunctionBreakpoint
+	LogMessage string `json:"logMessage,omitempty"`
+}
+
+type functionBreakpointsArgs struct {
+	Breakpoints []functionBreakpoint `json:"breakpoints"`
 }
 
 func applyAdapterBreakpoint(bp *breakpoint, a godap.Breakpoint) {

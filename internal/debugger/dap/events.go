@@ -102,7 +102,10 @@ func (b *Backend) onEvent(e Event) {
 		b.initOnce.Do(func() { close(b.initialized) })
 		return
 	case "output":
-		return // program output is the target's business; the log has it
+		// Program output is the target's business (the adapter's log has
+		// it); a logpoint's hit goes to the session's event log.
+		b.logOutput(e)
+		return
 	}
 	b.told(func() { b.onStateEvent(e) })
 }

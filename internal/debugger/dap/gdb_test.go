@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,6 +158,12 @@ func TestGDBDAPTranscript(t *testing.T) {
 	}
 	if _, err := b.Evaluate(ctx, "a +* )", 0); err == nil {
 		t.Error("syntax error evaluated")
+	}
+	// This gdb's capabilities lack supportsLogPoints: a logpoint is refused
+	// saying so, before any request.
+	lp := debugger.BreakpointSpec{File: "/src/target.c", Line: 9, LogMessage: "a={a}"}
+	if _, err := b.AddBreakpoint(ctx, lp); !errors.Is(err, debugger.ErrUnsupported) || !strings.Contains(err.Error(), "the gdb adapter does not offer them (no supportsLogPoints") {
+		t.Errorf("logpoint on an adapter without them: %v", err)
 	}
 	if out, err := b.RawCommand(ctx, "info frame"); err != nil || out == "" {
 		t.Errorf("raw command = %q, %v", out, err)

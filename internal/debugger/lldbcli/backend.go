@@ -99,6 +99,8 @@ type Backend struct {
 	refs     map[int]lldbRef
 	nextID   int
 	disposed bool
+	// book is the logpoints' event log, made by the first logpoint.
+	book *debugger.LogBook
 
 	// notify is told of a stop or exit no call waited for (NotifyChanges);
 	// idleCancel ends the watch for one (awaitStop), idle waits for it, and

@@ -59,8 +59,12 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	return bp, nil
 }
 
-// setCode sets a breakpoint at a function or a file's line.
+// setCode sets a breakpoint at a function or a file's line; one with a
+// log message logs and goes on.
 func (b *Backend) setCode(ctx context.Context, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {
+	if err := b.checkLogpoint(spec); err != nil {
+		return debugger.Breakpoint{}, lldbRef{}, err
+	}
 	cmd := "breakpoint set"
 	if spec.Function != "" {
 		cmd += " -n " + quote(spec.Function)
@@ -77,7 +81,11 @@ func (b *Backend) setCode(ctx context.Context, spec debugger.BreakpointSpec) (de
 		}
 		cmd += " -i " + strconv.Itoa(n-1) // ignore the first n-1 hits
 	}
-	return b.setLLDBBreakpoint(ctx, cmd, spec)
+	bp, ref, err := b.setLLDBBreakpoint(ctx, cmd, spec)
+	if err == nil && spec.LogMessage != "" {
+		err = b.makeLogpoint(ctx, ref.id, spec.LogMessage)
+	}
+	return bp, ref, err
 }
 
 func (b *Backend) setLLDBBreakpoint(ctx context.Context, cmd string, spec debugger.BreakpointSpec) (debugger.Breakpoint, lldbRef, error) {

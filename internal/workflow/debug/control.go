@@ -21,6 +21,8 @@ type breakpointParams struct {
 	Location  string `json:"location" jsonschema:"function, file:line, [r|a]watch:EXPR, catch:c++|go-panic|rust-panic|abort|signal:SIG"`
 	Condition string `json:"condition,omitempty"`
 	HitCount  int    `json:"hit_count,omitempty" jsonschema:"stop from this hit on"`
+	// LogMessage is listed with workflow observe only (tools/list's budget).
+	LogMessage string `json:"log_message,omitempty" jsonschema:"a logpoint: record this text per hit, {expr} evaluated; never stops"`
 }
 
 // BreakpointOutput is the breakpoint as the debugger resolved it.
@@ -35,6 +37,7 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 		return catalog.Result[BreakpointOutput]{}, err
 	}
 	spec.Condition = in.Condition
+	spec.LogMessage = in.LogMessage
 	if in.HitCount > 0 {
 		spec.HitCondition = fmt.Sprint(in.HitCount)
 	}
@@ -57,6 +60,9 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 	} else {
 		info, _ := h.svc.Debugger().Info(ctx, id)
 		text += " — unverified: " + unverifiedReason(spec, bp.Message, info.SSHHost)
+	}
+	if spec.LogMessage != "" {
+		text += "; a logpoint: hits are recorded and the target goes on (debug_continue and debug_stack tell of them)"
 	}
 	if spec.Watch != "" && bp.Via != "" {
 		text += "; " + bp.Via // an emulated watch says so: it is slow

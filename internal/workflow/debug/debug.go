@@ -42,7 +42,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 				ctl, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.attach)).
 				Unlisted("", "debugger_backend"), // filled from session defaults; backend is its explicit twin
 			attachSim(svc),
-			catalog.New("debug_breakpoint_add", "Break at file:line or a function, optionally conditional.", ctl, h.breakpointAdd),
+			catalog.New("debug_breakpoint_add", "Break at file:line or a function, optionally conditional.", ctl, h.breakpointAdd).
+				Unlisted("observe", "log_message"),
 			catalog.New("debug_breakpoint_remove", "Remove a breakpoint by id.", catalog.Annotations{Idempotent: true}, h.breakpointRemove),
 			catalog.New("debug_continue", "Resume and wait for the next stop.", ctl, h.resume),
 			catalog.New("debug_step", "Step over, into or out of a line.", ctl, h.step),

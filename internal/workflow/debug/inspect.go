@@ -53,6 +53,7 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 		}
 		fmt.Fprintf(&sb, "cut at max_frames %d; more: %s\n", n, catalog.NextCall("debug_stack", args))
 	}
+	h.writeLogpoints(ctx, &sb, b, id)
 	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
 }
 

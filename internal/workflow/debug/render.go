@@ -33,6 +33,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	if site != nil {
 		site.WriteText(&sb)
 	}
+	h.writeLogpoints(ctx, &sb, b, id)
 	writeNextCalls(&sb, id, st.Status, info.Core != "")
 	outcome := catalog.OK
 	if st.LastStop.Crashed() || st.Status == debugger.StatusDead {
