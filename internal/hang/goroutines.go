@@ -103,7 +103,8 @@ func goroutineHeader(ln string) (id int, state string, ok bool) {
 		return 0, "", false
 	}
 	state, tail, found := strings.Cut(rest[open+1:], "]")
-	if !found || strings.TrimRight(tail, " \t\r\v\f") != ":" {
+	// The pattern's \s: space, \t, \r, \n and \f (not \v).
+	if !found || strings.TrimRight(tail, " \t\r\n\f") != ":" {
 		return 0, "", false
 	}
 	return id, state, true

@@ -19,7 +19,7 @@ func FuzzGoroutineLineParsers(f *testing.F) {
 	for _, s := range []string{
 		"goroutine 18 gp=0xbf9940261e0 m=nil [chan receive, 2 minutes]:",
 		"goroutine 1 [running]:", "goroutine 7 [select]:  ", "goroutine 12x [running]:",
-		"goroutine  [running]:", "goroutine 3 [a]b]:", "goroutine 3 [sleep]: extra",
+		"goroutine  [running]:", "goroutine 3 [a]b]:", "goroutine 3 [sleep]: extra", "goroutine 0[]:\v", "goroutine 0 [x]:\f",
 		"\t/tmp/x/hang_test.go:7 +0x25 fp=0x1 sp=0x2 pc=0x3", "\t/usr/lib/go/src/runtime/proc.go:435",
 		"\tC:/x/y.go:12 +0x1", "\t:12", "\ta:b:12 +0x1", "\t/x.go:12a", "/x.go:12", "\t/x.go:",
 	} {
