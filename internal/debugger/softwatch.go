@@ -31,10 +31,12 @@ const DefaultWatchSteps = 2_000_000
 // deliver hardware watchpoints, or any when forced (Config.SoftWatch); a
 // remote host's lldb is trusted.
 func SoftWatchFor(remote, forced bool) (bool, string) {
-	switch soft, why := SoftWatchNeeded(); {
-	case soft && !remote:
-		return soft, why
-	case forced:
+	if !remote { // a remote host is not probed from here
+		if soft, why := SoftWatchNeeded(); soft {
+			return soft, why
+		}
+	}
+	if forced {
 		return true, "watching by single-stepping, slow (asked for)"
 	}
 	return false, ""

@@ -20,9 +20,7 @@ func TestLogpoints(t *testing.T) {
 		t.Run(backend.name, func(t *testing.T) {
 			needTool(t, backend.tool, backend.pkg)
 			c := mcptest.Connect(t, nil)
-			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
-				t.Fatalf("attach:\n%s", r.Text)
-			}
+			attachOnEntry(t, c, backend.name)
 			lp := c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "a={a} b={b}"})
 			if lp.IsError || !strings.Contains(lp.Text, "logpoint") {
 				t.Fatalf("logpoint:\n%s", lp.Text)
@@ -50,9 +48,7 @@ func TestLogpointBesideBreakpoint(t *testing.T) {
 		t.Run(backend.name, func(t *testing.T) {
 			needTool(t, backend.tool, backend.pkg)
 			c := mcptest.Connect(t, nil)
-			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
-				t.Fatalf("attach:\n%s", r.Text)
-			}
+			attachOnEntry(t, c, backend.name)
 			// A message past its bound is cut, and said to be.
 			c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "b={b} " + strings.Repeat("x", 2000) + "{a}"})
 			c.Call("debug_breakpoint_add", map[string]any{"location": "prog.c:13"})
@@ -121,9 +117,7 @@ func TestLogpointBadMessage(t *testing.T) {
 		t.Run(backend.name, func(t *testing.T) {
 			needTool(t, backend.tool, backend.pkg)
 			c := mcptest.Connect(t, nil)
-			if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend.name}); r.IsError {
-				t.Fatalf("attach:\n%s", r.Text)
-			}
+			attachOnEntry(t, c, backend.name)
 			if bad := c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "a={a"}); !bad.IsError || !strings.Contains(bad.Text, "a { without its }") {
 				t.Errorf("unbalanced brace:\n%s", bad.Text)
 			}
@@ -183,5 +177,13 @@ func TestLogpointsUnderDlv(t *testing.T) {
 		if !strings.Contains(log, want) {
 			t.Errorf("event log lacks %s:\n%s", want, log)
 		}
+	}
+}
+
+// attachOnEntry launches the C target under backend, stopped on entry.
+func attachOnEntry(t *testing.T, c *mcptest.Client, backend string) {
+	t.Helper()
+	if r := c.Call("debug_attach", map[string]any{"program": prog(t), "stop_on_entry": true, "backend": backend}); r.IsError {
+		t.Fatalf("attach:\n%s", r.Text)
 	}
 }
