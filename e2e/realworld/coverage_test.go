@@ -68,7 +68,7 @@ type wireCoverage struct {
 
 // coverageRun runs `triage call test` with coverage of every file in the
 // copy and returns its coverage answer and output id.
-func coverageRun(t *testing.T, p Project, dir, store string, opts map[string]any) (wireCoverage, string, toolResult) {
+func coverageRun(t testing.TB, p Project, dir, store string, opts map[string]any) (wireCoverage, string, toolResult) {
 	t.Helper()
 	args := map[string]any{"project_dir": dir, "toolchain": p.Toolchain, "coverage": "."}
 	if len(p.Targets) > 0 {

@@ -17,7 +17,7 @@ import (
 )
 
 // needTool fails (CI) or skips when a command is not on PATH.
-func needTool(t *testing.T, tool string) {
+func needTool(t testing.TB, tool string) {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
 		missing(t, fmt.Sprintf("%s not on PATH: %v", tool, err))
@@ -26,7 +26,7 @@ func needTool(t *testing.T, tool string) {
 
 // toolOutput runs argv in dir with extra environment and returns its
 // standard output; a failure fails the test.
-func toolOutput(t *testing.T, dir string, env []string, argv ...string) []byte {
+func toolOutput(t testing.TB, dir string, env []string, argv ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 
 // missing fails the test in CI, where the corpus and every tool must be
 // there, and skips it elsewhere.
-func missing(t *testing.T, msg string) {
+func missing(t testing.TB, msg string) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
 		t.Fatal(msg)

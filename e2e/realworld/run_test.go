@@ -28,7 +28,7 @@ type toolResult struct {
 }
 
 // callTool runs `triage call tool --json args` against the cell's store.
-func callTool(t *testing.T, store, tool string, args map[string]any) toolResult {
+func callTool(t testing.TB, store, tool string, args map[string]any) toolResult {
 	t.Helper()
 	js, err := json.Marshal(args)
 	if err != nil {
@@ -130,7 +130,7 @@ func exitCode(err error) int {
 }
 
 // copyProject copies the pristine corpus entry into a fresh directory.
-func copyProject(t *testing.T, src string) string {
+func copyProject(t testing.TB, src string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	if out, err := exec.Command("cp", "-R", src, dir).CombinedOutput(); err != nil {
@@ -187,7 +187,7 @@ func applyEdits(t *testing.T, dir string, edits []Edit) faultLoc {
 
 // prepare runs the project's preparation (./configure) in the copy, with
 // the cell's environment, as a user would before asking triage.
-func prepare(t *testing.T, p Project, dir string, env map[string]string) {
+func prepare(t testing.TB, p Project, dir string, env map[string]string) {
 	t.Helper()
 	for _, argv := range p.Prepare {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -58,6 +58,10 @@ var Suite = []Package{
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 	// output_get of one file of a stored coverage report of 10,000 files.
 	{Dir: "./internal/workflow/output", Bench: "^BenchmarkCoverageFile$", Benchtime: "50x", QuickBenchtime: "10x", Quick: true},
+	// A coverage run of a corpus project per toolchain (CTest, make, cargo)
+	// against the toolchain's own commands, alternated (seconds each; the
+	// full suite only: the corpus builds take a minute).
+	{Dir: "./e2e/realworld", Bench: "^BenchmarkCorpusCoverage$", Benchtime: "3x"},
 	{Dir: "./internal/server", Bench: "^BenchmarkNew$", QuickBenchtime: "20x"},
 	// The web page: the Runs page over 10,000 runs, a new run reaching an
 	// open page, the output viewer over a 1 GiB output, and what the page
@@ -158,6 +162,9 @@ var Figures = []Figure{
 	{Title: "`test` with coverage, a Go module of 20 packages", Key: Key("./internal/workflow/run", "BenchmarkGoCoverage"),
 		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile, then the failed test alone (its path)",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5},
+	corpusCoverage("cjson", "CTest", "its cmake configure, build and ctest from a shell, then gcov --json-format"),
+	corpusCoverage("zlib", "make", "its make test with --coverage from a shell, then gcov --json-format"),
+	corpusCoverage("semver", "cargo", "cargo test with -C instrument-coverage, the test programs' list, llvm-profdata merge, llvm-cov export"),
 	{Title: "`output_get` of one file of a stored coverage report of 10,000 files", Key: Key("./internal/workflow/output", "BenchmarkCoverageFile"),
 		Value: "query-ms", Unit: "ms", Op: "<=", Limit: 20},
 	{Title: "uncached `dump_command` (gdb `bt`) on a host's core over ssh", Key: Key("./internal/workflow/dump", "BenchmarkRemoteCommandUncached"),
@@ -216,4 +223,13 @@ func searchFigure(kind, sub, grep string) Figure {
 	return Figure{Title: "`output_search`, " + kind, Key: Key("./internal/store", "BenchmarkSearch/"+sub),
 		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`" + grep + "`, same bytes",
 		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3}
+}
+
+// corpusCoverage is the figure of a corpus project's coverage run against
+// the toolchain's own commands (e2e/realworld).
+func corpusCoverage(project, toolchain, own string) Figure {
+	return Figure{Title: "`test` with coverage, corpus project " + project + " (" + toolchain + ")",
+		Key:   Key("./e2e/realworld", "BenchmarkCorpusCoverage/"+project),
+		Value: "triage-ms", Unit: "ms", Base: "own-ms", BaseLabel: own,
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5}
 }
