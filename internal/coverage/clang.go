@@ -43,8 +43,7 @@ func FindClangTools(ctx context.Context, dir string, env map[string]string, comp
 	}
 	t := &LLVMTools{Compiler: firstLine(out)}
 	t.Major, _ = strconv.Atoi(m[2])
-	n := strconv.Itoa(t.Major)
-	pairs := []llvmPair{{"llvm-profdata-" + n, "llvm-cov-" + n}}
+	pairs := []llvmPair{versionedPair(t.Major)}
 	if real, err := filepath.EvalSymlinks(argv[0]); err == nil && filepath.IsAbs(real) {
 		bin := filepath.Dir(real)
 		pairs = append(pairs, llvmPair{filepath.Join(bin, "llvm-profdata"), filepath.Join(bin, "llvm-cov")})

@@ -54,8 +54,16 @@ func FindLLVMTools(ctx context.Context, dir string, env map[string]string) (*LLV
 	}
 	t := &LLVMTools{Compiler: fmt.Sprintf("%s (LLVM %s)", firstLine(out), m[1])}
 	t.Major, _ = strconv.Atoi(m[2])
-	var tried []string
-	for _, c := range llvmCandidates(ctx, dir, env, rustc, out, t.Major) {
+	// The versioned pair first: most machines have it, and it needs no
+	// question to rustc about its sysroot.
+	versioned := versionedPair(t.Major)
+	why := versioned.check(ctx, dir, env, t.Major)
+	if why == "" {
+		t.Profdata, t.Cov = versioned.profdata, versioned.cov
+		return t, nil
+	}
+	tried := []string{why}
+	for _, c := range llvmCandidates(ctx, dir, env, rustc, out) {
 		why := c.check(ctx, dir, env, t.Major)
 		if why == "" {
 			t.Profdata, t.Cov = c.profdata, c.cov
@@ -70,11 +78,17 @@ func FindLLVMTools(ctx context.Context, dir string, env map[string]string) (*LLV
 // llvmPair is one place to take both tools from.
 type llvmPair struct{ profdata, cov string }
 
-// llvmCandidates are the places, in order: versioned names, rustup's
-// llvm-tools (in the sysroot's lib/rustlib/HOST/bin), plain names.
-func llvmCandidates(ctx context.Context, dir string, env map[string]string, rustc, version string, major int) []llvmPair {
+// versionedPair is llvm-profdata-N and llvm-cov-N, as Debian's llvm-N
+// names them.
+func versionedPair(major int) llvmPair {
 	n := strconv.Itoa(major)
-	pairs := []llvmPair{{"llvm-profdata-" + n, "llvm-cov-" + n}}
+	return llvmPair{"llvm-profdata-" + n, "llvm-cov-" + n}
+}
+
+// llvmCandidates are the places after the versioned names, in order:
+// rustup's llvm-tools (in the sysroot's lib/rustlib/HOST/bin), plain names.
+func llvmCandidates(ctx context.Context, dir string, env map[string]string, rustc, version string) []llvmPair {
+	var pairs []llvmPair
 	host := ""
 	if m := rustcHostRE().FindStringSubmatch(version); m != nil {
 		host = m[1]
@@ -87,8 +101,12 @@ func llvmCandidates(ctx context.Context, dir string, env map[string]string, rust
 }
 
 // check says why the pair cannot be used ("" when it can): a tool missing,
-// or of another LLVM major.
+// or of another LLVM major. The versioned pair's names carry their major:
+// found on PATH, it is asked nothing (two processes fewer on every run).
 func (c llvmPair) check(ctx context.Context, dir string, env map[string]string, major int) string {
+	if c == versionedPair(major) {
+		return c.onPath(env)
+	}
 	for _, argv := range [][]string{{c.profdata, "merge", "--version"}, {c.cov, "--version"}} {
 		out, err := probe(ctx, dir, env, argv...)
 		var se *spawn.StartError
@@ -107,6 +125,31 @@ func (c llvmPair) check(ctx context.Context, dir string, env map[string]string, 
 		}
 	}
 	return ""
+}
+
+// onPath says which of the pair is not on the PATH the step runs with
+// ("" when both are).
+func (c llvmPair) onPath(env map[string]string) string {
+	for _, name := range []string{c.profdata, c.cov} {
+		if !onPath(name, envValue(env, "PATH")) {
+			return name + ": not found"
+		}
+	}
+	return ""
+}
+
+// onPath reports whether an executable file name is in a directory of
+// pathVar (absolute entries only, as exec takes them).
+func onPath(name, pathVar string) bool {
+	for _, dir := range filepath.SplitList(pathVar) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // probe runs a short question and returns what it printed.
