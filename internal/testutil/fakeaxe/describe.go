@@ -3,6 +3,7 @@ package fakeaxe
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -75,8 +76,15 @@ func (n node) doc() map[string]any {
 
 // DescribeUI is the fake's describe-ui answer: the tap-test screen as
 // pretty-printed JSON, keys sorted, as AXe prints it.
-func DescribeUI() []byte {
-	raw, err := json.MarshalIndent([]any{tapTest().doc()}, "", "  ")
+func DescribeUI() []byte { return Screen(1) }
+
+// Screen is the tap-test screen with its content (what the application
+// holds) repeated n times: a busy screen of the same recorded shape, for
+// the bounds of an answer.
+func Screen(n int) []byte {
+	app := tapTest()
+	app.children = slices.Repeat(app.children, n)
+	raw, err := json.MarshalIndent([]any{app.doc()}, "", "  ")
 	if err != nil {
 		panic(err)
 	}

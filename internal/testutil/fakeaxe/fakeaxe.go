@@ -40,10 +40,15 @@ var Actions = []string{"tap", "touch", "swipe", "type", "key", "button", "gestur
 // fail with a Replay; then --help of every command, describe-ui, screenshot
 // and the actions answer as described in the package comment.
 func Install(t testing.TB, rules ...fakexcode.Rule) *Fake {
+	return InstallScreen(t, DescribeUI(), rules...)
+}
+
+// InstallScreen is Install answering describe-ui with screen (Screen(n)).
+func InstallScreen(t testing.TB, screen []byte, rules ...fakexcode.Rule) *Fake {
 	t.Helper()
 	dir := t.TempDir()
 	tree := filepath.Join(dir, "describe-ui.json")
-	if err := os.WriteFile(tree, DescribeUI(), 0o644); err != nil {
+	if err := os.WriteFile(tree, screen, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	all := append([]fakexcode.Rule{}, rules...)

@@ -1,11 +1,15 @@
 package fakeaxe_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/fakeaxe"
 )
 
@@ -24,12 +28,18 @@ func TestDescribeUIHasTheRecordedSchema(t *testing.T) {
 	for _, p := range recorded {
 		want[p] = true
 	}
-	got, err := fakeaxe.Schema(fakeaxe.DescribeUI())
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(want) != 270 {
 		t.Fatalf("recorded schema has %d entries, want the 270 recorded", len(want))
+	}
+	for _, doc := range [][]byte{fakeaxe.DescribeUI(), fakeaxe.Screen(3)} {
+		checkSchema(t, doc, want)
+	}
+}
+
+func checkSchema(t *testing.T, doc []byte, want map[fakeaxe.PathType]bool) {
+	got, err := fakeaxe.Schema(doc)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for p := range want {
 		if !got[p] {
@@ -40,5 +50,19 @@ func TestDescribeUIHasTheRecordedSchema(t *testing.T) {
 		if !want[p] {
 			t.Errorf("not recorded: %s %s", p.Path, p.Type)
 		}
+	}
+}
+
+// TestHelpIsReplayed: the fake answers --help with the recorded text.
+func TestHelpIsReplayed(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	fakeaxe.Install(t)
+	var out, errOut bytes.Buffer
+	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{"axe", "tap", "--help"}, Stdout: &out, Stderr: &errOut})
+	if err != nil || !res.Success() {
+		t.Fatalf("axe tap --help: %v %v: %s", res, err, errOut.String())
+	}
+	if want := fakeaxe.Recorded(t, "help-tap", "stdout.txt"); out.String() != want || !strings.HasPrefix(want, "OVERVIEW: Tap a point") {
+		t.Fatalf("stdout:\n%s\nwant the recording:\n%s", out.String(), want)
 	}
 }
