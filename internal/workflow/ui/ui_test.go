@@ -281,7 +281,6 @@ func TestScreenshotAfterAction(t *testing.T) {
 	if want := "screenshot --udid " + sim + " --output " + out.Screenshot.Path; len(got) != 2 || got[1] != want {
 		t.Fatalf("axe calls = %q, want the button then %q", got, want)
 	}
-	os.RemoveAll(os.TempDir() + "/triage-screenshots")
 }
 
 // Without axe on PATH the tools are hidden, and a call says why.
