@@ -42,6 +42,8 @@ var examples = map[string][2]string{
 	"device_crash_reports":    {`--process App`, `--process App --since_s 600`},
 	"macos_launch_app":        {`--app_path build/Debug/App.app`, `--bundle_id com.example.App --args -NSShowAllViews --watch_s 10`},
 	"macos_stop_app":          {`--process_name App`, `--process_name "My App"`},
+	"ui_describe":             {``, `--simulator_name "iPhone 16"`},
+	"ui_act":                  {`--action tap --label Submit --screenshot`, `--action swipe --x 200 --y 700 --to_x 200 --to_y 150 --duration_s 0.5`},
 	"macos_build_run":         {`--project_path App.xcodeproj --scheme App`, `--scheme App --watch_s 10`},
 	"debug_attach":            {`--program ./a.out --breakpoints main.c:42`, `--core ./core.1234 --program ./a.out`},
 	"debug_attach_sim":        {`--bundle_id com.example.App`, `--bundle_id com.example.App --launch`},

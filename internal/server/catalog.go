@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/run"
 	"github.com/triage-dev/triage/internal/workflow/session"
 	"github.com/triage-dev/triage/internal/workflow/simulator"
+	"github.com/triage-dev/triage/internal/workflow/ui"
 	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
@@ -25,6 +26,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		simulator.Workflow(svc),
 		device.Workflow(svc),
 		macos.Workflow(svc),
+		ui.Workflow(svc),
 		debug.Workflow(svc),
 		observe.Workflow(svc),
 		dump.Workflow(svc),
