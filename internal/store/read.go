@@ -115,3 +115,22 @@ func (s *Store) eachChunkFrom(ctx context.Context, id string, line int, f func(f
 	}
 	return nil
 }
+
+// PageWithin is Page within maxBytes of answer: lines are dropped from the
+// end (each costs its length and 8 bytes of framing), never the first.
+// A negative offset or limit is the caller's mistake.
+func (s *Store) PageWithin(ctx context.Context, id string, offset, limit, maxBytes int) (Page, error) {
+	if offset < 0 || limit < 0 {
+		return Page{}, fault.Usagef("offset and limit must be 0 or more")
+	}
+	p, err := s.Page(ctx, id, offset, limit)
+	size := 0
+	for i, l := range p.Lines {
+		if size += len(l) + 8; size > maxBytes && i > 0 {
+			p.Lines = p.Lines[:i]
+			p.More = true
+			break
+		}
+	}
+	return p, err
+}

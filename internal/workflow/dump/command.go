@@ -20,67 +20,41 @@ type commandParams struct {
 	TimeoutS duration.Seconds `json:"timeout_s,omitempty"`
 }
 
-// CommandOutput is one command's result.
-type CommandOutput struct {
-	SessionID string             `json:"session_id" jsonschema:"the session"`
-	Engine    string             `json:"engine" jsonschema:"engine that ran the command"`
-	Command   string             `json:"command" jsonschema:"the command as sent, prefix removed"`
-	Route     string             `json:"route" jsonschema:"why that engine: explicit, prefix, crash-verb, python or default"`
-	Cached    bool               `json:"cached,omitempty" jsonschema:"served from the cache (force re-runs)"`
-	Error     string             `json:"error,omitempty" jsonschema:"the engine's error message when the command failed"`
-	Context   wire.EngineContext `json:"context" jsonschema:"engine context after the command (task, CPU, thread, frame)"`
-	Notes     []string           `json:"notes,omitempty" jsonschema:"what happened to the engine (restarts)"`
-	catalog.Captured
-	// Commands are the results of a command of several lines, one a line
-	// in order; the fields above then describe the whole (its first engine
-	// error, the context after the last line) and carry no output.
-	Commands []CommandOutput `json:"commands,omitempty" jsonschema:"one result a line, for a command of several lines"`
-}
-
-func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[CommandOutput], error) {
+func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams) (catalog.Result[wire.DumpCommand], error) {
 	call, err := h.call(ctx, c, in.SessionID, in.Force, in.TimeoutS)
 	if err != nil {
-		return catalog.Result[CommandOutput]{}, err
+		return catalog.Result[wire.DumpCommand]{}, err
 	}
 	b, err := h.analyst.Command(ctx, call, in.Command, postmortem.Engine(in.Engine))
 	if err != nil {
-		return catalog.Result[CommandOutput]{}, describe(err)
+		return catalog.Result[wire.DumpCommand]{}, analysis.Classify(err)
 	}
 	return batchResult(call.Session.ID, b), nil
 }
 
 // batchResult renders a command of one line as that line's result, and one
 // of several lines as a head for the whole over each line's result.
-func batchResult(sessionID string, b analysis.Batch) catalog.Result[CommandOutput] {
+func batchResult(sessionID string, b analysis.Batch) catalog.Result[wire.DumpCommand] {
 	if len(b.Lines) == 1 {
 		return commandResult(sessionID, b.Results[0])
 	}
 	return linesResult(sessionID, b)
 }
 
-func commandOutput(sessionID string, r analysis.Result) CommandOutput {
-	return CommandOutput{SessionID: sessionID, Engine: string(r.Engine), Command: r.Command, Route: r.Route,
-		Cached: r.Cached, Error: r.Error, Context: wire.EngineContextOf(r.Context), Notes: r.Notes, Captured: captured(r.Output)}
-}
-
-func captured(s analysis.Stored) catalog.Captured {
-	return catalog.NewCaptured(s.ID, s.TotalLines, s.Truncated)
-}
-
-func commandResult(sessionID string, r analysis.Result) catalog.Result[CommandOutput] {
+func commandResult(sessionID string, r analysis.Result) catalog.Result[wire.DumpCommand] {
 	var b strings.Builder
-	out := commandOutput(sessionID, r)
+	out := wire.DumpCommandOf(sessionID, r)
 	writeCommand(&b, out, r.Output.Excerpt)
 	outcome := catalog.OK
 	if out.Error != "" {
 		outcome = catalog.Failed
 	}
-	return catalog.Result[CommandOutput]{Text: b.String(), Output: out, Outcome: outcome}
+	return catalog.Result[wire.DumpCommand]{Text: b.String(), Output: out, Outcome: outcome}
 }
 
 // writeCommand renders one command's result: its verdict line, context,
 // notes and output excerpt.
-func writeCommand(b *strings.Builder, o CommandOutput, excerpt string) {
+func writeCommand(b *strings.Builder, o wire.DumpCommand, excerpt string) {
 	b.WriteString(commandVerdict(o))
 	if k := postmortem.Context(o.Context).Key(); k != "" {
 		fmt.Fprintf(b, "context: %s\n", k)
@@ -91,7 +65,7 @@ func writeCommand(b *strings.Builder, o CommandOutput, excerpt string) {
 	catalog.WriteExcerpt(b, o.Captured, excerpt)
 }
 
-func commandVerdict(o CommandOutput) string {
+func commandVerdict(o wire.DumpCommand) string {
 	label := fmt.Sprintf("%s %q", o.Engine, firstLine(o.Command))
 	switch {
 	case o.Error != "":
@@ -104,18 +78,18 @@ func commandVerdict(o CommandOutput) string {
 
 // linesResult renders a command of several lines: a head line for the
 // whole, then each line's result.
-func linesResult(sessionID string, bt analysis.Batch) catalog.Result[CommandOutput] {
-	out := CommandOutput{SessionID: sessionID, Engine: string(bt.Engine), Command: strings.Join(bt.Lines, "\n"), Route: bt.Reason, Error: bt.Error}
+func linesResult(sessionID string, bt analysis.Batch) catalog.Result[wire.DumpCommand] {
+	out := wire.DumpCommand{SessionID: sessionID, Engine: string(bt.Engine), Command: strings.Join(bt.Lines, "\n"), Route: bt.Reason, Error: bt.Error}
 	var body strings.Builder
 	for _, r := range bt.Results {
-		o := commandOutput(sessionID, r)
+		o := wire.DumpCommandOf(sessionID, r)
 		out.Context = o.Context
 		out.Notes = append(out.Notes, o.Notes...)
 		out.Commands = append(out.Commands, o)
 		writeCommand(&body, o, r.Output.Excerpt)
 	}
 	head, outcome := linesHead(bt)
-	return catalog.Result[CommandOutput]{Text: head + "\n" + body.String(), Output: out, Outcome: outcome}
+	return catalog.Result[wire.DumpCommand]{Text: head + "\n" + body.String(), Output: out, Outcome: outcome}
 }
 
 func linesHead(bt analysis.Batch) (string, catalog.Outcome) {

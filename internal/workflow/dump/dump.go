@@ -10,16 +10,11 @@ package dump
 
 import (
 	"context"
-	"errors"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/interactive"
-	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
-	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 )
 
@@ -70,34 +65,8 @@ func (h *handler) call(ctx context.Context, c *catalog.Call, id string, force bo
 	}
 	s, err := h.svc.Dumps().Get(ctx, id)
 	if err != nil {
-		return analysis.Call{}, describe(err)
+		return analysis.Call{}, analysis.Classify(err)
 	}
 	progress := func(done, total float64, message string) { c.Progress(ctx, done, total, message) }
 	return analysis.Call{Tool: c.Tool, Session: s, Force: force, Timeout: timeout, Progress: progress}, nil
-}
-
-// usageErrors are the domain's errors that mean the caller's arguments
-// cannot be used as given.
-var usageErrors = []error{postmortem.ErrBadTarget, postmortem.ErrUnknownPrefix, postmortem.ErrUnknownEngine,
-	postmortem.ErrEngineConflict, postmortem.ErrWrongEngine, postmortem.ErrEmptyCommand,
-	interactive.ErrReadsInput, postmortem.ErrEngineMissing}
-
-// describe turns the domain's sentinel errors into what the caller should do.
-func describe(err error) error {
-	switch {
-	case errors.Is(err, postmortem.ErrNoSession):
-		return fault.Usagef("no dump is open: dump_open a vmcore (with vmlinux) or a core (with program)")
-	case errors.Is(err, postmortem.ErrUnknownSession):
-		return fault.NotFoundf("%w; dump_list shows the open ones", err)
-	case errors.Is(err, remote.ErrConnect), errors.Is(err, remote.ErrNoSSH):
-		return fault.Unavailable(err)
-	case errors.Is(err, remote.ErrBadHost):
-		return fault.Usage(err)
-	}
-	for _, u := range usageErrors {
-		if errors.Is(err, u) {
-			return fault.Usage(err)
-		}
-	}
-	return err
 }

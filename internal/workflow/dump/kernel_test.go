@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // vmcore is the output of scripts/make-vmcore.sh.
@@ -76,12 +77,12 @@ func TestKernelDump(t *testing.T) {
 	if open.IsError || !strings.HasPrefix(open.FirstLine(), "OPENED dump-") || !strings.Contains(open.FirstLine(), "kernel 6.") {
 		t.Fatalf("dump_open:\n%s", open.Text)
 	}
-	var so dump.SessionOutput
+	var so wire.DumpSession
 	open.Decode(t, &so)
-	cmd := func(t *testing.T, args map[string]any) (mcptest.Result, dump.CommandOutput) {
+	cmd := func(t *testing.T, args map[string]any) (mcptest.Result, wire.DumpCommand) {
 		t.Helper()
 		r := c.Call("dump_command", args)
-		var o dump.CommandOutput
+		var o wire.DumpCommand
 		if !r.IsError {
 			r.Decode(t, &o)
 		}
@@ -93,7 +94,7 @@ func TestKernelDump(t *testing.T) {
 		if r.IsError || !strings.HasPrefix(r.FirstLine(), "KERNEL PANIC: sysrq triggered crash") {
 			t.Fatalf("dump_report:\n%s", r.Text)
 		}
-		var o dump.ReportOutput
+		var o wire.DumpReport
 		r.Decode(t, &o)
 		if o.Task == nil || o.Task.PID != 1 || !strings.Contains(strings.Join(o.Backtrace, "\n"), "sysrq_handle_crash") ||
 			o.Release == "" || o.Uptime == "" || o.Tainted == "" || len(o.LogTail) == 0 {
@@ -185,7 +186,7 @@ func TestKernelDump(t *testing.T) {
 	})
 	t.Run("reopen dedupes", func(t *testing.T) {
 		r := c.Call("dump_open", map[string]any{"vmcore": v.path, "vmlinux": v.vmlinux})
-		var o dump.SessionOutput
+		var o wire.DumpSession
 		r.Decode(t, &o)
 		if !o.Reused || o.SessionID != so.SessionID || o.Refs != 2 {
 			t.Errorf("reopen: %+v\n%s", o, r.Text)
@@ -248,7 +249,7 @@ func TestKernelDump(t *testing.T) {
 			return
 		}
 		r := c.Call("dump_open", map[string]any{"vmcore": v.flat, "vmlinux": v.vmlinux})
-		var o dump.SessionOutput
+		var o wire.DumpSession
 		r.Decode(t, &o)
 		r, _ = cmd(t, map[string]any{"session_id": o.SessionID, "command": "drgn: 1"})
 		if !r.IsError || !strings.Contains(r.Text, "flattened") {

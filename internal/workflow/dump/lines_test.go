@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
-	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // A dump_command of several lines runs them in order on one engine, one
@@ -27,7 +27,7 @@ func TestCommandOfSeveralLines(t *testing.T) {
 		t.Run(e.name+": two lines", func(t *testing.T) {
 			need(t, map[string]string{"gdb": "gdb", "lldb": "lldb-16"}[e.name], e.pkg)
 			r := c.Call("dump_command", map[string]any{"command": e.prefix + "bt\n\n" + e.reg + "\n"})
-			var o dump.CommandOutput
+			var o wire.DumpCommand
 			r.Decode(t, &o)
 			if r.IsError || r.Outcome != "ok" || r.FirstLine() != fmt.Sprintf("OK %s: 2 lines ran", e.name) {
 				t.Fatalf("two lines:\n%s", r.Text)
@@ -41,7 +41,7 @@ func TestCommandOfSeveralLines(t *testing.T) {
 			}
 			// Each line was cached as the single command it is.
 			one := c.Call("dump_command", map[string]any{"command": e.prefix + e.reg})
-			var oo dump.CommandOutput
+			var oo wire.DumpCommand
 			one.Decode(t, &oo)
 			if !oo.Cached || oo.OutputID != o.Commands[1].OutputID {
 				t.Errorf("the line run alone was not served from the cache: %+v\n%s", oo, one.Text)
@@ -50,7 +50,7 @@ func TestCommandOfSeveralLines(t *testing.T) {
 	}
 	t.Run("an engine error on one line does not stop the next", func(t *testing.T) {
 		r := c.Call("dump_command", map[string]any{"command": "p nosuchsymbol\nbt"})
-		var o dump.CommandOutput
+		var o wire.DumpCommand
 		r.Decode(t, &o)
 		if r.Outcome != "failed" || len(o.Commands) != 2 || !strings.HasPrefix(r.FirstLine(), "ENGINE ERROR gdb: 1 of 2 lines failed, first line 1: No symbol") ||
 			!strings.Contains(r.Text, "crash_here") {
@@ -74,7 +74,7 @@ func TestCommandOfSeveralLines(t *testing.T) {
 	// The engine that refused nothing is still the one that runs the next
 	// command: no restart note.
 	r := c.Call("dump_command", map[string]any{"command": "info frame", "force": true})
-	var o dump.CommandOutput
+	var o wire.DumpCommand
 	r.Decode(t, &o)
 	if r.IsError || len(o.Notes) != 0 {
 		t.Errorf("after the refusals: %+v\n%s", o, r.Text)

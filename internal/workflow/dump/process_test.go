@@ -15,6 +15,7 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // makeCore runs a crasher with core dumps on and returns it and its core.
@@ -48,7 +49,7 @@ func TestProcessCore(t *testing.T) {
 	if open.IsError || !strings.HasPrefix(open.FirstLine(), "OPENED dump-") {
 		t.Fatalf("dump_open:\n%s", open.Text)
 	}
-	var so dump.SessionOutput
+	var so wire.DumpSession
 	open.Decode(t, &so)
 
 	rep := c.Call("dump_report", nil)
@@ -58,7 +59,7 @@ func TestProcessCore(t *testing.T) {
 	if want := "CRASHED (SIGSEGV) in crash_here at segv.c:5, fault address 0x0"; rep.FirstLine() != want {
 		t.Errorf("verdict %q, want %q\n%s", rep.FirstLine(), want, rep.Text)
 	}
-	var ro dump.ReportOutput
+	var ro wire.DumpReport
 	rep.Decode(t, &ro)
 	if len(ro.Registers) == 0 || !strings.Contains(strings.Join(ro.Registers, " "), "rip") || ro.OutputID == "" {
 		t.Errorf("report output: %+v", ro)
@@ -67,7 +68,7 @@ func TestProcessCore(t *testing.T) {
 	t.Run("routing and cache", func(t *testing.T) {
 		r1 := c.Call("dump_command", map[string]any{"command": "bt"})
 		r2 := c.Call("dump_command", map[string]any{"command": "gdb: bt"})
-		var o1, o2 dump.CommandOutput
+		var o1, o2 wire.DumpCommand
 		r1.Decode(t, &o1)
 		r2.Decode(t, &o2)
 		if o1.Engine != "gdb" || !strings.Contains(r1.Text, "crash_here") {
@@ -77,7 +78,7 @@ func TestProcessCore(t *testing.T) {
 			t.Errorf("second bt not served from the cache: %+v", o2)
 		}
 		r3 := c.Call("dump_command", map[string]any{"command": "bt", "force": true})
-		var o3 dump.CommandOutput
+		var o3 wire.DumpCommand
 		r3.Decode(t, &o3)
 		if o3.Cached || o3.OutputID == o1.OutputID {
 			t.Errorf("force did not re-run: %+v", o3)
@@ -85,7 +86,7 @@ func TestProcessCore(t *testing.T) {
 		// Another frame, another key.
 		c.Call("dump_command", map[string]any{"command": "frame 1"})
 		r4 := c.Call("dump_command", map[string]any{"command": "info frame"})
-		var o4 dump.CommandOutput
+		var o4 wire.DumpCommand
 		r4.Decode(t, &o4)
 		if o4.Cached || o4.Context.Frame != 1 {
 			t.Errorf("info frame after frame 1: %+v\n%s", o4, r4.Text)
@@ -94,7 +95,7 @@ func TestProcessCore(t *testing.T) {
 	t.Run("engine errors are not cached", func(t *testing.T) {
 		for range 2 {
 			r := c.Call("dump_command", map[string]any{"command": "p nosuchsymbol"})
-			var o dump.CommandOutput
+			var o wire.DumpCommand
 			r.Decode(t, &o)
 			if r.Outcome != "failed" || o.Cached || !strings.HasPrefix(r.FirstLine(), "ENGINE ERROR gdb") {
 				t.Errorf("%+v\n%s", o, r.Text)
@@ -256,7 +257,7 @@ func TestReportNextStepsRun(t *testing.T) {
 			if open := c.Call("dump_open", map[string]any{"core": core, "program": exe}); open.IsError {
 				t.Fatal(open.Text)
 			}
-			var ro dump.ReportOutput
+			var ro wire.DumpReport
 			c.Call("dump_report", nil).Decode(t, &ro)
 			if len(ro.Next) < 2 {
 				t.Fatalf("next steps: %+v", ro.Next)

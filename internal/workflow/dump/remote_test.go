@@ -13,7 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/testutil/sshhost"
-	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // remoteClient is a triage client whose ssh configuration reaches h.
@@ -46,11 +46,11 @@ func TestRemoteKernelDump(t *testing.T) {
 	if open.IsError || !strings.HasPrefix(open.FirstLine(), "OPENED dump-") || !strings.Contains(open.FirstLine(), "on "+h.Name) {
 		t.Fatalf("dump_open:\n%s", open.Text)
 	}
-	var so dump.SessionOutput
+	var so wire.DumpSession
 	open.Decode(t, &so)
 
 	r := c.Call("dump_report", nil)
-	var ro dump.ReportOutput
+	var ro wire.DumpReport
 	r.Decode(t, &ro)
 	if !strings.HasPrefix(r.FirstLine(), "KERNEL PANIC: sysrq triggered crash") || ro.Task == nil || ro.Task.PID != 1 ||
 		!strings.Contains(strings.Join(ro.Backtrace, "\n"), "sysrq_handle_crash") || len(ro.LogTail) == 0 {
@@ -61,11 +61,11 @@ func TestRemoteKernelDump(t *testing.T) {
 		if o := lc.Call("dump_open", map[string]any{"vmcore": v.path, "vmlinux": v.vmlinux}); o.IsError {
 			t.Fatalf("local dump_open:\n%s", o.Text)
 		}
-		var lo dump.ReportOutput
+		var lo wire.DumpReport
 		lr := lc.Call("dump_report", nil)
 		lr.Decode(t, &lo)
 		lc.Call("dump_close", nil)
-		same := func(a, b dump.ReportOutput) bool {
+		same := func(a, b wire.DumpReport) bool {
 			return a.Verdict == b.Verdict && a.Release == b.Release && a.Panic == b.Panic && a.Uptime == b.Uptime &&
 				reflect.DeepEqual(a.Task, b.Task) && slices.Equal(a.Backtrace, b.Backtrace) && slices.Equal(a.LogTail, b.LogTail)
 		}
@@ -73,14 +73,14 @@ func TestRemoteKernelDump(t *testing.T) {
 			t.Errorf("remote report differs from the local one:\nremote: %+v\nlocal:  %+v", ro, lo)
 		}
 	})
-	var first dump.CommandOutput
+	var first wire.DumpCommand
 	t.Run("crash command and cache", func(t *testing.T) {
 		r := c.Call("dump_command", map[string]any{"command": "crash: sys"})
 		r.Decode(t, &first)
 		if r.IsError || first.Engine != "crash" || !strings.Contains(r.Text, "sysrq triggered crash") {
 			t.Fatalf("crash: sys:\n%s", r.Text)
 		}
-		var again dump.CommandOutput
+		var again wire.DumpCommand
 		c.Call("dump_command", map[string]any{"command": "crash: sys"}).Decode(t, &again)
 		if !again.Cached || again.OutputID != first.OutputID {
 			t.Errorf("second sys not served from the cache: %+v", again)
@@ -95,7 +95,7 @@ func TestRemoteKernelDump(t *testing.T) {
 	})
 	t.Run("reopen under another path dedupes", func(t *testing.T) {
 		link := h.Symlink(t, "vmcore", "vmcore-link")
-		var o dump.SessionOutput
+		var o wire.DumpSession
 		r := c.Call("dump_open", map[string]any{"vmcore": link, "vmlinux": vmlinux, "ssh_host": h.Name})
 		r.Decode(t, &o)
 		if !o.Reused || o.SessionID != so.SessionID {
@@ -125,7 +125,7 @@ func TestRemoteKernelDump(t *testing.T) {
 		}
 		// crash, idle when the connection dropped, is restarted at once.
 		r = c.Call("dump_command", map[string]any{"command": "crash: sys", "force": true})
-		var o dump.CommandOutput
+		var o wire.DumpCommand
 		r.Decode(t, &o)
 		if r.IsError || !strings.Contains(r.Text, "sysrq triggered crash") || !strings.Contains(strings.Join(o.Notes, " "), "ssh connection") {
 			t.Errorf("crash after reconnecting: %+v\n%s", o, r.Text)
@@ -159,7 +159,7 @@ func TestRemoteProcessCore(t *testing.T) {
 		t.Errorf("verdict %q, want %q\n%s", rep.FirstLine(), want, rep.Text)
 	}
 	r := c.Call("dump_command", map[string]any{"command": "bt"})
-	var o dump.CommandOutput
+	var o wire.DumpCommand
 	r.Decode(t, &o)
 	if r.IsError || o.Engine != "gdb" || !strings.Contains(r.Text, "crash_here") {
 		t.Errorf("bt:\n%s", r.Text)

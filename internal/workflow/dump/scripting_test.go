@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
-	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // The engines' own scripting and host commands run: each command below
@@ -65,7 +65,7 @@ func TestEngineScriptingRuns(t *testing.T) {
 	// No refusal cost an engine: no restart note on the next commands.
 	for _, command := range []string{"info frame", "lldb: frame info"} {
 		r := c.Call("dump_command", map[string]any{"command": command, "force": true})
-		var o dump.CommandOutput
+		var o wire.DumpCommand
 		r.Decode(t, &o)
 		if r.IsError || len(o.Notes) != 0 {
 			t.Errorf("%q after the refusals: %+v\n%s", command, o, r.Text)

@@ -8,6 +8,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 type scriptsParams struct {
@@ -17,17 +18,10 @@ type scriptsParams struct {
 	TimeoutS duration.Seconds `json:"timeout_s,omitempty"`
 }
 
-// Script is a drgn script found in a configured directory.
-type Script struct {
-	Name        string `json:"name" jsonschema:"name to run it by"`
-	Path        string `json:"path" jsonschema:"file"`
-	Description string `json:"description,omitempty" jsonschema:"first line of its docstring or leading comment"`
-}
-
 // ScriptsOutput lists scripts, or reports one run.
 type ScriptsOutput struct {
-	Scripts []Script       `json:"scripts,omitempty" jsonschema:"scripts of dump.script_dirs (listing)"`
-	Run     *CommandOutput `json:"run,omitempty" jsonschema:"the run of the named script"`
+	Scripts []wire.DrgnScript `json:"scripts,omitempty" jsonschema:"scripts of dump.script_dirs (listing)"`
+	Run     *wire.DumpCommand `json:"run,omitempty" jsonschema:"the run of the named script"`
 }
 
 func (h *handler) scripts(ctx context.Context, c *catalog.Call, in scriptsParams) (catalog.Result[ScriptsOutput], error) {
@@ -51,22 +45,19 @@ func (h *handler) runScript(ctx context.Context, c *catalog.Call, in scriptsPara
 	}
 	r, err := h.analyst.RunScript(ctx, call, script, in.Args)
 	if err != nil {
-		return catalog.Result[ScriptsOutput]{}, describe(err)
+		return catalog.Result[ScriptsOutput]{}, analysis.Classify(err)
 	}
 	res := commandResult(call.Session.ID, r)
 	return catalog.Result[ScriptsOutput]{Text: res.Text, Output: ScriptsOutput{Run: &res.Output}, Outcome: res.Outcome}, nil
 }
 
 func listScripts(dirs []string) catalog.Result[ScriptsOutput] {
-	var out ScriptsOutput
-	var b strings.Builder
 	scripts := analysis.FindScripts(dirs)
-	b.WriteString(scriptsHead(dirs, len(scripts)))
+	text := scriptsHead(dirs, len(scripts))
 	for _, s := range scripts {
-		out.Scripts = append(out.Scripts, Script(s))
-		fmt.Fprintf(&b, "  %s: %s\n", s.Name, s.Description)
+		text += fmt.Sprintf("  %s: %s\n", s.Name, s.Description)
 	}
-	return catalog.Result[ScriptsOutput]{Text: b.String(), Output: out}
+	return catalog.Result[ScriptsOutput]{Text: text, Output: ScriptsOutput{Scripts: wire.DrgnScriptsOf(scripts)}}
 }
 
 func scriptsHead(dirs []string, n int) string {

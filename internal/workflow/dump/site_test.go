@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
-	"github.com/triage-dev/triage/internal/workflow/dump"
+	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
 // TestReportCrashSite: dump_report on a real NULL-deref core shows the
@@ -29,7 +29,7 @@ func TestReportCrashSite(t *testing.T) {
 			t.Errorf("dump_report lacks %q:\n%s", want, rep.Text)
 		}
 	}
-	var ro dump.ReportOutput
+	var ro wire.DumpReport
 	rep.Decode(t, &ro)
 	if s := ro.CrashSite; s == nil || s.FaultAddr != "0x0" || len(s.Locals) != 2 || !s.Locals[1].NearFault {
 		t.Errorf("crash_site %+v", ro.CrashSite)

@@ -7,89 +7,71 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
-// Bounds of a coverage answer: files listed, a file's ranges.
-const (
-	maxListedFiles = 100
-	maxRanges      = 400
-	maxPathFuncs   = 500 // of the failed test's path
-	// A comparison's: files listed, and ranges of each kind per file.
-	maxChangedFiles = 50
-	maxChangeRanges = 20
-)
-
-// coverage answers output_get's coverage question on a stored test run:
-// the file of that path with its uncovered line ranges, else the files
-// under that path prefix, least covered first.
-func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (catalog.Result[GetOutput], error) {
-	var zero catalog.Result[GetOutput]
+// coverage answers output_get's coverage question on a stored test run
+// (see coverage.Ask), or with since, the comparison with an older run.
+func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (catalog.Result[wire.Page], error) {
+	switch {
+	case in.Coverage == "":
+		return catalog.Result[wire.Page]{}, fault.Usagef("since compares coverage: give coverage too (a file, a path, or \".\")")
+	case in.Since != "":
+		return h.coverageSince(ctx, st, in)
+	}
 	f, err := st.OpenFile(ctx, in.OutputID, coverage.FileName)
 	if err != nil {
-		return zero, err
+		return catalog.Result[wire.Page]{}, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	a, err := coverage.Ask(f, in.Coverage)
 	if err != nil {
-		return zero, err
+		return catalog.Result[wire.Page]{}, err
 	}
-	file, rep, err := coverage.FindFile(f, info.Size(), in.Coverage)
-	if err != nil {
-		return zero, err
+	out := wire.Page{OutputID: in.OutputID, Lines: []string{}, Coverage: wire.CoverageOf(&a.Summary)}
+	if a.File != nil {
+		out.Coverage.File = wire.CoverageFileOf(a.File, coverage.MaxRanges)
 	}
-	out := GetOutput{OutputID: in.OutputID, Lines: []string{}}
+	return catalog.Result[wire.Page]{Text: coverageText(in, a), Output: out}, nil
+}
+
+// coverageText is a file's uncovered ranges, or the files under a path.
+func coverageText(in getParams, a coverage.Answer) string {
 	var b strings.Builder
-	if file != nil {
-		s := coverage.Summarize(rep, "", 0)
-		out.Coverage = wire.CoverageOf(&s)
-		out.Coverage.File = wire.CoverageFileOf(file, maxRanges)
-		fmt.Fprintf(&b, "COVERAGE of %s (%s, run %s)\n", file.Path, rep.Tool, in.OutputID)
-		file.WriteUncovered(&b, maxRanges)
-		return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+	if a.File != nil {
+		fmt.Fprintf(&b, "COVERAGE of %s (%s, run %s)\n", a.File.Path, a.Summary.Report.Tool, in.OutputID)
+		a.File.WriteUncovered(&b, coverage.MaxRanges)
+		return b.String()
 	}
-	if _, err := f.Seek(0, 0); err != nil {
-		return zero, err
+	a.Summary.WriteText(&b)
+	if a.Summary.Matched == 0 {
+		fmt.Fprintf(&b, "no file of run %s is %q or under it: paths are relative to the project (%s); \".\" lists every file\n", in.OutputID, in.Coverage, a.Summary.Report.ProjectDir)
 	}
-	s, err := coverage.ReadSummary(f, in.Coverage, maxListedFiles)
-	if err != nil {
-		return zero, err
-	}
-	s.MaxFuncs = maxPathFuncs
-	out.Coverage = wire.CoverageOf(&s)
-	s.WriteText(&b)
-	if s.Matched == 0 {
-		fmt.Fprintf(&b, "no file of run %s is %q or under it: paths are relative to the project (%s); \".\" lists every file\n", in.OutputID, in.Coverage, rep.ProjectDir)
-	}
-	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+	return b.String()
 }
 
 // coverageSince answers output_get's coverage question with since: what
 // the run covers that the older run did not, and what it lost, per file
-// of the path asked for (see coverage.Compare).
-func (h *handler) coverageSince(ctx context.Context, st *store.Store, in getParams) (catalog.Result[GetOutput], error) {
-	var zero catalog.Result[GetOutput]
+// of the path asked for (see coverage.AskSince).
+func (h *handler) coverageSince(ctx context.Context, st *store.Store, in getParams) (catalog.Result[wire.Page], error) {
 	old, err := st.OpenFile(ctx, in.Since, coverage.FileName)
 	if err != nil {
-		return zero, err
+		return catalog.Result[wire.Page]{}, err
 	}
 	defer old.Close()
 	cur, err := st.OpenFile(ctx, in.OutputID, coverage.FileName)
 	if err != nil {
-		return zero, err
+		return catalog.Result[wire.Page]{}, err
 	}
 	defer cur.Close()
-	ranges := maxChangeRanges
-	c, err := coverage.Compare(old, cur, in.Coverage, maxChangedFiles)
+	c, ranges, err := coverage.AskSince(old, cur, in.Coverage)
 	if err != nil {
-		return zero, err
-	}
-	if len(c.Files) == 1 && c.Files[0].Path == c.Filter {
-		ranges = maxRanges // one file asked for: its ranges
+		return catalog.Result[wire.Page]{}, err
 	}
 	var b strings.Builder
 	c.WriteText(&b, in.Since, ranges)
-	out := GetOutput{OutputID: in.OutputID, Lines: []string{}, Coverage: wire.CoverageChangeOf(c, c.Tool, in.Since, ranges)}
-	return catalog.Result[GetOutput]{Text: b.String(), Output: out}, nil
+	out := wire.Page{OutputID: in.OutputID, Lines: []string{}, Coverage: wire.CoverageChangeOf(c, c.Tool, in.Since, ranges)}
+	return catalog.Result[wire.Page]{Text: b.String(), Output: out}, nil
 }

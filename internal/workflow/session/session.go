@@ -7,15 +7,11 @@ package session
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/defaults"
-	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/redact"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
@@ -68,41 +64,21 @@ type Output struct {
 }
 
 func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catalog.Result[Output], error) {
-	if in.Values.IsZero() && !in.Persist {
-		return catalog.Result[Output]{}, fault.Usagef("nothing to set: pass one or more of %s", strings.Join(defaults.Keys(), ", "))
-	}
-	if err := validate(in.Values); err != nil {
-		return catalog.Result[Output]{}, err
-	}
-	if err := h.checkWorkflows(in.Values.Workflows); err != nil {
-		return catalog.Result[Output]{}, err
-	}
-	before := h.shown(ctx)
+	var save defaults.Saver
 	if in.Persist {
-		if err := h.svc.Defaults.MayPersist(ctx); err != nil {
-			return catalog.Result[Output]{}, err
-		}
+		save = h.save
 	}
-	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
+	v, err := h.svc.Defaults.Update(ctx, in.Profile, in.Values, h.gate(), save)
+	return h.result("DEFAULTS SET", v, err)
+}
+
+// save writes a profile's defaults into the config file in effect.
+func (h *handler) save(profile string, v defaults.Values) (string, error) {
+	path, err := h.svc.ConfigPathForWrite()
 	if err != nil {
-		return catalog.Result[Output]{}, err
+		return "", err
 	}
-	v, err := ds.Set(profile, in.Values)
-	if err != nil {
-		return catalog.Result[Output]{}, fault.Usage(err)
-	}
-	out := output(ds, profile, v)
-	if in.Persist {
-		path, err := h.svc.ConfigPathForWrite()
-		if err == nil {
-			err = config.SaveDefaults(path, out.Profile, v)
-		}
-		if err != nil {
-			return catalog.Result[Output]{}, fmt.Errorf("defaults set in memory, but not persisted: %w", err)
-		}
-		out.Persisted = path
-	}
-	return catalog.Result[Output]{Text: render("DEFAULTS SET", out) + h.changed(ctx, before), Output: out}, nil
+	return path, config.SaveDefaults(path, profile, v)
 }
 
 type showParams struct {
@@ -110,21 +86,12 @@ type showParams struct {
 }
 
 func (h *handler) show(ctx context.Context, c *catalog.Call, in showParams) (catalog.Result[Output], error) {
-	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
-	if err != nil {
-		return catalog.Result[Output]{}, err
+	v, err := h.svc.Defaults.Show(ctx, in.Profile)
+	res, err := h.result("DEFAULTS", v, err)
+	if others := h.svc.Defaults.Others(ctx); len(others) > 0 && err == nil {
+		res.Text += fmt.Sprintf("other clients' defaults: %s (profile \"CLIENT/PROFILE\" shows one)\n", strings.Join(others, ", "))
 	}
-	if profile != "" {
-		if err := defaults.ValidProfile(profile); err != nil {
-			return catalog.Result[Output]{}, fault.Usage(err)
-		}
-	}
-	out := output(ds, profile, ds.Get(profile))
-	text := render("DEFAULTS", out)
-	if others := h.svc.Defaults.Others(ctx); len(others) > 0 {
-		text += fmt.Sprintf("other clients' defaults: %s (profile \"CLIENT/PROFILE\" shows one)\n", strings.Join(others, ", "))
-	}
-	return catalog.Result[Output]{Text: text, Output: out}, nil
+	return res, err
 }
 
 type clearParams struct {
@@ -133,17 +100,8 @@ type clearParams struct {
 }
 
 func (h *handler) clear(ctx context.Context, c *catalog.Call, in clearParams) (catalog.Result[Output], error) {
-	ds, profile, err := h.svc.Defaults.Resolve(ctx, in.Profile)
-	if err != nil {
-		return catalog.Result[Output]{}, err
-	}
-	before := h.shown(ctx)
-	v, err := ds.Clear(profile, in.Keys)
-	if err != nil {
-		return catalog.Result[Output]{}, fault.Usage(err)
-	}
-	out := output(ds, profile, v)
-	return catalog.Result[Output]{Text: render("DEFAULTS CLEARED", out) + h.changed(ctx, before), Output: out}, nil
+	v, err := h.svc.Defaults.Clear(ctx, in.Profile, in.Keys)
+	return h.result("DEFAULTS CLEARED", v, err)
 }
 
 type useParams struct {
@@ -151,123 +109,32 @@ type useParams struct {
 }
 
 func (h *handler) use(ctx context.Context, c *catalog.Call, in useParams) (catalog.Result[Output], error) {
-	ds := h.svc.Defaults.For(ctx)
-	if err := defaults.ValidProfile(in.Profile); err != nil {
-		return catalog.Result[Output]{}, fault.Usage(err)
-	}
-	if err := h.checkWorkflows(ds.Get(in.Profile).Workflows); err != nil {
-		return catalog.Result[Output]{}, fmt.Errorf("profile %s: %w", in.Profile, err)
-	}
-	before := h.shown(ctx)
-	if err := ds.Use(in.Profile); err != nil {
-		return catalog.Result[Output]{}, fault.Usage(err)
-	}
-	out := output(ds, "", ds.Get(""))
-	return catalog.Result[Output]{Text: render("PROFILE ACTIVE", out) + h.changed(ctx, before), Output: out}, nil
+	v, err := h.svc.Defaults.Use(ctx, in.Profile, h.gate())
+	return h.result("PROFILE ACTIVE", v, err)
 }
 
-// checkWorkflows reports a workflow a profile cannot show here.
-func (h *handler) checkWorkflows(names []string) error {
-	if h.svc.Workflows == nil || len(names) == 0 {
+// gate checks the workflows a profile names against the server's.
+func (h *handler) gate() defaults.Gate {
+	if h.svc.Workflows == nil {
 		return nil
 	}
-	if err := h.svc.Workflows.Check(names); err != nil {
-		return fault.Usagef("workflows: %v", err)
-	}
-	return nil
+	return h.svc.Workflows.Check
 }
 
-// shown is the workflows the caller's active profile shows.
-func (h *handler) shown(ctx context.Context) []string {
-	return h.svc.Defaults.For(ctx).Get("").Workflows
+// result renders a session call's view, and tells the clients their tool
+// lists changed when the workflows the caller's active profile shows did.
+func (h *handler) result(verb string, v defaults.View, err error) (catalog.Result[Output], error) {
+	if err != nil {
+		return catalog.Result[Output]{}, err
+	}
+	if h.svc.Workflows == nil {
+		v.ShownChanged = false // no server to tell
+	} else if v.ShownChanged {
+		h.svc.Workflows.ListChanged()
+	}
+	return catalog.Result[Output]{Text: v.Text(verb), Output: outputOf(v)}, nil
 }
 
-// changed tells the clients their tool lists changed when the workflows
-// the caller's active profile shows did, and says so.
-func (h *handler) changed(ctx context.Context, before []string) string {
-	after := h.shown(ctx)
-	if slices.Equal(before, after) || h.svc.Workflows == nil {
-		return ""
-	}
-	h.svc.Workflows.ListChanged()
-	if len(after) == 0 {
-		return "tools/list changed: no more workflows shown\n"
-	}
-	return fmt.Sprintf("tools/list changed: the tools of workflows %s are listed for this session\n", strings.Join(after, ", "))
-}
-
-// output describes profile of the caller's defaults ds, holding v.
-func output(ds *defaults.Store, profile string, v defaults.Values) Output {
-	active := ds.Active()
-	if profile == "" {
-		profile = active
-	}
-	v.Env = redact.Env(v.Env) // an echo: secret values stay in the profile only
-	return Output{Profile: profile, Active: active, Defaults: wire.DefaultsOf(v), Profiles: ds.Profiles()}
-}
-
-func validate(v defaults.Values) error {
-	if err := v.TimeoutS.Check("timeout_s", 0); err != nil {
-		return err
-	}
-	switch v.DebuggerBackend {
-	case "", "dap", "lldb":
-	default:
-		return fault.Usagef("debugger_backend %q: use dap or lldb", v.DebuggerBackend)
-	}
-	for k := range v.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return fault.Usagef("env name %q: names must be non-empty and contain no '=' or NUL", k)
-		}
-	}
-	return nil
-}
-
-// render writes the verdict line and one line per default, in key order.
-func render(verb string, o Output) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (profile %s", verb, o.Profile)
-	if o.Profile != o.Active {
-		fmt.Fprintf(&b, "; active: %s", o.Active)
-	}
-	b.WriteString(")\n")
-	m := defaults.Values(o.Defaults).Map()
-	if len(m) == 0 {
-		b.WriteString("no defaults set\n")
-	}
-	for _, k := range defaults.Keys() {
-		if val, ok := m[k]; ok {
-			fmt.Fprintf(&b, "%s: %s\n", k, show(val))
-		}
-	}
-	if len(o.Profiles) > 1 {
-		fmt.Fprintf(&b, "profiles: %s\n", strings.Join(o.Profiles, ", "))
-	}
-	if o.Persisted != "" {
-		fmt.Fprintf(&b, "written to %s\n", o.Persisted)
-	}
-	return b.String()
-}
-
-func show(v any) string {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%s=%v", k, x[k])
-		}
-		return strings.Join(parts, " ")
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = fmt.Sprint(e)
-		}
-		return strings.Join(parts, " ")
-	}
-	return fmt.Sprint(v)
+func outputOf(v defaults.View) Output {
+	return Output{Profile: v.Profile, Active: v.Active, Defaults: wire.DefaultsOf(v.Values), Profiles: v.Profiles, Persisted: v.Persisted}
 }
