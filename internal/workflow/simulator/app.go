@@ -36,21 +36,22 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 		return catalog.Result[SimOutput]{}, err
 	}
 	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), installTimeout); err != nil {
-		return failedOrError("INSTALL FAILED", d, err)
+		return failedOrError(fmt.Sprintf("INSTALL FAILED on %s: ", name(d)), d, err)
 	}
-	line := fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d))
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	return simResult(fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d)), d), nil
 }
 
 // failedOrError makes a simctl command that ran and failed a failed
-// outcome with its message; anything else stays an error.
-func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
+// outcome, its verdict prefix and the command's message; anything else
+// stays an error.
+func failedOrError(prefix string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
 	var ce *xcode.CommandError
 	if !errors.As(err, &ce) {
 		return catalog.Result[SimOutput]{}, apple.UsageOf(err)
 	}
-	line := fmt.Sprintf("%s on %s: %s", what, name(d), ce.Error())
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
+	r := simResult(prefix+ce.Error(), d)
+	r.Outcome = catalog.Failed
+	return r, nil
 }
 
 type launchParams struct {
@@ -104,8 +105,7 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 		return catalog.Result[SimOutput]{}, err
 	}
 	if _, err := xcode.Run(ctx, xcode.TerminateCommand(d.UDID, in.BundleID), 0); err != nil {
-		return failedOrError("STOP FAILED: "+in.BundleID, d, err)
+		return failedOrError(fmt.Sprintf("STOP FAILED: %s on %s: ", in.BundleID, name(d)), d, err)
 	}
-	line := fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d))
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	return simResult(fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d)), d), nil
 }
