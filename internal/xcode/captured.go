@@ -106,3 +106,27 @@ func (s LogSink) recorded(cp *capture.Capture) func(int64, string) {
 		cp.RecordProgress(msg)
 	}
 }
+
+// LaunchOnDeviceConsole is LaunchOnDevice with the app's console captured
+// into s.
+func LaunchOnDeviceConsole(ctx context.Context, s LogSink, req DeviceLaunchRequest) (LaunchOutcome, Captured, error) {
+	meta := store.Meta{Tool: s.Tool, Argv: []string{"devicectl", "device", "process", "launch", "--console", req.BundleID}}
+	cp, err := capture.Open(ctx, s.Store, meta, capture.Options{Budget: s.Budget})
+	if err != nil {
+		return LaunchOutcome{}, Captured{}, err
+	}
+	req.Console = cp
+	o := LaunchOnDevice(ctx, req)
+	return o, Captured{Capture: cp, Kept: cp.Close()}, nil
+}
+
+// StoreStatus is how the store records a launch that ended with status.
+func StoreStatus(status string) string {
+	switch status {
+	case "crashed":
+		return "crash"
+	case "failed":
+		return "failure"
+	}
+	return "success"
+}

@@ -20,7 +20,7 @@ type installParams struct {
 
 func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[SimOutput], error) {
 	var zero catalog.Result[SimOutput]
-	if err := apple.CheckApp(in.AppPath); err != nil {
+	if err := xcode.CheckApp(in.AppPath); err != nil {
 		return zero, err
 	}
 	d, err := in.Resolve(ctx)
@@ -35,7 +35,7 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
-	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), installTimeout); err != nil {
+	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), xcode.InstallTimeout); err != nil {
 		return failedOrError(fmt.Sprintf("INSTALL FAILED on %s: ", name(d)), d, err)
 	}
 	return simResult(fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d)), d), nil
@@ -108,4 +108,31 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 		return failedOrError(fmt.Sprintf("STOP FAILED: %s on %s: ", in.BundleID, name(d)), d, err)
 	}
 	return simResult(fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d)), d), nil
+}
+
+type buildRunParams struct {
+	apple.SimulatorArgs
+	apple.BuildRunArgs
+	apple.AppRunArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+}
+
+// BuildRunOutput is the result of sim_build_run.
+type BuildRunOutput = apple.BuildRunOutput[LaunchOutput]
+
+// buildRun builds for the simulator, boots it, installs the app and
+// launches it (apple.BuildRun).
+func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
+	return apple.BuildRun[LaunchOutput]{
+		Args: in.BuildRunArgs, Env: in.Env, ReportDirs: h.opts.ReportDirs,
+		Launcher: func(ctx context.Context) (xcode.Launcher, error) {
+			watch, err := in.WatchS.Duration("watch_s", apple.LaunchWatch, apple.MaxWatch)
+			if err != nil {
+				return nil, err
+			}
+			d, err := in.Resolve(ctx)
+			return xcode.LaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch, ReportDirs: h.opts.ReportDirs}, err
+		},
+		Launched: func(o xcode.LaunchOutcome, _ xcode.Product) LaunchOutput { return newLaunchOutput(o) },
+	}.Run(ctx, c, h.svc)
 }

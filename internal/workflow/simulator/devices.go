@@ -63,7 +63,7 @@ type SimOutput struct {
 }
 
 func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (catalog.Result[SimOutput], error) {
-	limit, err := in.TimeoutS.Timeout(bootTimeout, 0)
+	limit, err := in.TimeoutS.Timeout(xcode.BootTimeout, 0)
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
