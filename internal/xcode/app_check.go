@@ -34,3 +34,13 @@ func CheckMacApp(appPath, bundleID string) error {
 	}
 	return CheckBundleID(bundleID)
 }
+
+// CheckEnv refuses an environment with a variable name that cannot be set.
+func CheckEnv(env map[string]string) error {
+	for k := range env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fault.Usagef("env: invalid variable name %q", k)
+		}
+	}
+	return nil
+}

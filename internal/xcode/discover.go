@@ -28,6 +28,9 @@ var skipDirs = map[string]bool{"DerivedData": true, "Pods": true, ".build": true
 // Discover finds the workspaces and projects under root, descending
 // maxDepth levels (1 to 10; 0 means 4).
 func Discover(ctx context.Context, root string, maxDepth int) (Found, error) {
+	if root == "" {
+		return Found{}, fault.Usagef("dir is required (or set project_dir with session_set_defaults)")
+	}
 	if maxDepth < 0 || maxDepth > 10 {
 		return Found{}, fault.Usagef("max_depth %d: use 1 to 10", maxDepth)
 	}

@@ -75,14 +75,10 @@ type StopOutput struct {
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[StopOutput], error) {
-	p := in.ProcessName
-	if p == "" || strings.ContainsAny(p, "/\x00") || strings.HasPrefix(p, "-") {
-		return catalog.Result[StopOutput]{}, fault.Usagef("process_name %q: give the app's executable name", p)
-	}
-	if err := xcode.StopMac(ctx, p); err != nil {
+	if err := xcode.StopMac(ctx, in.ProcessName); err != nil {
 		return catalog.Result[StopOutput]{}, apple.UsageOf(err)
 	}
-	line := "STOPPED " + p + " (SIGTERM)"
+	line := "STOPPED " + in.ProcessName + " (SIGTERM)"
 	return catalog.Result[StopOutput]{Text: line + "\n", Output: StopOutput{Verdict: line}}, nil
 }
 

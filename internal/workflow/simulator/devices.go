@@ -32,14 +32,8 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 		return catalog.Result[ListOutput]{}, apple.UsageOf(err)
 	}
 	shown := xcode.SimulatorFilter{Name: in.Name, BootedOnly: in.BootedOnly, All: in.All}.Keep(devs)
-	booted := 0
-	for _, d := range shown {
-		if d.Booted() {
-			booted++
-		}
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(shown), booted)
+	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(shown), countBooted(shown))
 	for i, d := range shown {
 		if i == maxListed {
 			fmt.Fprintf(&b, "  … %d more in devices\n", len(shown)-i)
@@ -49,6 +43,16 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 	}
 	out := ListOutput{Devices: append([]wire.Simulator{}, wire.SimulatorsOf(shown)...)}
 	return catalog.Result[ListOutput]{Text: b.String(), Output: out}, nil
+}
+
+func countBooted(devs []xcode.Device) int {
+	n := 0
+	for _, d := range devs {
+		if d.Booted() {
+			n++
+		}
+	}
+	return n
 }
 
 type bootParams struct {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
@@ -26,9 +25,6 @@ type DiscoverOutput struct {
 
 func (h *handler) discover(ctx context.Context, c *catalog.Call, in discoverParams) (catalog.Result[DiscoverOutput], error) {
 	dir := cmp.Or(in.Dir, in.ProjectDir)
-	if dir == "" {
-		return catalog.Result[DiscoverOutput]{}, fault.Usagef("dir is required (or set project_dir with session_set_defaults)")
-	}
 	f, err := xcode.Discover(ctx, dir, in.MaxDepth)
 	if err != nil {
 		return catalog.Result[DiscoverOutput]{}, err

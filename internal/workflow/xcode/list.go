@@ -28,15 +28,19 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in apple.Con
 	if len(l.Schemes) == 0 {
 		b.WriteString("no shared schemes: share one in Xcode (Manage Schemes > Shared)\n")
 	} else {
-		args := map[string]any{"scheme": l.Schemes[0]}
-		if in.WorkspacePath != "" {
-			args["workspace_path"] = in.WorkspacePath
-		} else {
-			args["project_path"] = in.ProjectPath
-		}
-		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("session_set_defaults", args))
+		fmt.Fprintf(&b, "next: %s\n", nextDefaults(in, l.Schemes[0]))
 	}
 	return catalog.Result[*xcode.List]{Text: b.String(), Output: l}, nil
+}
+
+// nextDefaults is the call that makes scheme and its container the
+// session's defaults.
+func nextDefaults(in apple.ContainerArgs, scheme string) string {
+	args := map[string]any{"scheme": scheme, "project_path": in.ProjectPath}
+	if in.WorkspacePath != "" {
+		args = map[string]any{"scheme": scheme, "workspace_path": in.WorkspacePath}
+	}
+	return catalog.NextCall("session_set_defaults", args)
 }
 
 type settingsParams struct {
