@@ -1,6 +1,7 @@
 package xcode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -148,4 +149,26 @@ func canonicalPlatform(p string) (string, error) {
 		}
 	}
 	return "", destErrorf("unknown platform %q: known platforms are %s", p, strings.Join(Platforms, ", "))
+}
+
+// Resolve names d's simulator and device by their UDIDs, so that a name
+// matching none or several is explained before xcodebuild runs, and checks
+// the destination.
+func (d Destination) Resolve(ctx context.Context) (Destination, error) {
+	if d.SimulatorName != "" {
+		s, err := FindSimulator(ctx, "", d.SimulatorName, "")
+		if err != nil {
+			return d, err
+		}
+		d.SimulatorID, d.SimulatorName = s.UDID, ""
+	}
+	if d.DeviceID != "" {
+		p, err := FindDevice(ctx, d.DeviceID)
+		if err != nil {
+			return d, err
+		}
+		d.DeviceID = p.ID()
+	}
+	_, err := d.Spec()
+	return d, err
 }

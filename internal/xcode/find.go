@@ -2,6 +2,7 @@ package xcode
 
 import (
 	"context"
+	"strings"
 )
 
 // Devices lists the simulators (`xcrun simctl list devices -j`).
@@ -30,4 +31,23 @@ func FindSimulator(ctx context.Context, id, name, osVersion string) (Device, err
 		return Device{}, err
 	}
 	return ResolveSimulator(devs, SimulatorQuery{Name: name, OS: osVersion, PreferBooted: true})
+}
+
+// SimulatorFilter picks simulators: available ones (all with All), booted
+// ones with BootedOnly, and those whose name contains Name, in any case.
+type SimulatorFilter struct {
+	Name            string
+	BootedOnly, All bool
+}
+
+// Keep returns the devices f picks, in their order.
+func (f SimulatorFilter) Keep(devs []Device) []Device {
+	kept := []Device{}
+	for _, d := range devs {
+		if (d.Available || f.All) && (!f.BootedOnly || d.Booted()) &&
+			strings.Contains(strings.ToLower(d.Name), strings.ToLower(f.Name)) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }

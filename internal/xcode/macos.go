@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // MacLaunchRequest is a macOS app to launch, by path or by bundle id, and
@@ -99,8 +101,12 @@ func (e *MacAppNotRunningError) Error() string {
 }
 
 // StopMac sends SIGTERM to this user's processes named process (pkill -x);
-// none running is a *MacAppNotRunningError.
+// none running is a *MacAppNotRunningError, a name that is not an
+// executable's a usage error.
 func StopMac(ctx context.Context, process string) error {
+	if process == "" || strings.ContainsAny(process, "/\x00") || strings.HasPrefix(process, "-") {
+		return fault.Usagef("process_name %q: give the app's executable name", process)
+	}
 	_, err := Run(ctx, Command{Argv: []string{"pkill", "-TERM", "-x", process}}, 0)
 	var ce *CommandError
 	if errors.As(err, &ce) && ce.Result.ExitCode == 1 { // pkill: no process matched

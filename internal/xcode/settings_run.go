@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -130,4 +131,48 @@ func containerStamp(workspace, project string) (key, stamp string) {
 		}
 	}
 	return abs, b.String()
+}
+
+// ChosenSettings are one target's values of the settings asked for.
+type ChosenSettings struct {
+	Target  string
+	Keys    []string // the keys set, in the order asked
+	Values  map[string]string
+	Missing []string // the keys not set, sorted
+}
+
+// DefaultSettingKeys locate and identify a product.
+var DefaultSettingKeys = []string{"PRODUCT_BUNDLE_IDENTIFIER", "TARGET_BUILD_DIR", "FULL_PRODUCT_NAME", "EXECUTABLE_PATH", "PLATFORM_NAME", "SDKROOT", "CONFIGURATION"}
+
+// SchemeSettings checks r's scheme, then reads its build settings: keys of
+// each target's (DefaultSettingKeys when none), and the products.
+func SchemeSettings(ctx context.Context, r Request, keys []string) ([]ChosenSettings, []Product, error) {
+	if err := CheckScheme(ctx, r.Workspace, r.Project, r.Scheme); err != nil {
+		return nil, nil, err
+	}
+	ts, err := BuildSettings(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(keys) == 0 {
+		keys = DefaultSettingKeys
+	}
+	chosen := make([]ChosenSettings, len(ts))
+	for i, t := range ts {
+		chosen[i] = choose(t, keys)
+	}
+	return chosen, Products(ts), nil
+}
+
+func choose(t TargetSettings, keys []string) ChosenSettings {
+	c := ChosenSettings{Target: t.Target, Values: map[string]string{}}
+	for _, k := range keys {
+		if v, ok := t.BuildSettings[k]; ok {
+			c.Keys, c.Values[k] = append(c.Keys, k), v
+		} else {
+			c.Missing = append(c.Missing, k)
+		}
+	}
+	slices.Sort(c.Missing)
+	return c
 }

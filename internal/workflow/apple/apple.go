@@ -8,9 +8,6 @@ package apple
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -82,19 +79,4 @@ func UsageOf(err error) error {
 		return fault.Usage(err)
 	}
 	return err
-}
-
-// CheckApp refuses an app path that is not an existing .app directory.
-func CheckApp(p string) error {
-	if p == "" {
-		return fault.Usagef("app_path is required: the .app bundle to install")
-	}
-	fi, err := os.Stat(p)
-	switch {
-	case err != nil:
-		return fault.Usagef("app_path %q does not exist (build first; xcode_show_build_settings shows where the app is)", p)
-	case !fi.IsDir() || filepath.Ext(strings.TrimRight(p, "/")) != ".app":
-		return fault.Usagef("app_path %q is not an .app bundle", p)
-	}
-	return nil
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/logfilter"
-	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -68,75 +65,51 @@ type BuildRun[L any] struct {
 	Launched func(o xcode.LaunchOutcome, app xcode.Product) L
 }
 
-// Run checks the arguments, then builds and launches
-// (xcode.BuildAndLaunchOn), the build's log streaming into the store and
-// its progress to the caller, and renders the verdict.
+// Run checks the arguments, then builds and launches with the build's
+// log captured (xcode.BuildAndLaunchCaptured), and renders the verdict.
 func (r BuildRun[L]) Run(ctx context.Context, c *catalog.Call, svc *services.Set) (catalog.Result[BuildRunOutput[L]], error) {
 	var zero catalog.Result[BuildRunOutput[L]]
 	b, l, err := r.request(ctx, svc.Config.RunTimeout())
 	if err != nil {
 		return zero, err
 	}
-	st, err := svc.Store(ctx)
+	sink, err := LogSink(ctx, c, svc)
 	if err != nil {
 		return zero, err
 	}
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", "build"}, Cwd: b.Request.Workspace + b.Request.Project},
-		capture.Options{Budget: svc.Config.BudgetBytes() / 2, Filtered: true})
+	o, cp, err := xcode.BuildAndLaunchCaptured(ctx, sink, b, r.Args.Target, l)
 	if err != nil {
-		return zero, err
-	}
-	b.Raw, b.RawID, b.Filtered = cp, cp.ID(), cp.Filtered()
-	b.Progress = func(p pipeline.Progress) {
-		msg := fmt.Sprintf("building: %d lines, %s", p.Lines, p.Elapsed.Round(time.Second))
-		c.Progress(ctx, float64(p.Lines), 0, msg)
-		cp.RecordProgress(msg)
-	}
-	notify := func(msg string) { c.Progress(ctx, 0, 0, msg); cp.RecordProgress(msg) }
-	o, err := xcode.BuildAndLaunchOn(ctx, b, r.Args.Target, l, notify)
-	if err != nil {
-		cp.Abort()
 		return zero, UsageOf(err)
 	}
-	kept := cp.Close()
-	var reports []wire.AppCrashReport
-	if o.Launch != nil {
-		reports = wire.AppCrashReportsOf(o.Launch.CrashReports)
-	}
-	answer := finish(r.output(o, kept), reports, o.Build.Run.Log.Diagnostics, kept.Excerpt.Text)
+	answer := finish(r.output(o, cp.Kept), o, cp.Kept.Excerpt.Text)
 	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Build.Status), VerdictLine: o.Build.Line}, answer.Output)
 	return render.StoreFailure(answer, cr), nil
 }
 
+// LogSink is where a build's log goes: the store, as the output of call c,
+// with half the answer's budget, its progress told to the caller.
+func LogSink(ctx context.Context, c *catalog.Call, svc *services.Set) (xcode.LogSink, error) {
+	st, err := svc.Store(ctx)
+	progress := func(lines int64, msg string) { c.Progress(ctx, float64(lines), 0, msg) }
+	return xcode.LogSink{Store: st, Tool: c.Tool, Budget: svc.Config.BudgetBytes() / 2, Progress: progress}, err
+}
+
 // request checks the arguments: the build's, the launch's (naming the
-// launcher), then the build's command for the launcher's destination and,
-// last as it costs an xcodebuild -list, the scheme.
+// launcher), then the build for the launcher's destination
+// (xcode.CheckBuild).
 func (r BuildRun[L]) request(ctx context.Context, defaultTimeout time.Duration) (xcode.BuildRequest, xcode.Launcher, error) {
-	var zero xcode.BuildRequest
 	a := r.Args
-	level, err := logfilter.ParseLevel(a.Level)
+	req := xcode.Request{Workspace: a.WorkspacePath, Project: a.ProjectPath, Scheme: a.Scheme, Configuration: a.Configuration, Args: a.BuildArgs, Env: r.Env}
+	b, err := xcode.NewBuildRequest(xcode.ActionBuild, req, a.Level, a.TimeoutS, defaultTimeout)
 	if err != nil {
-		return zero, nil, fault.Usagef("level %q: use minimal, standard or verbose", a.Level)
-	}
-	limit, err := a.TimeoutS.Timeout(defaultTimeout, 0)
-	if err != nil {
-		return zero, nil, err
+		return b, nil, err
 	}
 	l, err := r.Launcher(ctx)
 	if err != nil {
-		return zero, nil, err
+		return b, nil, err
 	}
-	req := xcode.Request{
-		Workspace: a.WorkspacePath, Project: a.ProjectPath, Scheme: a.Scheme, Configuration: a.Configuration,
-		Destination: l.Destination(), Args: a.BuildArgs, Env: r.Env,
-	}
-	if _, err := xcode.BuildCommand(xcode.ActionBuild, req); err != nil {
-		return zero, nil, UsageOf(err)
-	}
-	if err := UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
-		return zero, nil, err
-	}
-	return xcode.BuildRequest{Action: xcode.ActionBuild, Request: req, Level: level, Timeout: limit, ReportDirs: r.ReportDirs}, l, nil
+	b.Request.Destination, b.ReportDirs = l.Destination(), r.ReportDirs
+	return b, l, UsageOf(xcode.CheckBuild(ctx, b))
 }
 
 // output is the structured answer of a build and launch whose build log
@@ -162,7 +135,7 @@ func (r BuildRun[L]) output(o *xcode.BuildAndLaunchOutcome, cr capture.Result) B
 // finish renders the answer: the verdict, the build's when the build
 // passed, the app, the launch's crash reports, errors, and the build's log (its
 // excerpt when the build is what failed).
-func finish[L any](out BuildRunOutput[L], reports []wire.AppCrashReport, diags []logfilter.Diagnostic, excerpt string) catalog.Result[BuildRunOutput[L]] {
+func finish[L any](out BuildRunOutput[L], o *xcode.BuildAndLaunchOutcome, excerpt string) catalog.Result[BuildRunOutput[L]] {
 	var b strings.Builder
 	b.WriteString(out.Verdict + "\n")
 	if out.Stage != xcode.StageBuild {
@@ -171,8 +144,10 @@ func finish[L any](out BuildRunOutput[L], reports []wire.AppCrashReport, diags [
 	if out.App != nil {
 		fmt.Fprintf(&b, "app: %s (bundle id %s)\n", out.App.Path, out.App.BundleID)
 	}
-	WriteReports(&b, reports)
-	render.Errors(&b, diags, nil)
+	if o.Launch != nil {
+		WriteReports(&b, wire.AppCrashReportsOf(o.Launch.CrashReports))
+	}
+	render.Errors(&b, o.Build.Run.Log.Diagnostics, nil)
 	if out.Stage == xcode.StageBuild {
 		catalog.WriteExcerpt(&b, out.Captured, excerpt)
 	} else {

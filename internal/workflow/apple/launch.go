@@ -1,13 +1,13 @@
 package apple
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
-	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -26,12 +26,7 @@ func CheckLaunch(watchS duration.Seconds, max time.Duration, env map[string]stri
 	if err != nil {
 		return 0, err
 	}
-	for k := range env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return 0, fault.Usagef("env: invalid variable name %q", k)
-		}
-	}
-	return watch, nil
+	return watch, xcode.CheckEnv(env)
 }
 
 // AppLaunchArgs are an installed app's launch by its bundle id
@@ -52,13 +47,7 @@ func (a AppLaunchArgs) Check(watchS duration.Seconds, max time.Duration) (time.D
 		return 0, "", err
 	}
 	watch, err := CheckLaunch(watchS, max, a.Env)
-	if err != nil {
-		return 0, "", err
-	}
-	if a.ProcessName == "" {
-		return watch, xcode.ProcessName(a.BundleID), nil
-	}
-	return watch, a.ProcessName, nil
+	return watch, cmp.Or(a.ProcessName, xcode.ProcessName(a.BundleID)), err
 }
 
 // RanOutcome is the outcome of a launch, or of a build and launch, by its

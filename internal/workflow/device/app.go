@@ -63,7 +63,7 @@ type installParams struct {
 
 func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[Output], error) {
 	var zero catalog.Result[Output]
-	if err := apple.CheckApp(in.AppPath); err != nil {
+	if err := xcode.CheckApp(in.AppPath); err != nil {
 		return zero, err
 	}
 	d, err := in.Resolve(ctx)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/store"
@@ -47,23 +46,19 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	if !in.Console {
 		return launchResult(newLaunchOutput(xcode.LaunchOnDevice(ctx, req)), ""), nil
 	}
-	st, err := h.svc.Store(ctx)
+	sink, err := apple.LogSink(ctx, c, h.svc)
 	if err != nil {
 		return zero, err
 	}
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"devicectl", "device", "process", "launch", "--console", in.BundleID}},
-		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2})
+	o, cp, err := xcode.LaunchOnDeviceConsole(ctx, sink, req)
 	if err != nil {
 		return zero, err
 	}
-	req.Console = cp
-	o := xcode.LaunchOnDevice(ctx, req)
-	kept := cp.Close()
 	out := newLaunchOutput(o)
-	captured := catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(int64(kept.Lines)))
+	captured := catalog.NewCaptured(cp.Kept.ID, cp.Kept.Lines, cp.Kept.Truncated(int64(cp.Kept.Lines)))
 	out.Console = &captured
-	answer := launchResult(out, kept.Excerpt.Text)
-	cr := cp.FinishWith(ctx, store.Final{Status: storeStatus(o.Status), VerdictLine: o.Line}, answer.Output)
+	answer := launchResult(out, cp.Kept.Excerpt.Text)
+	cr := cp.FinishWith(ctx, store.Final{Status: xcode.StoreStatus(o.Status), VerdictLine: o.Line}, answer.Output)
 	return render.StoreFailure(answer, cr), nil
 }
 
@@ -75,16 +70,6 @@ func (in launchParams) request(ctx context.Context) (xcode.DeviceLaunchRequest, 
 	}
 	d, err := in.Resolve(ctx)
 	return xcode.DeviceLaunchRequest{Device: d, BundleID: in.BundleID, Args: in.Args, Env: in.Env, Process: process, Watch: watch}, err
-}
-
-func storeStatus(status string) string {
-	switch status {
-	case "crashed":
-		return "crash"
-	case "failed":
-		return "failure"
-	}
-	return "success"
 }
 
 func newLaunchOutput(o xcode.LaunchOutcome) LaunchOutput {
@@ -101,4 +86,31 @@ func launchResult(out LaunchOutput, console string) catalog.Result[LaunchOutput]
 		next = "stop: " + catalog.NextCall("device_stop_app", map[string]any{"device_id": out.Device, "pid": out.Pid})
 	}
 	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, more.String(), next)
+}
+
+type buildRunParams struct {
+	apple.DeviceArgs
+	apple.BuildRunArgs
+	apple.AppRunArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch before fetching crash reports (default 3, max 600)"`
+}
+
+// BuildRunOutput is the result of device_build_run.
+type BuildRunOutput = apple.BuildRunOutput[LaunchOutput]
+
+// buildRun builds for the device, installs the app there and launches it
+// (apple.BuildRun).
+func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
+	return apple.BuildRun[LaunchOutput]{
+		Args: in.BuildRunArgs, Env: in.Env,
+		Launcher: func(ctx context.Context) (xcode.Launcher, error) {
+			watch, err := in.WatchS.Duration("watch_s", apple.LaunchWatch, maxWatch)
+			if err != nil {
+				return nil, err
+			}
+			d, err := in.Resolve(ctx)
+			return xcode.DeviceLaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch, ReportDir: h.reportDir()}, err
+		},
+		Launched: func(o xcode.LaunchOutcome, _ xcode.Product) LaunchOutput { return newLaunchOutput(o) },
+	}.Run(ctx, c, h.svc)
 }

@@ -1,6 +1,7 @@
 package macos
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -49,17 +50,8 @@ type LaunchOutput struct {
 
 func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) (catalog.Result[LaunchOutput], error) {
 	var zero catalog.Result[LaunchOutput]
-	switch {
-	case (in.AppPath == "") == (in.BundleID == ""):
-		return zero, fault.Usagef("give one of app_path and bundle_id")
-	case in.AppPath != "":
-		if err := apple.CheckApp(in.AppPath); err != nil {
-			return zero, err
-		}
-	default:
-		if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
-			return zero, err
-		}
+	if err := apple.UsageOf(xcode.CheckMacApp(in.AppPath, in.BundleID)); err != nil {
+		return zero, err
 	}
 	req, err := in.request(h.opts.ReportDirs)
 	if err != nil {
@@ -68,11 +60,7 @@ func (h *handler) launch(ctx context.Context, c *catalog.Call, in launchParams) 
 	req.App, req.BundleID = in.AppPath, in.BundleID
 	req.Notify = func(msg string) { c.Progress(ctx, 0, 0, msg) }
 	o := xcode.LaunchMac(ctx, req)
-	what := in.AppPath
-	if what == "" {
-		what = in.BundleID
-	}
-	out := LaunchOutput{Verdict: o.Line, Status: o.Status, App: what, Process: req.MacProcess(), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
+	out := LaunchOutput{Verdict: o.Line, Status: o.Status, App: cmp.Or(in.AppPath, in.BundleID), Process: req.MacProcess(), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
 	stop := "stop: " + catalog.NextCall("macos_stop_app", map[string]any{"process_name": out.Process})
 	return apple.LaunchResult(out, out.Verdict, out.Status, out.CrashReports, "", stop), nil
 }
@@ -87,13 +75,30 @@ type StopOutput struct {
 }
 
 func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (catalog.Result[StopOutput], error) {
-	p := in.ProcessName
-	if p == "" || strings.ContainsAny(p, "/\x00") || strings.HasPrefix(p, "-") {
-		return catalog.Result[StopOutput]{}, fault.Usagef("process_name %q: give the app's executable name", p)
-	}
-	if err := xcode.StopMac(ctx, p); err != nil {
+	if err := xcode.StopMac(ctx, in.ProcessName); err != nil {
 		return catalog.Result[StopOutput]{}, apple.UsageOf(err)
 	}
-	line := "STOPPED " + p + " (SIGTERM)"
+	line := "STOPPED " + in.ProcessName + " (SIGTERM)"
 	return catalog.Result[StopOutput]{Text: line + "\n", Output: StopOutput{Verdict: line}}, nil
+}
+
+type buildRunParams struct {
+	apple.BuildRunArgs
+	BuildEnv map[string]string `json:"build_env,omitempty" jsonschema:"xcodebuild environment overrides"`
+	LaunchArgs
+}
+
+// BuildRunOutput is the result of macos_build_run.
+type BuildRunOutput = apple.BuildRunOutput[LaunchOutput]
+
+// buildRun builds for this Mac and launches the app by its path
+// (apple.BuildRun).
+func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
+	return apple.BuildRun[LaunchOutput]{
+		Args: in.BuildRunArgs, Env: in.BuildEnv, ReportDirs: h.opts.ReportDirs,
+		Launcher: func(context.Context) (xcode.Launcher, error) { return in.LaunchArgs.request(h.opts.ReportDirs) },
+		Launched: func(o xcode.LaunchOutcome, app xcode.Product) LaunchOutput {
+			return LaunchOutput{Verdict: o.Line, Status: o.Status, App: app.Path, Process: xcode.AppProcess(app), CrashReports: wire.AppCrashReportsOf(o.CrashReports)}
+		},
+	}.Run(ctx, c, h.svc)
 }

@@ -20,7 +20,7 @@ type installParams struct {
 
 func (h *handler) install(ctx context.Context, c *catalog.Call, in installParams) (catalog.Result[SimOutput], error) {
 	var zero catalog.Result[SimOutput]
-	if err := apple.CheckApp(in.AppPath); err != nil {
+	if err := xcode.CheckApp(in.AppPath); err != nil {
 		return zero, err
 	}
 	d, err := in.Resolve(ctx)
@@ -35,22 +35,23 @@ func (h *handler) installOn(ctx context.Context, d xcode.Device, app string) (ca
 	if err != nil {
 		return catalog.Result[SimOutput]{}, err
 	}
-	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), installTimeout); err != nil {
-		return failedOrError("INSTALL FAILED", d, err)
+	if _, err := xcode.Run(ctx, xcode.InstallCommand(d.UDID, abs), xcode.InstallTimeout); err != nil {
+		return failedOrError(fmt.Sprintf("INSTALL FAILED on %s: ", name(d)), d, err)
 	}
-	line := fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d))
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	return simResult(fmt.Sprintf("INSTALLED %s on %s", filepath.Base(abs), name(d)), d), nil
 }
 
 // failedOrError makes a simctl command that ran and failed a failed
-// outcome with its message; anything else stays an error.
-func failedOrError(what string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
+// outcome, its verdict prefix and the command's message; anything else
+// stays an error.
+func failedOrError(prefix string, d xcode.Device, err error) (catalog.Result[SimOutput], error) {
 	var ce *xcode.CommandError
 	if !errors.As(err, &ce) {
 		return catalog.Result[SimOutput]{}, apple.UsageOf(err)
 	}
-	line := fmt.Sprintf("%s on %s: %s", what, name(d), ce.Error())
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
+	r := simResult(prefix+ce.Error(), d)
+	r.Outcome = catalog.Failed
+	return r, nil
 }
 
 type launchParams struct {
@@ -104,8 +105,34 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 		return catalog.Result[SimOutput]{}, err
 	}
 	if _, err := xcode.Run(ctx, xcode.TerminateCommand(d.UDID, in.BundleID), 0); err != nil {
-		return failedOrError("STOP FAILED: "+in.BundleID, d, err)
+		return failedOrError(fmt.Sprintf("STOP FAILED: %s on %s: ", in.BundleID, name(d)), d, err)
 	}
-	line := fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d))
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	return simResult(fmt.Sprintf("STOPPED %s on %s", in.BundleID, name(d)), d), nil
+}
+
+type buildRunParams struct {
+	apple.SimulatorArgs
+	apple.BuildRunArgs
+	apple.AppRunArgs
+	WatchS duration.Seconds `json:"watch_s,omitempty" jsonschema:"seconds to watch for a crash (default 3, max 60)"`
+}
+
+// BuildRunOutput is the result of sim_build_run.
+type BuildRunOutput = apple.BuildRunOutput[LaunchOutput]
+
+// buildRun builds for the simulator, boots it, installs the app and
+// launches it (apple.BuildRun).
+func (h *handler) buildRun(ctx context.Context, c *catalog.Call, in buildRunParams) (catalog.Result[BuildRunOutput], error) {
+	return apple.BuildRun[LaunchOutput]{
+		Args: in.BuildRunArgs, Env: in.Env, ReportDirs: h.opts.ReportDirs,
+		Launcher: func(ctx context.Context) (xcode.Launcher, error) {
+			watch, err := in.WatchS.Duration("watch_s", apple.LaunchWatch, apple.MaxWatch)
+			if err != nil {
+				return nil, err
+			}
+			d, err := in.Resolve(ctx)
+			return xcode.LaunchRequest{Device: d, Args: in.LaunchArgs, Env: in.LaunchEnv, Watch: watch, ReportDirs: h.opts.ReportDirs}, err
+		},
+		Launched: func(o xcode.LaunchOutcome, _ xcode.Product) LaunchOutput { return newLaunchOutput(o) },
+	}.Run(ctx, c, h.svc)
 }

@@ -2,7 +2,6 @@ package simulator
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -32,20 +31,9 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 	if err != nil {
 		return catalog.Result[ListOutput]{}, apple.UsageOf(err)
 	}
-	shown := []xcode.Device{}
-	booted := 0
-	for _, d := range devs {
-		if (!d.Available && !in.All) || (in.BootedOnly && !d.Booted()) ||
-			(in.Name != "" && !strings.Contains(strings.ToLower(d.Name), strings.ToLower(in.Name))) {
-			continue
-		}
-		shown = append(shown, d)
-		if d.Booted() {
-			booted++
-		}
-	}
+	shown := xcode.SimulatorFilter{Name: in.Name, BootedOnly: in.BootedOnly, All: in.All}.Keep(devs)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(shown), booted)
+	fmt.Fprintf(&b, "%d SIMULATORS (%d booted)\n", len(shown), countBooted(shown))
 	for i, d := range shown {
 		if i == maxListed {
 			fmt.Fprintf(&b, "  … %d more in devices\n", len(shown)-i)
@@ -55,6 +43,16 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, in listParams) (cat
 	}
 	out := ListOutput{Devices: append([]wire.Simulator{}, wire.SimulatorsOf(shown)...)}
 	return catalog.Result[ListOutput]{Text: b.String(), Output: out}, nil
+}
+
+func countBooted(devs []xcode.Device) int {
+	n := 0
+	for _, d := range devs {
+		if d.Booted() {
+			n++
+		}
+	}
+	return n
 }
 
 type bootParams struct {
@@ -69,32 +67,29 @@ type SimOutput struct {
 }
 
 func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (catalog.Result[SimOutput], error) {
-	var zero catalog.Result[SimOutput]
-	limit, err := in.TimeoutS.Timeout(bootTimeout, 0)
+	limit, err := in.TimeoutS.Timeout(xcode.BootTimeout, 0)
 	if err != nil {
-		return zero, err
+		return catalog.Result[SimOutput]{}, err
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
-		return zero, err
+		return catalog.Result[SimOutput]{}, err
 	}
 	if d.Booted() {
-		line := fmt.Sprintf("ALREADY BOOTED: %s", d)
-		return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+		return simResult("ALREADY BOOTED: "+d.String(), d), nil
 	}
 	c.Progress(ctx, 0, 0, "booting "+d.UDID)
 	// bootstatus -b boots the simulator if needed and returns once it is
 	// ready, so it replaces boot-then-poll.
 	if _, err := xcode.Run(ctx, xcode.BootStatusCommand(d.UDID), limit); err != nil {
-		var ce *xcode.CommandError
-		if errors.As(err, &ce) {
-			line := "BOOT FAILED: " + ce.Error()
-			return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}, Outcome: catalog.Failed}, nil
-		}
-		return zero, apple.UsageOf(err)
+		return failedOrError("BOOT FAILED: ", d, err)
 	}
-	line := "BOOTED: " + name(d)
-	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}, nil
+	return simResult("BOOTED: "+name(d), d), nil
+}
+
+// simResult is the answer of a tool that acted on simulator d.
+func simResult(line string, d xcode.Device) catalog.Result[SimOutput] {
+	return catalog.Result[SimOutput]{Text: line + "\n", Output: SimOutput{Verdict: line, Simulator: d.UDID}}
 }
 
 func name(d xcode.Device) string { return d.Label() }

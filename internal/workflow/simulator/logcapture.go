@@ -3,14 +3,12 @@ package simulator
 import (
 	"context"
 	"fmt"
-	"github.com/triage-dev/triage/internal/capture"
 	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -50,19 +48,13 @@ func (h *handler) logCapture(ctx context.Context, c *catalog.Call, in logCapture
 
 func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
 	var zero catalog.Result[LogCaptureOutput]
-	if err := apple.UsageOf(xcode.CheckBundleID(in.BundleID)); err != nil {
-		return zero, err
+	process, err := xcode.CheckLogStream(in.BundleID, in.ProcessName)
+	if err != nil {
+		return zero, apple.UsageOf(err)
 	}
 	limit, err := in.MaxS.Duration("max_s", defaultCapture, maxCapture)
 	if err != nil {
 		return zero, err
-	}
-	process := in.ProcessName
-	if process == "" {
-		process = xcode.ProcessName(in.BundleID)
-	}
-	if strings.ContainsAny(process, "\"\\\n\x00") {
-		return zero, fault.Usagef("process_name %q: quotes, backslashes and newlines are not allowed", process)
 	}
 	d, err := in.Resolve(ctx)
 	if err != nil {
@@ -72,8 +64,7 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 	if err != nil {
 		return zero, err
 	}
-	cmd := xcode.LogStreamCommand(d.UDID, in.BundleID, process)
-	j, err := jm.Start(ctx, capture.Request{Spec: spawn.Spec{Argv: cmd.Argv, Timeout: limit}, Program: "log stream"})
+	j, err := xcode.StartLogCapture(ctx, jm, d.UDID, in.BundleID, process, limit)
 	if err != nil {
 		return zero, apple.UsageOf(err)
 	}
@@ -85,33 +76,24 @@ func (h *handler) startCapture(ctx context.Context, in logCaptureParams) (catalo
 }
 
 func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog.Result[LogCaptureOutput], error) {
-	var zero catalog.Result[LogCaptureOutput]
 	if in.CaptureID == "" {
-		return zero, fault.Usagef("capture_id is required to stop: the id sim_log_capture start returned")
+		return catalog.Result[LogCaptureOutput]{}, fault.Usagef("capture_id is required to stop: the id sim_log_capture start returned")
 	}
 	jm, err := h.svc.Jobs(ctx)
 	if err != nil {
-		return zero, err
-	}
-	j, err := jm.Stop(ctx, in.CaptureID, 0)
-	if err != nil {
-		return zero, fmt.Errorf("capture_id %q: %w", in.CaptureID, err)
+		return catalog.Result[LogCaptureOutput]{}, err
 	}
 	st, err := h.svc.Store(ctx)
 	if err != nil {
-		return zero, err
+		return catalog.Result[LogCaptureOutput]{}, err
 	}
-	info, err := st.Info(ctx, j.OutputID)
+	t, err := xcode.StopLogCapture(ctx, jm, st, in.CaptureID, tailLines)
 	if err != nil {
-		return zero, err
+		return catalog.Result[LogCaptureOutput]{}, err
 	}
-	page, err := st.Page(ctx, j.OutputID, max(0, info.Lines-tailLines), tailLines)
-	if err != nil {
-		return zero, err
-	}
-	out := LogCaptureOutput{CaptureID: j.ID, Tail: page.Lines, Captured: catalog.NewCaptured(j.OutputID, info.Lines, info.Lines > len(page.Lines))}
+	out := LogCaptureOutput{CaptureID: t.Job.ID, Tail: t.Tail, Captured: catalog.NewCaptured(t.Job.OutputID, t.Lines, t.Lines > len(t.Tail))}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CAPTURE STOPPED: %d log lines (%s)\n", info.Lines, j.OutputID)
-	catalog.WriteExcerpt(&b, out.Captured, strings.Join(page.Lines, "\n"))
+	fmt.Fprintf(&b, "CAPTURE STOPPED: %d log lines (%s)\n", t.Lines, t.Job.OutputID)
+	catalog.WriteExcerpt(&b, out.Captured, strings.Join(t.Tail, "\n"))
 	return catalog.Result[LogCaptureOutput]{Text: b.String(), Output: out}, nil
 }

@@ -2,14 +2,9 @@ package xcode
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/fault"
-	"github.com/triage-dev/triage/internal/logfilter"
-	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
@@ -45,95 +40,65 @@ type BuildOutput struct {
 }
 
 func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	req, err := in.request(ctx)
-	if err != nil {
-		return catalog.Result[BuildOutput]{}, err
-	}
-	req.Args, req.Env = in.Args, in.Env
-	return h.xcodebuild(ctx, c, xcode.ActionBuild, req, in)
+	return h.xcodebuild(ctx, c, xcode.ActionBuild, in, nil)
 }
 
 func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	req, err := in.request(ctx)
-	if err != nil {
-		return catalog.Result[BuildOutput]{}, err
-	}
-	req.Args, req.Env = in.Args, in.Env
-	return h.xcodebuild(ctx, c, xcode.ActionClean, req, in)
+	return h.xcodebuild(ctx, c, xcode.ActionClean, in, nil)
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {
-	req, err := in.request(ctx)
+	return h.xcodebuild(ctx, c, xcode.ActionTest, in.ActionArgs, func(r *xcode.Request) {
+		r.OnlyTesting, r.SkipTesting, r.TestPlan, r.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
+	})
+}
+
+// xcodebuild checks and runs one action (tests add their arguments with
+// tests), its log captured (xcode.BuildCaptured), and renders the verdict.
+func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, in ActionArgs, tests func(*xcode.Request)) (catalog.Result[BuildOutput], error) {
+	b, err := h.request(ctx, action, in, tests)
 	if err != nil {
 		return catalog.Result[BuildOutput]{}, err
 	}
-	req.Args, req.Env = in.Args, in.Env
-	req.OnlyTesting, req.SkipTesting, req.TestPlan, req.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
-	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.ActionArgs)
-}
-
-// xcodebuild runs one action, its log streaming into the store and the
-// filtered excerpt, and renders the verdict.
-func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	var zero catalog.Result[BuildOutput]
-	level, err := logfilter.ParseLevel(in.Level)
+	sink, err := apple.LogSink(ctx, c, h.svc)
 	if err != nil {
-		return zero, fault.Usagef("level %q: use minimal, standard or verbose", in.Level)
+		return catalog.Result[BuildOutput]{}, err
 	}
-	limit, err := in.TimeoutS.Timeout(h.svc.Config.RunTimeout(), 0)
+	o, cp, err := xcode.BuildCaptured(ctx, sink, b)
 	if err != nil {
-		return zero, err
+		return catalog.Result[BuildOutput]{}, apple.UsageOf(err)
 	}
-	// Validate the request before spending an xcodebuild -list on it.
-	if _, err := xcode.BuildCommand(action, withBundle(action, req)); err != nil {
-		return zero, apple.UsageOf(err)
-	}
-	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
-		return zero, err
-	}
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return zero, err
-	}
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: []string{"xcodebuild", string(action)}, Cwd: req.Workspace + req.Project},
-		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
-	if err != nil {
-		return zero, err
-	}
-	o, err := xcode.Build(ctx, xcode.BuildRequest{
-		Action: action, Request: req, Level: level, Timeout: limit,
-		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), ReportDirs: h.opts.ReportDirs,
-		Progress: func(p pipeline.Progress) {
-			msg := fmt.Sprintf("xcodebuild %s: %d lines, %s", action, p.Lines, p.Elapsed.Round(time.Second))
-			c.Progress(ctx, float64(p.Lines), 0, msg)
-			cp.RecordProgress(msg)
-		},
-	})
-	if err != nil {
-		cp.Abort()
-		return zero, apple.UsageOf(err)
-	}
-	out := newBuildOutput(o)
-	kept := cp.Close()
-	out.Captured = catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(o.Run.Log.Lines))
+	out := newBuildOutput(o, cp.Kept)
 	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}, out)
-	outcome := catalog.OK
-	if !o.Status.OK() {
-		outcome = catalog.Failed
-	}
-	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome}, cr), nil
+	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome(o)}, cr), nil
 }
 
-// withBundle gives a test request the result bundle path Build will set,
-// so that validation sees what will run.
-func withBundle(action xcode.Action, r xcode.Request) xcode.Request {
-	if action == xcode.ActionTest {
-		r.ResultBundlePath = "validate.xcresult"
+// request checks the arguments into the build to run (xcode.CheckBuild).
+func (h *handler) request(ctx context.Context, action xcode.Action, in ActionArgs, tests func(*xcode.Request)) (xcode.BuildRequest, error) {
+	req, err := in.request(ctx)
+	if err != nil {
+		return xcode.BuildRequest{}, err
 	}
-	return r
+	req.Args, req.Env = in.Args, in.Env
+	if tests != nil {
+		tests(&req)
+	}
+	b, err := xcode.NewBuildRequest(action, req, in.Level, in.TimeoutS, h.svc.Config.RunTimeout())
+	b.ReportDirs = h.opts.ReportDirs
+	if err == nil {
+		err = apple.UsageOf(xcode.CheckBuild(ctx, b))
+	}
+	return b, err
 }
 
-func newBuildOutput(o *xcode.BuildOutcome) BuildOutput {
+func outcome(o *xcode.BuildOutcome) catalog.Outcome {
+	if o.Status.OK() {
+		return catalog.OK
+	}
+	return catalog.Failed
+}
+
+func newBuildOutput(o *xcode.BuildOutcome, kept capture.Result) BuildOutput {
 	res := o.Run
 	out := BuildOutput{
 		Verdict: o.Line, Status: string(o.Status), Command: o.Command.CommandLine(),
@@ -141,6 +106,7 @@ func newBuildOutput(o *xcode.BuildOutcome) BuildOutput {
 		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Tests: wire.TestReportOf(res.Report), XCResult: wire.TestSummaryOf(o.Summary),
 		ResultBundle: o.ResultBundle, CrashReports: wire.AppCrashReportsOf(o.CrashReports),
 		Notes: append(append([]string(nil), res.Notes...), o.Notes...), DurationMS: res.Duration.Milliseconds(),
+		Captured: catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(o.Run.Log.Lines)),
 	}
 	if len(res.Steps) > 0 && res.Steps[0].Ran {
 		r := res.Steps[0].Outcome.Result

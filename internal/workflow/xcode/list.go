@@ -3,7 +3,6 @@ package xcode
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -29,15 +28,19 @@ func (h *handler) listSchemes(ctx context.Context, c *catalog.Call, in apple.Con
 	if len(l.Schemes) == 0 {
 		b.WriteString("no shared schemes: share one in Xcode (Manage Schemes > Shared)\n")
 	} else {
-		args := map[string]any{"scheme": l.Schemes[0]}
-		if in.WorkspacePath != "" {
-			args["workspace_path"] = in.WorkspacePath
-		} else {
-			args["project_path"] = in.ProjectPath
-		}
-		fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("session_set_defaults", args))
+		fmt.Fprintf(&b, "next: %s\n", nextDefaults(in, l.Schemes[0]))
 	}
 	return catalog.Result[*xcode.List]{Text: b.String(), Output: l}, nil
+}
+
+// nextDefaults is the call that makes scheme and its container the
+// session's defaults.
+func nextDefaults(in apple.ContainerArgs, scheme string) string {
+	args := map[string]any{"scheme": scheme, "project_path": in.ProjectPath}
+	if in.WorkspacePath != "" {
+		args = map[string]any{"scheme": scheme, "workspace_path": in.WorkspacePath}
+	}
+	return catalog.NextCall("session_set_defaults", args)
 }
 
 type settingsParams struct {
@@ -51,53 +54,40 @@ type SettingsOutput struct {
 	Settings map[string]map[string]string `json:"settings" jsonschema:"target → the requested settings"`
 }
 
-// defaultKeys locate and identify the product.
-var defaultKeys = []string{"PRODUCT_BUNDLE_IDENTIFIER", "TARGET_BUILD_DIR", "FULL_PRODUCT_NAME", "EXECUTABLE_PATH", "PLATFORM_NAME", "SDKROOT", "CONFIGURATION"}
-
 func (h *handler) showBuildSettings(ctx context.Context, c *catalog.Call, in settingsParams) (catalog.Result[SettingsOutput], error) {
-	var zero catalog.Result[SettingsOutput]
 	req, err := in.request(ctx)
 	if err != nil {
-		return zero, err
+		return catalog.Result[SettingsOutput]{}, err
 	}
-	if err := apple.UsageOf(xcode.CheckScheme(ctx, req.Workspace, req.Project, req.Scheme)); err != nil {
-		return zero, err
-	}
-	ts, err := xcode.BuildSettings(ctx, req)
+	chosen, products, err := xcode.SchemeSettings(ctx, req, in.Keys)
 	if err != nil {
-		return zero, apple.UsageOf(err)
+		return catalog.Result[SettingsOutput]{}, apple.UsageOf(err)
 	}
-	keys := in.Keys
-	if len(keys) == 0 {
-		keys = defaultKeys
-	}
-	products := xcode.Products(ts)
 	out := SettingsOutput{Products: wire.ProductsOf(products), Settings: map[string]map[string]string{}}
+	for _, t := range chosen {
+		out.Settings[t.Target] = t.Values
+	}
+	return catalog.Result[SettingsOutput]{Text: renderSettings(req.Scheme, chosen, products, len(in.Keys) > 0), Output: out}, nil
+}
+
+// renderSettings lists each target's settings (and, when keys were asked
+// for, those not set) and the apps.
+func renderSettings(scheme string, chosen []xcode.ChosenSettings, products []xcode.Product, asked bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "BUILD SETTINGS of scheme %s: %d targets\n", req.Scheme, len(ts))
-	for _, t := range ts {
-		chosen := map[string]string{}
-		var missing []string
+	fmt.Fprintf(&b, "BUILD SETTINGS of scheme %s: %d targets\n", scheme, len(chosen))
+	for _, t := range chosen {
 		fmt.Fprintf(&b, "%s:\n", t.Target)
-		for _, k := range keys {
-			v, ok := t.BuildSettings[k]
-			if !ok {
-				missing = append(missing, k)
-				continue
-			}
-			chosen[k] = v
-			fmt.Fprintf(&b, "  %s = %s\n", k, v)
+		for _, k := range t.Keys {
+			fmt.Fprintf(&b, "  %s = %s\n", k, t.Values[k])
 		}
-		if len(missing) > 0 && len(in.Keys) > 0 {
-			slices.Sort(missing)
-			fmt.Fprintf(&b, "  (not set: %s)\n", strings.Join(missing, ", "))
+		if len(t.Missing) > 0 && asked {
+			fmt.Fprintf(&b, "  (not set: %s)\n", strings.Join(t.Missing, ", "))
 		}
-		out.Settings[t.Target] = chosen
 	}
 	for _, p := range products {
 		if p.IsApp() {
 			fmt.Fprintf(&b, "app: %s (bundle id %s)\n", p.Path, p.BundleID)
 		}
 	}
-	return catalog.Result[SettingsOutput]{Text: b.String(), Output: out}, nil
+	return b.String()
 }

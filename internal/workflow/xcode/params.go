@@ -26,33 +26,10 @@ type ActionArgs struct {
 	TimeoutS duration.Seconds  `json:"timeout_s,omitempty" jsonschema:"seconds (default: run timeout)"`
 }
 
-// request resolves the destination (a simulator name becomes its UDID, so
-// that a name matching none or several is explained before xcodebuild
-// runs) and returns the xcodebuild request.
+// request resolves the destination (xcode.Destination.Resolve) and
+// returns the xcodebuild request.
 func (p DestinationArgs) request(ctx context.Context) (xcode.Request, error) {
-	r := xcode.Request{
-		Workspace: p.WorkspacePath, Project: p.ProjectPath,
-		Scheme: p.Scheme, Configuration: p.Configuration,
-		Destination: xcode.Destination{Platform: p.Platform, SimulatorID: p.SimulatorID},
-	}
-	if p.SimulatorName != "" {
-		d, err := xcode.FindSimulator(ctx, "", p.SimulatorName, "")
-		if err != nil {
-			return r, apple.UsageOf(err)
-		}
-		r.Destination.SimulatorID = d.UDID
-	}
-	if p.DeviceID != "" {
-		// A name becomes the UDID; one devicectl does not know is explained
-		// before xcodebuild runs.
-		d, err := p.DeviceArgs.Resolve(ctx)
-		if err != nil {
-			return r, err
-		}
-		r.Destination.DeviceID = d.ID()
-	}
-	if _, err := r.Destination.Spec(); err != nil {
-		return r, apple.UsageOf(err)
-	}
-	return r, nil
+	d, err := xcode.Destination{Platform: p.Platform, SimulatorID: p.SimulatorID, SimulatorName: p.SimulatorName, DeviceID: p.DeviceID}.Resolve(ctx)
+	r := xcode.Request{Workspace: p.WorkspacePath, Project: p.ProjectPath, Scheme: p.Scheme, Configuration: p.Configuration, Destination: d}
+	return r, apple.UsageOf(err)
 }
