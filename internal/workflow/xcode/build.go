@@ -23,6 +23,7 @@ type testParams struct {
 	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"Target[/Class[/method]] to skip"`
 	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
 	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the tests (as TEST_RUNNER_*)"`
+	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (-enableCodeCoverage YES, read with xccov from the result bundle) of files under this path (\".\": all)"`
 }
 
 // BuildOutput is the result of xcode_build, xcode_test and xcode_clean.
@@ -38,6 +39,7 @@ type BuildOutput struct {
 	Tests        *wire.TestReport      `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
 	XCResult     *wire.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
 	ResultBundle string                `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
+	Coverage     *wire.Coverage        `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
 	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
 	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
 	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
@@ -50,7 +52,7 @@ func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (ca
 		return catalog.Result[BuildOutput]{}, err
 	}
 	req.Args, req.Env = in.Args, in.Env
-	return h.xcodebuild(ctx, c, xcode.ActionBuild, req, in)
+	return h.xcodebuild(ctx, c, xcode.ActionBuild, req, in, "")
 }
 
 func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
@@ -59,7 +61,7 @@ func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (ca
 		return catalog.Result[BuildOutput]{}, err
 	}
 	req.Args, req.Env = in.Args, in.Env
-	return h.xcodebuild(ctx, c, xcode.ActionClean, req, in)
+	return h.xcodebuild(ctx, c, xcode.ActionClean, req, in, "")
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {
@@ -68,13 +70,14 @@ func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (cat
 		return catalog.Result[BuildOutput]{}, err
 	}
 	req.Args, req.Env = in.Args, in.Env
-	req.OnlyTesting, req.SkipTesting, req.TestPlan, req.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
-	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.ActionArgs)
+	req.OnlyTesting, req.SkipTesting, req.TestPlan, req.TestEnv, req.Coverage = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv, in.Coverage != ""
+	return h.xcodebuild(ctx, c, xcode.ActionTest, req, in.ActionArgs, in.Coverage)
 }
 
 // xcodebuild runs one action, its log streaming into the store and the
-// filtered excerpt, and renders the verdict.
-func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in ActionArgs) (catalog.Result[BuildOutput], error) {
+// filtered excerpt, and renders the verdict; a coverage run's report is
+// kept with it, its files under coverFilter listed.
+func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, req xcode.Request, in ActionArgs, coverFilter string) (catalog.Result[BuildOutput], error) {
 	var zero catalog.Result[BuildOutput]
 	level, err := logfilter.ParseLevel(in.Level)
 	if err != nil {
@@ -114,6 +117,8 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 		return zero, apple.UsageOf(err)
 	}
 	out := newBuildOutput(o)
+	covText, cov := keepCoverage(ctx, st, cp.ID(), o, coverFilter)
+	out.Coverage = cov
 	kept := cp.Close()
 	out.Captured = catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(o.Run.Log.Lines))
 	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}, out)
@@ -121,7 +126,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	if !o.Status.OK() {
 		outcome = catalog.Failed
 	}
-	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome}, cr), nil
+	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt, covText), Output: out, Outcome: outcome}, cr), nil
 }
 
 // withBundle gives a test request the result bundle path Build will set,

@@ -14,9 +14,9 @@ import (
 // maxReportLines bounds a crash report's summary in the text.
 const maxReportLines = 12
 
-// renderBuild writes the verdict, what failed, crash reports, a summary and the
-// filtered log.
-func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerpt) string {
+// renderBuild writes the verdict, what failed, crash reports, a summary,
+// a coverage run's section and the filtered log.
+func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerpt, coverage string) string {
 	var b strings.Builder
 	b.WriteString(o.Line)
 	b.WriteByte('\n')
@@ -38,6 +38,7 @@ func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerp
 		fmt.Fprintf(&b, "  more: %s\n", catalog.NextCall("crash_report_show", map[string]any{"path": r.Path}))
 	}
 	writeSummary(&b, out, o)
+	b.WriteString(coverage)
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
