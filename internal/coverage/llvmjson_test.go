@@ -158,3 +158,16 @@ func TestReadLLVMJSONSwiftPMRecording(t *testing.T) {
 		}
 	}
 }
+
+// SwiftPM's answer is the last line of what it prints, however much came
+// before it.
+func TestTailKeepsTheEnd(t *testing.T) {
+	var tl tail
+	for range 1000 {
+		tl.Write([]byte("Fetching https://example.invalid/dependency\n"))
+	}
+	tl.Write([]byte("/p/.build/debug/codecov/P.json\n"))
+	if got := lastLines(string(tl.b), 1); got != "/p/.build/debug/codecov/P.json" || len(tl.b) > limitedMax {
+		t.Errorf("last line %q, %d bytes kept", got, len(tl.b))
+	}
+}

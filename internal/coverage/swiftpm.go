@@ -27,7 +27,8 @@ const swiftPMTimeout = 5 * time.Minute
 // under generated (the build directory) is generated, its checkouts
 // vendored.
 func SwiftPMCodecov(ctx context.Context, argv []string, dir string, env map[string]string, project string, generated []string) (*Report, error) {
-	var stdout, stderr limited
+	var stdout tail
+	var stderr limited
 	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Dir: dir, Env: env, Stdout: &stdout, Stderr: &stderr, Timeout: swiftPMTimeout})
 	if err == nil && !res.Success() {
 		err = fmt.Errorf("%s failed (%s): %s", strings.Join(argv, " "), res, lastLines(stderr.String(), 5))
@@ -35,7 +36,7 @@ func SwiftPMCodecov(ctx context.Context, argv []string, dir string, env map[stri
 	if err != nil {
 		return nil, fmt.Errorf("asking SwiftPM for its coverage JSON: %w", err)
 	}
-	path := lastLines(stdout.String(), 1)
+	path := lastLines(string(stdout.b), 1)
 	if path == "" {
 		return nil, fmt.Errorf("%s named no file", strings.Join(argv, " "))
 	}
@@ -48,4 +49,16 @@ func SwiftPMCodecov(ctx context.Context, argv []string, dir string, env map[stri
 	}
 	defer f.Close()
 	return ReadLLVMJSON(f, project, generated)
+}
+
+// tail keeps the last limitedMax bytes written to it: the path SwiftPM
+// prints last, after whatever it printed resolving the package.
+type tail struct{ b []byte }
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if extra := len(t.b) - limitedMax; extra > 0 {
+		t.b = append(t.b[:0], t.b[extra:]...)
+	}
+	return len(p), nil
 }
