@@ -1,6 +1,7 @@
 package realworld
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,8 +15,13 @@ import (
 // covCase is one corpus project's coverage run, judged against the
 // toolchain's own report of the same data.
 type covCase struct {
+	Name    string // the subtest's, when not the project's
 	Project string
 	File    string // the file whose uncovered ranges are compared
+	// Env is the run's env option (CC=clang-22), and Tools what it needs
+	// beyond the project's.
+	Env   map[string]string
+	Tools []string
 	// reference reads the toolchain's own figures for the run triage made
 	// in dir (or, for Go, a run of go test with the same flags in a second
 	// copy).
@@ -38,6 +44,10 @@ var covCases = []covCase{
 	{Project: "cjson", File: "cJSON.c", reference: gcovReference},
 	{Project: "zlib", File: "deflate.c", reference: gcovReference},
 	{Project: "semver", File: "src/parse.rs", reference: llvmCovReference},
+	// The same C project under CTest built by clang: source-based coverage
+	// read by llvm-cov, against llvm-cov report of the same build's tests.
+	{Name: "cjson-clang", Project: "cjson", File: "cJSON.c", Env: map[string]string{"CC": testClang},
+		Tools: []string{testClang, testClangProfdata, testClangCov}, reference: clangReference},
 }
 
 // wireFile is a file of triage's coverage answer.
@@ -110,19 +120,23 @@ func fileCoverage(t *testing.T, store, id, file string) wireFile {
 // and one file's uncovered ranges as output_get gives them.
 func TestCoverageMatchesToolchain(t *testing.T) {
 	for _, c := range covCases {
-		t.Run(c.Project, func(t *testing.T) {
+		t.Run(cmp.Or(c.Name, c.Project), func(t *testing.T) {
 			p := projects[c.Project]
 			src := filepath.Join(corpusDir(), p.Dir)
 			if _, err := os.Stat(src); err != nil {
 				missing(t, fmt.Sprintf("corpus project %s not fetched (scripts/corpus.sh): %v", c.Project, err))
 			}
-			for _, tool := range p.Tools {
+			for _, tool := range append(slices.Clone(p.Tools), c.Tools...) {
 				needTool(t, tool)
 			}
 			dir := copyProject(t, src)
-			prepare(t, p, dir, nil)
+			prepare(t, p, dir, c.Env)
 			store := filepath.Join(t.TempDir(), "store")
-			got, id, r := coverageRun(t, p, dir, store, nil)
+			var opts map[string]any
+			if c.Env != nil {
+				opts = map[string]any{"env": c.Env}
+			}
+			got, id, r := coverageRun(t, p, dir, store, opts)
 			// zlib's tests are programs: make test succeeds, no test is named.
 			if v := firstLine(r.Text); !strings.HasPrefix(v, "TESTS PASSED") && !strings.HasPrefix(v, "TEST COMMAND SUCCEEDED") {
 				t.Errorf("the pristine project's tests did not pass:\n%s", clip(r.Text, 2000))

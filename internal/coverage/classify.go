@@ -33,6 +33,10 @@ var toolchainDirs = []string{"/usr/include", "/usr/lib", "/usr/local/include", "
 // crates (/usr/share/cargo/registry).
 var registryParts = []string{"/.cargo/registry/", "/.cargo/git/", "/cargo/registry/", "/cargo/git/"}
 
+// swiftPMCheckouts marks the packages SwiftPM fetched for a package
+// (PACKAGE/.build/checkouts/NAME).
+const swiftPMCheckouts = "/.build/checkouts/"
+
 // rustToolchainParts mark the Rust toolchain's own sources: the standard
 // library as rustc names it (/rustc/HASH/library/…) and rustup's copy.
 var rustToolchainParts = []string{"/.rustup/toolchains/", "/lib/rustlib/src/"}
@@ -40,6 +44,13 @@ var rustToolchainParts = []string{"/.rustup/toolchains/", "/lib/rustlib/src/"}
 // classify returns the path to show (relative to the project for its
 // files) and whose the file is.
 func (c *classifier) classify(path string) (string, Kind) {
+	// SwiftPM's dependencies are checked out in the build directory.
+	if strings.Contains(path, swiftPMCheckouts) {
+		if within(path, c.project) {
+			return c.rel(path), Vendored
+		}
+		return path, Vendored
+	}
 	for _, g := range c.generated {
 		if within(path, g) {
 			return c.rel(path), Generated

@@ -1,6 +1,7 @@
 // Package coverage reads what a coverage run leaves (a Go cover profile,
-// gcov's JSON, a Rust build's LLVM profiles through llvm-cov's LCOV) into
-// one model of line coverage, keeps it as JSON lines beside the run's
+// gcov's JSON, a Rust or clang build's LLVM profiles through llvm-cov's
+// LCOV, SwiftPM's llvm-cov JSON export, xccov's report of an Xcode result
+// bundle) into one model of line coverage, keeps it as JSON lines beside the run's
 // output, and answers questions about it: the totals, the files least
 // covered, one file's uncovered line ranges.
 //
@@ -106,7 +107,7 @@ func (f *File) Percent() float64 { return percent(f.Covered, f.Lines) }
 
 // Report is a run's coverage.
 type Report struct {
-	Tool       string `json:"tool"` // ToolGo, ToolGcov or ToolLLVM
+	Tool       string `json:"tool"` // ToolGo, ToolGcov, ToolLLVM or ToolXccov
 	ProjectDir string `json:"project_dir"`
 	// Totals count the project's own files; Apart the others, by kind.
 	Totals Counts          `json:"totals"`

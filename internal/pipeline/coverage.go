@@ -76,6 +76,13 @@ func readCoverage(ctx context.Context, c *toolchain.Coverage, req Request, tools
 		return readGoProfile(c, req.ProjectDir)
 	case coverage.ToolLLVM:
 		return readLLVMProfiles(ctx, c, req, tools)
+	case coverage.ToolSwiftPM:
+		step := req.Steps[len(req.Steps)-1]
+		rep, err := coverage.SwiftPMCodecov(ctx, c.PathArgv, step.Dir, step.Env, req.ProjectDir, c.Generated)
+		if err != nil {
+			return nil, fmt.Errorf("no coverage: %w. Tried %s; %s", err, c.Tried, c.Advice)
+		}
+		return rep, nil
 	}
 	dir := req.ProjectDir
 	data, bare, err := coverage.DataFiles(c.DataDirs)

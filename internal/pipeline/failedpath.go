@@ -136,6 +136,8 @@ func rerunWithCoverage(ctx context.Context, req Request, c *toolchain.Coverage, 
 		return rerunLLVM(ctx, req, c, tc, tools)
 	case c.Tool == coverage.ToolLLVM && c.Compiler != "":
 		return nil, "", fmt.Errorf("make runs its tests as one target, so one test cannot be run alone")
+	case c.Tool == coverage.ToolSwiftPM && len(c.Rerun) > 0:
+		return rerunSwift(ctx, req, c, tc)
 	}
 	return nil, "", fmt.Errorf("not done for %s runs yet", c.Tool)
 }
@@ -220,6 +222,26 @@ func rerunLLVM(ctx context.Context, req Request, c *toolchain.Coverage, tc *test
 	if err != nil && tc.Status == testreport.Crashed {
 		return nil, "", fmt.Errorf("%s crashed, and a program that dies on a signal writes no coverage data", name)
 	}
+	if err != nil {
+		return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
+	}
+	return rep, name, nil
+}
+
+// rerunSwift runs one test alone with SwiftPM's coverage (--filter of its
+// XCTest class and method, or its Swift Testing suite and function, as
+// SwiftPM names them), which replaces the run's JSON, then reads it.
+func rerunSwift(ctx context.Context, req Request, c *toolchain.Coverage, tc *testreport.Case) (*coverage.Report, string, error) {
+	name := tc.Name
+	if tc.Suite != "" {
+		name = tc.Suite + "/" + tc.Name
+	}
+	argv := append(c.Rerun[:len(c.Rerun):len(c.Rerun)], "--filter="+regexp.QuoteMeta(name))
+	out, err := runAlone(ctx, argv, req.Steps[len(req.Steps)-1])
+	if err != nil {
+		return nil, "", err
+	}
+	rep, err := readCoverage(ctx, c, req, nil)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w; its output ended: %s", err, out)
 	}

@@ -10,7 +10,7 @@ import (
 // Coverage says what a coverage run's test step leaves and where, for the
 // caller to read once the step has run (internal/coverage).
 type Coverage struct {
-	Tool string `json:"tool"` // "go" (a cover profile), "gcov" (gcc's .gcda files) or "llvm-cov" (rustc's or clang's profiles)
+	Tool string `json:"tool"` // "go" (a cover profile), "gcov" (gcc's .gcda files), "llvm-cov" (rustc's or clang's profiles) or "swiftpm" (SwiftPM's JSON)
 	// Profile is the Go cover profile the step writes.
 	Profile string `json:"profile,omitempty"`
 	// ProfileDir is where a Rust run's programs write their raw profiles
@@ -28,10 +28,16 @@ type Coverage struct {
 	// DataDirs hold gcc's .gcda files: removed before the run (gcc adds to
 	// the counts it finds), read after it.
 	DataDirs []string `json:"data_dirs,omitempty"`
+	// PathArgv asks SwiftPM where it kept the run's coverage JSON (swift
+	// test, the run's configuration and build location, and
+	// --show-codecov-path).
+	PathArgv []string `json:"path_argv,omitempty"`
 	// Rerun runs one test with coverage, for the path a failed test took:
 	// go test and the run's flags, to which go the test's -run, a profile
 	// and its package; ctest of the run's configuration, to which goes -R;
-	// cargo test and the run's flags, to which go the name and -- --exact.
+	// cargo test and the run's flags, to which go the name and -- --exact;
+	// swift test, its coverage flag and the run's flags and args but its
+	// test selection, to which goes --filter.
 	// None for make, whose tests are one target.
 	Rerun []string `json:"rerun,omitempty"`
 	// Generated are build directories: sources in them were generated.
@@ -53,8 +59,6 @@ func checkCoverage(p *planInput) error {
 		return nil
 	}
 	switch {
-	case p.tc == Swift:
-		return p.errorf("coverage", "not collected for %s yet: go, cargo, and C/C++ built by gcc or clang under cmake or make, have it", p.tc)
 	case !local(p.o.files()):
 		return p.errorf("coverage", "not collected on another host yet (ssh_host): run the tests here")
 	case p.tc == CMake && p.o.BuildDir != "":

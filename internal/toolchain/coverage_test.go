@@ -59,7 +59,6 @@ func TestCoverageRefusals(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Swift, Options{Coverage: true}, "not collected for swift yet"},
 		{Cargo, Options{Coverage: true}, "no directory was given"},
 		{CMake, Options{Coverage: true, BuildDir: "b"}, "drop build_dir"},
 		{Go, Options{Coverage: true, CoverageDir: "/c", Args: []string{"-coverprofile=x"}}, "drop it"},
@@ -72,6 +71,44 @@ func TestCoverageRefusals(t *testing.T) {
 	}
 	if _, err := CommandPlan(StepTest, []string{"./t"}, dir, Options{Coverage: true}); err == nil || !strings.Contains(err.Error(), "not by an explicit command") {
 		t.Errorf("command plan: %v", err)
+	}
+}
+
+// A SwiftPM coverage run adds --enable-code-coverage; SwiftPM is asked
+// where it kept the JSON with the run's configuration and build location,
+// and the build directory is where it builds (generated, its checkouts
+// vendored); a failed test's rerun keeps the run's flags but its filters.
+func TestSwiftCoveragePlan(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Package.swift"), []byte("// swift-tools-version:5.9\n"), 0o644)
+	for _, tt := range []struct {
+		args          []string
+		argv, where   []string
+		build         string
+		rerunArgsTail []string
+	}{
+		{nil, []string{"swift", "test", "--enable-code-coverage", "--configuration=release", "--filter=A"},
+			[]string{"swift", "test", "--configuration=release", "--show-codecov-path"}, filepath.Join(dir, ".build"), nil},
+		{[]string{"--scratch-path", "out", "--filter=B", "-Xswiftc", "-g"},
+			[]string{"swift", "test", "--enable-code-coverage", "--configuration=release", "--filter=A", "--scratch-path", "out", "--filter=B", "-Xswiftc", "-g"},
+			[]string{"swift", "test", "--configuration=release", "--scratch-path", "out", "--show-codecov-path"}, filepath.Join(dir, "out"),
+			[]string{"--scratch-path", "out", "-Xswiftc", "-g"}},
+	} {
+		steps, err := TestPlan(Swift, dir, Options{Coverage: true, Configuration: "release", Run: []string{"A"}, Args: tt.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := steps[0]
+		c := s.Coverage
+		if !slices.Equal(s.Argv, tt.argv) || c == nil || c.Tool != "swiftpm" {
+			t.Fatalf("argv %q, want %q; coverage %+v", s.Argv, tt.argv, c)
+		}
+		if !slices.Equal(c.PathArgv, tt.where) || !slices.Equal(c.Generated, []string{tt.build}) {
+			t.Errorf("path argv %q generated %q, want %q %q", c.PathArgv, c.Generated, tt.where, tt.build)
+		}
+		if want := append([]string{"swift", "test", "--enable-code-coverage", "--configuration=release"}, tt.rerunArgsTail...); !slices.Equal(c.Rerun, want) {
+			t.Errorf("rerun %q, want %q", c.Rerun, want)
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package toolchain
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/testreport"
@@ -60,7 +62,81 @@ func swiftTest(p *planInput) ([]Step, error) {
 	s := p.step(StepTest, argv...)
 	s.Format = testreport.FormatXCTest
 	s.Filter = strings.Join(filter, " ")
+	if p.o.Coverage {
+		swiftCoverage(p, &s, flags)
+	}
 	return []Step{s}, nil
+}
+
+// swiftCoverage makes a swift test step a coverage run: SwiftPM
+// instruments the package (--enable-code-coverage), merges the profiles
+// and keeps llvm-cov's JSON export where swift test --show-codecov-path,
+// given the same configuration and build location, says.
+func swiftCoverage(p *planInput, s *Step, flags []string) {
+	s.Argv = append(s.Argv[:2:2], append([]string{swiftCoverFlag}, s.Argv[2:]...)...)
+	where := append(slices.Clone(flags), swiftLocation(p.o.Args)...)
+	build := filepath.Join(p.dir, ".build")
+	for i, a := range where {
+		if v, ok := strings.CutPrefix(a, "--scratch-path="); ok {
+			build = v
+		} else if v, ok := strings.CutPrefix(a, "--build-path="); ok {
+			build = v
+		} else if (a == "--scratch-path" || a == "--build-path") && i+1 < len(where) {
+			build = where[i+1]
+		}
+	}
+	if !filepath.IsAbs(build) {
+		build = filepath.Join(p.dir, build)
+	}
+	s.Coverage = &Coverage{
+		Tool: "swiftpm", PathArgv: slices.Concat([]string{"swift", "test"}, where, []string{"--show-codecov-path"}),
+		Generated: []string{build},
+		Rerun:     slices.Concat([]string{"swift", "test", swiftCoverFlag}, flags, swiftRerunArgs(p.o.Args)),
+		Tried:     "swift test " + swiftCoverFlag,
+		Advice:    "check that the tests were built (a build that fails writes no coverage) and that the toolchain's llvm-cov is installed with swift",
+	}
+}
+
+// swiftCoverFlag makes SwiftPM build and run the tests with coverage.
+const swiftCoverFlag = "--enable-code-coverage"
+
+// swiftLocationFlags say where SwiftPM builds, which is where it keeps the
+// coverage JSON: --show-codecov-path must be given them too.
+var swiftLocationFlags = []string{"--scratch-path", "--build-path", "--package-path", "--triple", "--sdk", "--swift-sdk"}
+
+// swiftLocation is the caller's args that say where SwiftPM builds, in
+// both forms (--flag=value, --flag value).
+func swiftLocation(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		flag, _, hasValue := strings.Cut(args[i], "=")
+		if !slices.Contains(swiftLocationFlags, flag) {
+			continue
+		}
+		out = append(out, args[i])
+		if !hasValue && i+1 < len(args) {
+			out = append(out, args[i+1])
+			i++
+		}
+	}
+	return out
+}
+
+// swiftRerunArgs are the caller's args a rerun of one test keeps: all but
+// the test selection, which the rerun's --filter replaces.
+func swiftRerunArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		flag, _, hasValue := strings.Cut(args[i], "=")
+		if flag == "--filter" || flag == "--skip" {
+			if !hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 func swiftFlags(p *planInput) ([]string, error) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -48,6 +49,10 @@ type BuildOutcome struct {
 	ResultBundle string
 	CrashReports []CrashReport
 	Notes        []string
+	// Coverage is a coverage run's report (xccov's, from the result
+	// bundle); CoverageError says why a coverage run has none.
+	Coverage      *coverage.Report
+	CoverageError string
 }
 
 // Build runs the action. The error is non-nil only when the request is
@@ -97,6 +102,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 	o.refine()
 	if bundleDir != "" {
 		o.readBundle(ctx, r.ResultBundlePath, bundleDir)
+		o.readCoverage(ctx, r, step.Dir)
 	}
 	if !o.Status.OK() {
 		apps := append([]string{r.Scheme}, req.Apps...)

@@ -66,6 +66,9 @@ type Request struct {
 	// that xcodebuild strips.
 	Env     map[string]string `json:"env,omitempty"`
 	TestEnv map[string]string `json:"test_env,omitempty"`
+	// Coverage runs the tests with code coverage (-enableCodeCoverage
+	// YES), kept in the result bundle.
+	Coverage bool `json:"coverage,omitempty"`
 }
 
 // RequestError reports a Request that cannot make a valid command.
@@ -108,6 +111,9 @@ func BuildCommand(action Action, r Request) (Command, error) {
 	}
 	if r.ParallelTesting != nil {
 		argv = append(argv, "-parallel-testing-enabled", yesNo(*r.ParallelTesting))
+	}
+	if r.Coverage {
+		argv = append(argv, "-enableCodeCoverage", "YES")
 	}
 	argv = append(argv, r.Args...)
 	argv = append(argv, string(action))
@@ -224,6 +230,9 @@ var testIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 func checkTestOptions(action Action, r Request) error {
 	testOnly := len(r.OnlyTesting) > 0 || len(r.SkipTesting) > 0 || r.TestPlan != "" || r.ParallelTesting != nil || len(r.TestEnv) > 0
+	if r.Coverage && !action.runsTests() {
+		return &RequestError{"coverage", fmt.Sprintf("applies to the actions that run tests, not %s", action)}
+	}
 	if testOnly && !action.buildsTests() {
 		return &RequestError{"only_testing/skip_testing/test_plan/parallel_testing/test_env", fmt.Sprintf("apply to test actions, not %s", action)}
 	}

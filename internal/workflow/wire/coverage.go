@@ -11,7 +11,7 @@ import (
 // own files, the files a filter selects (least covered first), and on
 // request one file's uncovered lines.
 type Coverage struct {
-	Tool              string          `json:"tool" jsonschema:"go, gcov or llvm-cov (cargo, clang)"`
+	Tool              string          `json:"tool" jsonschema:"go, gcov, llvm-cov (cargo, clang, SwiftPM) or xccov (Xcode)"`
 	Percent           float64         `json:"percent" jsonschema:"covered lines in percent, over the project's own files"`
 	Lines             int             `json:"lines" jsonschema:"lines the toolchain counts"`
 	Covered           int             `json:"covered" jsonschema:"lines run at least once"`

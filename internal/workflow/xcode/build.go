@@ -18,6 +18,7 @@ type testParams struct {
 	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"Target[/Class[/method]] to skip"`
 	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
 	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the tests (as TEST_RUNNER_*)"`
+	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (-enableCodeCoverage YES, read with xccov from the result bundle) of files under this path (\".\": all)"`
 }
 
 // BuildOutput is the result of xcode_build, xcode_test and xcode_clean.
@@ -33,6 +34,7 @@ type BuildOutput struct {
 	Tests        *wire.TestReport      `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
 	XCResult     *wire.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
 	ResultBundle string                `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
+	Coverage     *wire.Coverage        `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
 	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
 	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
 	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
@@ -40,22 +42,25 @@ type BuildOutput struct {
 }
 
 func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	return h.xcodebuild(ctx, c, xcode.ActionBuild, in, nil)
+	return h.xcodebuild(ctx, c, xcode.ActionBuild, in, nil, "")
 }
 
 func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	return h.xcodebuild(ctx, c, xcode.ActionClean, in, nil)
+	return h.xcodebuild(ctx, c, xcode.ActionClean, in, nil, "")
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {
 	return h.xcodebuild(ctx, c, xcode.ActionTest, in.ActionArgs, func(r *xcode.Request) {
 		r.OnlyTesting, r.SkipTesting, r.TestPlan, r.TestEnv = in.OnlyTesting, in.SkipTesting, in.TestPlan, in.TestEnv
-	})
+		r.Coverage = in.Coverage != ""
+	}, in.Coverage)
 }
 
 // xcodebuild checks and runs one action (tests add their arguments with
-// tests), its log captured (xcode.BuildCaptured), and renders the verdict.
-func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, in ActionArgs, tests func(*xcode.Request)) (catalog.Result[BuildOutput], error) {
+// tests), its log captured (xcode.BuildCaptured), and renders the verdict;
+// a coverage run's report is kept with it, its files under coverFilter
+// listed.
+func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, in ActionArgs, tests func(*xcode.Request), coverFilter string) (catalog.Result[BuildOutput], error) {
 	b, err := h.request(ctx, action, in, tests)
 	if err != nil {
 		return catalog.Result[BuildOutput]{}, err
@@ -69,8 +74,10 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 		return catalog.Result[BuildOutput]{}, apple.UsageOf(err)
 	}
 	out := newBuildOutput(o, cp.Kept)
+	covText, cov := h.keepCoverage(ctx, cp.Kept.ID, o, coverFilter)
+	out.Coverage = cov
 	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}, out)
-	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt), Output: out, Outcome: outcome(o)}, cr), nil
+	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt, covText), Output: out, Outcome: outcome(o)}, cr), nil
 }
 
 // request checks the arguments into the build to run (xcode.CheckBuild).

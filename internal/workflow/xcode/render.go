@@ -10,9 +10,9 @@ import (
 	"github.com/triage-dev/triage/internal/xcode"
 )
 
-// renderBuild writes the verdict, what failed, crash reports, a summary and the
-// filtered log.
-func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerpt) string {
+// renderBuild writes the verdict, what failed, crash reports, a summary,
+// a coverage run's section and the filtered log.
+func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerpt, coverage string) string {
 	var b strings.Builder
 	b.WriteString(o.Line)
 	b.WriteByte('\n')
@@ -28,6 +28,7 @@ func renderBuild(out BuildOutput, o *xcode.BuildOutcome, filtered excerpt.Excerp
 	render.Failures(&b, fs, "xcresult.failures and tests.cases")
 	apple.WriteReports(&b, out.CrashReports)
 	writeSummary(&b, out, o)
+	b.WriteString(coverage)
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
