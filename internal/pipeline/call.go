@@ -18,8 +18,8 @@ import (
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
-// MaxCoverageFiles bounds the files a coverage summary lists.
-const MaxCoverageFiles = 30
+// maxCoverageFiles bounds the files a coverage summary lists.
+const maxCoverageFiles = 30
 
 // Call is one build or test call as the build and test tools make it: the
 // project planned (here or on its host), the run captured into the store
@@ -158,7 +158,7 @@ func (c Call) keepCoverage(ctx context.Context, id string, res *Result) *coverag
 	if res.Coverage == nil {
 		return nil
 	}
-	s := coverage.Summarize(res.Coverage, c.coverageFilter(), MaxCoverageFiles)
+	s := coverage.Summarize(res.Coverage, c.coverageFilter(), maxCoverageFiles)
 	if err := c.Store.PutFile(ctx, id, coverage.FileName, res.Coverage.Write); err != nil {
 		s.Report.Notes = append(s.Report.Notes, "the report could not be kept with the output: "+err.Error())
 	}
