@@ -177,10 +177,21 @@ func (m *Manager) List(ctx context.Context) []*Job {
 // has been written. When there is nothing past cursor yet and the job runs,
 // it waits up to wait for new output or the job's end.
 func (m *Manager) Output(ctx context.Context, id string, cursor, limit int, wait time.Duration) (store.Page, error) {
+	_, p, err := m.Page(ctx, id, cursor, limit, wait)
+	return p, err
+}
+
+// Page is Output that also returns the job.
+func (m *Manager) Page(ctx context.Context, id string, cursor, limit int, wait time.Duration) (*Job, store.Page, error) {
 	j, err := m.Get(ctx, id)
 	if err != nil {
-		return store.Page{}, err
+		return nil, store.Page{}, err
 	}
+	p, err := m.page(ctx, j, cursor, limit, wait)
+	return j, p, err
+}
+
+func (m *Manager) page(ctx context.Context, j *Job, cursor, limit int, wait time.Duration) (store.Page, error) {
 	changed := j.commit()
 	info, err := m.store.Info(ctx, j.OutputID)
 	if err != nil {

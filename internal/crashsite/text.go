@@ -17,7 +17,12 @@ import (
 //	  args: head = 0x7ffc…, label = 0x5555… "list"
 //	  locals: sum = 1, n = 0x0
 //	  fault address 0x0: n = 0x0
+//
+// A nil site writes nothing.
 func (s *Site) WriteText(b *strings.Builder) {
+	if s == nil {
+		return
+	}
 	b.WriteString("crash site: ")
 	if s.Function != "" {
 		b.WriteString(s.Function + " at ")

@@ -47,12 +47,7 @@ type TestCrash struct {
 // looked for its core already.
 func runnerCrash(c *TestCrash, o *capture.Outcome, projectDir string) {
 	c.Signal = o.Result.SignalName
-	for _, a := range o.Artifacts {
-		if a.Kind == "core" {
-			c.Core = a.Path
-			break
-		}
-	}
+	c.Core = o.Core()
 	if tr := o.Trace; tr != nil {
 		c.Backtrace = tr.Frames
 		if f, ok := tr.Crashing(projectDir); ok {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/background"
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/debugger/dap"
 	"github.com/triage-dev/triage/internal/debugger/lldbcli"
@@ -318,4 +319,24 @@ func (s *Set) JobList(ctx context.Context) []*background.Job {
 		return nil
 	}
 	return s.jobs.List(ctx)
+}
+
+// CrashPlaces are where crash_report_list looks besides the usual places:
+// projectDir, where programs ran (background jobs', recent runs'), and
+// where triage keeps the cores it moved out of the user's tree.
+func (s *Set) CrashPlaces(ctx context.Context, projectDir string) coredump.Places {
+	p := coredump.Places{ProjectDir: projectDir}
+	if m, err := s.Jobs(ctx); err == nil {
+		for _, j := range m.List(ctx) {
+			p.Ran = append(p.Ran, j.Dir)
+		}
+	}
+	if st, err := s.Store(ctx); err == nil {
+		p.Kept, p.KeptRun = st.CoreDir(""), st.Visible(ctx)
+		entries, _ := st.List(ctx, 100)
+		for _, e := range entries {
+			p.Ran = append(p.Ran, e.Cwd)
+		}
+	}
+	return p
 }

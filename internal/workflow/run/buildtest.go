@@ -2,23 +2,15 @@ package run
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/argpath"
-	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
-	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
-	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
-	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -47,70 +39,20 @@ func (r planRequest) check(def time.Duration) (logfilter.Level, time.Duration, e
 	return level, timeout, err
 }
 
-// plan turns the request into steps, explaining every mistake as a usage
-// error.
-func (r planRequest) plan() (steps []toolchain.Step, tc string, err error) {
+// setProjectDir is the call that sets a session's project_dir.
+var setProjectDir = catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"})
+
+// argv is the command the call names, its own or the session's; nil to
+// plan from the project, which is required.
+func (r planRequest) argv() ([]string, error) {
 	if r.projectDir == "" {
-		return nil, "", fault.Usagef("project_dir is required: pass it, or set it once with %s",
-			catalog.NextCall("session_set_defaults", map[string]any{"project_dir": "/path/to/project"}))
+		return nil, fault.Usagef("project_dir is required: pass it, or set it once with %s", setProjectDir)
 	}
-	argv, err := argvOf(r.command, r.commandField)
+	argv, err := toolchain.Argv(r.command, r.commandField)
 	if argv == nil && err == nil {
-		argv, err = argvOf(r.sessionCommand, r.sessionField)
+		argv, err = toolchain.Argv(r.sessionCommand, r.sessionField)
 	}
-	if err != nil {
-		return nil, "", err
-	}
-	steps, tc, err = toolchain.Plan(r.kind, argv, r.toolchain, r.projectDir, r.options)
-	return steps, tc, usage(err)
-}
-
-// usage marks a planning error as the caller's to fix: an unknown
-// toolchain, a directory that holds no project (the error lists what was
-// looked for), an option the toolchain cannot honour, a missing directory.
-func usage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fault.Usage(err)
-}
-
-// argvOf reads an argv array argument. A string is refused with an
-// explanation: triage runs no shell, so "make -j4 check" cannot be split
-// safely on the caller's behalf.
-func argvOf(v any, field string) ([]string, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		if strings.TrimSpace(x) == "" {
-			return nil, nil
-		}
-		msg := fmt.Sprintf("%s must be an argv array, not a string: triage runs commands without a shell", field)
-		if !strings.ContainsAny(x, "\"'\\$`|&;<>()*?{}~") {
-			suggestion, _ := json.Marshal(strings.Fields(x))
-			msg += fmt.Sprintf(", so pass %s", suggestion)
-		} else {
-			msg += `; split it into its arguments yourself, e.g. ["sh","-c","..."] if you do need a shell`
-		}
-		return nil, fault.Usage(errors.New(msg))
-	case []string:
-		return x, nil
-	case []any:
-		argv := make([]string, len(x))
-		for i, e := range x {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fault.Usagef("%s[%d] is %v: every argument must be a string", field, i, e)
-			}
-			argv[i] = s
-		}
-		if len(argv) == 0 {
-			return nil, nil
-		}
-		return argv, nil
-	}
-	return nil, fault.Usagef("%s must be an argv array of strings, such as [\"make\",\"check\"]", field)
+	return argv, err
 }
 
 // BuildTestOutput is the result of build and test.
@@ -147,64 +89,52 @@ type StepOutput struct {
 }
 
 func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
-	var zero catalog.Result[BuildTestOutput]
-	if r.sshHost == "" {
-		r.projectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
-	}
-	level, timeout, err := r.check(h.svc.Config.RunTimeout())
+	call, err := r.call(ctx, h.svc)
 	if err != nil {
-		return zero, err
+		return catalog.Result[BuildTestOutput]{}, err
 	}
-	conn, err := r.onHost(ctx, h.svc)
+	call.Tool, call.Budget = c.Tool, h.svc.Config.BudgetBytes()/2
+	call.Progress = func(lines int64, msg string) { c.Progress(ctx, float64(lines), 0, msg) }
+	var answer catalog.Result[BuildTestOutput]
+	call.Answer = func(d *pipeline.Called) any {
+		answer = r.render(d)
+		return answer.Output
+	}
+	cr, err := pipeline.BuildOrTest(ctx, call)
 	if err != nil {
-		return zero, err
+		return answer, err
 	}
-	done, err := r.coverageDir()
-	if err != nil {
-		return zero, err
-	}
-	defer done()
-	steps, tc, err := r.plan()
-	if err != nil {
-		return zero, err
-	}
-	st, err := h.svc.Store(ctx)
-	if err != nil {
-		return zero, err
-	}
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: r.projectDir},
-		capture.Options{Budget: h.svc.Config.BudgetBytes() / 2, Filtered: true})
-	if err != nil {
-		return zero, err
-	}
-	keep := st.CoreDir(cp.ID())
-	if conn != nil {
-		keep = "" // cores on the host stay there
-	}
-	res, err := pipeline.Run(ctx, pipeline.Request{
-		Kind: r.kind, Steps: steps, Level: level, Timeout: timeout,
-		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{r.projectDir}, ProjectDir: r.projectDir, KeepCores: keep,
-		Progress: func(p pipeline.Progress) {
-			msg := progressMessage(p)
-			c.Progress(ctx, float64(p.Lines), 0, msg)
-			cp.RecordProgress(msg)
-		},
-		Remote: conn,
-	})
-	if err != nil {
-		cp.Abort()
-		return zero, startError(err)
-	}
-	cov, wc := keepCoverage(ctx, st, cp.ID(), res, r.coverageFilter())
-	answer := r.render(res, tc, cp.Close(), cov, wc)
-	cr := cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: exitCodeOf(res)}, answer.Output)
 	return render.StoreFailure(answer, cr), nil
 }
 
+// call checks the request and makes it the domain's call: its plan's
+// inputs, and the connection to the host the project is on.
+func (r planRequest) call(ctx context.Context, svc *services.Set) (pipeline.Call, error) {
+	level, timeout, err := r.check(svc.Config.RunTimeout())
+	if err != nil {
+		return pipeline.Call{}, err
+	}
+	argv, err := r.argv()
+	if err != nil {
+		return pipeline.Call{}, err
+	}
+	call := pipeline.Call{Kind: r.kind, Toolchain: r.toolchain, Argv: argv, ProjectDir: r.projectDir,
+		Options: r.options, Level: level, Timeout: timeout, Coverage: r.coverage}
+	if r.sshHost == "" {
+		call.ProjectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
+	} else if call.Remote, err = svc.Remote().Conn(ctx, r.sshHost); err != nil {
+		return call, err
+	}
+	call.Store, err = svc.Store(ctx)
+	return call, err
+}
+
 // render renders a finished build or test and its captured log.
-func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result, cov *coverage.Summary, wc *wire.Coverage) catalog.Result[BuildTestOutput] {
+func (r planRequest) render(d *pipeline.Called) catalog.Result[BuildTestOutput] {
+	res, tc, cr := d.Result, d.Toolchain, d.Output
+	r.projectDir, r.options = d.ProjectDir, d.Options
 	out := newBuildTestOutput(res, tc)
-	out.SSHHost, out.Coverage = r.sshHost, wc
+	out.SSHHost, out.Coverage = r.sshHost, coverageOf(d)
 	if c := res.Crash; c != nil {
 		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
@@ -216,31 +146,15 @@ func (r planRequest) render(res *pipeline.Result, tc string, cr capture.Result, 
 	switch {
 	case !res.Status.OK():
 		outcome = catalog.Failed
-	case wc != nil && wc.Error != "":
+	case out.Coverage != nil && out.Coverage.Error != "":
 		outcome = catalog.Error // the coverage asked for could not be had
 	}
-	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt, cov), Output: out, Outcome: outcome}
+	return catalog.Result[BuildTestOutput]{Text: renderBuildTest(out, res, cr.Excerpt, d.Coverage), Output: out, Outcome: outcome}
 }
 
 // testCall is the call's own arguments, for the hints that rerun it.
 func (r planRequest) testCall() toolchain.TestCall {
 	return toolchain.TestCall{ProjectDir: r.projectDir, Toolchain: r.toolchain, Options: r.options, TimeoutS: float64(r.timeoutS), SSHHost: r.sshHost}
-}
-
-func progressMessage(p pipeline.Progress) string {
-	msg := fmt.Sprintf("step %d/%d %s: %s", p.Step, p.Steps, p.StepName, p.Command)
-	if p.StepName == toolchain.StepTest && p.Passed+p.Failed > 0 {
-		msg = fmt.Sprintf("step %d/%d test: %d passed, %d failed so far", p.Step, p.Steps, p.Passed, p.Failed)
-	}
-	return fmt.Sprintf("%s (%d lines, %s)", msg, p.Lines, p.Elapsed.Round(time.Second))
-}
-
-// exitCodeOf is the exit code of the step that decided the run.
-func exitCodeOf(res *pipeline.Result) int {
-	if res.Failed != nil {
-		return res.Failed.Outcome.Result.ExitCode
-	}
-	return 0
 }
 
 func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
@@ -251,12 +165,7 @@ func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
 		DurationMS: res.Duration.Milliseconds(),
 	}
 	for _, s := range res.Steps {
-		so := StepOutput{Name: s.Step.Name, Command: s.Step.CommandLine(), Dir: s.Step.Dir, Ran: s.Ran}
-		if s.Ran {
-			r := s.Outcome.Result
-			so.ExitCode, so.Signal, so.DurationMS, so.Verdict = r.ExitCode, r.SignalName, r.Duration.Milliseconds(), s.Outcome.Verdict.Line
-		}
-		out.Steps = append(out.Steps, so)
+		out.Steps = append(out.Steps, stepOf(s))
 	}
 	if res.Report != nil {
 		out.Tests = wire.TestReportOf(res.Report)
@@ -265,28 +174,11 @@ func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
 	return out
 }
 
-// onHost connects to the host the project is on and has planning read the
-// project's files there (one snapshot of its directory); nil when the
-// project is here. A directory the host lacks is the caller's mistake.
-func (r *planRequest) onHost(ctx context.Context, svc *services.Set) (*remote.Conn, error) {
-	if r.sshHost == "" {
-		return nil, nil
+func stepOf(s pipeline.StepResult) StepOutput {
+	so := StepOutput{Name: s.Step.Name, Command: s.Step.CommandLine(), Dir: s.Step.Dir, Ran: s.Ran}
+	if s.Ran {
+		r := s.Outcome.Result
+		so.ExitCode, so.Signal, so.DurationMS, so.Verdict = r.ExitCode, r.SignalName, r.Duration.Milliseconds(), s.Outcome.Verdict.Line
 	}
-	if r.projectDir == "" {
-		return nil, nil // plan explains
-	}
-	conn, err := svc.Remote().Conn(ctx, r.sshHost)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := conn.Snapshot(ctx, r.projectDir, toolchain.PlanFiles())
-	var de *remote.DirError
-	switch {
-	case errors.As(err, &de):
-		return nil, fault.Usage(err)
-	case err != nil:
-		return nil, err
-	}
-	r.projectDir, r.options.Files = snap.Dir, snap
-	return conn, nil
+	return so
 }

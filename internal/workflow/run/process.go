@@ -37,11 +37,7 @@ func info(j *background.Job) ProcessInfo {
 }
 
 func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[ProcessInfo], error) {
-	spec, err := in.spec(h.svc, false)
-	if err != nil {
-		return catalog.Result[ProcessInfo]{}, err
-	}
-	conn, err := in.host(ctx, h.svc)
+	req, err := in.request(ctx, h.svc, false)
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
@@ -49,19 +45,22 @@ func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) 
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
-	j, err := m.Start(ctx, capture.Request{Spec: spec, Program: in.program(), ProjectDir: in.projectDir(), Remote: conn})
+	j, err := m.Start(ctx, req)
 	if err != nil {
-		return catalog.Result[ProcessInfo]{}, startError(err)
+		return catalog.Result[ProcessInfo]{}, capture.StartFailure(err)
 	}
-	p := info(j)
+	return catalog.Result[ProcessInfo]{Text: startedText(j), Output: info(j)}, nil
+}
+
+// startedText says what started where, and the calls that read and stop it.
+func startedText(j *background.Job) string {
 	where := ""
 	if j.Host != "" {
 		where = " on " + j.Host
 	}
-	text := fmt.Sprintf("STARTED %s (pid %d)%s: %s\nnext: %s, then %s\n", j.ID, j.Pid, where, strings.Join(j.Argv, " "),
+	return fmt.Sprintf("STARTED %s (pid %d)%s: %s\nnext: %s, then %s\n", j.ID, j.Pid, where, strings.Join(j.Argv, " "),
 		catalog.NextCall("process_output", map[string]any{"id": j.ID, "cursor": 0}),
 		catalog.NextCall("process_stop", map[string]any{"id": j.ID}))
-	return catalog.Result[ProcessInfo]{Text: text, Output: p}, nil
 }
 
 // ProcessList lists background processes.
@@ -74,22 +73,14 @@ func (h *handler) list(ctx context.Context, c *catalog.Call, _ struct{}) (catalo
 	if err != nil {
 		return catalog.Result[ProcessList]{}, err
 	}
+	jobs := m.List(ctx)
 	out := ProcessList{Processes: []ProcessInfo{}}
-	var b strings.Builder
-	running := 0
-	for _, j := range m.List(ctx) {
-		p := info(j)
-		out.Processes = append(out.Processes, p)
-		state := "running"
-		if !p.Running {
-			state = p.Verdict
-		} else {
-			running++
-		}
-		fmt.Fprintf(&b, "%s  pid %d  %s  — %s\n", p.ID, p.Pid, strings.Join(p.Argv, " "), state)
+	for _, j := range jobs {
+		out.Processes = append(out.Processes, info(j))
 	}
-	head := fmt.Sprintf("PROCESSES: %d, %d running\n", len(out.Processes), running)
-	return catalog.Result[ProcessList]{Text: head + b.String(), Output: out}, nil
+	var b strings.Builder
+	background.WriteList(&b, jobs)
+	return catalog.Result[ProcessList]{Text: b.String(), Output: out}, nil
 }
 
 type outputParams struct {
@@ -114,27 +105,33 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 	if err != nil {
 		return catalog.Result[ProcessOutput]{}, err
 	}
+	wait, err := in.wait()
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, err
+	}
+	j, p, err := m.Page(ctx, in.ID, in.Cursor, in.Limit, wait)
+	if err != nil {
+		return catalog.Result[ProcessOutput]{}, err
+	}
+	out := processOutput(j, in.Cursor, p.Lines)
+	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines, j.Outcome()), Output: out}, nil
+}
+
+// wait checks the cursor and reads wait_s.
+func (in outputParams) wait() (time.Duration, error) {
 	if in.Cursor < 0 {
-		return catalog.Result[ProcessOutput]{}, fault.Usagef("cursor must be 0 or more")
+		return 0, fault.Usagef("cursor must be 0 or more")
 	}
-	wait, err := in.WaitS.Duration("wait_s", 0, time.Minute)
-	if err != nil {
-		return catalog.Result[ProcessOutput]{}, err
-	}
-	j, err := m.Get(ctx, in.ID)
-	if err != nil {
-		return catalog.Result[ProcessOutput]{}, err
-	}
-	p, err := m.Output(ctx, in.ID, in.Cursor, in.Limit, wait)
-	if err != nil {
-		return catalog.Result[ProcessOutput]{}, err
-	}
+	return in.WaitS.Duration("wait_s", 0, time.Minute)
+}
+
+func processOutput(j *background.Job, cursor int, lines []string) ProcessOutput {
 	pi := info(j)
-	out := ProcessOutput{ID: in.ID, Lines: p.Lines, NextCursor: in.Cursor + len(p.Lines), Running: pi.Running, Verdict: pi.Verdict, OutputID: j.OutputID}
+	out := ProcessOutput{ID: j.ID, Lines: lines, NextCursor: cursor + len(lines), Running: pi.Running, Verdict: pi.Verdict, OutputID: j.OutputID}
 	if out.Lines == nil {
 		out.Lines = []string{}
 	}
-	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines, j.Outcome()), Output: out}, nil
+	return out
 }
 
 // outputText is a page of a process's output: its state, the lines, and
@@ -151,20 +148,16 @@ func outputText(out ProcessOutput, cursor, total int, o *capture.Outcome) string
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	if o != nil && !o.Verdict.OK() {
-		if len(o.Verdict.Evidence) > 0 {
-			b.WriteString("evidence:\n")
-			for _, e := range o.Verdict.Evidence {
-				writeEvidence(&b, e)
-			}
-		}
-		writeHints(&b, o.Verdict.Hints)
-		if out.NextCursor < total {
-			fmt.Fprintf(&b, "more: %s\n", catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor}))
-		}
+	next := catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor})
+	if o == nil || o.Verdict.OK() {
+		fmt.Fprintf(&b, "next: %s\n", next)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "next: %s\n", catalog.NextCall("process_output", map[string]any{"id": out.ID, "cursor": out.NextCursor}))
+	o.Verdict.WriteEvidence(&b)
+	writeHints(&b, o.Verdict.Hints)
+	if out.NextCursor < total {
+		fmt.Fprintf(&b, "more: %s\n", next)
+	}
 	return b.String()
 }
 

@@ -4,7 +4,6 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/spawn"
-	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -29,32 +27,44 @@ import (
 // Workflow returns the run workflow bound to svc.
 func Workflow(svc *services.Set) *catalog.Workflow {
 	h := &handler{svc: svc}
-	world := catalog.Annotations{OpenWorld: true}
-	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
 	return &catalog.Workflow{
 		ID:          "run",
 		Title:       "Run and crash evidence",
 		Description: "Run programs and say truthfully how they ended: exit code, signal, core dump, timeout; find and read crash reports.",
-		Tools: []*catalog.Tool{
-			catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected): verdict, errors with file:line, filtered log.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
-				Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
-				Unlisted("", "clean"),         // swift only, rarely wanted: not worth its tokens in every tools/list
-			catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests with messages and file:line, counts, filtered log.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
-				Unlisted("", "test_command"),
-			catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
-			catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
-				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
-			catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
-			catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
-			catalog.New("process_stop", "Stop a background process (SIGTERM, then SIGKILL) and return its verdict.",
-				catalog.Annotations{Destructive: true, Idempotent: true}, h.stop),
-			catalog.New("crash_report_list", "List crash artifacts: core files, systemd-coredump and apport entries, macOS crash reports.", ro, h.crashList),
-			catalog.New("crash_report_show", "Summarise a core file or .ips/.crash report: signal, exception, crashed thread's frames.", ro, h.crashShow).
-				Unlisted("", "project_dir"), // only where relative paths resolve; rarely given
-		},
+		Tools:       append(h.runTools(), h.evidenceTools()...),
+	}
+}
+
+// runTools are the tools that run something: build, test, run, process_*.
+func (h *handler) runTools() []*catalog.Tool {
+	svc, world := h.svc, catalog.Annotations{OpenWorld: true}
+	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
+	return []*catalog.Tool{
+		catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected): verdict, errors with file:line, filtered log.",
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
+			Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
+			Unlisted("", "clean"),         // swift only, rarely wanted: not worth its tokens in every tools/list
+		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests with messages and file:line, counts, filtered log.",
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
+			Unlisted("", "test_command"),
+		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
+		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
+		catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
+		catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
+		catalog.New("process_stop", "Stop a background process (SIGTERM, then SIGKILL) and return its verdict.",
+			catalog.Annotations{Destructive: true, Idempotent: true}, h.stop),
+	}
+}
+
+// evidenceTools are the tools that find and read crash artifacts.
+func (h *handler) evidenceTools() []*catalog.Tool {
+	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
+	return []*catalog.Tool{
+		catalog.New("crash_report_list", "List crash artifacts: core files, systemd-coredump and apport entries, macOS crash reports.", ro, h.crashList),
+		catalog.New("crash_report_show", "Summarise a core file or .ips/.crash report: signal, exception, crashed thread's frames.", ro, h.crashShow).
+			Unlisted("", "project_dir"), // only where relative paths resolve; rarely given
 	}
 }
 
@@ -74,16 +84,10 @@ type processParams struct {
 	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 }
 
-func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, error) {
+// request is the run the parameters describe, on ssh_host when given.
+func (p processParams) request(ctx context.Context, svc *services.Set, foreground bool) (capture.Request, error) {
 	if p.Program == "" {
-		return spawn.Spec{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
-	}
-	// Relative paths are the program's: cwd is taken in project_dir, and
-	// the directory is absolute so that whatever names it works anywhere.
-	// A host's paths are its own: they are passed on as given.
-	dir := argpath.Base(p.Cwd, p.ProjectDir)
-	if p.SSHHost != "" {
-		dir = remote.Dir(p.Cwd, p.ProjectDir)
+		return capture.Request{}, fault.Usagef("program is required: a path such as ./a.out, or a name in PATH")
 	}
 	def := time.Duration(0) // a background process runs until stopped
 	if foreground {
@@ -91,20 +95,32 @@ func (p processParams) spec(svc *services.Set, foreground bool) (spawn.Spec, err
 	}
 	timeout, err := p.TimeoutS.Timeout(def, 0)
 	if err != nil {
-		return spawn.Spec{}, err
+		return capture.Request{}, err
 	}
-	s := spawn.Spec{
-		Argv:      append([]string{p.Program}, p.Args...),
-		Dir:       dir,
-		Env:       p.Env,
-		Unset:     p.Unset,
-		Timeout:   timeout,
-		CoreDumps: p.CoreDumps == nil || *p.CoreDumps,
+	req := capture.Request{Spec: p.spec(timeout), Program: p.program(), ProjectDir: p.projectDir()}
+	if p.SSHHost != "" {
+		req.Remote, err = svc.Remote().Conn(ctx, p.SSHHost)
 	}
+	return req, err
+}
+
+// spec is the process to start. Relative paths are the program's: cwd is
+// taken in project_dir, and the directory is absolute so that whatever
+// names it works anywhere. A host's paths are its own: passed on as given.
+func (p processParams) spec(timeout time.Duration) spawn.Spec {
+	s := spawn.Spec{Argv: append([]string{p.Program}, p.Args...), Dir: p.dir(), Env: p.Env, Unset: p.Unset,
+		Timeout: timeout, CoreDumps: p.CoreDumps == nil || *p.CoreDumps}
 	if p.Stdin != "" {
 		s.Stdin = strings.NewReader(p.Stdin)
 	}
-	return s, nil
+	return s
+}
+
+func (p processParams) dir() string {
+	if p.SSHHost != "" {
+		return remote.Dir(p.Cwd, p.ProjectDir)
+	}
+	return argpath.Base(p.Cwd, p.ProjectDir)
 }
 
 // program is the program as run, absolute when it is a path (hints and
@@ -133,14 +149,6 @@ func (p processParams) projectDir() string {
 	return argpath.Resolve(p.ProjectDir, "", "")
 }
 
-// host is the connection to ssh_host, nil when the program runs here.
-func (p processParams) host(ctx context.Context, svc *services.Set) (*remote.Conn, error) {
-	if p.SSHHost == "" {
-		return nil, nil
-	}
-	return svc.Remote().Conn(ctx, p.SSHHost)
-}
-
 // RunOutput is the result of run, process_stop and a finished process.
 type RunOutput struct {
 	Verdict      wire.Verdict    `json:"verdict" jsonschema:"how the program ended: status, crash type, signal, exit code, indicators, evidence, hints"`
@@ -159,11 +167,7 @@ type RunOutput struct {
 }
 
 func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[RunOutput], error) {
-	spec, err := in.spec(h.svc, true)
-	if err != nil {
-		return catalog.Result[RunOutput]{}, err
-	}
-	conn, err := in.host(ctx, h.svc)
+	req, err := in.request(ctx, h.svc, true)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
@@ -172,38 +176,28 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 		return catalog.Result[RunOutput]{}, err
 	}
 	name := filepath.Base(in.Program)
-	c.Progress(ctx, 0, 0, "running "+name)
-	cp, err := capture.Open(ctx, st, store.Meta{Tool: "run", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{
-		Budget: h.svc.Config.BudgetBytes() / 2,
-		Progress: func(p capture.Progress) string {
-			msg := fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second))
-			c.Progress(ctx, float64(p.Lines), 0, msg)
-			return msg
-		},
-	})
+	var answer catalog.Result[RunOutput]
+	cr, err := capture.RunStored(ctx, capture.StoredRun{Tool: "run", Store: st, Budget: h.svc.Config.BudgetBytes() / 2, Request: req,
+		Progress: progress(ctx, c, name),
+		Answer: func(o *capture.Outcome, cr capture.Result) any {
+			o.Verdict.Hints = append(toolchain.RunRebuildHints(o.NoDebugInfo, in.runCall()), o.Verdict.Hints...)
+			answer = renderOutcome(o, cr)
+			return answer.Output
+		}})
 	if err != nil {
-		return catalog.Result[RunOutput]{}, err
+		return answer, err
 	}
-	o, err := capture.Run(ctx, capture.Request{Spec: spec, Output: cp, OutputID: cp.ID(), Program: in.program(),
-		ProjectDir: in.projectDir(), KeepCores: st.CoreDir(cp.ID()), Remote: conn})
-	if err != nil {
-		cp.Abort()
-		return catalog.Result[RunOutput]{}, startError(err)
-	}
-	o.Verdict.Hints = append(toolchain.RunRebuildHints(o.NoDebugInfo, in.runCall()), o.Verdict.Hints...)
-	res := renderOutcome(o, cp.Close())
-	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}, res.Output)
-	return render.StoreFailure(res, cr), nil
+	return render.StoreFailure(answer, cr), nil
 }
 
-// startError turns a spawn start failure into a usage error (the arguments
-// name something that cannot run), keeping its specific message.
-func startError(err error) error {
-	var se *spawn.StartError
-	if errors.As(err, &se) {
-		return fault.Usage(se)
+// progress reports a run's lines as it goes, and is its stored progress.
+func progress(ctx context.Context, c *catalog.Call, name string) func(capture.Progress) string {
+	c.Progress(ctx, 0, 0, "running "+name)
+	return func(p capture.Progress) string {
+		msg := fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second))
+		c.Progress(ctx, float64(p.Lines), 0, msg)
+		return msg
 	}
-	return err
 }
 
 // renderOutcome renders a finished run and its captured output.
@@ -216,14 +210,8 @@ func renderOutcome(o *capture.Outcome, cr capture.Result) catalog.Result[RunOutp
 	out := RunOutput{
 		Verdict: wire.VerdictOf(o.Verdict), Argv: r.Argv, Pid: r.Pid, DurationMS: r.Duration.Milliseconds(),
 		PeakRSSBytes: r.PeakRSS, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Artifacts: wire.ArtifactsOf(o.Artifacts),
-		Hang: wire.HangOf(stuck), CrashSite: wire.CrashSiteOf(o.Site),
+		Hang: wire.HangOf(stuck), CrashSite: wire.CrashSiteOf(o.Site), Core: o.Core(),
 		Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
-	}
-	for _, a := range o.Artifacts {
-		if a.Kind == "core" {
-			out.Core = a.Path
-			break
-		}
 	}
 	if o.Trace != nil {
 		out.Backtrace = wire.FramesOf(o.Trace.Frames)

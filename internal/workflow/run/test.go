@@ -32,10 +32,8 @@ func (p testParams) request() planRequest {
 	return planRequest{
 		kind: toolchain.StepTest, projectDir: p.ProjectDir, toolchain: p.Toolchain,
 		command: p.Command, commandField: "command", sessionCommand: p.TestCommand, sessionField: "test_command",
-		options: toolchain.Options{
-			Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
-			Args: p.Args, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != "",
-		},
+		options: toolchain.Options{Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
+			Args: p.Args, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != ""},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
 	}
 }

@@ -1,0 +1,195 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/coverage"
+	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/remote"
+	"github.com/triage-dev/triage/internal/scratch"
+	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/toolchain"
+)
+
+// maxCoverageFiles bounds the files a coverage summary lists.
+const maxCoverageFiles = 30
+
+// Call is one build or test call as the build and test tools make it: the
+// project planned (here or on its host), the run captured into the store
+// (whole, with an excerpt of the filtered log), a coverage report kept with
+// the output, and the caller's answer stored with the verdict.
+type Call struct {
+	Tool  string // the store entry's tool
+	Store *store.Store
+	// Budget bounds the excerpt, in bytes.
+	Budget int
+	// Kind is toolchain.StepBuild or StepTest; Argv an explicit command
+	// (nil plans from the project); Toolchain "" detects it.
+	Kind, Toolchain string
+	Argv            []string
+	ProjectDir      string // absolute here; as given on a host
+	Options         toolchain.Options
+	Level           logfilter.Level
+	Timeout         time.Duration
+	// Remote, when set, is the host the project is on.
+	Remote *remote.Conn
+	// Coverage is a coverage run's file filter: the path under the project
+	// (or an absolute path in it) whose files the summary lists.
+	Coverage string
+	// Progress is told each progress line and the lines so far.
+	Progress func(lines int64, msg string)
+	// Answer renders the finished call; what it returns is stored with the
+	// output and its verdict.
+	Answer func(*Called) any
+}
+
+// Called is a finished call, for its answer.
+type Called struct {
+	Result    *Result
+	Toolchain string // the toolchain used, or "command"
+	// ProjectDir and Options are as planned: a host's directory, resolved.
+	ProjectDir string
+	Options    toolchain.Options
+	// Output is what the capture kept.
+	Output capture.Result
+	// Coverage is a coverage run's summary, nil without one (see
+	// Result.CoverageError).
+	Coverage *coverage.Summary
+}
+
+// BuildOrTest plans and runs c. The error is a usage error when the plan
+// cannot be made or a step cannot start, else the store's or a host's;
+// everything that happens once steps run is in the answer. The result is
+// what the store kept (its Err: a store write that failed).
+func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
+	if err := c.onHost(ctx); err != nil {
+		return capture.Result{}, err
+	}
+	done, err := c.coverageDir()
+	if err != nil {
+		return capture.Result{}, err
+	}
+	defer done()
+	steps, tc, err := toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
+	if err != nil {
+		// an unknown toolchain, a directory that holds no project, an
+		// option the toolchain cannot honour: the caller's to fix
+		return capture.Result{}, fault.Usage(err)
+	}
+	cp, err := capture.Open(ctx, c.Store, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: c.ProjectDir},
+		capture.Options{Budget: c.Budget, Filtered: true})
+	if err != nil {
+		return capture.Result{}, err
+	}
+	res, err := Run(ctx, c.request(ctx, steps, cp))
+	if err != nil {
+		cp.Abort()
+		return capture.Result{}, capture.StartFailure(err)
+	}
+	called := &Called{Result: res, Toolchain: tc, ProjectDir: c.ProjectDir, Options: c.Options,
+		Coverage: c.keepCoverage(ctx, cp.ID(), res)}
+	called.Output = cp.Close()
+	answer := c.Answer(called)
+	return cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: res.exitCode()}, answer), nil
+}
+
+// request is the run of steps into cp.
+func (c Call) request(ctx context.Context, steps []toolchain.Step, cp *capture.Capture) Request {
+	keep := c.Store.CoreDir(cp.ID())
+	if c.Remote != nil {
+		keep = "" // cores on the host stay there
+	}
+	return Request{
+		Kind: c.Kind, Steps: steps, Level: c.Level, Timeout: c.Timeout,
+		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{c.ProjectDir}, ProjectDir: c.ProjectDir, KeepCores: keep,
+		Progress: func(p Progress) {
+			msg := p.Message()
+			if c.Progress != nil {
+				c.Progress(p.Lines, msg)
+			}
+			cp.RecordProgress(msg)
+		},
+		Remote: c.Remote,
+	}
+}
+
+// onHost has planning read the project's files on its host (one snapshot
+// of its directory). A directory the host lacks is the caller's mistake.
+func (c *Call) onHost(ctx context.Context) error {
+	if c.Remote == nil {
+		return nil
+	}
+	snap, err := c.Remote.Snapshot(ctx, c.ProjectDir, toolchain.PlanFiles())
+	var de *remote.DirError
+	switch {
+	case errors.As(err, &de):
+		return fault.Usage(err)
+	case err != nil:
+		return err
+	}
+	c.ProjectDir, c.Options.Files = snap.Dir, snap
+	return nil
+}
+
+// coverageDir gives a coverage run a directory of triage's own for the data
+// it names (Go's profile); the function returned removes it.
+func (c *Call) coverageDir() (func(), error) {
+	if !c.Options.Coverage {
+		return func() {}, nil
+	}
+	d, err := scratch.Dir("", "cover")
+	if err != nil {
+		return nil, err
+	}
+	c.Options.CoverageDir = d.Path
+	return func() { d.Remove() }, nil
+}
+
+// keepCoverage keeps a coverage run's report with its output and
+// summarises it; nil for a run without a report.
+func (c Call) keepCoverage(ctx context.Context, id string, res *Result) *coverage.Summary {
+	if res.Coverage == nil {
+		return nil
+	}
+	s := coverage.Summarize(res.Coverage, c.coverageFilter(), maxCoverageFiles)
+	if err := c.Store.PutFile(ctx, id, coverage.FileName, res.Coverage.Write); err != nil {
+		s.Report.Notes = append(s.Report.Notes, "the report could not be kept with the output: "+err.Error())
+	}
+	return &s
+}
+
+// coverageFilter is the path prefix the summary lists files under,
+// relative to the project ("." for every file).
+func (c Call) coverageFilter() string {
+	f := c.Coverage
+	if filepath.IsAbs(f) {
+		if rel, err := filepath.Rel(c.ProjectDir, f); err == nil && !strings.HasPrefix(rel, "..") {
+			f = filepath.ToSlash(rel)
+		}
+	}
+	return f
+}
+
+// exitCode is the exit code of the step that decided the run.
+func (r *Result) exitCode() int {
+	if r.Failed != nil {
+		return r.Failed.Outcome.Result.ExitCode
+	}
+	return 0
+}
+
+// Message is the progress line a call reports.
+func (p Progress) Message() string {
+	msg := fmt.Sprintf("step %d/%d %s: %s", p.Step, p.Steps, p.StepName, p.Command)
+	if p.StepName == toolchain.StepTest && p.Passed+p.Failed > 0 {
+		msg = fmt.Sprintf("step %d/%d test: %d passed, %d failed so far", p.Step, p.Steps, p.Passed, p.Failed)
+	}
+	return fmt.Sprintf("%s (%d lines, %s)", msg, p.Lines, p.Elapsed.Round(time.Second))
+}
