@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -32,17 +29,9 @@ type BreakpointOutput struct {
 }
 
 func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpointParams) (catalog.Result[BreakpointOutput], error) {
-	spec, err := parseLocation(in.Location)
+	spec, err := debugger.NewBreakpointSpec(in.Location, in.Condition, in.HitCount, in.LogMessage)
 	if err != nil {
 		return catalog.Result[BreakpointOutput]{}, err
-	}
-	spec.Condition = in.Condition
-	spec.LogMessage = in.LogMessage
-	if in.HitCount > 0 {
-		spec.HitCondition = fmt.Sprint(in.HitCount)
-	}
-	if err := spec.Validate(); err != nil {
-		return catalog.Result[BreakpointOutput]{}, fault.Usage(err)
 	}
 	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
@@ -52,15 +41,8 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 	if err != nil {
 		return catalog.Result[BreakpointOutput]{}, describe(err)
 	}
-	text := fmt.Sprintf("BREAKPOINT %d at %s", bp.ID, spec)
-	if bp.Verified {
-		if bp.File != "" {
-			text += fmt.Sprintf(" (resolved to %s:%d)", bp.File, bp.Line)
-		}
-	} else {
-		info, _ := h.svc.Debugger().Info(ctx, id)
-		text += " — unverified: " + unverifiedReason(spec, bp.Message, info.SSHHost)
-	}
+	info, _ := h.svc.Debugger().Info(ctx, id)
+	text := bp.Describe(spec, info.SSHHost)
 	if spec.LogMessage != "" {
 		text += "; a logpoint: hits are recorded and the target goes on (debug_continue and debug_stack tell of them)"
 	}
@@ -68,27 +50,6 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 		text += "; " + bp.Via // an emulated watch says so: it is slow
 	}
 	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
-}
-
-// unverifiedReason says why a breakpoint is pending in the caller's terms:
-// the debugger's own words, and the file missing on disk when it is (on
-// this side only: a remote session's files are its host's).
-func unverifiedReason(spec debugger.BreakpointSpec, msg, host string) string {
-	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unverified:"))
-	if msg == "" {
-		msg = "the debugger found no code there"
-	}
-	switch {
-	case spec.File != "" && filepath.IsAbs(spec.File) && host == "":
-		if _, err := os.Stat(spec.File); err != nil {
-			msg = fmt.Sprintf("no such file %s; %s", spec.File, msg)
-		}
-	case spec.File != "":
-		msg += fmt.Sprintf(" (no source named %s in the loaded code, or in a library not loaded yet)", filepath.Base(spec.File))
-	default:
-		msg += fmt.Sprintf(" (no function %s in the loaded code, or in a library not loaded yet)", spec.Function)
-	}
-	return msg + "; it stays pending and binds if such code loads"
 }
 
 type breakpointRemoveParams struct {

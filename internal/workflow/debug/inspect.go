@@ -44,7 +44,7 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "STACK of %s (%d frames)\n", id, len(frames))
 	for _, f := range frames {
-		fmt.Fprintf(&sb, "  #%d %s\n", f.Index, frameString(f))
+		fmt.Fprintf(&sb, "  #%d %s\n", f.Index, f.Text())
 	}
 	if len(frames) == n {
 		args := map[string]any{"session_id": id, "max_frames": 4 * n}
@@ -86,50 +86,26 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "VARIABLES (%d)\n", len(vars))
-	writeVars(&sb, vars, "  ", h.svc.Config.BudgetBytes())
-	if depthCut(vars) {
-		if depth <= 0 {
-			depth = debugger.DefaultLimits().Depth
-		}
-		args := map[string]any{"session_id": id, "depth": depth + 1}
-		if in.Frame != 0 {
-			args["frame"] = in.Frame
-		}
-		if in.Scope != "" {
-			args["scope"] = in.Scope
-		}
-		fmt.Fprintf(&sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
+	debugger.WriteVariables(&sb, vars, "  ", h.svc.Config.BudgetBytes())
+	if debugger.DepthCut(vars) {
+		writeDeeper(&sb, id, in, depth)
 	}
 	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: wire.VariablesOf(vars)}}, nil
 }
 
-// depthCut reports whether the depth limit left children unfetched.
-func depthCut(vars []debugger.Variable) bool {
-	for _, v := range vars {
-		if strings.Contains(v.Cut, "depth") || depthCut(v.Children) {
-			return true
-		}
+// writeDeeper names the call that fetches the members the depth left out.
+func writeDeeper(sb *strings.Builder, id string, in variablesParams, depth int) {
+	if depth <= 0 {
+		depth = debugger.DefaultLimits().Depth
 	}
-	return false
-}
-
-func writeVars(sb *strings.Builder, vars []debugger.Variable, indent string, budget int) {
-	for i, v := range vars {
-		if sb.Len() > budget {
-			fmt.Fprintf(sb, "%s… %d more in the structured output\n", indent, len(vars)-i)
-			return
-		}
-		fmt.Fprintf(sb, "%s%s", indent, v.Name)
-		if v.Type != "" {
-			fmt.Fprintf(sb, " (%s)", v.Type)
-		}
-		fmt.Fprintf(sb, " = %s", v.Value)
-		if v.Cut != "" {
-			fmt.Fprintf(sb, "  [%s]", v.Cut)
-		}
-		sb.WriteByte('\n')
-		writeVars(sb, v.Children, indent+"  ", budget)
+	args := map[string]any{"session_id": id, "depth": depth + 1}
+	if in.Frame != 0 {
+		args["frame"] = in.Frame
 	}
+	if in.Scope != "" {
+		args["scope"] = in.Scope
+	}
+	fmt.Fprintf(sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
 }
 
 type evaluateParams struct {
@@ -170,7 +146,7 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 		fmt.Fprintf(&sb, " (%s)", v.Type)
 	}
 	sb.WriteByte('\n')
-	writeVars(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
+	debugger.WriteVariables(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
 	return catalog.Result[EvaluateOutput]{Text: sb.String(), Output: EvaluateOutput{SessionID: id, Result: wire.VariableOf(v)}}, nil
 }
 

@@ -8,11 +8,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/textclip"
 )
-
-// maxHitText bounds one hit's line in an answer; the stored log has it whole.
-const maxHitText = 200
 
 // writeLogpoints tells of the logpoint hits since the last call that did:
 // how many, the last few, and the whole event log stored as an output for
@@ -37,12 +33,7 @@ func (h *handler) writeLogpoints(ctx context.Context, sb *strings.Builder, b deb
 		fmt.Fprintf(sb, "; event log (JSONL): %s", catalog.NextCall("output_get", map[string]any{"output_id": oid}))
 	}
 	sb.WriteString("\n")
-	if news.Full {
-		fmt.Fprintf(sb, "  the event log is full (%d bytes): later hits are not recorded\n", debugger.LogBookMaxBytes)
-	}
-	for _, hit := range news.Last {
-		fmt.Fprintf(sb, "  %s %s\n", hit.At.Format("15:04:05.000"), textclip.String(hit.String(), maxHitText))
-	}
+	news.WriteHits(sb)
 }
 
 // storeLogpoints stores the whole event log as an output.

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -50,6 +49,19 @@ type TracepointParam struct {
 	Limit     *int     `json:"limit,omitempty" jsonschema:"hits recorded, then disabled (default 10000)"`
 }
 
+// tracepoint is tracepoint i of the plan; a limit left out is the
+// default (0), one given must be positive.
+func (tp TracepointParam) tracepoint(i int) (observe.Tracepoint, error) {
+	t := observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition}
+	if tp.Limit == nil {
+		return t, nil
+	}
+	if t.Limit = *tp.Limit; t.Limit <= 0 {
+		return t, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, t.Limit, observe.DefaultLimit)
+	}
+	return t, nil
+}
+
 type params struct {
 	Program     string            `json:"program" jsonschema:"path"`
 	Args        []string          `json:"args,omitempty" jsonschema:"argv (no shell)"`
@@ -69,19 +81,13 @@ func (p params) spec(svc *services.Set) (observe.Spec, error) {
 	if err != nil {
 		return observe.Spec{}, err
 	}
-	s := observe.Spec{Program: argpath.Program(p.Program, p.Cwd, p.ProjectDir), Args: p.Args, Env: p.Env,
-		Dir: argpath.Base(p.Cwd, p.ProjectDir), ProjectDir: argpath.Resolve(p.ProjectDir, "", ""), Timeout: timeout}
-	if s.ProjectDir == "" {
-		s.ProjectDir = filepath.Dir(s.Program)
-	}
+	s := observe.NewSpec(p.Program, p.Args, p.Cwd, p.ProjectDir, p.Env, timeout)
 	for i, tp := range p.Tracepoints {
-		limit := 0 // left out: the default
-		if tp.Limit != nil {
-			if limit = *tp.Limit; limit <= 0 {
-				return s, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, limit, observe.DefaultLimit)
-			}
+		t, err := tp.tracepoint(i)
+		if err != nil {
+			return s, err
 		}
-		s.Tracepoints = append(s.Tracepoints, observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition, Limit: limit})
+		s.Tracepoints = append(s.Tracepoints, t)
 	}
 	return s, observe.Check(s.Tracepoints)
 }

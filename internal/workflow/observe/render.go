@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -9,9 +8,6 @@ import (
 	"github.com/triage-dev/triage/internal/observe"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
-
-// maxFrames bounds the backtrace in the answer.
-const maxFrames = 16
 
 // Value is one expression's value at a hit.
 type Value struct {
@@ -49,10 +45,7 @@ func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog
 		out.Tracepoints = append(out.Tracepoints, TracepointHits{Location: h.Location, Condition: h.Condition,
 			Hits: h.Hits, LimitReached: h.LimitReached, First: valuesOf(h.First), Last: valuesOf(h.Last)})
 	}
-	if r.Trace != nil {
-		out.Backtrace = wire.FramesOf(r.Trace.Frames[:min(len(r.Trace.Frames), maxFrames)])
-	}
-	out.CrashSite = wire.CrashSiteOf(r.Site)
+	out.Backtrace, out.CrashSite = wire.FramesOf(r.Backtrace()), wire.CrashSiteOf(r.Site)
 	outcome := catalog.OK
 	if !r.Verdict.OK() {
 		outcome = catalog.Failed
@@ -70,39 +63,7 @@ func valuesOf(vs []observe.Value) []Value {
 
 func text(r *observe.Report, out Output, cr capture.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", r.Verdict.Line)
-	for i, h := range out.Tracepoints {
-		fmt.Fprintf(&b, "tracepoint %d %s", i, h.Location)
-		if h.Condition != "" {
-			fmt.Fprintf(&b, " if %s", h.Condition)
-		}
-		fmt.Fprintf(&b, ": %d hits", h.Hits)
-		if h.LimitReached {
-			b.WriteString(" (limit reached; later hits not recorded)")
-		}
-		if h.Hits > 0 && len(h.First) > 0 {
-			fmt.Fprintf(&b, "; first %s; last %s", valuesText(h.First), valuesText(h.Last))
-		}
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "events: %d lines of JSON in %s\n", out.Events, out.EventsID)
-	if r.Trace != nil {
-		b.WriteString("backtrace (gdb):\n")
-		for _, f := range r.Trace.Frames[:len(out.Backtrace)] {
-			fmt.Fprintf(&b, "  %s\n", f.String())
-		}
-	}
-	if r.Site != nil {
-		r.Site.WriteText(&b)
-	}
+	r.WriteText(&b, out.EventsID)
 	catalog.WriteExcerpt(&b, out.Captured, cr.Excerpt.Text)
 	return b.String()
-}
-
-func valuesText(vs []Value) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.Expr + "=" + v.Value
-	}
-	return strings.Join(parts, " ")
 }
