@@ -262,3 +262,23 @@ func (m *Manager) AttachStopped(ctx context.Context, backend string, spec Attach
 	}
 	return b, info, st, nil
 }
+
+// Session is the backend and description of session id ("" for the
+// current one); an unknown id's error names the caller's open sessions.
+func (m *Manager) Session(ctx context.Context, id string) (Backend, SessionInfo, error) {
+	b, err := m.Backend(ctx, id)
+	if errors.Is(err, ErrUnknownSession) {
+		var ids []string
+		for _, s := range m.List(ctx) {
+			ids = append(ids, s.ID)
+		}
+		if len(ids) > 0 {
+			err = fmt.Errorf("%w (open: %s)", err, strings.Join(ids, ", "))
+		}
+	}
+	if err != nil {
+		return nil, SessionInfo{}, err
+	}
+	info, _ := m.Info(ctx, id)
+	return b, info, nil
+}

@@ -100,9 +100,15 @@ func DepthCut(vars []Variable) bool {
 	return false
 }
 
-// WriteHits writes that the event log is full, if it is, and the newest
+// WriteText writes how many logpoint hits there were, where the event log
+// is (logRef, on the same line), that it is full, if it is, and the newest
 // hits, one line each.
-func (n LogNews) WriteHits(sb *strings.Builder) {
+func (n LogNews) WriteText(sb *strings.Builder, logRef string) {
+	plural := "s"
+	if n.New == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(sb, "%d logpoint hit%s since the last call%s\n", n.New, plural, logRef)
 	if n.Full {
 		fmt.Fprintf(sb, "  the event log is full (%d bytes): later hits are not recorded\n", LogBookMaxBytes)
 	}

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/store"
 )
 
 // MaxFrames bounds the backtrace an answer shows.
@@ -76,4 +78,29 @@ func valuesLine(vs []Value) string {
 		parts[i] = v.Expr + "=" + v.Value
 	}
 	return strings.Join(parts, " ")
+}
+
+// RunStored runs s with its event log kept in st as an output of its own
+// (JSON lines, engine gdb, under tool's name); a run that fails leaves
+// none. It returns the report and the event log's id.
+func RunStored(ctx context.Context, st *store.Store, tool string, s Spec) (*Report, string, error) {
+	events, err := st.Create(ctx, store.Meta{Tool: tool, Argv: append([]string{s.Program}, s.Args...), Cwd: s.Dir, Engine: "gdb"})
+	if err != nil {
+		return nil, "", err
+	}
+	s.Events = events
+	r, err := Run(ctx, s)
+	if err != nil {
+		events.Abort()
+		return nil, "", err
+	}
+	if err := events.Finish(context.WithoutCancel(ctx), r.Final()); err != nil {
+		return nil, "", fmt.Errorf("storing the event log: %w", err)
+	}
+	return r, events.ID(), nil
+}
+
+// Final is the run's end as the store records it.
+func (r *Report) Final() store.Final {
+	return store.Final{Status: string(r.Verdict.Status), VerdictLine: r.Verdict.Line, ExitCode: r.Result.ExitCode}
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -62,23 +61,10 @@ type sessionParam struct {
 	SessionID string `json:"session_id,omitempty"`
 }
 
+// backend is session id's backend and its id, or why there is none.
 func (h *handler) backend(ctx context.Context, id string) (debugger.Backend, string, error) {
-	m := h.svc.Debugger()
-	b, err := m.Backend(ctx, id)
-	if errors.Is(err, debugger.ErrUnknownSession) {
-		var ids []string
-		for _, s := range m.List(ctx) {
-			ids = append(ids, s.ID)
-		}
-		if len(ids) > 0 {
-			err = fmt.Errorf("%w (open: %s)", err, strings.Join(ids, ", "))
-		}
-	}
-	if err != nil {
-		return nil, "", describe(err)
-	}
-	info, _ := m.Info(ctx, id)
-	return b, info.ID, nil
+	b, info, err := h.svc.Debugger().Session(ctx, id)
+	return b, info.ID, describe(err)
 }
 
 // describe turns the debugger's sentinel errors into what the caller should do.
@@ -170,12 +156,11 @@ type DetachOutput struct {
 }
 
 func (h *handler) detach(ctx context.Context, c *catalog.Call, in detachParams) (catalog.Result[DetachOutput], error) {
-	m := h.svc.Debugger()
-	info, err := m.Info(ctx, in.SessionID)
+	info, err := h.svc.Debugger().Info(ctx, in.SessionID)
 	if err != nil {
 		return catalog.Result[DetachOutput]{}, describe(err)
 	}
-	if err := m.Detach(ctx, info.ID); err != nil && !errors.Is(err, debugger.ErrSessionDead) {
+	if err := h.svc.Debugger().Detach(ctx, info.ID); err != nil && !errors.Is(err, debugger.ErrSessionDead) {
 		return catalog.Result[DetachOutput]{}, err
 	}
 	return catalog.Result[DetachOutput]{Text: fmt.Sprintf("DETACHED %s (%s)\n", info.ID, info.Target), Output: DetachOutput{SessionID: info.ID}}, nil

@@ -72,11 +72,7 @@ func describeMachine(err error) error {
 
 // readMemory reads and shows memory, and says how it was read.
 func (h *handler) readMemory(ctx context.Context, b debugger.Backend, in memoryParams, out *MemoryOutput, sb *strings.Builder) (string, error) {
-	req := debugger.MemoryRequest{Address: in.Address, Count: in.Count, Frame: in.Frame}
-	if err := req.Check(); err != nil {
-		return "", fault.Usage(err)
-	}
-	m, err := b.ReadMemory(ctx, req)
+	m, err := debugger.ReadMemory(ctx, b, debugger.MemoryRequest{Address: in.Address, Count: in.Count, Frame: in.Frame})
 	if err != nil {
 		return "", err
 	}
@@ -99,10 +95,7 @@ func readRegisters(ctx context.Context, b debugger.Backend, in memoryParams, out
 // by address.
 func (h *handler) disassemble(ctx context.Context, b debugger.Backend, in memoryParams, out *MemoryOutput, sb *strings.Builder) (string, error) {
 	req := debugger.DisassembleRequest{Frame: in.Frame, Function: in.Address, Count: in.Count}
-	if err := req.Check(); err != nil {
-		return "", fault.Usage(err)
-	}
-	d, err := b.Disassemble(ctx, req)
+	d, err := debugger.Disassemble(ctx, b, &req)
 	if err != nil {
 		return "", err
 	}

@@ -9,56 +9,28 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
-// Value is one expression's value at a hit.
-type Value struct {
-	Expr  string `json:"expr"`
-	Value string `json:"value"`
-}
-
-// TracepointHits is what one tracepoint recorded.
-type TracepointHits struct {
-	Location     string  `json:"location"`
-	Condition    string  `json:"condition,omitempty"`
-	Hits         int     `json:"hits" jsonschema:"hits recorded"`
-	LimitReached bool    `json:"limit_reached,omitempty" jsonschema:"later hits were not recorded"`
-	First        []Value `json:"first,omitempty"`
-	Last         []Value `json:"last,omitempty"`
-}
-
 // Output is debug_observe's answer.
 type Output struct {
-	Verdict     wire.Verdict     `json:"verdict" jsonschema:"how the program ended, as run says"`
-	DurationMS  int64            `json:"duration_ms"`
-	Tracepoints []TracepointHits `json:"tracepoints,omitempty"`
-	EventsID    string           `json:"events_id" jsonschema:"the JSONL event log: output_get, output_search"`
-	Events      int              `json:"events" jsonschema:"lines in the event log"`
-	Backtrace   []wire.Frame     `json:"backtrace,omitempty" jsonschema:"crashing thread's frames"`
-	CrashSite   *wire.CrashSite  `json:"crash_site,omitempty"`
+	Verdict     wire.Verdict          `json:"verdict" jsonschema:"how the program ended, as run says"`
+	DurationMS  int64                 `json:"duration_ms"`
+	Tracepoints []wire.TracepointHits `json:"tracepoints,omitempty"`
+	EventsID    string                `json:"events_id" jsonschema:"the JSONL event log: output_get, output_search"`
+	Events      int                   `json:"events" jsonschema:"lines in the event log"`
+	Backtrace   []wire.Frame          `json:"backtrace,omitempty" jsonschema:"crashing thread's frames"`
+	CrashSite   *wire.CrashSite       `json:"crash_site,omitempty"`
 	catalog.Captured
 }
 
 func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog.Result[Output] {
 	out := Output{Verdict: wire.VerdictOf(r.Verdict), DurationMS: r.Result.Duration.Milliseconds(),
-		EventsID: eventsID, Events: r.Events,
+		EventsID: eventsID, Events: r.Events, Tracepoints: wire.TracepointsOf(r.Tracepoints),
 		Captured: catalog.NewCaptured(cr.ID, cr.Excerpt.TotalLines, cr.Excerpt.Truncated)}
-	for _, h := range r.Tracepoints {
-		out.Tracepoints = append(out.Tracepoints, TracepointHits{Location: h.Location, Condition: h.Condition,
-			Hits: h.Hits, LimitReached: h.LimitReached, First: valuesOf(h.First), Last: valuesOf(h.Last)})
-	}
 	out.Backtrace, out.CrashSite = wire.FramesOf(r.Backtrace()), wire.CrashSiteOf(r.Site)
 	outcome := catalog.OK
 	if !r.Verdict.OK() {
 		outcome = catalog.Failed
 	}
 	return catalog.Result[Output]{Text: text(r, out, cr), Output: out, Outcome: outcome}
-}
-
-func valuesOf(vs []observe.Value) []Value {
-	out := make([]Value, len(vs))
-	for i, v := range vs {
-		out[i] = Value(v)
-	}
-	return out
 }
 
 func text(r *observe.Report, out Output, cr capture.Result) string {
