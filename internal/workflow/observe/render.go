@@ -24,8 +24,7 @@ type Output struct {
 func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog.Result[Output] {
 	out := Output{Verdict: wire.VerdictOf(r.Verdict), DurationMS: r.Result.Duration.Milliseconds(),
 		EventsID: eventsID, Events: r.Events, Tracepoints: wire.TracepointsOf(r.Tracepoints),
-		Captured: catalog.NewCaptured(cr.ID, cr.Excerpt.TotalLines, cr.Excerpt.Truncated)}
-	out.Backtrace, out.CrashSite = wire.FramesOf(r.Backtrace()), wire.CrashSiteOf(r.Site)
+		Captured: catalog.NewCaptured(cr.ID, cr.Excerpt.TotalLines, cr.Excerpt.Truncated), Backtrace: wire.FramesOf(r.Backtrace()), CrashSite: wire.CrashSiteOf(r.Site)}
 	outcome := catalog.OK
 	if !r.Verdict.OK() {
 		outcome = catalog.Failed
