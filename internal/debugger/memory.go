@@ -1,9 +1,12 @@
 package debugger
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/triage-dev/triage/internal/fault"
 )
 
 // Bounds of the machine-level reads: bytes of memory, instructions of a
@@ -160,4 +163,22 @@ func Window(ins []Instruction, req DisassembleRequest) ([]Instruction, string) {
 		}
 	}
 	return ins[start : start+count], fmt.Sprintf("%d of %d instructions shown", count, len(ins))
+}
+
+// ReadMemory checks req (out of bounds is the caller's mistake) and reads
+// it through b.
+func ReadMemory(ctx context.Context, b Backend, req MemoryRequest) (Memory, error) {
+	if err := req.Check(); err != nil {
+		return Memory{}, fault.Usage(err)
+	}
+	return b.ReadMemory(ctx, req)
+}
+
+// Disassemble checks req (filling its defaults) and disassembles it
+// through b.
+func Disassemble(ctx context.Context, b Backend, req *DisassembleRequest) (Disassembly, error) {
+	if err := req.Check(); err != nil {
+		return Disassembly{}, fault.Usage(err)
+	}
+	return b.Disassemble(ctx, *req)
 }

@@ -1,12 +1,10 @@
 package debug
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -32,17 +30,9 @@ type BreakpointOutput struct {
 }
 
 func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpointParams) (catalog.Result[BreakpointOutput], error) {
-	spec, err := parseLocation(in.Location)
+	spec, err := debugger.NewBreakpointSpec(in.Location, in.Condition, in.HitCount, in.LogMessage)
 	if err != nil {
 		return catalog.Result[BreakpointOutput]{}, err
-	}
-	spec.Condition = in.Condition
-	spec.LogMessage = in.LogMessage
-	if in.HitCount > 0 {
-		spec.HitCondition = fmt.Sprint(in.HitCount)
-	}
-	if err := spec.Validate(); err != nil {
-		return catalog.Result[BreakpointOutput]{}, fault.Usage(err)
 	}
 	b, id, err := h.backend(ctx, in.SessionID)
 	if err != nil {
@@ -52,43 +42,21 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 	if err != nil {
 		return catalog.Result[BreakpointOutput]{}, describe(err)
 	}
-	text := fmt.Sprintf("BREAKPOINT %d at %s", bp.ID, spec)
-	if bp.Verified {
-		if bp.File != "" {
-			text += fmt.Sprintf(" (resolved to %s:%d)", bp.File, bp.Line)
-		}
-	} else {
-		info, _ := h.svc.Debugger().Info(ctx, id)
-		text += " — unverified: " + unverifiedReason(spec, bp.Message, info.SSHHost)
-	}
+	info, _ := h.svc.Debugger().Info(ctx, id)
+	return catalog.Result[BreakpointOutput]{Text: breakpointText(spec, bp, info.SSHHost), Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
+}
+
+// breakpointText words a breakpoint just set, a logpoint's hits and an
+// emulated watch (it is slow).
+func breakpointText(spec debugger.BreakpointSpec, bp debugger.Breakpoint, host string) string {
+	text := bp.Describe(spec, host)
 	if spec.LogMessage != "" {
 		text += "; a logpoint: hits are recorded and the target goes on (debug_continue and debug_stack tell of them)"
 	}
 	if spec.Watch != "" && bp.Via != "" {
-		text += "; " + bp.Via // an emulated watch says so: it is slow
+		text += "; " + bp.Via
 	}
-	return catalog.Result[BreakpointOutput]{Text: text + "\n", Output: BreakpointOutput{SessionID: id, Breakpoint: wire.BreakpointOf(bp)}}, nil
-}
-
-// unverifiedReason says why a breakpoint is pending in the caller's terms:
-// the debugger's own words, and the file missing on disk when it is (on
-// this side only: a remote session's files are its host's).
-func unverifiedReason(spec debugger.BreakpointSpec, msg, host string) string {
-	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unverified:"))
-	if msg == "" {
-		msg = "the debugger found no code there"
-	}
-	switch {
-	case spec.File != "" && filepath.IsAbs(spec.File) && host == "":
-		if _, err := os.Stat(spec.File); err != nil {
-			msg = fmt.Sprintf("no such file %s; %s", spec.File, msg)
-		}
-	case spec.File != "":
-		msg += fmt.Sprintf(" (no source named %s in the loaded code, or in a library not loaded yet)", filepath.Base(spec.File))
-	default:
-		msg += fmt.Sprintf(" (no function %s in the loaded code, or in a library not loaded yet)", spec.Function)
-	}
-	return msg + "; it stays pending and binds if such code loads"
+	return text + "\n"
 }
 
 type breakpointRemoveParams struct {
@@ -123,38 +91,43 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	b, id, err := h.backend(ctx, in.SessionID)
-	if err != nil {
-		return catalog.Result[StopOutput]{}, err
-	}
-	st, err := b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
-	return h.waitedResult(ctx, b, id, st, err, wait)
+	return h.act(ctx, in.SessionID, wait, func(b debugger.Backend) (debugger.State, error) {
+		return b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
+	})
 }
 
 // waitArg reads wait_s: absent is defaultWait, 0 is no wait.
 func waitArg(s *duration.Seconds) (time.Duration, error) {
-	if s == nil {
+	switch {
+	case s == nil:
 		return defaultWait, nil
-	}
-	if *s == 0 {
+	case *s == 0:
 		return 0, s.Check("wait_s", 0)
 	}
 	return s.Duration("wait_s", defaultWait, 0)
 }
 
-// waitedResult renders the state after a call that waited for a stop; a
-// wait that ran out is no failure: the target runs on, and the result
-// says so and what to call.
-func (h *handler) waitedResult(ctx context.Context, b debugger.Backend, id string, st debugger.State, err error, wait time.Duration) (catalog.Result[StopOutput], error) {
-	note := ""
-	switch {
-	case err == nil:
-	case errors.Is(err, debugger.ErrTimeout):
-		note = fmt.Sprintf("no stop within %gs; the target is still running", wait.Seconds())
-	default:
+// act runs op, a call that waits up to wait for a stop, on the session's
+// backend and renders the state it leaves. A wait that ran out is no
+// failure: the target runs on, and the result says so and what to call.
+func (h *handler) act(ctx context.Context, sessionID string, wait time.Duration, op func(debugger.Backend) (debugger.State, error)) (catalog.Result[StopOutput], error) {
+	b, id, err := h.backend(ctx, sessionID)
+	if err != nil {
+		return catalog.Result[StopOutput]{}, err
+	}
+	st, err := op(b)
+	if errors.Is(err, debugger.ErrTimeout) {
+		return h.stopResult(ctx, b, id, st, fmt.Sprintf("no stop within %gs; the target is still running", wait.Seconds()))
+	}
+	return h.result(ctx, b, id, st, err)
+}
+
+// result renders the state a call left, or its error.
+func (h *handler) result(ctx context.Context, b debugger.Backend, id string, st debugger.State, err error) (catalog.Result[StopOutput], error) {
+	if err != nil {
 		return catalog.Result[StopOutput]{}, describe(err)
 	}
-	return h.stopResult(ctx, b, id, st, note)
+	return h.stopResult(ctx, b, id, st, "")
 }
 
 type stepParams struct {
@@ -166,23 +139,22 @@ type stepParams struct {
 
 func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (catalog.Result[StopOutput], error) {
 	wait, err := waitArg(in.WaitS)
-	if err != nil {
+	kind, kindErr := stepKind(in.Kind)
+	if err := cmp.Or(err, kindErr); err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	kind := debugger.StepKind(in.Kind)
-	switch kind {
+	return h.act(ctx, in.SessionID, wait, func(b debugger.Backend) (debugger.State, error) { return b.Step(ctx, kind, in.Thread, wait) })
+}
+
+// stepKind reads kind: over (the default), in or out.
+func stepKind(s string) (debugger.StepKind, error) {
+	switch k := debugger.StepKind(s); k {
 	case "":
-		kind = debugger.StepOver
+		return debugger.StepOver, nil
 	case debugger.StepOver, debugger.StepIn, debugger.StepOut:
-	default:
-		return catalog.Result[StopOutput]{}, fault.Usagef("kind %q: use over, in or out", in.Kind)
+		return k, nil
 	}
-	b, id, err := h.backend(ctx, in.SessionID)
-	if err != nil {
-		return catalog.Result[StopOutput]{}, err
-	}
-	st, err := b.Step(ctx, kind, in.Thread, wait)
-	return h.waitedResult(ctx, b, id, st, err, wait)
+	return "", fault.Usagef("kind %q: use over, in or out", s)
 }
 
 func (h *handler) pause(ctx context.Context, c *catalog.Call, in sessionParam) (catalog.Result[StopOutput], error) {
@@ -191,8 +163,5 @@ func (h *handler) pause(ctx context.Context, c *catalog.Call, in sessionParam) (
 		return catalog.Result[StopOutput]{}, err
 	}
 	st, err := b.Pause(ctx)
-	if err != nil {
-		return catalog.Result[StopOutput]{}, describe(err)
-	}
-	return h.stopResult(ctx, b, id, st, "")
+	return h.result(ctx, b, id, st, err)
 }

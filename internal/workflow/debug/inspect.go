@@ -33,28 +33,33 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	if err != nil {
 		return catalog.Result[StackOutput]{}, err
 	}
-	n := in.MaxFrames
-	if n <= 0 {
-		n = 20
+	if in.MaxFrames <= 0 {
+		in.MaxFrames = 20
 	}
-	frames, err := b.Stack(ctx, in.Thread, n)
+	frames, err := b.Stack(ctx, in.Thread, in.MaxFrames)
 	if err != nil {
 		return catalog.Result[StackOutput]{}, describe(err)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "STACK of %s (%d frames)\n", id, len(frames))
+	writeStack(&sb, id, in, frames)
+	h.writeLogpoints(ctx, &sb, b, id)
+	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
+}
+
+// writeStack writes the frames, and the call that gives more when
+// max_frames cut them.
+func writeStack(sb *strings.Builder, id string, in stackParams, frames []debugger.Frame) {
+	fmt.Fprintf(sb, "STACK of %s (%d frames)\n", id, len(frames))
 	for _, f := range frames {
-		fmt.Fprintf(&sb, "  #%d %s\n", f.Index, frameString(f))
+		fmt.Fprintf(sb, "  #%d %s\n", f.Index, f.Text())
 	}
-	if len(frames) == n {
+	if n := in.MaxFrames; len(frames) == n {
 		args := map[string]any{"session_id": id, "max_frames": 4 * n}
 		if in.Thread != 0 {
 			args["thread"] = in.Thread
 		}
-		fmt.Fprintf(&sb, "cut at max_frames %d; more: %s\n", n, catalog.NextCall("debug_stack", args))
+		fmt.Fprintf(sb, "cut at max_frames %d; more: %s\n", n, catalog.NextCall("debug_stack", args))
 	}
-	h.writeLogpoints(ctx, &sb, b, id)
-	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
 }
 
 type variablesParams struct {
@@ -86,50 +91,26 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "VARIABLES (%d)\n", len(vars))
-	writeVars(&sb, vars, "  ", h.svc.Config.BudgetBytes())
-	if depthCut(vars) {
-		if depth <= 0 {
-			depth = debugger.DefaultLimits().Depth
-		}
-		args := map[string]any{"session_id": id, "depth": depth + 1}
-		if in.Frame != 0 {
-			args["frame"] = in.Frame
-		}
-		if in.Scope != "" {
-			args["scope"] = in.Scope
-		}
-		fmt.Fprintf(&sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
+	debugger.WriteVariables(&sb, vars, "  ", h.svc.Config.BudgetBytes())
+	if debugger.DepthCut(vars) {
+		writeDeeper(&sb, id, in, depth)
 	}
 	return catalog.Result[VariablesOutput]{Text: sb.String(), Output: VariablesOutput{SessionID: id, Variables: wire.VariablesOf(vars)}}, nil
 }
 
-// depthCut reports whether the depth limit left children unfetched.
-func depthCut(vars []debugger.Variable) bool {
-	for _, v := range vars {
-		if strings.Contains(v.Cut, "depth") || depthCut(v.Children) {
-			return true
-		}
+// writeDeeper names the call that fetches the members the depth left out.
+func writeDeeper(sb *strings.Builder, id string, in variablesParams, depth int) {
+	if depth <= 0 {
+		depth = debugger.DefaultLimits().Depth
 	}
-	return false
-}
-
-func writeVars(sb *strings.Builder, vars []debugger.Variable, indent string, budget int) {
-	for i, v := range vars {
-		if sb.Len() > budget {
-			fmt.Fprintf(sb, "%s… %d more in the structured output\n", indent, len(vars)-i)
-			return
-		}
-		fmt.Fprintf(sb, "%s%s", indent, v.Name)
-		if v.Type != "" {
-			fmt.Fprintf(sb, " (%s)", v.Type)
-		}
-		fmt.Fprintf(sb, " = %s", v.Value)
-		if v.Cut != "" {
-			fmt.Fprintf(sb, "  [%s]", v.Cut)
-		}
-		sb.WriteByte('\n')
-		writeVars(sb, v.Children, indent+"  ", budget)
+	args := map[string]any{"session_id": id, "depth": depth + 1}
+	if in.Frame != 0 {
+		args["frame"] = in.Frame
 	}
+	if in.Scope != "" {
+		args["scope"] = in.Scope
+	}
+	fmt.Fprintf(sb, "members beyond depth %d not fetched; more: %s\n", depth, catalog.NextCall("debug_variables", args))
 }
 
 type evaluateParams struct {
@@ -154,15 +135,7 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 	}
 	v, err := b.Evaluate(ctx, in.Expression, in.Frame)
 	if err != nil {
-		if errors.Is(err, debugger.ErrRunning) || errors.Is(err, debugger.ErrSessionDead) {
-			return catalog.Result[EvaluateOutput]{}, describe(err)
-		}
-		// The debugger's own words about the expression (syntax errors,
-		// unknown names) are what the caller needs.
-		if !strings.HasPrefix(err.Error(), "evaluating") {
-			err = fmt.Errorf("evaluating %q: %w", in.Expression, err)
-		}
-		return catalog.Result[EvaluateOutput]{}, fault.Usage(err)
+		return catalog.Result[EvaluateOutput]{}, evalError(err, in.Expression)
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s = %s", in.Expression, v.Value)
@@ -170,8 +143,20 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 		fmt.Fprintf(&sb, " (%s)", v.Type)
 	}
 	sb.WriteByte('\n')
-	writeVars(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
+	debugger.WriteVariables(&sb, v.Children, "  ", h.svc.Config.BudgetBytes())
 	return catalog.Result[EvaluateOutput]{Text: sb.String(), Output: EvaluateOutput{SessionID: id, Result: wire.VariableOf(v)}}, nil
+}
+
+// evalError keeps the debugger's own words about the expression (syntax
+// errors, unknown names): they are what the caller needs to fix.
+func evalError(err error, expr string) error {
+	if errors.Is(err, debugger.ErrRunning) || errors.Is(err, debugger.ErrSessionDead) {
+		return describe(err)
+	}
+	if !strings.HasPrefix(err.Error(), "evaluating") {
+		err = fmt.Errorf("evaluating %q: %w", expr, err)
+	}
+	return fault.Usage(err)
 }
 
 type commandParams struct {
@@ -198,16 +183,9 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	out, err := b.RawCommand(cctx, in.Command)
+	out, err := runCommand(ctx, b, in.Command, limit)
 	if err != nil {
-		// A backend that cannot interrupt the command gives up the session:
-		// say the timeout first, then what became of the session.
-		if errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil && ctx.Err() == nil {
-			return catalog.Result[CommandOutput]{}, fmt.Errorf("%q did not finish within %v: %w", in.Command, limit.Round(time.Millisecond), describe(err))
-		}
-		return catalog.Result[CommandOutput]{}, describe(err)
+		return catalog.Result[CommandOutput]{}, err
 	}
 	oid, e, err := h.store(ctx, in.Command, b.Name(), out)
 	if err != nil {
@@ -218,6 +196,19 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	fmt.Fprintf(&sb, "COMMAND %q (%s)\n", in.Command, b.Name())
 	catalog.WriteExcerpt(&sb, res.Captured, e.Text)
 	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res}, nil
+}
+
+// runCommand runs a raw command within limit. A backend that cannot
+// interrupt the command gives up the session: the error says the timeout
+// first, then what became of the session.
+func runCommand(ctx context.Context, b debugger.Backend, command string, limit time.Duration) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	out, err := b.RawCommand(cctx, command)
+	if err != nil && (errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil && ctx.Err() == nil) {
+		return "", fmt.Errorf("%q did not finish within %v: %w", command, limit.Round(time.Millisecond), describe(err))
+	}
+	return out, describe(err)
 }
 
 // store keeps a raw command's output in the output store and returns its

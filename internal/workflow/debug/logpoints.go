@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -8,11 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/store"
-	"github.com/triage-dev/triage/internal/textclip"
 )
-
-// maxHitText bounds one hit's line in an answer; the stored log has it whole.
-const maxHitText = 200
 
 // writeLogpoints tells of the logpoint hits since the last call that did:
 // how many, the last few, and the whole event log stored as an output for
@@ -30,37 +27,24 @@ func (h *handler) writeLogpoints(ctx context.Context, sb *strings.Builder, b deb
 	case news.New == 0:
 		return
 	}
-	fmt.Fprintf(sb, "%d logpoint hit%s since the last call", news.New, plural(news.New))
-	if oid, err := h.storeLogpoints(ctx, book, id, b.Name()); err != nil {
-		fmt.Fprintf(sb, " (the event log could not be stored: %v)", err)
-	} else {
-		fmt.Fprintf(sb, "; event log (JSONL): %s", catalog.NextCall("output_get", map[string]any{"output_id": oid}))
+	news.WriteText(sb, h.logRef(ctx, book, id, b.Name()))
+}
+
+// logRef stores the whole event log as an output and says where it is.
+func (h *handler) logRef(ctx context.Context, book *debugger.LogBook, id, backend string) string {
+	oid, err := h.storeLogpoints(ctx, book, id, backend)
+	if err != nil {
+		return fmt.Sprintf(" (the event log could not be stored: %v)", err)
 	}
-	sb.WriteString("\n")
-	if news.Full {
-		fmt.Fprintf(sb, "  the event log is full (%d bytes): later hits are not recorded\n", debugger.LogBookMaxBytes)
-	}
-	for _, hit := range news.Last {
-		fmt.Fprintf(sb, "  %s %s\n", hit.At.Format("15:04:05.000"), textclip.String(hit.String(), maxHitText))
-	}
+	return "; event log (JSONL): " + catalog.NextCall("output_get", map[string]any{"output_id": oid})
 }
 
 // storeLogpoints stores the whole event log as an output.
 func (h *handler) storeLogpoints(ctx context.Context, book *debugger.LogBook, id, backend string) (string, error) {
-	data, err := book.Contents()
-	if err != nil {
-		return "", err
-	}
+	data, readErr := book.Contents()
 	st, err := h.svc.Store(ctx)
-	if err != nil {
+	if err := cmp.Or(readErr, err); err != nil {
 		return "", err
 	}
 	return st.Put(ctx, store.Meta{Tool: "debug_logpoints", Argv: []string{id}, Engine: backend}, string(data), store.Final{Status: "success"})
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -2,7 +2,6 @@ package debug
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -56,16 +55,7 @@ func (h *handler) attachSim(ctx context.Context, c *catalog.Call, in attachSimPa
 	if err != nil {
 		return zero, err
 	}
-	m := h.svc.Debugger()
-	info, err := m.Attach(ctx, backend, debugger.AttachSpec{Pid: pid, Debugger: path, StayStopped: true})
-	if err != nil {
-		return zero, attachError(err)
-	}
-	b, err := m.Backend(ctx, info.ID)
-	if err != nil {
-		return zero, describe(err)
-	}
-	st, err := keepStopped(ctx, b)
+	b, info, st, err := h.svc.Debugger().AttachStopped(ctx, backend, debugger.AttachSpec{Pid: pid, Debugger: path}, attachStopWait)
 	if err != nil {
 		return zero, describe(err)
 	}
@@ -99,18 +89,4 @@ func appUnderXcodesDebugger(ctx context.Context, backend, udid string, in attach
 		return "", 0, apple.UsageOf(err)
 	}
 	return path, pid, nil
-}
-
-// keepStopped leaves the app stopped: the caller attached to look at it.
-// An adapter may report the attach stop after Attach returns; one that
-// resumed the app anyway is paused.
-func keepStopped(ctx context.Context, b debugger.Backend) (debugger.State, error) {
-	st, err := b.WaitStop(ctx, attachStopWait)
-	if err != nil && !errors.Is(err, debugger.ErrTimeout) {
-		return st, err
-	}
-	if st.Status == debugger.StatusRunning {
-		return b.Pause(ctx)
-	}
-	return st, nil
 }

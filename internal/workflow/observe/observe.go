@@ -9,10 +9,8 @@ package observe
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
-	"github.com/triage-dev/triage/internal/argpath"
 	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -50,6 +48,19 @@ type TracepointParam struct {
 	Limit     *int     `json:"limit,omitempty" jsonschema:"hits recorded, then disabled (default 10000)"`
 }
 
+// tracepoint is tracepoint i of the plan; a limit left out is the
+// default (0), one given must be positive.
+func (tp TracepointParam) tracepoint(i int) (observe.Tracepoint, error) {
+	t := observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition}
+	if tp.Limit == nil {
+		return t, nil
+	}
+	if t.Limit = *tp.Limit; t.Limit <= 0 {
+		return t, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, t.Limit, observe.DefaultLimit)
+	}
+	return t, nil
+}
+
 type params struct {
 	Program     string            `json:"program" jsonschema:"path"`
 	Args        []string          `json:"args,omitempty" jsonschema:"argv (no shell)"`
@@ -69,21 +80,23 @@ func (p params) spec(svc *services.Set) (observe.Spec, error) {
 	if err != nil {
 		return observe.Spec{}, err
 	}
-	s := observe.Spec{Program: argpath.Program(p.Program, p.Cwd, p.ProjectDir), Args: p.Args, Env: p.Env,
-		Dir: argpath.Base(p.Cwd, p.ProjectDir), ProjectDir: argpath.Resolve(p.ProjectDir, "", ""), Timeout: timeout}
-	if s.ProjectDir == "" {
-		s.ProjectDir = filepath.Dir(s.Program)
-	}
-	for i, tp := range p.Tracepoints {
-		limit := 0 // left out: the default
-		if tp.Limit != nil {
-			if limit = *tp.Limit; limit <= 0 {
-				return s, fault.Usagef("tracepoint %d (%s): limit %d: give a positive number of hits (left out: %d)", i, tp.Location, limit, observe.DefaultLimit)
-			}
-		}
-		s.Tracepoints = append(s.Tracepoints, observe.Tracepoint{Location: tp.Location, Exprs: tp.Exprs, Condition: tp.Condition, Limit: limit})
+	s := observe.NewSpec(p.Program, p.Args, p.Cwd, p.ProjectDir, p.Env, timeout)
+	if s.Tracepoints, err = tracepoints(p.Tracepoints); err != nil {
+		return s, err
 	}
 	return s, observe.Check(s.Tracepoints)
+}
+
+// tracepoints is the plan's tracepoints.
+func tracepoints(tps []TracepointParam) ([]observe.Tracepoint, error) {
+	out := make([]observe.Tracepoint, len(tps))
+	for i, tp := range tps {
+		var err error
+		if out[i], err = tp.tracepoint(i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (h *handler) observe(ctx context.Context, c *catalog.Call, in params) (catalog.Result[Output], error) {
@@ -91,42 +104,28 @@ func (h *handler) observe(ctx context.Context, c *catalog.Call, in params) (cata
 	if err != nil {
 		return catalog.Result[Output]{}, err
 	}
+	c.Progress(ctx, 0, 0, "observing "+filepath.Base(spec.Program))
+	return h.run(ctx, spec)
+}
+
+// run runs spec with what the program prints captured (an excerpt for the
+// answer) and its event log stored.
+func (h *handler) run(ctx context.Context, spec observe.Spec) (catalog.Result[Output], error) {
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return catalog.Result[Output]{}, err
 	}
-	c.Progress(ctx, 0, 0, "observing "+filepath.Base(spec.Program))
-	out, events, err := open(ctx, st, h.svc.Config.BudgetBytes()/2, spec)
+	meta := store.Meta{Tool: "debug_observe", Argv: append([]string{spec.Program}, spec.Args...), Cwd: spec.Dir}
+	out, err := capture.Open(ctx, st, meta, capture.Options{Budget: h.svc.Config.BudgetBytes() / 2})
 	if err != nil {
 		return catalog.Result[Output]{}, err
 	}
-	spec.Output, spec.Events = out, events
-	r, err := observe.Run(ctx, spec)
+	spec.Output = out
+	r, eventsID, err := observe.RunStored(ctx, st, "debug_observe", spec)
 	if err != nil {
 		out.Abort()
-		events.Abort()
 		return catalog.Result[Output]{}, err
 	}
-	final := store.Final{Status: string(r.Verdict.Status), VerdictLine: r.Verdict.Line, ExitCode: r.Result.ExitCode}
-	if err := events.Finish(context.WithoutCancel(ctx), final); err != nil {
-		return catalog.Result[Output]{}, fmt.Errorf("storing the event log: %w", err)
-	}
-	res := renderReport(r, events.ID(), out.Close())
-	return render.StoreFailure(res, out.FinishWith(ctx, final, res.Output)), nil
-}
-
-// open creates the two outputs of a run: what the program printed (with
-// an excerpt for the answer) and the event log.
-func open(ctx context.Context, st *store.Store, budget int, s observe.Spec) (*capture.Capture, *store.Writer, error) {
-	argv := append([]string{s.Program}, s.Args...)
-	out, err := capture.Open(ctx, st, store.Meta{Tool: "debug_observe", Argv: argv, Cwd: s.Dir}, capture.Options{Budget: budget})
-	if err != nil {
-		return nil, nil, err
-	}
-	events, err := st.Create(ctx, store.Meta{Tool: "debug_observe", Argv: argv, Cwd: s.Dir, Engine: "gdb"})
-	if err != nil {
-		out.Abort()
-		return nil, nil, err
-	}
-	return out, events, nil
+	res := renderReport(r, eventsID, out.Close())
+	return render.StoreFailure(res, out.FinishWith(ctx, r.Final(), res.Output)), nil
 }

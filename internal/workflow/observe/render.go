@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -10,49 +9,22 @@ import (
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
-// maxFrames bounds the backtrace in the answer.
-const maxFrames = 16
-
-// Value is one expression's value at a hit.
-type Value struct {
-	Expr  string `json:"expr"`
-	Value string `json:"value"`
-}
-
-// TracepointHits is what one tracepoint recorded.
-type TracepointHits struct {
-	Location     string  `json:"location"`
-	Condition    string  `json:"condition,omitempty"`
-	Hits         int     `json:"hits" jsonschema:"hits recorded"`
-	LimitReached bool    `json:"limit_reached,omitempty" jsonschema:"later hits were not recorded"`
-	First        []Value `json:"first,omitempty"`
-	Last         []Value `json:"last,omitempty"`
-}
-
 // Output is debug_observe's answer.
 type Output struct {
-	Verdict     wire.Verdict     `json:"verdict" jsonschema:"how the program ended, as run says"`
-	DurationMS  int64            `json:"duration_ms"`
-	Tracepoints []TracepointHits `json:"tracepoints,omitempty"`
-	EventsID    string           `json:"events_id" jsonschema:"the JSONL event log: output_get, output_search"`
-	Events      int              `json:"events" jsonschema:"lines in the event log"`
-	Backtrace   []wire.Frame     `json:"backtrace,omitempty" jsonschema:"crashing thread's frames"`
-	CrashSite   *wire.CrashSite  `json:"crash_site,omitempty"`
+	Verdict     wire.Verdict          `json:"verdict" jsonschema:"how the program ended, as run says"`
+	DurationMS  int64                 `json:"duration_ms"`
+	Tracepoints []wire.TracepointHits `json:"tracepoints,omitempty"`
+	EventsID    string                `json:"events_id" jsonschema:"the JSONL event log: output_get, output_search"`
+	Events      int                   `json:"events" jsonschema:"lines in the event log"`
+	Backtrace   []wire.Frame          `json:"backtrace,omitempty" jsonschema:"crashing thread's frames"`
+	CrashSite   *wire.CrashSite       `json:"crash_site,omitempty"`
 	catalog.Captured
 }
 
 func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog.Result[Output] {
 	out := Output{Verdict: wire.VerdictOf(r.Verdict), DurationMS: r.Result.Duration.Milliseconds(),
-		EventsID: eventsID, Events: r.Events,
-		Captured: catalog.NewCaptured(cr.ID, cr.Excerpt.TotalLines, cr.Excerpt.Truncated)}
-	for _, h := range r.Tracepoints {
-		out.Tracepoints = append(out.Tracepoints, TracepointHits{Location: h.Location, Condition: h.Condition,
-			Hits: h.Hits, LimitReached: h.LimitReached, First: valuesOf(h.First), Last: valuesOf(h.Last)})
-	}
-	if r.Trace != nil {
-		out.Backtrace = wire.FramesOf(r.Trace.Frames[:min(len(r.Trace.Frames), maxFrames)])
-	}
-	out.CrashSite = wire.CrashSiteOf(r.Site)
+		EventsID: eventsID, Events: r.Events, Tracepoints: wire.TracepointsOf(r.Tracepoints),
+		Captured: catalog.NewCaptured(cr.ID, cr.Excerpt.TotalLines, cr.Excerpt.Truncated), Backtrace: wire.FramesOf(r.Backtrace()), CrashSite: wire.CrashSiteOf(r.Site)}
 	outcome := catalog.OK
 	if !r.Verdict.OK() {
 		outcome = catalog.Failed
@@ -60,49 +32,9 @@ func renderReport(r *observe.Report, eventsID string, cr capture.Result) catalog
 	return catalog.Result[Output]{Text: text(r, out, cr), Output: out, Outcome: outcome}
 }
 
-func valuesOf(vs []observe.Value) []Value {
-	out := make([]Value, len(vs))
-	for i, v := range vs {
-		out[i] = Value(v)
-	}
-	return out
-}
-
 func text(r *observe.Report, out Output, cr capture.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", r.Verdict.Line)
-	for i, h := range out.Tracepoints {
-		fmt.Fprintf(&b, "tracepoint %d %s", i, h.Location)
-		if h.Condition != "" {
-			fmt.Fprintf(&b, " if %s", h.Condition)
-		}
-		fmt.Fprintf(&b, ": %d hits", h.Hits)
-		if h.LimitReached {
-			b.WriteString(" (limit reached; later hits not recorded)")
-		}
-		if h.Hits > 0 && len(h.First) > 0 {
-			fmt.Fprintf(&b, "; first %s; last %s", valuesText(h.First), valuesText(h.Last))
-		}
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "events: %d lines of JSON in %s\n", out.Events, out.EventsID)
-	if r.Trace != nil {
-		b.WriteString("backtrace (gdb):\n")
-		for _, f := range r.Trace.Frames[:len(out.Backtrace)] {
-			fmt.Fprintf(&b, "  %s\n", f.String())
-		}
-	}
-	if r.Site != nil {
-		r.Site.WriteText(&b)
-	}
+	r.WriteText(&b, out.EventsID)
 	catalog.WriteExcerpt(&b, out.Captured, cr.Excerpt.Text)
 	return b.String()
-}
-
-func valuesText(vs []Value) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.Expr + "=" + v.Value
-	}
-	return strings.Join(parts, " ")
 }

@@ -95,3 +95,31 @@ func VariableOf(v debugger.Variable) Variable {
 
 // VariablesOf converts values.
 func VariablesOf(vs []debugger.Variable) []Variable { return list(vs, VariableOf) }
+
+// Register is one register; role names the pc, sp and fp.
+type Register struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Role  string `json:"role,omitempty" jsonschema:"pc, sp or fp"`
+}
+
+// Instruction is one machine instruction and the source line it is of.
+type Instruction struct {
+	Address string   `json:"address"`
+	Symbol  string   `json:"symbol,omitempty"`
+	Text    string   `json:"text"`
+	File    string   `json:"file,omitempty"`
+	Line    int      `json:"line,omitempty"`
+	Source  []string `json:"source,omitempty" jsonschema:"source rows the debugger printed before it"`
+	Current bool     `json:"current,omitempty" jsonschema:"the frame's pc"`
+}
+
+// RegistersOf converts registers.
+func RegistersOf(rs []debugger.Register) []Register {
+	return list(rs, func(r debugger.Register) Register { return Register(r) })
+}
+
+// InstructionsOf converts instructions.
+func InstructionsOf(is []debugger.Instruction) []Instruction {
+	return list(is, func(i debugger.Instruction) Instruction { return Instruction(i) })
+}
