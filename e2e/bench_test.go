@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 )
 
@@ -90,11 +90,6 @@ func rssBytes(pid int) int64 {
 	return 0
 }
 
-func median(d []time.Duration) time.Duration {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d[len(d)/2]
-}
-
 // BenchmarkColdStart measures `triage serve` from exec to the tools/list answer,
 // alternating with a bare go-sdk server so both see the same machine state.
 // Targets: ratio <= 2, idle RSS <= 20 MB. The CPU time each process used
@@ -110,9 +105,9 @@ func BenchmarkColdStart(b *testing.B) {
 		d, rss, cpu = coldStart(b, bare)
 		base, baseRSS, baseCPU = append(base, d), max(baseRSS, rss), append(baseCPU, cpu)
 	}
-	b.ReportMetric(float64(median(triCPU).Microseconds())/1000, "triage-cpu-ms")
-	b.ReportMetric(float64(median(baseCPU).Microseconds())/1000, "bare-cpu-ms")
-	mt, mb := median(tri), median(base)
+	b.ReportMetric(float64(testutil.Median(triCPU).Microseconds())/1000, "triage-cpu-ms")
+	b.ReportMetric(float64(testutil.Median(baseCPU).Microseconds())/1000, "bare-cpu-ms")
+	mt, mb := testutil.Median(tri), testutil.Median(base)
 	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 	b.ReportMetric(float64(mb.Microseconds())/1000, "bare-ms")
 	b.ReportMetric(float64(mt)/float64(mb), "ratio")
@@ -161,7 +156,7 @@ func BenchmarkRunTrueOverhead(b *testing.B) {
 		}
 		direct = append(direct, time.Since(start))
 	}
-	mt, md := median(viaTriage), median(direct)
+	mt, md := testutil.Median(viaTriage), testutil.Median(direct)
 	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 	b.ReportMetric(float64(md.Microseconds())/1000, "direct-ms")
 	b.ReportMetric(float64((mt-md).Microseconds())/1000, "overhead-ms")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // benchShell is the environment of a user's shell for the daemon
@@ -43,7 +45,7 @@ func BenchmarkDaemonCall(b *testing.B) {
 		viaDaemon = append(viaDaemon, timeTriage(b, env, tool...))
 		inProcess = append(inProcess, timeTriage(b, off, tool...))
 	}
-	md, mi := median(viaDaemon), median(inProcess)
+	md, mi := testutil.Median(viaDaemon), testutil.Median(inProcess)
 	b.ReportMetric(float64(md.Microseconds())/1000, "daemon-ms")
 	b.ReportMetric(float64(mi.Microseconds())/1000, "inprocess-ms")
 	b.ReportMetric(float64((md-mi).Microseconds())/1000, "overhead-ms")
@@ -62,7 +64,7 @@ func BenchmarkDaemonStart(b *testing.B) {
 		b.StartTimer()
 		cold = append(cold, timeTriage(b, off, "call", "process_list"))
 	}
-	mf, mc := median(first), median(cold)
+	mf, mc := testutil.Median(first), testutil.Median(cold)
 	b.ReportMetric(float64(mf.Microseconds())/1000, "first-ms")
 	b.ReportMetric(float64(mc.Microseconds())/1000, "cold-ms")
 	b.ReportMetric(float64(mf)/float64(mc), "ratio")

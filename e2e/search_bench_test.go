@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // BenchmarkSearchServer measures output_search through `triage serve
@@ -49,7 +51,7 @@ func BenchmarkSearchServer(b *testing.B) {
 	}
 	b.StopTimer()
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	sm, gm := median(search), median(grep)
+	sm, gm := testutil.Median(search), testutil.Median(grep)
 	b.ReportMetric(ms(sm), "search-ms")
 	b.ReportMetric(ms(gm), "grep-ms")
 	b.ReportMetric(float64(sm)/float64(gm), "ratio-vs-grep")

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // BenchmarkOutputViewer measures the web page's output viewer through
@@ -55,8 +57,8 @@ func BenchmarkOutputViewer(b *testing.B) {
 		peak = max(peak, watch())
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(median(first).Microseconds())/1000, "first-page-ms")
-	b.ReportMetric(float64(median(jumps).Microseconds())/1000, "jump-ms")
+	b.ReportMetric(float64(testutil.Median(first).Microseconds())/1000, "first-page-ms")
+	b.ReportMetric(float64(testutil.Median(jumps).Microseconds())/1000, "jump-ms")
 	b.ReportMetric(float64(peak)/1e6, "peak-RSS-MB")
 	b.ReportMetric(float64(total), "lines")
 	b.ReportMetric(0, "ns/op")

@@ -3,9 +3,10 @@ package coredump
 import (
 	"context"
 	"os/exec"
-	"slices"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // BenchmarkCrashSite times what a run's verdict pays for its core: gdb's
@@ -36,14 +37,8 @@ func BenchmarkCrashSite(b *testing.B) {
 		site = append(site, timed(BacktraceOptions{Debugger: "gdb"}))
 		plain = append(plain, timed(BacktraceOptions{Debugger: "gdb", NoSite: true}))
 	}
-	ms, mp := median(site), median(plain)
+	ms, mp := testutil.Median(site), testutil.Median(plain)
 	b.ReportMetric(float64(ms.Microseconds())/1000, "site-ms")
 	b.ReportMetric(float64(mp.Microseconds())/1000, "backtrace-ms")
 	b.ReportMetric(100*(float64(ms)/float64(mp)-1), "overhead-pct")
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

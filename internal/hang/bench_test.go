@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os/exec"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -70,10 +69,6 @@ func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between f
 }
 
 // median is the middle of ds (sorted in place).
-func median(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	return ds[len(ds)/2]
-}
 
 func BenchmarkCaptureNative50Threads(b *testing.B) {
 	benchCapture(b, hangers.Sleepers(b, 50), 50)
@@ -87,7 +82,7 @@ func BenchmarkCaptureGo10000Goroutines(b *testing.B) {
 	p := hangers.GoMutexes(b, 10000)
 	var dumps []time.Duration
 	captures := benchCaptureThen(b, p, 10000, func() { dumps = append(dumps, ownDump(b, p)) })
-	c, d := median(captures), median(dumps)
+	c, d := testutil.Median(captures), testutil.Median(dumps)
 	b.ReportMetric(c.Seconds(), "capture-s")
 	b.ReportMetric(d.Seconds(), "dump-s")
 	b.ReportMetric(c.Seconds()/d.Seconds(), "ratio")

@@ -6,11 +6,12 @@ import (
 )
 
 // Median is the middle of the durations a benchmark measured (the upper
-// one of an even count), sorting d in place; zero for none.
+// one of an even count); zero for none. d is left as it was.
 func Median(d []time.Duration) time.Duration {
 	if len(d) == 0 {
 		return 0
 	}
-	slices.Sort(d)
-	return d[len(d)/2]
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

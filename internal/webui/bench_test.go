@@ -3,11 +3,11 @@ package webui
 import (
 	"context"
 	"fmt"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // BenchmarkRunsPage measures what the Runs page asks the server for over
@@ -43,9 +43,9 @@ func BenchmarkRunsPage(b *testing.B) {
 		}
 	}
 	for i, r := range requests {
-		b.ReportMetric(float64(medianOf(times[i]).Microseconds())/1000, r.metric)
+		b.ReportMetric(float64(testutil.Median(times[i]).Microseconds())/1000, r.metric)
 	}
-	b.ReportMetric(float64(medianOf(version).Microseconds())/1000, "version-ms")
+	b.ReportMetric(float64(testutil.Median(version).Microseconds())/1000, "version-ms")
 }
 
 // fill stores n finished runs of a few tools, statuses and commands.
@@ -60,9 +60,4 @@ func fill(b *testing.B, st *store.Store, n int) {
 			b.Fatal(err)
 		}
 	}
-}
-
-func medianOf(d []time.Duration) time.Duration {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d[len(d)/2]
 }

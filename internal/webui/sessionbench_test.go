@@ -55,7 +55,7 @@ func BenchmarkSessionEvent(b *testing.B) {
 	}
 	for i, name := range []string{"wait", "told"} {
 		d := lat[i]
-		b.ReportMetric(float64(medianOf(d).Microseconds())/1000, name+"-ms")
+		b.ReportMetric(float64(testutil.Median(d).Microseconds())/1000, name+"-ms")
 		b.ReportMetric(float64(d[len(d)-1].Microseconds())/1000, name+"-max-ms") // medianOf sorted d
 	}
 	b.ReportMetric(0, "ns/op")

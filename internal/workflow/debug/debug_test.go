@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -244,15 +243,10 @@ func BenchmarkStack(b *testing.B) {
 		}
 		direct = append(direct, time.Since(start))
 	}
-	m, d := median(viaMCP), median(direct)
+	m, d := testutil.Median(viaMCP), testutil.Median(direct)
 	b.ReportMetric(float64(m.Microseconds())/1000, "mcp-ms")
 	b.ReportMetric(float64(d.Microseconds())/1000, "direct-ms")
 	b.ReportMetric(float64((m-d).Microseconds())/1000, "overhead-ms")
-}
-
-func median(d []time.Duration) time.Duration {
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 func benchProg(b *testing.B) string {

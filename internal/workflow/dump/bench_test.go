@@ -2,13 +2,13 @@ package dump_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/postmortem"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/testutil/sshhost"
 )
@@ -51,7 +51,7 @@ func BenchmarkCommandCached(b *testing.B) {
 		}
 		times = append(times, time.Since(start))
 	}
-	b.ReportMetric(ms(medianDuration(times)), "mcp-ms")
+	b.ReportMetric(ms(testutil.Median(times)), "mcp-ms")
 }
 
 // BenchmarkCommandUncached alternates gdb's bt through dump_command (force:
@@ -86,16 +86,11 @@ func alternateUncached(b *testing.B, c *mcptest.Client, s *postmortem.Session, e
 		}
 		direct = append(direct, time.Since(start))
 	}
-	m, d := medianDuration(viaMCP), medianDuration(direct)
+	m, d := testutil.Median(viaMCP), testutil.Median(direct)
 	b.ReportMetric(ms(m), "mcp-ms")
 	b.ReportMetric(ms(d), "engine-ms")
 	b.ReportMetric(ms(m-d), "overhead-ms")
 	b.ReportMetric(100*float64(m-d)/float64(d), "overhead-%")
-}
-
-func medianDuration(times []time.Duration) time.Duration {
-	slices.Sort(times)
-	return times[len(times)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

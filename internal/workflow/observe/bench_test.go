@@ -3,12 +3,12 @@ package observe_test
 import (
 	"bytes"
 	"context"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/toolpath"
 	"github.com/triage-dev/triage/internal/workflow/observe"
@@ -57,11 +57,11 @@ func BenchmarkObserve10000(b *testing.B) {
 		d, cpu = native()
 		nat, natCPU = append(nat, d), append(natCPU, cpu)
 	}
-	mo, mn := median(obs), median(nat)
+	mo, mn := testutil.Median(obs), testutil.Median(nat)
 	b.ReportMetric(mo.Seconds(), "observe-s")
 	b.ReportMetric(mn.Seconds(), "dprintf-s")
 	b.ReportMetric(float64(mo)/float64(mn), "ratio")
-	co, cn := median(obsCPU), median(natCPU)
+	co, cn := testutil.Median(obsCPU), testutil.Median(natCPU)
 	b.ReportMetric(co.Seconds(), "observe-cpu-s")
 	b.ReportMetric(cn.Seconds(), "dprintf-cpu-s")
 	b.ReportMetric(float64(co)/float64(cn), "cpu-ratio")
@@ -75,10 +75,4 @@ func cpuTime(who int) time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -1,11 +1,11 @@
 package run_test
 
 import (
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/testutil/sshhost"
 )
@@ -48,14 +48,8 @@ func BenchmarkRemoteRunTrue(b *testing.B) {
 		}
 		here = append(here, time.Since(start))
 	}
-	mr, ml := median(there), median(here)
+	mr, ml := testutil.Median(there), testutil.Median(here)
 	b.ReportMetric(float64(mr.Microseconds())/1000, "remote-ms")
 	b.ReportMetric(float64(ml.Microseconds())/1000, "local-ms")
 	b.ReportMetric(float64((mr-ml).Microseconds())/1000, "overhead-ms")
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

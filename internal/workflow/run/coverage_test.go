@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/config"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 )
@@ -111,7 +112,7 @@ func BenchmarkGoCoverage(b *testing.B) {
 		own()
 		goTest = append(goTest, time.Since(start))
 	}
-	mt, mg := median(triage), median(goTest)
+	mt, mg := testutil.Median(triage), testutil.Median(goTest)
 	b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 	b.ReportMetric(float64(mg.Microseconds())/1000, "go-ms")
 	b.ReportMetric(float64(mt-mg)*100/float64(mg), "overhead-%")
