@@ -136,3 +136,46 @@ func TestWatchViaNamesTheAdapterCapability(t *testing.T) {
 		})
 	}
 }
+
+// The data breakpoint requests against the real lldb-dap: dataBreakpointInfo
+// gives counter's 4 bytes, setDataBreakpoints sets it (verified), a
+// non-lvalue is refused, and removing it sends the set without it. The
+// stop lldb-dap sends where hardware delivers ("data breakpoint", whose
+// hitBreakpointIds are watchpoint ids, here colliding with the main
+// breakpoint's id) is recorded as the watch's stop, not main's. On a host
+// that delivers, TestWatchStopsAtWritingLineBothLLDBAdapters drives the
+// real one.
+func TestDataBreakpointRequestsLLDBDAP(t *testing.T) {
+	ad := lldbAdapters(t)[0]
+	ctx := context.Background()
+	b := launchAtMain(t, ad, debugger.Config{})
+	bad := &breakpoint{Breakpoint: debugger.Breakpoint{Spec: debugger.BreakpointSpec{Watch: "1+2"}}}
+	b.bpMu.Lock()
+	errBad := b.setDataBreakpoint(ctx, bad, debugger.AccessWrite)
+	bp := &breakpoint{Breakpoint: debugger.Breakpoint{Kind: "watch", Spec: debugger.BreakpointSpec{Watch: "counter"}, Verified: true}}
+	err := b.setDataBreakpoint(ctx, bp, debugger.AccessWrite)
+	b.bpMu.Unlock()
+	if errBad == nil {
+		t.Errorf("a watch on 1+2 was set: %+v", bad)
+	}
+	if err != nil || bp.dataID == "" || bp.dataAdapterID == 0 || bp.Value != "0" || !strings.Contains(bp.Via, "4 bytes") {
+		t.Fatalf("data breakpoint on counter: %+v (id %q, adapter id %d), %v", bp.Breakpoint, bp.dataID, bp.dataAdapterID, err)
+	}
+	b.mu.Lock()
+	b.nextBP++
+	bp.ID = b.nextBP
+	b.bps[bp.ID] = bp
+	b.stopped(Event{Name: "stopped", Body: []byte(`{"reason":"data breakpoint","threadId":` + strconv.Itoa(b.thread) +
+		`,"hitBreakpointIds":[` + strconv.Itoa(bp.dataAdapterID) + `]}`)})
+	stop := *b.state.LastStop
+	b.mu.Unlock()
+	if len(stop.BreakpointIDs) != 1 || stop.BreakpointIDs[0] != bp.ID || stop.Watch == nil || stop.Watch.ID != bp.ID || stop.Watch.Expr != "counter" {
+		t.Errorf("data breakpoint stop = %+v (watch %+v), want watch %d only", stop, stop.Watch, bp.ID)
+	}
+	if err := b.RemoveBreakpoint(ctx, bp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if bps := b.Breakpoints(); len(bps) != 1 {
+		t.Errorf("after removing the watch: %+v", bps)
+	}
+}
