@@ -116,9 +116,12 @@ func nonNilStrings(s []string) []string {
 // no data breakpoints), emulated where the host delivers none; another
 // adapter is refused naming its capability.
 func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
-	soft, why := b.softWatchNeeded()
+	soft, why, note := b.softWatchNeeded(ctx)
 	access, _ := debugger.ParseAccess(bp.Spec.Access)
 	caps, kind := b.capsAndKind()
+	if note != "" {
+		defer func() { bp.Via += "; " + note }()
+	}
 	switch {
 	case caps.SupportsDataBreakpoints && !soft:
 		b.bpMu.Lock()
