@@ -209,7 +209,7 @@ var Figures = []Figure{
 	{Title: "interactive logpoint (`debug_breakpoint_add` log_message, lldb backend): a loop hit 10,000 times, attach to exit", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
 		Value: "logpoint-s", Unit: "s", Base: "native-s", BaseLabel: "lldb's breakpoint command with auto-continue, same program",
 		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 1.5},
-	{Title: "the same logpoint on the DAP backend (the adapter's own logMessage: lldb-dap-22 here), for comparison", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
+	{Title: "the same logpoint on the DAP backend (the lldb adapter's own logMessage), for comparison", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
 		Value: "dap-logpoint-s", Unit: "s", Base: "native-s", BaseLabel: "the lldb command line's breakpoint command with auto-continue"},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
