@@ -100,6 +100,38 @@ if [ ${#clang_missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${clang_missing[@]}" >/dev/null
 fi
 
+# lldb-22's lldb-dap and lldb-server beside lldb-16 (whose lldb-vscode-16
+# many machines have, and which the tests keep working): Debian's
+# python3-lldb-16 and python3-lldb-22 conflict (each owns python3's lldb
+# link), so apt cannot hold both lldbs. liblldb-22 does not conflict; the
+# lldb-22 and python3-lldb-22 packages are unpacked into /usr/local/lib
+# (readable by every user: the test host's sshd runs as another), and
+# lldb-dap-22/lldb-server-22 in /usr/local/bin point lldb at that Python
+# and that lldb-server.
+LLDB_NEW=22
+if ! command -v "lldb-dap-$LLDB_NEW" >/dev/null 2>&1 || ! command -v "lldb-server-$LLDB_NEW" >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  pfx="/usr/local/lib/lldb-$LLDB_NEW" debs="$CACHE/debs"
+  log "liblldb-$LLDB_NEW from apt; lldb-$LLDB_NEW and python3-lldb-$LLDB_NEW unpacked into $pfx"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "liblldb-$LLDB_NEW" >/dev/null
+  mkdir -p "$debs"
+  (cd "$debs" && rm -f ./*.deb && apt-get download -qq "lldb-$LLDB_NEW" "python3-lldb-$LLDB_NEW" 2>/dev/null)
+  $SUDO rm -rf "$pfx" && $SUDO mkdir -p "$pfx/usr/lib/x86_64-linux-gnu"
+  for deb in "$debs"/*.deb; do $SUDO dpkg-deb -x "$deb" "$pfx"; done
+  rm -f "$debs"/*.deb
+  # the Python module's _lldb links to liblldb by a path inside the package tree
+  $SUDO ln -sf "/usr/lib/x86_64-linux-gnu/liblldb-$LLDB_NEW.so.1" "$pfx/usr/lib/x86_64-linux-gnu/"
+  bin="$pfx/usr/lib/llvm-$LLDB_NEW/bin"
+  site=$(ls -d "$pfx/usr/lib/llvm-$LLDB_NEW"/lib/python3*/site-packages | head -n1)
+  for tool in lldb-dap; do
+    printf '#!/bin/sh\n# lldb-%s beside lldb-16 (scripts/install-deps.sh)\nPYTHONPATH=%s${PYTHONPATH:+:$PYTHONPATH} LLDB_DEBUGSERVER_PATH=%s exec %s "$@"\n' \
+      "$LLDB_NEW" "$site" "$bin/lldb-server" "$bin/$tool" | $SUDO tee "/usr/local/bin/$tool-$LLDB_NEW" >/dev/null
+    $SUDO chmod 755 "/usr/local/bin/$tool-$LLDB_NEW"
+  done
+  $SUDO ln -sf "$bin/lldb-server" "/usr/local/bin/lldb-server-$LLDB_NEW"
+fi
+
 GOBIN="$(go env GOPATH)/bin"
 want_go_tool() { # name module version
   local have=""

@@ -77,6 +77,9 @@ var Suite = []Package{
 	{Dir: "./internal/coredump", Bench: "^BenchmarkCrashSite$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
 	// debug_observe against gdb's dprintf, 10,000 hits: seconds each, alternated.
 	{Dir: "./internal/workflow/observe", Bench: "^BenchmarkObserve10000$", Benchtime: "5x", QuickBenchtime: "1x", Quick: true},
+	// An interactive logpoint against lldb's breakpoint command with
+	// auto-continue, 10,000 hits: over a minute each on a loaded machine.
+	{Dir: "./internal/workflow/debug", Bench: "^BenchmarkLogpoint10000$", Benchtime: "3x", QuickBenchtime: "1x"},
 }
 
 // Keys of the figures the report computes itself rather than from a
@@ -210,6 +213,11 @@ var Figures = []Figure{
 	{Title: "`debug_observe`, 10,000 hits: CPU time (gdb, the program, the server)", Key: Key("./internal/workflow/observe", "BenchmarkObserve10000"),
 		Value: "observe-cpu-s", Unit: "s", Base: "dprintf-cpu-s", BaseLabel: "gdb's dprintf (gdb and the program)",
 		Check: "cpu-ratio", CheckUnit: "×"},
+	{Title: "interactive logpoint (`debug_breakpoint_add` log_message, lldb backend): a loop hit 10,000 times, attach to exit", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
+		Value: "logpoint-s", Unit: "s", Base: "native-s", BaseLabel: "lldb's breakpoint command with auto-continue, same program",
+		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 1.5},
+	{Title: "the same logpoint on the DAP backend (the lldb adapter's own logMessage), for comparison", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
+		Value: "dap-logpoint-s", Unit: "s", Base: "native-s", BaseLabel: "the lldb command line's breakpoint command with auto-continue"},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
 		Op: "<=", Limit: 6400},

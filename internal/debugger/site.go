@@ -15,8 +15,9 @@ import (
 const SiteFrames = 16
 
 // faultRE reads the fault address lldb puts in a signal stop's description:
-// "signal SIGSEGV: invalid address (fault address: 0x0)".
-var faultRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`fault address: (0x[0-9a-fA-F]+)`) })
+// "signal SIGSEGV: invalid address (fault address: 0x0)" (lldb 16),
+// "... address not mapped to object (fault address=0x0)" (lldb 22).
+var faultRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`fault address[:=] ?(0x[0-9a-fA-F]+)`) })
 
 // CrashSite is the crash site of a session stopped by a crash: the frame
 // crashsite's rule picks among frames (top first), the source around it

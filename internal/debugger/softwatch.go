@@ -28,8 +28,8 @@ const DefaultWatchSteps = 2_000_000
 
 // SoftWatchFor says whether a session's watch must be emulated, and why
 // (for the breakpoint's Via): a local session's on a host that does not
-// deliver hardware watchpoints, or any when forced (Config.SoftWatch); a
-// remote host's lldb is trusted.
+// deliver hardware watchpoints, or any when forced (Config.SoftWatch). A
+// remote session's decision is SoftWatchForHost's, probed on its host.
 func SoftWatchFor(remote, forced bool) (bool, string) {
 	if !remote { // a remote host is not probed from here
 		if soft, why := SoftWatchNeeded(); soft {

@@ -40,6 +40,26 @@ func TestFindPrefersPlainThenNewest(t *testing.T) {
 	if p, err := LLDB.Find(); err != nil || p != want {
 		t.Errorf("LLDB.Find() = %q %v, want %q", p, err, want)
 	}
+	mk("lldb-vscode-16")
+	want = mk("lldb-dap-22")
+	if p, err := LLDBDAP.Find(); err != nil || filepath.Base(p) != "lldb-vscode-16" {
+		t.Errorf("LLDBDAP.Find() = %q %v, want lldb-vscode-16 before lldb-dap-22", p, err)
+	}
+	t.Setenv("PATH", filepath.Dir(want)+"/only-dap")
+	if err := os.MkdirAll(filepath.Dir(want)+"/only-dap", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(want, filepath.Dir(want)+"/only-dap/lldb-dap-22"); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := LLDBDAP.Find(); err != nil || filepath.Base(p) != "lldb-dap-22" {
+		t.Errorf("LLDBDAP.Find() with lldb-dap-22 alone = %q %v", p, err)
+	}
+	t.Setenv("PATH", dir)
+	if p, err := LLDBVSCode.Find(); err != nil || filepath.Base(p) != "lldb-vscode-16" {
+		t.Errorf("LLDBVSCode.Find() = %q %v, want lldb-vscode-16", p, err)
+	}
+	t.Setenv("PATH", t.TempDir())
 	_, err := LLDBDAP.Find()
 	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "apt-get install lldb-16") {
 		t.Errorf("LLDBDAP.Find() with none there: %v, want ErrNotFound saying what to install", err)

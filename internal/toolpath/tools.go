@@ -24,12 +24,19 @@ type Tool struct {
 
 // The tools.
 var (
-	GDB     = Tool{Name: "gdb", names: []string{"gdb"}, Install: "apt-get install gdb"}
-	LLDB    = Tool{Name: "lldb", names: Names("lldb"), Install: "apt-get install lldb-16"}
-	LLDBDAP = Tool{Name: "lldb-dap", names: Names("lldb-dap", "lldb-vscode"), Install: "apt-get install lldb-16"}
-	Dlv     = Tool{Name: "dlv", names: []string{"dlv"}, goBin: true, Install: "go install github.com/go-delve/delve/cmd/dlv@latest"}
-	Crash   = Tool{Name: "crash", names: []string{"crash"}, Install: "apt-get install crash"}
-	Drgn    = Tool{Name: "drgn", names: []string{"drgn"}, Install: "apt-get install python3-drgn"}
+	GDB  = Tool{Name: "gdb", names: []string{"gdb"}, Install: "apt-get install gdb"}
+	LLDB = Tool{Name: "lldb", names: Names("lldb"), Install: "apt-get install lldb-16"}
+	// LLDBDAP is lldb-vscode (LLVM 17 and before), else lldb-dap, each
+	// plain then newest: lldb-vscode-16 over lldb-dap-22 where both are
+	// installed, because triage's debug workflows are proven on it
+	// (under lldb-dap-22 logpoints, memory of an array and a core's
+	// disassembly still differ); lldb-dap-22 is taken by path.
+	LLDBDAP = Tool{Name: "lldb-dap", names: append(Names("lldb-vscode"), Names("lldb-dap")...), Install: "apt-get install lldb-16, or lldb-22 for lldb-dap"}
+	// LLDBVSCode is the older adapter only, for what it alone is tested on.
+	LLDBVSCode = Tool{Name: "lldb-vscode", names: Names("lldb-vscode"), Install: "apt-get install lldb-16"}
+	Dlv        = Tool{Name: "dlv", names: []string{"dlv"}, goBin: true, Install: "go install github.com/go-delve/delve/cmd/dlv@latest"}
+	Crash      = Tool{Name: "crash", names: []string{"crash"}, Install: "apt-get install crash"}
+	Drgn       = Tool{Name: "drgn", names: []string{"drgn"}, Install: "apt-get install python3-drgn"}
 )
 
 // Candidates lists where t is looked for, in order: names in PATH, then

@@ -96,6 +96,11 @@ type breakpoint struct {
 	lldbWatch int
 	signal    string
 	soft      bool // a watch emulated by single-stepping (softwatch.go)
+	// dataID is a data breakpoint's id from dataBreakpointInfo, access
+	// its access type, dataAdapterID the adapter's id of it (databp.go).
+	dataID        string
+	access        string
+	dataAdapterID int
 }
 
 // New returns an unstarted backend using adapter kind (KindLLDB, KindDlv,

@@ -110,16 +110,29 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// setWatch sets a watchpoint through lldb's command language: no adapter
-// here offers data breakpoints (lldb-vscode-16, dlv, gdb 13), so their
-// request is not sent; another adapter is refused naming its capability.
+// setWatch sets a watchpoint: by the adapter's data breakpoints where it
+// offers them (lldb-dap 18 and later) and the host delivers hardware
+// watchpoints; else through lldb's command language (lldb-vscode-16 has
+// no data breakpoints), emulated where the host delivers none; another
+// adapter is refused naming its capability.
 func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
-	if b.flavorKind() != KindLLDB {
-		return fmt.Errorf("watch: %s's adapter: data breakpoints (supportsDataBreakpoints %t) are not driven by triage yet: %w",
-			b.flavorKind(), b.Capabilities().SupportsDataBreakpoints, debugger.ErrUnsupported)
-	}
-	soft, why := b.softWatchNeeded()
+	soft, why, note := b.softWatchNeeded(ctx)
 	access, _ := debugger.ParseAccess(bp.Spec.Access)
+	caps, kind := b.capsAndKind()
+	if note != "" {
+		defer func() { bp.Via += "; " + note }()
+	}
+	switch {
+	case caps.SupportsDataBreakpoints && !soft:
+		b.bpMu.Lock()
+		defer b.bpMu.Unlock()
+		return b.setDataBreakpoint(ctx, bp, access)
+	case kind != KindLLDB && soft:
+		return fmt.Errorf("watch: %s, and %s's adapter (supportsDataBreakpoints %t) has no command language triage emulates a watch in: %w",
+			why, kind, caps.SupportsDataBreakpoints, debugger.ErrUnsupported)
+	case kind != KindLLDB:
+		return fmt.Errorf("watch: %s's adapter offers no data breakpoints (no supportsDataBreakpoints in its capabilities): %w", kind, debugger.ErrUnsupported)
+	}
 	if soft && access != debugger.AccessWrite {
 		return debugger.SoftWatchReadError(access, why)
 	}
@@ -132,7 +145,7 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 		return fmt.Errorf("watch %q: lldb: %s (watch an lvalue: a variable, a field, an element, *pointer)", bp.Spec.Watch, out)
 	}
 	bp.lldbWatch, bp.Value = id, value
-	bp.Via = "lldb's watchpoint set, through evaluate (lldb-vscode has no data breakpoints)"
+	bp.Via = "lldb's watchpoint set, through evaluate (the adapter has no data breakpoints: no supportsDataBreakpoints in its capabilities)"
 	if soft {
 		if err := b.addSoftWatch(ctx, bp.Spec.Watch); err != nil {
 			_, _ = b.RawCommand(ctx, "watchpoint delete "+strconv.Itoa(id))
@@ -140,6 +153,9 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 		}
 		bp.soft = true
 		bp.Via = why + "; through evaluate"
+		if caps.SupportsDataBreakpoints {
+			bp.Via += " (the adapter's data breakpoints are not used: they would be set and never fire)"
+		}
 	}
 	return nil
 }
@@ -150,6 +166,8 @@ func (b *Backend) unset(ctx context.Context, bp *breakpoint) error {
 	switch {
 	case bp.filter != "":
 		return b.syncFilters(ctx, nil)
+	case bp.dataID != "":
+		return b.syncData(ctx, nil)
 	case bp.lldbWatch != 0:
 		if bp.soft {
 			if _, err := b.RawCommand(ctx, debugger.LLDBSoftWatchDelete(bp.ID)); err != nil {
@@ -211,7 +229,9 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 		return st
 	}
 	w := *st.LastStop.Watch
-	if out, err := b.RawCommand(ctx, debugger.LLDBWrittenAtCommand); err == nil {
+	if b.flavorKind() != KindLLDB {
+		w.File, w.Line = b.topLine(ctx)
+	} else if out, err := b.RawCommand(ctx, debugger.LLDBWrittenAtCommand); err == nil {
 		w.File, w.Line = debugger.LLDBWrittenAt(out)
 	}
 	if v, err := b.Evaluate(ctx, w.Expr, 0); err == nil {

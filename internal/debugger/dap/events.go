@@ -19,7 +19,12 @@ func (b *Backend) stopped(e Event) {
 	_ = json.Unmarshal(e.Body, &body)
 	b.state.Status = debugger.StatusStopped
 	b.state.LastStop = stopFromEvent(body)
-	b.state.LastStop.BreakpointIDs = b.ourIDs(body.HitBreakpointIds)
+	if body.Reason == dataStopReason {
+		b.state.LastStop.BreakpointIDs = b.ourDataIDs(body.HitBreakpointIds)
+		b.markData(b.state.LastStop)
+	} else {
+		b.state.LastStop.BreakpointIDs = b.ourIDs(body.HitBreakpointIds)
+	}
 	b.markOurs(b.state.LastStop, body.Reason)
 	if b.entryPending {
 		b.entryPending = false

@@ -32,11 +32,17 @@ func (b *Backend) Stack(ctx context.Context, thread, maxFrames int) ([]debugger.
 			break
 		}
 		fr := debugger.Frame{ID: f.Id, Index: i, Function: f.Name, Line: f.Line, Address: f.InstructionPointerReference}
-		if f.Source != nil {
+		switch {
+		case f.Source == nil:
+		case f.Source.SourceReference > 0 && (f.Source.Path == "" || f.Source.PresentationHint == "deemphasize"):
+			// The adapter's own text, no file: lldb-dap 22 gives a frame
+			// without line information its disassembly (path
+			// "…/prog`_start", deemphasized, its line in that text).
+			fr.Line = 0
+		case f.Source.Path != "":
 			fr.File = f.Source.Path
-			if fr.File == "" {
-				fr.File = f.Source.Name
-			}
+		default:
+			fr.File = f.Source.Name
 		}
 		frames = append(frames, fr)
 	}

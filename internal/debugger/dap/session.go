@@ -102,6 +102,11 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 	if b.state.LastStop == nil {
 		b.state.LastStop = &debugger.Stop{Reason: debugger.StopCore, At: time.Now()}
 	}
+	if stop := b.state.LastStop; stop.Signal != "" && stop.Reason != debugger.StopSignal && stop.Reason != debugger.StopException {
+		// lldb-dap 22 reports a core's signal under another reason than
+		// lldb-vscode 16's "signal": the signal a core holds is its crash.
+		stop.Reason = debugger.StopCore
+	}
 	b.mu.Unlock()
 	return b.State(), nil
 }

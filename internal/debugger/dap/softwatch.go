@@ -8,12 +8,17 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
-// softWatchNeeded: see debugger.SoftWatchFor.
-func (b *Backend) softWatchNeeded() (bool, string) {
+// softWatchNeeded: see debugger.SoftWatchFor, and SoftWatchForHost for a
+// remote session (probed on its host; note says when it could not be).
+func (b *Backend) softWatchNeeded(ctx context.Context) (soft bool, why, note string) {
 	b.mu.Lock()
-	remote := b.host != ""
+	host, conn := b.host, b.ssh
 	b.mu.Unlock()
-	return debugger.SoftWatchFor(remote, b.cfg.SoftWatch)
+	if conn != nil {
+		return debugger.SoftWatchForHost(ctx, host, conn, b.cfg.SoftWatch)
+	}
+	soft, why = debugger.SoftWatchFor(false, b.cfg.SoftWatch)
+	return soft, why, ""
 }
 
 // addSoftWatch registers the watch being added with softwatch.py under

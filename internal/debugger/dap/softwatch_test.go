@@ -10,21 +10,23 @@ import (
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
-// Under lldb-vscode a write watch stops at the line that writes
+// A write watch stops at the line that writes
 // (watch.c:7) with old → new, each time; a breakpoint reached meanwhile
 // still stops; the stack and values read after the stop are the new
 // place's; after the last write the target exits. On a host without
 // hardware watchpoints this is the software watch, through evaluate.
-func TestWatchStopsAtWritingLineLLDBVSCode(t *testing.T) {
-	needTool(t, "lldb-vscode", "lldb-16")
-	prog := build(t, "watch", "gcc", "-g", "-O0", "watch.c")
-	ctx := context.Background()
-	b := newBackend(t, KindLLDB)
-	st, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Breakpoints: []debugger.BreakpointSpec{{Function: "main"}}})
-	if err != nil {
-		t.Fatal(err)
+//
+// Under both lldb adapters: lldb-dap-22's data breakpoints where hardware
+// watchpoints are delivered, the software watch where not (its data
+// breakpoint would be set and never fire).
+func TestWatchStopsAtWritingLineBothLLDBAdapters(t *testing.T) {
+	for _, ad := range lldbAdapters(t) {
+		t.Run(ad.name, func(t *testing.T) { watchStopsAtWritingLine(t, launchAtMain(t, ad, debugger.Config{})) })
 	}
-	mustStop(t, b, st, debugger.StopBreakpoint)
+}
+
+func watchStopsAtWritingLine(t *testing.T, b *Backend) {
+	ctx := context.Background()
 	bp, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Watch: "counter"})
 	if err != nil {
 		t.Fatalf("watch: %+v, %v", bp, err)
@@ -37,7 +39,7 @@ func TestWatchStopsAtWritingLineLLDBVSCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantWatchDAP(t, b, bp.ID, "0", "1")
-	st, err = b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
 	if err != nil || st.LastStop == nil || len(st.LastStop.BreakpointIDs) != 1 || st.LastStop.BreakpointIDs[0] != line8.ID || st.LastStop.Watch != nil {
 		t.Fatalf("continue to line 8: %+v %+v, %v", st, st.LastStop, err)
 	}

@@ -137,7 +137,7 @@ func (b *Backend) setWatch(ctx context.Context, spec debugger.BreakpointSpec) (d
 		return debugger.Breakpoint{}, lldbRef{}, fmt.Errorf("watchpoints on a core file: %w", debugger.ErrUnsupported)
 	}
 	access, _ := debugger.ParseAccess(spec.Access)
-	soft, why := b.softWatchNeeded()
+	soft, why, note := b.softWatchNeeded(ctx)
 	if soft && access != debugger.AccessWrite {
 		return debugger.Breakpoint{}, lldbRef{}, debugger.SoftWatchReadError(access, why)
 	}
@@ -155,7 +155,7 @@ func (b *Backend) setWatch(ctx context.Context, spec debugger.BreakpointSpec) (d
 	if err != nil {
 		return debugger.Breakpoint{}, lldbRef{}, err
 	}
-	bp := debugger.Breakpoint{Spec: spec, Verified: true, Value: value}
+	bp := debugger.Breakpoint{Spec: spec, Verified: true, Value: value, Via: note}
 	if soft {
 		if err := b.addSoftWatch(ctx, spec.Watch); err != nil {
 			_, _ = b.run(ctx, "watchpoint delete "+strconv.Itoa(id), nil)
