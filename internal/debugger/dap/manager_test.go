@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 func newManager(t testing.TB) *debugger.Manager {
@@ -108,15 +108,10 @@ func BenchmarkStack(b *testing.B) {
 		}
 		direct = append(direct, time.Since(start))
 	}
-	mm, md := medianDuration(viaManager), medianDuration(direct)
+	mm, md := testutil.Median(viaManager), testutil.Median(direct)
 	b.ReportMetric(float64(mm.Microseconds())/1000, "manager-ms")
 	b.ReportMetric(float64(md.Microseconds())/1000, "direct-ms")
 	b.ReportMetric(float64((mm-md).Microseconds())/1000, "overhead-ms")
-}
-
-func medianDuration(times []time.Duration) time.Duration {
-	slices.Sort(times)
-	return times[len(times)/2]
 }
 
 // The Manager keeps what it saw of a session, for a reader that must not

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
 	"github.com/triage-dev/triage/internal/toolpath"
@@ -82,9 +83,9 @@ func BenchmarkLogpoint10000(b *testing.B) {
 		nat = append(nat, native())
 		dap = append(dap, logpoints("dap"))
 	}
-	ml, mn := median(lp), median(nat)
+	ml, mn := testutil.Median(lp), testutil.Median(nat)
 	b.ReportMetric(ml.Seconds(), "logpoint-s")
 	b.ReportMetric(mn.Seconds(), "native-s")
 	b.ReportMetric(float64(ml)/float64(mn), "ratio")
-	b.ReportMetric(median(dap).Seconds(), "dap-logpoint-s")
+	b.ReportMetric(testutil.Median(dap).Seconds(), "dap-logpoint-s")
 }
