@@ -6,6 +6,13 @@ import (
 	"runtime"
 	"sort"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/apple"
+	"github.com/triage-dev/triage/internal/workflow/debug"
+	"github.com/triage-dev/triage/internal/workflow/simulator"
+	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
 // tokenBudget is the most tools/list may cost a model for the default
@@ -13,11 +20,60 @@ import (
 // included. tools/list is read whole before a model's first call.
 const tokenBudget = 6400
 
+// macTokenBudget is the same for the default workflows on macOS with Xcode,
+// where the xcode and simulator workflows and debug_attach_sim join them.
+// Issue 18's target is 6,000; the Linux default alone costs more than that,
+// so this is a ratchet at today's figure (9,865 tokens) until the default
+// list on macOS is cut (docs/PERFORMANCE.md, "Token budget on macOS"): it may fall,
+// never rise.
+const macTokenBudget = 9870
+
 func TestToolsListFitsTokenBudget(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the budget is set for the default workflows on Linux; elsewhere the Apple workflows add to them")
 	}
 	srv, _ := New(newServices(t, nil), Options{})
+	checkToolsListBudget(t, srv, tokenBudget)
+}
+
+// TestToolsListOnMacFitsTokenBudget measures the default tools/list as a Mac
+// with Xcode sees it: the Apple workflows' availability is injected, so it
+// runs (and holds) on Linux too.
+func TestToolsListOnMacFitsTokenBudget(t *testing.T) {
+	svc := newServices(t, nil)
+	srv, err := New(svc, Options{Catalog: macCatalog(svc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkToolsListBudget(t, srv, macTokenBudget)
+}
+
+// macCatalog is the catalog with every Apple tool available, as on macOS
+// with Xcode.
+func macCatalog(svc *services.Set) *catalog.Catalog {
+	opts := apple.Options{Available: func() error { return nil }}
+	cat := Catalog(svc)
+	for i, w := range cat.Workflows {
+		switch w.ID {
+		case "xcode":
+			cat.Workflows[i] = xcode.WorkflowWith(svc, opts)
+		case "simulator":
+			cat.Workflows[i] = simulator.WorkflowWith(svc, opts)
+		case "debug":
+			for j, tool := range w.Tools {
+				if tool.Name == "debug_attach_sim" {
+					w.Tools[j] = debug.AttachSimTool(svc, opts)
+				}
+			}
+		}
+	}
+	return cat
+}
+
+// checkToolsListBudget fails when the default tools/list of srv costs more
+// than budget tokens, naming the largest tools.
+func checkToolsListBudget(t *testing.T, srv *Server, budget int) {
+	t.Helper()
 	res, err := connect(t, srv, nil).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -27,8 +83,8 @@ func TestToolsListFitsTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens := len(b) / 4
-	t.Logf("tools/list: %d tools, %d bytes, ~%d tokens (budget %d)", len(res.Tools), len(b), tokens, tokenBudget)
-	if tokens <= tokenBudget {
+	t.Logf("tools/list: %d tools, %d bytes, ~%d tokens (budget %d)", len(res.Tools), len(b), tokens, budget)
+	if tokens <= budget && !testing.Verbose() {
 		return
 	}
 	type size struct {
@@ -44,5 +100,7 @@ func TestToolsListFitsTokenBudget(t *testing.T) {
 	for _, s := range sizes[:min(10, len(sizes))] {
 		t.Logf("  %6d bytes  %s", s.bytes, s.name)
 	}
-	t.Errorf("tools/list costs ~%d tokens, over the budget of %d: shorten descriptions (see the largest tools above)", tokens, tokenBudget)
+	if tokens > budget {
+		t.Errorf("tools/list costs ~%d tokens, over the budget of %d: shorten descriptions (see the largest tools above)", tokens, budget)
+	}
 }

@@ -29,7 +29,7 @@ import (
 const Instructions = `triage builds, tests, runs, debugs and post-mortems native programs and tells you truthfully how each run ended.
 - Read the first line of every result: it is the verdict (SUCCEEDED, FAILED, CRASHED (SIGSEGV) ..., TIMED OUT). A crash is never a success, even with exit code 0.
 - Long output is stored whole; a result shows an excerpt (errors first) and an output_id. Page it with output_get or search it with output_search instead of re-running.
-- Set project_dir, scheme, simulator and similar values once with session_set_defaults; explicit arguments still win.
+- Set project_dir, project_path or workspace_path, scheme, configuration, platform, simulator_id or simulator_name, device_id once with session_set_defaults: the tools' arguments of those names are session defaults; explicit arguments still win.
 - After a crash, follow the hints: dump_open on the captured core, or debug_attach to re-run under a debugger.
 - doctor reports which debuggers and dump engines are installed here.
 - Conventions: *_s arguments are seconds; an omitted timeout is the configured one; env merges key by key with the session's; session_id may be omitted (the current debug session, the last opened dump); ids in results (output_id, process id, frame, breakpoint) feed the other tools.`

@@ -103,6 +103,10 @@ var selfExplanatory = map[string]bool{
 	"pid": true, "profile": true, "program": true, "project_dir": true,
 	"output_id": true, "session_id": true, "stdin": true, "stop_on_entry": true, "thread": true,
 	"timeout_s": true, "unset": true, "vmcore": true,
+	// Session-managed Apple arguments: the server instructions say once
+	// that they are session defaults.
+	"workspace_path": true, "project_path": true, "scheme": true, "configuration": true,
+	"simulator_id": true, "simulator_name": true, "device_id": true,
 }
 
 func TestEveryToolHasDescribedSchemas(t *testing.T) {

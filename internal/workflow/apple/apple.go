@@ -35,24 +35,27 @@ func (o Options) AvailableFunc() func() error {
 
 // The argument structs are exported because they are embedded:
 // internal/defaults finds session-managed fields through embedded structs.
+// Their fields carry no descriptions: the names say what they are, the
+// server instructions say once that they are session defaults, and a
+// description repeated on every Apple tool cost tools/list ~2.5 KB on macOS.
 
 // ContainerArgs name a workspace or project; both are session-managed.
 type ContainerArgs struct {
-	WorkspacePath string `json:"workspace_path,omitempty" jsonschema:".xcworkspace path (session default)"`
-	ProjectPath   string `json:"project_path,omitempty" jsonschema:".xcodeproj path (session default)"`
+	WorkspacePath string `json:"workspace_path,omitempty"`
+	ProjectPath   string `json:"project_path,omitempty"`
 }
 
 // SchemeArgs add the scheme and configuration; all session-managed.
 type SchemeArgs struct {
 	ContainerArgs
-	Scheme        string `json:"scheme,omitempty" jsonschema:"scheme (session default)"`
-	Configuration string `json:"configuration,omitempty" jsonschema:"e.g. Debug (session default)"`
+	Scheme        string `json:"scheme,omitempty"`
+	Configuration string `json:"configuration,omitempty"`
 }
 
 // SimulatorArgs designate a simulator; both are session-managed.
 type SimulatorArgs struct {
-	SimulatorID   string `json:"simulator_id,omitempty" jsonschema:"simulator UDID (session default)"`
-	SimulatorName string `json:"simulator_name,omitempty" jsonschema:"simulator name (session default)"`
+	SimulatorID   string `json:"simulator_id,omitempty"`
+	SimulatorName string `json:"simulator_name,omitempty"`
 }
 
 // Resolve returns the simulator the arguments designate (xcode.FindSimulator).
@@ -63,7 +66,7 @@ func (a SimulatorArgs) Resolve(ctx context.Context) (xcode.Device, error) {
 
 // DeviceArgs designate a physical device; session-managed.
 type DeviceArgs struct {
-	DeviceID string `json:"device_id,omitempty" jsonschema:"physical device UDID or name (session default)"`
+	DeviceID string `json:"device_id,omitempty"`
 }
 
 // Resolve returns the device the arguments designate (xcode.FindDevice).

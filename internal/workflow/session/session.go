@@ -28,7 +28,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			catalog.New("session_set_defaults",
 				"Set session defaults in the active or named profile; explicit arguments override them.",
 				catalog.Annotations{Idempotent: true}, h.set).
-				Unlisted("xcode", "workspace_path", "project_path", "scheme", "device_id", "platform").
+				Unlisted("xcode", "workspace_path", "project_path", "scheme", "platform").
+				Unlisted("device", "device_id").
 				Unlisted("simulator", "simulator_id", "simulator_name").
 				// Accepted, not advertised: the token budget has no room;
 				// a hidden tool's error names it.

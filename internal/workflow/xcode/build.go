@@ -21,7 +21,8 @@ type testParams struct {
 	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (-enableCodeCoverage YES, read with xccov from the result bundle) of files under this path (\".\": all)"`
 }
 
-// BuildOutput is the result of xcode_build, xcode_test and xcode_clean.
+// BuildOutput is the result of xcode_test (and, narrowed to ActionOutput,
+// of xcode_build and xcode_clean).
 type BuildOutput struct {
 	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
 	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
@@ -41,12 +42,41 @@ type BuildOutput struct {
 	catalog.Captured
 }
 
-func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	return h.xcodebuild(ctx, c, xcode.ActionBuild, in, nil, "")
+// ActionOutput is the result of xcode_build and xcode_clean: BuildOutput
+// without what only a test run fills (tests, xcresult, result bundle,
+// coverage), which their tools/list entries would otherwise repeat.
+type ActionOutput struct {
+	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
+	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted or silent_failure"`
+	Command      string                `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
+	ExitCode     int                   `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
+	Signal       string                `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
+	Errors       int                   `json:"errors" jsonschema:"compiler and linker errors"`
+	Warnings     int                   `json:"warnings" jsonschema:"warnings"`
+	Diagnostics  []wire.Diagnostic     `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during a failed run (a crashed compiler or tool)"`
+	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
+	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
+	catalog.Captured
 }
 
-func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[BuildOutput], error) {
-	return h.xcodebuild(ctx, c, xcode.ActionClean, in, nil, "")
+func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[ActionOutput], error) {
+	return actionResult(h.xcodebuild(ctx, c, xcode.ActionBuild, in, nil, ""))
+}
+
+func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[ActionOutput], error) {
+	return actionResult(h.xcodebuild(ctx, c, xcode.ActionClean, in, nil, ""))
+}
+
+// actionResult narrows a build or clean result to ActionOutput; the
+// fields it drops are never filled outside a test run.
+func actionResult(r catalog.Result[BuildOutput], err error) (catalog.Result[ActionOutput], error) {
+	o := r.Output
+	return catalog.Result[ActionOutput]{Text: r.Text, Outcome: r.Outcome, Images: r.Images, Output: ActionOutput{
+		Verdict: o.Verdict, Status: o.Status, Command: o.Command, ExitCode: o.ExitCode, Signal: o.Signal,
+		Errors: o.Errors, Warnings: o.Warnings, Diagnostics: o.Diagnostics, CrashReports: o.CrashReports,
+		Notes: o.Notes, DurationMS: o.DurationMS, Captured: o.Captured,
+	}}, err
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {

@@ -14,7 +14,7 @@ type DestinationArgs struct {
 	apple.SchemeArgs
 	apple.SimulatorArgs
 	apple.DeviceArgs
-	Platform string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS (session default)"`
+	Platform string `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
 }
 
 // ActionArgs are common to build, test and clean.

@@ -34,13 +34,20 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 			catalog.New("xcode_list_schemes", "List the schemes (and, for a project, targets and configurations) of a workspace or project.",
 				ro, catalog.WithDefaults(svc.Defaults, container, h.listSchemes)),
 			catalog.New("xcode_show_build_settings", "Show a scheme's products (app path, bundle id) and chosen build settings.",
-				ro, catalog.WithDefaults(svc.Defaults, scheme, h.showBuildSettings)),
+				ro, catalog.WithDefaults(svc.Defaults, scheme, h.showBuildSettings)).
+				Unlisted("device", "device_id"),
 			catalog.New("xcode_build", "Build a scheme with xcodebuild; errors with file:line (verdict line first), filtered log.",
-				world, catalog.WithDefaults(svc.Defaults, scheme, h.build)),
+				world, catalog.WithDefaults(svc.Defaults, scheme, h.build)).
+				Unlisted("device", "device_id"),
 			catalog.New("xcode_test", "Run a scheme's tests; failed and crashed tests from the result bundle and log, correlated crash reports (verdict line first).",
-				world, catalog.WithDefaults(svc.Defaults, scheme, h.test)),
+				world, catalog.WithDefaults(svc.Defaults, scheme, h.test)).
+				Unlisted("device", "device_id"),
 			catalog.New("xcode_clean", "Clean a scheme's build products (xcodebuild clean).",
-				catalog.Annotations{Destructive: true, Idempotent: true}, catalog.WithDefaults(svc.Defaults, scheme, h.clean)),
+				catalog.Annotations{Destructive: true, Idempotent: true}, catalog.WithDefaults(svc.Defaults, scheme, h.clean)).
+				// platform picks the products to clean; a simulator or
+				// device only narrows it to the same SDK, and clean's
+				// short log needs no level or environment.
+				Unlisted("", "simulator_id", "simulator_name", "device_id", "level", "env"),
 		},
 	}
 }
