@@ -70,6 +70,10 @@ type Backend struct {
 	cfg debugger.Config
 	lim debugger.Limits
 
+	// cmdWait bounds one lldb command past a watch's wait (commandWait;
+	// tests shorten it).
+	cmdWait time.Duration
+
 	op   sync.Mutex
 	lldb string // lldb's path from AttachSpec.Debugger (guarded by op); "" finds one
 	// pool holds the ssh connections a remote session's lldb runs
@@ -113,7 +117,7 @@ type Backend struct {
 
 // New returns an unstarted backend.
 func New(cfg debugger.Config) *Backend {
-	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(),
+	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(), cmdWait: commandWait,
 		state: debugger.State{Status: debugger.StatusNotStarted},
 		bps:   make(map[int]debugger.Breakpoint), refs: make(map[int]lldbRef)}
 }
@@ -170,7 +174,7 @@ func (b *Backend) start(ctx context.Context) error {
 		Sentinel:       repl.SumSentinel("script print(%d+%d)"),
 		QuitCommand:    "quit",
 		StartupTimeout: startTimeout,
-		CommandTimeout: commandWait,
+		CommandTimeout: b.cmdWait,
 	})
 	if err != nil {
 		return fmt.Errorf("starting lldb: %w", err)
@@ -286,6 +290,12 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
 	}
 	st := b.observe(first + out)
+	for err == nil && st.Status == debugger.StatusRunning && time.Since(start) < wait {
+		// Read as running before the wait ended: a status caught lldb at a
+		// logpoint, which goes on. Watch on for the rest of the wait.
+		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
+		st = b.observe(out)
+	}
 	if err = b.engineErr(err); err != nil {
 		return st, err
 	}
@@ -348,6 +358,14 @@ func (b *Backend) observe(out string) debugger.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if st, ok := latestState(out); ok && b.state.Status != debugger.StatusDead {
+		if st.LastStop != nil {
+			b.ours(st.LastStop, out)
+			if st.Status == debugger.StatusStopped && b.atLogpoint(st.LastStop) {
+				// A `process status` during a logpoint's Python: lldb goes
+				// on by itself, so the target still runs.
+				st.Status, st.LastStop = debugger.StatusRunning, nil
+			}
+		}
 		wasStopped := b.state.Status == debugger.StatusStopped
 		b.state.Status = st.Status
 		if st.Pid != 0 {
@@ -363,7 +381,6 @@ func (b *Backend) observe(out string) debugger.State {
 			stop.Reason = debugger.StopEntry
 		}
 		if st.LastStop != nil {
-			b.ours(st.LastStop, out)
 			b.state.LastStop = sameStop(b.state.LastStop, st.LastStop, resumed || !wasStopped || b.moved)
 			b.moved = false
 		}
@@ -372,6 +389,19 @@ func (b *Backend) observe(out string) debugger.State {
 		b.awaitStop()
 	}
 	return b.copyState()
+}
+
+// atLogpoint reports a breakpoint stop at our logpoints only. b.mu is held.
+func (b *Backend) atLogpoint(stop *debugger.Stop) bool {
+	if stop.Reason != debugger.StopBreakpoint || len(stop.BreakpointIDs) == 0 {
+		return false
+	}
+	for _, id := range stop.BreakpointIDs {
+		if b.bps[id].Spec.LogMessage == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // sameStop returns the stop to keep after a report of next: prev when next
