@@ -42,3 +42,30 @@ func TestLogpointContinueWaitRunsOut(t *testing.T) {
 		t.Fatalf("session after the wait: %+v, %v; want it usable, the target running", st, err)
 	}
 }
+
+// TestLogpointLogBounded: lldb's Python stops writing the event log at its
+// bound (here shrunk to 600 bytes, a few hits) with whole lines only, and
+// the target runs to its end.
+func TestLogpointLogBounded(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"50"}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Detach(context.Background()) })
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "i={i}"}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.RawCommand(ctx, "script triage_lp_P[1] = triage_lp_P[1][:3] + (600,) + triage_lp_P[1][4:]"); err != nil {
+		t.Fatalf("shrinking the bound: %q, %v", out, err)
+	}
+	if st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 60 * time.Second}); err != nil || st.Status != debugger.StatusExited {
+		t.Fatalf("continue: %+v, %v; want the exit", st, err)
+	}
+	data, err := b.Logpoints().Contents()
+	news, _ := b.Logpoints().TakeNew()
+	if err != nil || len(data) > 600 || len(data) < 400 || news.New == 0 || news.New >= 50 || news.Last[len(news.Last)-1].Message == "i=49" {
+		t.Fatalf("event log: %d bytes, %+v, %v; want at most 600 bytes of the first hits", len(data), news, err)
+	}
+}
