@@ -290,12 +290,6 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
 	}
 	st := b.observe(first + out)
-	for err == nil && st.Status == debugger.StatusRunning && time.Since(start) < wait {
-		// Read as running before the wait ended: a status caught lldb at a
-		// logpoint, which goes on. Watch on for the rest of the wait.
-		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
-		st = b.observe(out)
-	}
 	if err = b.engineErr(err); err != nil {
 		return st, err
 	}
@@ -358,14 +352,6 @@ func (b *Backend) observe(out string) debugger.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if st, ok := latestState(out); ok && b.state.Status != debugger.StatusDead {
-		if st.LastStop != nil {
-			b.ours(st.LastStop, out)
-			if st.Status == debugger.StatusStopped && b.atLogpoint(st.LastStop) {
-				// A `process status` during a logpoint's Python: lldb goes
-				// on by itself, so the target still runs.
-				st.Status, st.LastStop = debugger.StatusRunning, nil
-			}
-		}
 		wasStopped := b.state.Status == debugger.StatusStopped
 		b.state.Status = st.Status
 		if st.Pid != 0 {
@@ -381,6 +367,7 @@ func (b *Backend) observe(out string) debugger.State {
 			stop.Reason = debugger.StopEntry
 		}
 		if st.LastStop != nil {
+			b.ours(st.LastStop, out)
 			b.state.LastStop = sameStop(b.state.LastStop, st.LastStop, resumed || !wasStopped || b.moved)
 			b.moved = false
 		}
@@ -389,19 +376,6 @@ func (b *Backend) observe(out string) debugger.State {
 		b.awaitStop()
 	}
 	return b.copyState()
-}
-
-// atLogpoint reports a breakpoint stop at our logpoints only. b.mu is held.
-func (b *Backend) atLogpoint(stop *debugger.Stop) bool {
-	if stop.Reason != debugger.StopBreakpoint || len(stop.BreakpointIDs) == 0 {
-		return false
-	}
-	for _, id := range stop.BreakpointIDs {
-		if b.bps[id].Spec.LogMessage == "" {
-			return false
-		}
-	}
-	return true
 }
 
 // sameStop returns the stop to keep after a report of next: prev when next

@@ -38,9 +38,6 @@ func TestLogpointContinueWaitRunsOut(t *testing.T) {
 	if err != nil || news.New == 0 || news.Full || len(news.Last) == 0 || news.Last[len(news.Last)-1].Breakpoint != 1 {
 		t.Fatalf("event log after the wait: %+v, %v; want hits of logpoint 1", news, err)
 	}
-	if st, err = b.refresh(ctx); err != nil || st.Status != debugger.StatusRunning {
-		t.Fatalf("session after the wait: %+v, %v; want it usable, the target running", st, err)
-	}
 }
 
 // TestLogpointLogBounded: lldb's Python stops writing the event log at its
