@@ -54,8 +54,10 @@ func (s *Session) RunUntil(ctx context.Context, command string, until *regexp.Re
 // watch for seen to hold, then the sentinel is sent either way. Unlike
 // RunUntil, a watch that runs out is no timeout: the engine is not
 // interrupted (so a debugged target runs on), and the output so far is
-// returned with seenIt false. ctx (or CommandTimeout) still bounds the whole
-// command, with RunUntil's interrupt and death rules.
+// returned with seenIt false. ctx (or, without a deadline, the watch plus
+// CommandTimeout) still bounds the whole command, with RunUntil's interrupt
+// and death rules: a watch as long as CommandTimeout must not run into it,
+// or a target still running would read as an interrupted command.
 func (s *Session) RunWatch(ctx context.Context, command string, seen func(output string) bool, watch time.Duration) (out string, seenIt bool, err error) {
 	if strings.ContainsAny(command, "\r\n") {
 		return "", false, ErrMultiline
@@ -76,7 +78,7 @@ func (s *Session) RunWatch(ctx context.Context, command string, seen func(output
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.CommandTimeout)
+		ctx, cancel = context.WithTimeout(ctx, max(watch, 0)+s.cfg.CommandTimeout)
 		defer cancel()
 	}
 	eng.out.reset()

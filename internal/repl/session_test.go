@@ -231,3 +231,16 @@ func TestRunUntilTimeoutInterrupts(t *testing.T) {
 		t.Fatalf("RunUntil after interrupt: %q, %v", got, err)
 	}
 }
+
+// TestRunWatchLongerThanCommandTimeout: a watch as long as CommandTimeout
+// or longer that sees nothing ends as a watch that ran out (the engine not
+// interrupted), not as a timed-out command.
+func TestRunWatchLongerThanCommandTimeout(t *testing.T) {
+	cfg := fakeConfig(t, "plain")
+	cfg.CommandTimeout = 300 * time.Millisecond
+	s := startFake(t, cfg)
+	out, seen, err := s.RunWatch(context.Background(), "echo going", func(string) bool { return false }, 600*time.Millisecond)
+	if err != nil || seen || out != "going" {
+		t.Fatalf("RunWatch = %q, %v, %v; want the output, not seen, no error", out, seen, err)
+	}
+}

@@ -70,6 +70,10 @@ type Backend struct {
 	cfg debugger.Config
 	lim debugger.Limits
 
+	// cmdWait bounds one lldb command past a watch's wait (commandWait;
+	// tests shorten it).
+	cmdWait time.Duration
+
 	op   sync.Mutex
 	lldb string // lldb's path from AttachSpec.Debugger (guarded by op); "" finds one
 	// pool holds the ssh connections a remote session's lldb runs
@@ -113,7 +117,7 @@ type Backend struct {
 
 // New returns an unstarted backend.
 func New(cfg debugger.Config) *Backend {
-	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(),
+	return &Backend{cfg: cfg, lim: cfg.Limits.WithDefaults(), cmdWait: commandWait,
 		state: debugger.State{Status: debugger.StatusNotStarted},
 		bps:   make(map[int]debugger.Breakpoint), refs: make(map[int]lldbRef)}
 }
@@ -170,7 +174,7 @@ func (b *Backend) start(ctx context.Context) error {
 		Sentinel:       repl.SumSentinel("script print(%d+%d)"),
 		QuitCommand:    "quit",
 		StartupTimeout: startTimeout,
-		CommandTimeout: commandWait,
+		CommandTimeout: b.cmdWait,
 	})
 	if err != nil {
 		return fmt.Errorf("starting lldb: %w", err)

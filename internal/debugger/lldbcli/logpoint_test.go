@@ -1,0 +1,68 @@
+package lldbcli
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
+)
+
+// TestLogpointContinueWaitRunsOut: a continue whose wait runs out while a
+// logpoint on a long loop is hit says the target still runs, with the hits
+// so far in the event log, even when the wait is longer than one lldb
+// command may take (it used to come back as a timed-out command).
+func TestLogpointContinueWaitRunsOut(t *testing.T) {
+	if _, err := FindLLDB(); err != nil {
+		t.Fatal(err)
+	}
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	b := newBackend(t)
+	b.cmdWait = time.Second
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Detach(context.Background()) }) // kills the target before lldb goes
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i} {acc}"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 2 * time.Second})
+	if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+		t.Fatalf("continue: %+v, %v; want ErrTimeout with the target running", st, err)
+	}
+	// The hits so far are in the log while the target runs (lldb writes it).
+	news, err := b.Logpoints().TakeNew()
+	if err != nil || news.New == 0 || news.Full || len(news.Last) == 0 || news.Last[len(news.Last)-1].Breakpoint != 1 {
+		t.Fatalf("event log after the wait: %+v, %v; want hits of logpoint 1", news, err)
+	}
+}
+
+// TestLogpointLogBounded: lldb's Python stops writing the event log at its
+// bound (here shrunk to 600 bytes, a few hits) with whole lines only, and
+// the target runs to its end.
+func TestLogpointLogBounded(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"50"}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Detach(context.Background()) })
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "i={i}"}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.RawCommand(ctx, "script triage_lp_P[1] = triage_lp_P[1][:3] + (600,) + triage_lp_P[1][4:]"); err != nil {
+		t.Fatalf("shrinking the bound: %q, %v", out, err)
+	}
+	if st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 60 * time.Second}); err != nil || st.Status != debugger.StatusExited {
+		t.Fatalf("continue: %+v, %v; want the exit", st, err)
+	}
+	data, err := b.Logpoints().Contents()
+	news, _ := b.Logpoints().TakeNew()
+	if err != nil || len(data) > 600 || len(data) < 400 || news.New == 0 || news.New >= 50 || news.Last[len(news.Last)-1].Message == "i=49" {
+		t.Fatalf("event log: %d bytes, %+v, %v; want at most 600 bytes of the first hits", len(data), news, err)
+	}
+}
