@@ -1,13 +1,12 @@
 package realworld
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -119,24 +118,11 @@ func ownCargoCoverage(b *testing.B, dir string, _ []planStep) {
 	env := []string{"RUSTFLAGS=-C instrument-coverage", "CARGO_TARGET_DIR=" + filepath.Join(dir, "target", "own-coverage"),
 		"LLVM_PROFILE_FILE=" + filepath.Join(profiles, "%p-%m.profraw")}
 	toolOutput(b, dir, env, "cargo", "test", "--no-fail-fast")
-	var exes []string
-	sc := bufio.NewScanner(strings.NewReader(string(toolOutput(b, dir, env, "cargo", "test", "--no-run", "--message-format=json"))))
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for sc.Scan() {
-		var msg struct {
-			Executable string `json:"executable"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Executable != "" {
-			exes = append(exes, msg.Executable)
-		}
-	}
-	m := regexp.MustCompile(`LLVM version: (\d+)`).FindSubmatch(toolOutput(b, dir, nil, "rustc", "--version", "--verbose"))
-	if m == nil || len(exes) == 0 {
-		b.Fatalf("rustc's LLVM version or the test programs unknown (%d programs)", len(exes))
-	}
+	exes := cargoTestPrograms(b, dir, env)
+	major := rustcLLVMMajor(b, dir)
 	merged := filepath.Join(profiles, "merged.profdata")
-	toolOutput(b, dir, nil, append([]string{"llvm-profdata-" + string(m[1]), "merge", "-sparse", "-o", merged}, filesUnder(b, profiles, ".profraw")...)...)
-	argv := []string{"llvm-cov-" + string(m[1]), "export", "-format=lcov", "-instr-profile=" + merged, exes[0]}
+	toolOutput(b, dir, nil, append([]string{"llvm-profdata-" + major, "merge", "-sparse", "-o", merged}, filesUnder(b, profiles, ".profraw")...)...)
+	argv := []string{"llvm-cov-" + major, "export", "-format=lcov", "-instr-profile=" + merged, exes[0]}
 	for _, e := range exes[1:] {
 		argv = append(argv, "-object="+e)
 	}
@@ -157,19 +143,15 @@ func drain(b *testing.B, cmd *exec.Cmd) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n, _ := bufio.NewReader(out).WriteTo(discard{})
+	n, _ := io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil || n == 0 {
 		b.Fatalf("%s: %v (%d bytes)\n%s", strings.Join(cmd.Args[:2], " "), err, n, clip(stderr.String(), 2000))
 	}
 }
 
-// discard counts what it is given.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
 // filesUnder lists the files under dir whose names end in suffix.
-func filesUnder(b *testing.B, dir, suffix string) []string {
+func filesUnder(t testing.TB, dir, suffix string) []string {
+	t.Helper()
 	var found []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, suffix) {
@@ -178,7 +160,7 @@ func filesUnder(b *testing.B, dir, suffix string) []string {
 		return err
 	})
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	return found
 }

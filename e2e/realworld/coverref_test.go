@@ -111,15 +111,9 @@ var gcovSummary = regexp.MustCompile(`File '([^']+)'\nLines executed:([0-9.]+)% 
 // (gcov -n) for each of the project's files, and its annotated listing
 // (gcov -t) for the uncovered lines.
 func gcovReference(t *testing.T, _ Project, dir string) covRef {
-	var data []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".gcda") {
-			data = append(data, path)
-		}
-		return err
-	})
-	if err != nil || len(data) == 0 {
-		t.Fatalf("no gcov data files in %s: %v", dir, err)
+	data := filesUnder(t, dir, ".gcda")
+	if len(data) == 0 {
+		t.Fatalf("no gcov data files in %s", dir)
 	}
 	own := func(path string) (string, bool) {
 		if !filepath.IsAbs(path) {
@@ -186,28 +180,14 @@ func readGcovListing(t *testing.T, listing []byte, own func(string) (string, boo
 // LLVM tools of rustc's own LLVM.
 func llvmCovReference(t *testing.T, _ Project, dir string) covRef {
 	env := []string{"RUSTFLAGS=-C instrument-coverage", "CARGO_TARGET_DIR=" + filepath.Join(dir, "target", "triage-coverage")}
-	var exes []string
-	for _, line := range strings.Split(string(toolOutput(t, dir, env, "cargo", "test", "--no-run", "--message-format=json")), "\n") {
-		var msg struct {
-			Executable string `json:"executable"`
-		}
-		if json.Unmarshal([]byte(line), &msg) == nil && msg.Executable != "" {
-			exes = append(exes, msg.Executable)
-		}
-	}
-	if len(exes) == 0 {
-		t.Fatal("cargo test --no-run listed no test programs")
-	}
+	exes := cargoTestPrograms(t, dir, env)
 	profiles := t.TempDir()
 	for _, exe := range exes {
 		toolOutput(t, dir, []string{"LLVM_PROFILE_FILE=" + filepath.Join(profiles, "%p-%m.profraw")}, exe)
 	}
 	raws, _ := filepath.Glob(filepath.Join(profiles, "*.profraw"))
-	m := regexp.MustCompile(`LLVM version: (\d+)`).FindSubmatch(toolOutput(t, dir, nil, "rustc", "--version", "--verbose"))
-	if m == nil {
-		t.Fatal("rustc names no LLVM version")
-	}
-	profdata, cov := "llvm-profdata-"+string(m[1]), "llvm-cov-"+string(m[1])
+	major := rustcLLVMMajor(t, dir)
+	profdata, cov := "llvm-profdata-"+major, "llvm-cov-"+major
 	needTool(t, profdata)
 	needTool(t, cov)
 	merged := filepath.Join(profiles, "merged.profdata")
@@ -261,4 +241,35 @@ func llvmListing(show []byte) map[int]bool {
 		}
 	}
 	return lines
+}
+
+// cargoTestPrograms lists the test programs cargo builds in dir with env
+// (cargo test --no-run, which rebuilds nothing that is built); none fails
+// the test.
+func cargoTestPrograms(t testing.TB, dir string, env []string) []string {
+	t.Helper()
+	var exes []string
+	for _, line := range strings.Split(string(toolOutput(t, dir, env, "cargo", "test", "--no-run", "--message-format=json")), "\n") {
+		var msg struct {
+			Executable string `json:"executable"`
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil && msg.Executable != "" {
+			exes = append(exes, msg.Executable)
+		}
+	}
+	if len(exes) == 0 {
+		t.Fatal("cargo test --no-run listed no test programs")
+	}
+	return exes
+}
+
+// rustcLLVMMajor is the LLVM major of the rustc that builds in dir, whose
+// profiles only that LLVM's tools read.
+func rustcLLVMMajor(t testing.TB, dir string) string {
+	t.Helper()
+	m := regexp.MustCompile(`LLVM version: (\d+)`).FindSubmatch(toolOutput(t, dir, nil, "rustc", "--version", "--verbose"))
+	if m == nil {
+		t.Fatal("rustc names no LLVM version")
+	}
+	return string(m[1])
 }

@@ -131,25 +131,11 @@ func (c llvmPair) check(ctx context.Context, dir string, env map[string]string, 
 // ("" when both are).
 func (c llvmPair) onPath(env map[string]string) string {
 	for _, name := range []string{c.profdata, c.cov} {
-		if !onPath(name, envValue(env, "PATH")) {
+		if _, err := spawn.LookPath(name, envValue(env, "PATH")); err != nil {
 			return name + ": not found"
 		}
 	}
 	return ""
-}
-
-// onPath reports whether an executable file name is in a directory of
-// pathVar (absolute entries only, as exec takes them).
-func onPath(name, pathVar string) bool {
-	for _, dir := range filepath.SplitList(pathVar) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // probe runs a short question and returns what it printed.

@@ -299,6 +299,13 @@ func lookPath(prog string, env []string) (string, error) {
 			pathVar = v
 		}
 	}
+	return LookPath(prog, pathVar)
+}
+
+// LookPath finds prog in the directories of pathVar (a PATH value) as a
+// child started with that PATH would be found: absolute entries only, an
+// executable file.
+func LookPath(prog, pathVar string) (string, error) {
 	for _, dir := range filepath.SplitList(pathVar) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue // relative PATH entries are a security hazard; exec refuses them too
