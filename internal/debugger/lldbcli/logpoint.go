@@ -66,6 +66,11 @@ func (b *Backend) Logpoints() *debugger.LogBook {
 func (b *Backend) hasLogpoint() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.hasLogpointLocked()
+}
+
+// hasLogpointLocked is hasLogpoint with b.mu held.
+func (b *Backend) hasLogpointLocked() bool {
 	for _, bp := range b.bps {
 		if bp.Spec.LogMessage != "" {
 			return true
@@ -88,6 +93,14 @@ const pauseWait = 2 * time.Second
 // came, so either way the target stops, and lldb's own status, waited for,
 // says where. The stop, at a logpoint or anywhere, is the pause.
 func (b *Backend) pauseAmidLogpoints(ctx context.Context) (debugger.State, error) {
+	b.mu.Lock()
+	b.pausing = true // the stops from here on are the pause's
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		b.pausing = false
+		b.mu.Unlock()
+	}()
 	if _, err := b.runChecked(ctx, "script triage_lp_stop = True"); err != nil {
 		return b.State(), fmt.Errorf("pause: telling the logpoints to stop: %w", err)
 	}
@@ -132,4 +145,32 @@ func (b *Backend) isPauseStop(stop *debugger.Stop) bool {
 		return len(stop.BreakpointIDs) > 0
 	}
 	return false
+}
+
+// passingStop reports output whose last report is a stop lldb makes by
+// itself as the target runs through a logpoint (its breakpoint, the step
+// over it, the interrupt it meets) rather than one the target stays in:
+// `process status` shows one when it lands while a logpoint's Python runs.
+// It is one only while the target is known to run with logpoints and no
+// pause is under way (a pause's stop at a logpoint is real).
+func (b *Backend) passingStop(out string) bool {
+	st, ok := latestState(out)
+	if !ok || st.Status != debugger.StatusStopped || st.LastStop == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.passingStopLocked(st.LastStop, out)
+}
+
+// passingStopLocked is passingStop of a parsed stop (lldb's ids); b.mu is
+// held. A stop of an unknown kind that lldb names (an exec, say) is real.
+func (b *Backend) passingStopLocked(parsed *debugger.Stop, out string) bool {
+	if b.pausing || b.state.Status != debugger.StatusRunning || !b.hasLogpointLocked() {
+		return false
+	}
+	stop := *parsed
+	stop.Watch = nil // ours reads a watch's values: not for a copy
+	b.ours(&stop, out)
+	return b.isPauseStop(&stop) && (stop.Reason != debugger.StopOther || stop.Description == "")
 }
