@@ -55,7 +55,7 @@ var Suite = []Package{
 	{Dir: "./internal/workflow/dump", Bench: "^BenchmarkRemoteCommandUncached$", QuickBenchtime: "20x", Quick: true},
 	// A Go coverage run of 20 packages against go test -coverprofile on
 	// the same module, alternated (seconds each).
-	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
+	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "6x", QuickBenchtime: "4x", Quick: true},
 	// output_get of one file of a stored coverage report of 10,000 files.
 	{Dir: "./internal/workflow/output", Bench: "^BenchmarkCoverageFile$", Benchtime: "50x", QuickBenchtime: "10x", Quick: true},
 	// A coverage run of a corpus project per toolchain (CTest, make, cargo)

@@ -1,6 +1,7 @@
 # triage's logpoints for lldb: a breakpoint's Python command evaluates the
 # logpoint's {expressions} in the hit's frame, appends one JSON line to the
-# session's event log and returns False, so lldb does not stop. It prints
+# session's event log and returns False, so lldb does not stop, unless a
+# pause is under way (triage_lp_stop): then the hit is where it stops. It prints
 # nothing (lldb's output is read as command replies); an error is the
 # line's message. Loaded into lldb's interpreter by exec.
 # Per hit it is cheap (BenchmarkLogpoint10000): a location's text is made
@@ -10,6 +11,7 @@ import datetime, json, os, re, lldb
 triage_lp_P = globals().get('triage_lp_P', {})
 triage_lp_F = globals().get('triage_lp_F', {})  # path: [file, size]
 triage_lp_W = {}  # (breakpoint, location): where
+triage_lp_stop = False  # a pause is under way: the next hit stops
 
 def triage_lp_add(bid, our, path, parts, cap, most):
     triage_lp_P[bid] = (our, path, json.loads(parts), cap, most)
@@ -66,4 +68,4 @@ def triage_lp_hit(frame, bp_loc, *rest):
         triage_lp_write(path, line, cap)
     except Exception:
         pass  # an unwritable log loses the hit; nothing may be printed
-    return False
+    return triage_lp_stop

@@ -68,8 +68,6 @@ func benchCaptureThen(b *testing.B, p hangers.Program, wantStacks int, between f
 	return times
 }
 
-// median is the middle of ds (sorted in place).
-
 func BenchmarkCaptureNative50Threads(b *testing.B) {
 	benchCapture(b, hangers.Sleepers(b, 50), 50)
 }

@@ -105,6 +105,9 @@ type Backend struct {
 	disposed bool
 	// book is the logpoints' event log, made by the first logpoint.
 	book *debugger.LogBook
+	// pausing: a pause amid logpoints is under way, so a stop at a
+	// logpoint is real (passingStop).
+	pausing bool
 
 	// notify is told of a stop or exit no call waited for (NotifyChanges);
 	// idleCancel ends the watch for one (awaitStop), idle waits for it, and
@@ -280,7 +283,13 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		b.mu.Unlock()
 	}
 	start := time.Now()
-	out, seen, err := sess.RunWatch(ctx, cmd, stopShown, wait)
+	shown := stopShown
+	if cmd == "process status" {
+		// Waiting on a running target: a logpoint's passing stop is not
+		// the one awaited.
+		shown = func(out string) bool { return stopShown(out) && !b.passingStop(out) }
+	}
+	out, seen, err := sess.RunWatch(ctx, cmd, shown, wait)
 	first := "" // the stop report, with a watchpoint's old and new values
 	if err == nil && seen && !settled(out) {
 		first = out
@@ -352,6 +361,10 @@ func (b *Backend) observe(out string) debugger.State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if st, ok := latestState(out); ok && b.state.Status != debugger.StatusDead {
+		if st.Status == debugger.StatusStopped && st.LastStop != nil && b.passingStopLocked(st.LastStop, out) {
+			b.awaitStop() // a logpoint's passing stop: the target runs on
+			return b.copyState()
+		}
 		wasStopped := b.state.Status == debugger.StatusStopped
 		b.state.Status = st.Status
 		if st.Pid != 0 {

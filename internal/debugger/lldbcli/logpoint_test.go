@@ -3,6 +3,7 @@ package lldbcli
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,4 +66,94 @@ func TestLogpointLogBounded(t *testing.T) {
 	if err != nil || len(data) > 600 || len(data) < 400 || news.New == 0 || news.New >= 50 || news.Last[len(news.Last)-1].Message == "i=49" {
 		t.Fatalf("event log: %d bytes, %+v, %v; want at most 600 bytes of the first hits", len(data), news, err)
 	}
+}
+
+// TestPauseAmidLogpointHits: a pause while a logpoint on a hot loop is hit
+// again and again stops the target, says it paused, and leaves it stopped:
+// the log grows no more. An interrupt that meets lldb inside a logpoint's
+// Python used to fail ("Process is not running"), read as a stop at the
+// logpoint, or be lost as the logpoint let the target go on.
+func TestPauseAmidLogpointHits(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	for round := range 3 {
+		b := newBackend(t)
+		if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = b.Detach(context.Background()) })
+		if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
+			t.Fatal(err)
+		}
+		runUntilLogged(t, b)
+		start := time.Now()
+		st, err := b.Pause(ctx)
+		t.Logf("round %d: the pause took %s", round, time.Since(start))
+		if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
+			t.Fatalf("round %d: pause: %+v (stop %+v), %v; want a pause", round, st, *st.LastStop, err)
+		}
+		before, _ := b.Logpoints().Contents()
+		// lldb's own status, asked afresh, says stopped; and no hit is
+		// logged while it is.
+		if out, err := b.RawCommand(ctx, "process status"); err != nil || !strings.Contains(out, " stopped") {
+			t.Fatalf("round %d: after the pause, process status: %q, %v", round, out, err)
+		}
+		after, _ := b.Logpoints().Contents()
+		if len(after) != len(before) {
+			t.Errorf("round %d: the log grew from %d to %d bytes after the pause: the target runs", round, len(before), len(after))
+		}
+	}
+}
+
+// TestWaitAmidLogpointHitsSeesNoStop: while the target runs through a hot
+// logpoint, a continue that waits on it and a WaitStop both say it runs:
+// lldb's status shows a stop when it lands while a logpoint's Python runs
+// (the logpoint's breakpoint, the step over it), which used to be taken as
+// the target's stop, and the next continue then failed ("Process is
+// running").
+func TestWaitAmidLogpointHitsSeesNoStop(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Detach(context.Background()) })
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
+		t.Fatal(err)
+	}
+	runUntilLogged(t, b)
+	for i := range 8 {
+		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 300 * time.Millisecond})
+		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+			t.Fatalf("continue %d: %+v (stop %v), %v; want the target running", i, st, st.LastStop, err)
+		}
+		st, err = b.WaitStop(ctx, 100*time.Millisecond)
+		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+			t.Fatalf("wait %d: %+v (stop %v), %v; want the target running", i, st, st.LastStop, err)
+		}
+	}
+	if news, _ := b.Logpoints().TakeNew(); news.New == 0 {
+		t.Fatal("no logpoint hit while the target ran")
+	}
+	if st, err := b.Pause(ctx); err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopPause {
+		t.Fatalf("pause: %+v, %v", st, err)
+	}
+}
+
+// runUntilLogged continues b until its logpoints have logged a hit: the
+// loop is under way (loading the libraries under lldb takes a while, more
+// on a busy machine).
+func runUntilLogged(t *testing.T, b *Backend) {
+	t.Helper()
+	for range 60 {
+		st, err := b.Continue(context.Background(), debugger.ContinueOptions{Wait: 500 * time.Millisecond})
+		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+			t.Fatalf("continue: %+v, %v; want the target running", st, err)
+		}
+		if news, _ := b.Logpoints().TakeNew(); news.New > 0 {
+			return
+		}
+	}
+	t.Fatal("no logpoint hit in 30 s of running")
 }

@@ -251,8 +251,13 @@ func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, 
 func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	b.op.Lock()
 	defer b.op.Unlock()
+	running := b.State().Status == debugger.StatusRunning
 	if err := b.usable(ctx, false); err != nil {
 		return b.State(), err
+	}
+	if running && b.hasLogpoint() {
+		// usable's status may have met a logpoint's passing stop.
+		return b.pauseAmidLogpoints(ctx)
 	}
 	if b.State().Status == debugger.StatusStopped {
 		return b.State(), nil
