@@ -1,7 +1,6 @@
 package realworld
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -100,21 +99,24 @@ type benchSession struct {
 }
 
 // cpu is the CPU time the server has used itself (its children's not
-// counted): what triage's own work costs, which a loaded machine's wall
-// times hide. Zero where /proc is not.
+// counted), summed over its threads' scheduler statistics (nanoseconds):
+// what triage's own work costs, which a loaded machine's wall times hide.
+// Zero where /proc is not.
 func (s *benchSession) cpu() time.Duration {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
-	i := bytes.LastIndexByte(stat, ')')
-	if err != nil || i < 0 {
-		return 0
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", s.pid))
+	var sum time.Duration
+	for _, t := range tasks {
+		stat, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended since the listing
+		}
+		f := strings.Fields(string(stat))
+		if len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(ns)
+		}
 	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+	return sum
 }
 
 // startSession starts `triage serve` on store; the benchmark's end closes
