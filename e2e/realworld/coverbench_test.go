@@ -1,15 +1,20 @@
 package realworld
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/testutil"
 )
@@ -31,15 +36,19 @@ var coverBenchCases = []struct {
 	Project string
 	own     ownCoverage
 }{
+	{"uuid", ownGoCoverage},
 	{"cjson", ownGcov},
 	{"zlib", ownGcov},
 	{"semver", ownCargoCoverage},
 }
 
 // BenchmarkCorpusCoverage alternates a `test` coverage run of a corpus
-// project per toolchain (CTest, make, cargo) through `triage call` with the
-// toolchain's own coverage commands in the same copy, both warm: what
-// triage adds to a coverage run (target: ≤ 5% more wall time).
+// project per toolchain (go, CTest, make, cargo) in one `triage serve`
+// session, as an agent makes it, with the toolchain's own coverage
+// commands in the same copy, both warm: what triage adds to a coverage run
+// (target: ≤ 5% more wall time). cli-ms is the same run through `triage
+// call`, a process of its own per run (its start and the store's open
+// included), for comparison.
 func BenchmarkCorpusCoverage(b *testing.B) {
 	for _, c := range coverBenchCases {
 		b.Run(c.Project, func(b *testing.B) {
@@ -54,27 +63,103 @@ func BenchmarkCorpusCoverage(b *testing.B) {
 			dir := copyProject(b, src)
 			prepare(b, p, dir, nil)
 			store := filepath.Join(b.TempDir(), "store")
-			steps := coverStepsOf(b, p, dir, store) // warms triage's build
-			c.own(b, dir, steps)                    // and the toolchain's
-			var triage, own []time.Duration
+			s := startSession(b, store)
+			steps := s.coverSteps(b, p, dir) // warms triage's build
+			c.own(b, dir, steps)             // and the toolchain's
+			var triage, own, cli []time.Duration
+			var cpu time.Duration
 			for b.Loop() {
-				start := time.Now()
-				coverStepsOf(b, p, dir, store)
+				start, cpu0 := time.Now(), s.cpu()
+				s.coverSteps(b, p, dir)
 				triage = append(triage, time.Since(start))
+				cpu += s.cpu() - cpu0
 				start = time.Now()
 				c.own(b, dir, steps)
 				own = append(own, time.Since(start))
+				start = time.Now()
+				coverStepsOf(b, p, dir, store)
+				cli = append(cli, time.Since(start))
 			}
 			mt, mo := testutil.Median(triage), testutil.Median(own)
 			b.ReportMetric(float64(mt.Microseconds())/1000, "triage-ms")
 			b.ReportMetric(float64(mo.Microseconds())/1000, "own-ms")
 			b.ReportMetric(float64(mt-mo)*100/float64(mo), "overhead-%")
+			b.ReportMetric(float64(testutil.Median(cli).Microseconds())/1000, "cli-ms")
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(triage)), "triage-cpu-ms")
+			}
 		})
 	}
 }
 
-// coverStepsOf runs triage's coverage run of the project and returns the
-// steps it ran; the run must have coverage.
+// benchSession is a `triage serve` session over stdio.
+type benchSession struct {
+	cs  *mcp.ClientSession
+	pid int
+}
+
+// cpu is the CPU time the server has used itself (its children's not
+// counted), summed over its threads' scheduler statistics (nanoseconds):
+// what triage's own work costs, which a loaded machine's wall times hide.
+// Zero where /proc is not.
+func (s *benchSession) cpu() time.Duration {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", s.pid))
+	var sum time.Duration
+	for _, t := range tasks {
+		stat, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended since the listing
+		}
+		f := strings.Fields(string(stat))
+		if len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
+}
+
+// startSession starts `triage serve` on store; the benchmark's end closes
+// it.
+func startSession(b *testing.B, store string) *benchSession {
+	cmd := exec.Command(triageBin, "serve", "--store", store)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "coverbench"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatalf("triage serve: %v", err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return &benchSession{cs: cs, pid: cmd.Process.Pid}
+}
+
+// coverSteps runs triage's coverage run of the project in the session and
+// returns the steps it ran; the run must have coverage.
+func (s *benchSession) coverSteps(b *testing.B, p Project, dir string) []planStep {
+	args := map[string]any{"project_dir": dir, "toolchain": p.Toolchain, "coverage": "."}
+	if len(p.Targets) > 0 {
+		args["targets"] = p.Targets
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "test", Arguments: args})
+	if err != nil {
+		b.Fatalf("test: %v", err)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out struct {
+		Steps    []planStep   `json:"steps"`
+		Coverage wireCoverage `json:"coverage"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.Steps) == 0 || out.Coverage.Tool == "" {
+		b.Fatalf("no steps or no coverage in the answer (%v, error %q):\n%s", err, out.Coverage.Error, clip(string(raw), 2000))
+	}
+	return out.Steps
+}
+
+// coverStepsOf runs triage's coverage run of the project through `triage
+// call` and returns the steps it ran; the run must have coverage.
 func coverStepsOf(b *testing.B, p Project, dir, store string) []planStep {
 	_, _, r := coverageRun(b, p, dir, store, nil)
 	var out struct {
@@ -84,6 +169,25 @@ func coverStepsOf(b *testing.B, p Project, dir, store string) []planStep {
 		b.Fatalf("no steps in the answer: %v\n%s", err, r.Text)
 	}
 	return out.Steps
+}
+
+// ownGoCoverage is go test's own coverage command with the flags triage's
+// run passes (every package's statements, atomic counters), its profile
+// in a directory of its own; triage's step adds -json, which it reads the
+// tests from, and reads the profile itself.
+func ownGoCoverage(b *testing.B, dir string, steps []planStep) {
+	want := regexp.MustCompile(`^go test -json -covermode=atomic -coverpkg=\./\.\.\. -coverprofile=\S+ \./\.\.\.$`)
+	if len(steps) != 1 || !want.MatchString(steps[0].Command) {
+		b.Fatalf("triage's go coverage run is not the one compared with: %+v", steps)
+	}
+	profile := filepath.Join(dir, "own-cover.out")
+	if err := os.Remove(profile); err != nil && !os.IsNotExist(err) {
+		b.Fatal(err)
+	}
+	toolOutput(b, dir, nil, "go", "test", "-covermode=atomic", "-coverpkg=./...", "-coverprofile="+profile, "./...")
+	if st, err := os.Stat(profile); err != nil || st.Size() == 0 {
+		b.Fatalf("go test wrote no cover profile: %v", err)
+	}
 }
 
 // ownGcov runs triage's steps' commands as a shell would (the same

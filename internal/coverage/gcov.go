@@ -27,6 +27,46 @@ var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".triage
 // test program exits) and counts the object files that have no .gcno beside
 // them (compiled without --coverage).
 func DataFiles(dirs []string) (data []string, bare int, err error) {
+	w := dataWalk{objects: true, notes: map[string]bool{}}
+	if err := w.walk(dirs); err != nil {
+		return nil, 0, err
+	}
+	// The notes are the walk's own entries, not a stat per object file: a
+	// file system call costs on a loaded machine, and a tree of object
+	// files has as many of them as objects.
+	for _, o := range w.objs {
+		if !w.notes[strings.TrimSuffix(o, ".o")+".gcno"] {
+			bare++
+		}
+	}
+	return w.data, bare, nil
+}
+
+// RemoveData removes the .gcda files under dirs: gcc adds a run's counts to
+// those it finds, so a run's report would count the runs before it.
+func RemoveData(dirs []string) error {
+	w := dataWalk{}
+	if err := w.walk(dirs); err != nil {
+		return err
+	}
+	for _, f := range w.data {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the last run's coverage data: %w", err)
+		}
+	}
+	return nil
+}
+
+// dataWalk collects gcc's coverage files under directories: the data
+// (.gcda) and, when objects is set, the object files and notes (.o, .gcno).
+type dataWalk struct {
+	objects bool
+	data    []string
+	objs    []string
+	notes   map[string]bool
+}
+
+func (w *dataWalk) walk(dirs []string) error {
 	for _, root := range dirs {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			switch {
@@ -37,34 +77,20 @@ func DataFiles(dirs []string) (data []string, bare int, err error) {
 					return filepath.SkipDir
 				}
 			case strings.HasSuffix(path, ".gcda"):
-				if len(data) >= maxDataFiles {
+				if len(w.data) >= maxDataFiles {
 					return fmt.Errorf("more than %d .gcda files under %s", maxDataFiles, root)
 				}
-				data = append(data, path)
+				w.data = append(w.data, path)
+			case !w.objects:
 			case strings.HasSuffix(path, ".o"):
-				if _, err := os.Stat(strings.TrimSuffix(path, ".o") + ".gcno"); err != nil {
-					bare++
-				}
+				w.objs = append(w.objs, path)
+			case strings.HasSuffix(path, ".gcno"):
+				w.notes[path] = true
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, 0, err
-		}
-	}
-	return data, bare, nil
-}
-
-// RemoveData removes the .gcda files under dirs: gcc adds a run's counts to
-// those it finds, so a run's report would count the runs before it.
-func RemoveData(dirs []string) error {
-	files, _, err := DataFiles(dirs)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("removing the last run's coverage data: %w", err)
+			return err
 		}
 	}
 	return nil

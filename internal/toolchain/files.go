@@ -1,6 +1,7 @@
 package toolchain
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -45,8 +46,52 @@ func (o Options) files() Files {
 
 // local reports whether fsys is this machine's.
 func local(fsys Files) bool {
-	_, ok := fsys.(localFiles)
-	return ok
+	switch fsys.(type) {
+	case localFiles, *readOnce:
+		return true
+	}
+	return false
+}
+
+// readOnce is this machine's file system for one plan: each file is read
+// once (its first maxMakefileScan bytes, all any planner reads), however
+// many of the plan's questions read it (a make plan asks of the Makefile
+// seven times: its test target, automake, the flag and compiler
+// variables), so that planning costs one open and read per file.
+type readOnce struct {
+	read map[string]readResult
+}
+
+type readResult struct {
+	text []byte
+	err  error
+}
+
+func newReadOnce() *readOnce { return &readOnce{read: map[string]readResult{}} }
+
+func (*readOnce) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+func (*readOnce) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+
+func (r *readOnce) Open(name string) (io.ReadCloser, error) {
+	got, ok := r.read[name]
+	if !ok {
+		got.text, got.err = readHead(name)
+		r.read[name] = got
+	}
+	if got.err != nil {
+		return nil, got.err
+	}
+	return io.NopCloser(bytes.NewReader(got.text)), nil
+}
+
+// readHead reads the first maxMakefileScan bytes of a file.
+func readHead(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxMakefileScan))
 }
 
 // absIn makes dir absolute: on this machine from the working directory; a

@@ -193,6 +193,9 @@ func readFlags(r io.Reader, vals map[string]flagValue, want func(string) bool) {
 			depth--
 			continue
 		}
+		if !strings.Contains(t, "=") {
+			continue // not an assignment: most lines, spared the expression
+		}
 		m := makeAssignment().FindStringSubmatch(t)
 		if m == nil || !want(m[2]) {
 			continue

@@ -269,6 +269,9 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	if err != nil {
 		return nil, planner{}, err
 	}
+	if o.Files == nil {
+		o.Files = newReadOnce()
+	}
 	p := &planInput{tc: tc, dir: abs, o: o}
 	if o.Jobs < 0 {
 		return nil, planner{}, p.errorf("jobs", "must not be negative, got %d", o.Jobs)
