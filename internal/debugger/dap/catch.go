@@ -183,7 +183,7 @@ func (b *Backend) unset(ctx context.Context, bp *breakpoint) error {
 		_, err := b.RawCommand(ctx, "handle "+bp.signal+" nostop")
 		return err
 	}
-	return b.sync(ctx, bp.Spec.File)
+	return b.sync(ctx, bp.file())
 }
 
 func (b *Backend) flavorKind() string {

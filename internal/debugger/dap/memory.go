@@ -94,10 +94,16 @@ func (b *Backend) reference(ctx context.Context, expr string, frame int) (string
 	if err := b.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frame, Context: "watch"}, &body); err != nil {
 		return "", fmt.Errorf("evaluating %q for its address: %w", expr, err)
 	}
+	a := hexRE().FindString(body.Result)
+	if strings.HasSuffix(strings.TrimSpace(body.Type), "*") && strings.HasPrefix(body.Result, a) && a != "" {
+		// A pointer's memory is where it points. lldb-dap 22 gives a
+		// pointer variable's own location as its memoryReference.
+		return a, nil
+	}
 	if body.MemoryReference != "" {
 		return body.MemoryReference, nil
 	}
-	if a := hexRE().FindString(body.Result); a != "" {
+	if a != "" {
 		return a, nil
 	}
 	return "", fmt.Errorf("%q = %s is no address: give a pointer, an array, &name or an address", expr, body.Result)

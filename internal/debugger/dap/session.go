@@ -140,7 +140,7 @@ func (b *Backend) configure(ctx context.Context, command string, args map[string
 	}
 	if b.Capabilities().SupportsConfigurationDoneRequest {
 		if err := b.call(ctx, "configurationDone", nil, nil); err != nil {
-			return err
+			return startFailure(ctx, resp, gotResp, err)
 		}
 	}
 	if !gotResp {
@@ -151,6 +151,28 @@ func (b *Backend) configure(ctx context.Context, command string, args map[string
 		}
 	}
 	return respErr
+}
+
+// startFailure is the error of a start whose configurationDone failed:
+// the launch or attach response's own where it failed too. lldb-dap 22
+// answers an attach only after configurationDone, and a failed attach
+// fails configurationDone first with its consequence ("Trying to resume
+// but the async thread is dead"), the attach's response then with its
+// cause ("Operation not permitted").
+func startFailure(ctx context.Context, resp <-chan error, gotResp bool, doneErr error) error {
+	if gotResp {
+		return doneErr
+	}
+	wait, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	select {
+	case respErr := <-resp:
+		if respErr != nil {
+			return respErr
+		}
+	case <-wait.Done():
+	}
+	return doneErr
 }
 
 // afterStart marks a started target running unless it already stopped.
