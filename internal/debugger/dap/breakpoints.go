@@ -83,11 +83,11 @@ func (b *Backend) checkBreakpointCaps(spec debugger.BreakpointSpec) error {
 	caps := b.Capabilities()
 	switch {
 	case spec.Function != "" && !caps.SupportsFunctionBreakpoints:
-		return fmt.Errorf("function breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("function breakpoints", "supportsFunctionBreakpoints"), debugger.ErrUnsupported)
 	case spec.Condition != "" && !caps.SupportsConditionalBreakpoints:
-		return fmt.Errorf("conditional breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("conditional breakpoints", "supportsConditionalBreakpoints"), debugger.ErrUnsupported)
 	case spec.HitCondition != "" && !caps.SupportsHitConditionalBreakpoints:
-		return fmt.Errorf("hit-count breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("hit-count breakpoints", "supportsHitConditionalBreakpoints"), debugger.ErrUnsupported)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (b *Backend) checkLogpoint(spec debugger.BreakpointSpec) error {
 	kind := b.flavorKind()
 	switch {
 	case !b.Capabilities().SupportsLogPoints:
-		return fmt.Errorf("logpoints: the %s adapter does not offer them (no supportsLogPoints in its capabilities): %w", kind, debugger.ErrUnsupported)
+		return fmt.Errorf("logpoints: the %s adapter does not offer them (no supportsLogPoints in its capabilities): %w", b.adapterLabel(), debugger.ErrUnsupported)
 	case spec.Function != "" && kind != KindLLDB:
 		return fmt.Errorf("a logpoint on a function: DAP's function breakpoints carry no log message and the %s adapter reads none; give file:line: %w", kind, debugger.ErrUnsupported)
 	case b.cfg.Dir == "":

@@ -41,9 +41,10 @@ func (b *Backend) Registers(ctx context.Context, frame int) (debugger.Registers,
 			return debugger.Registers{}, err
 		}
 		regs, err := debugger.ParseLLDBRegisters(out)
-		return debugger.Registers{Registers: regs, Via: "lldb's register read through evaluate (the frame has no Registers scope)"}, err
+		return debugger.Registers{Registers: regs, Via: "lldb's register read through evaluate (the " + b.adapterLabel() + " adapter gives the frame no Registers scope)"}, err
 	}
-	return debugger.Registers{}, unsupported("reading registers", kind, "Registers scope")
+	return debugger.Registers{}, fmt.Errorf("reading registers: %w: the %s adapter gives the frame no Registers scope, and no command language triage falls back on (debug_command passes the debugger's own)",
+		debugger.ErrUnsupported, b.adapterLabel())
 }
 
 // registersScope is the variables reference of the frame's registers
@@ -109,9 +110,9 @@ func (b *Backend) Disassemble(ctx context.Context, req debugger.DisassembleReque
 		// executable's); lldb's command reads them from the file.
 		return b.lldbDisassemble(ctx, req, fr, "the adapter's disassemble request failed: "+err.Error())
 	case kind == KindLLDB:
-		return b.lldbDisassemble(ctx, req, fr, "the adapter has no disassemble request")
+		return b.lldbDisassemble(ctx, req, fr, b.lacks("disassemble request", "supportsDisassembleRequest"))
 	}
-	return debugger.Disassembly{}, unsupported("disassembling", kind, "disassemble")
+	return debugger.Disassembly{}, b.unsupported("disassembling", "disassemble request", "supportsDisassembleRequest")
 }
 
 // lldbDisassemble disassembles through lldb's command, saying why in Via.

@@ -185,17 +185,20 @@ func (b *Backend) afterStart() debugger.State {
 	return b.State()
 }
 
-// Detach implements debugger.Backend: disconnect, killing a launched target.
+// Detach implements debugger.Backend: disconnect, killing a launched target
+// and ending a core.
 func (b *Backend) Detach(ctx context.Context) error {
 	b.mu.Lock()
-	launched, dead := b.launched, b.state.Status == debugger.StatusDead
+	launched, core, dead := b.launched, b.core, b.state.Status == debugger.StatusDead
 	b.mu.Unlock()
 	if dead {
 		return fmt.Errorf("detaching: %w", debugger.ErrSessionDead)
 	}
 	ctx, cancel := withDefaultTimeout(ctx, detachTimeout)
 	defer cancel()
-	return b.call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: launched}, nil)
+	// A core is ended, not detached from: lldb-dap 22 refuses to detach
+	// ("elf-core does not support detaching from processes").
+	return b.call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: launched || core}, nil)
 }
 
 // usable reports why requests cannot go to the target now, if they cannot.
