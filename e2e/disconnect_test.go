@@ -13,6 +13,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // TestClientDisconnectKillsChildren: a client that goes away mid-call (stdin
@@ -54,12 +55,7 @@ func TestClientDisconnectKillsChildren(t *testing.T) {
 // TestShutdownDisposesDebugSessions: when the client goes away, triage ends
 // its debug sessions, so neither the debuggee nor the adapter survives.
 func TestShutdownDisposesDebugSessions(t *testing.T) {
-	if _, err := exec.LookPath("lldb-vscode-16"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("lldb-vscode-16 not found: apt-get install lldb-16")
-		}
-		t.Skip("lldb-vscode-16 not found: apt-get install lldb-16")
-	}
+	needLLDBAdapter(t)
 	c := startStdio(t)
 	c.initialize()
 	target := crashers.Build(t, "sleeper")
@@ -72,13 +68,13 @@ func TestShutdownDisposesDebugSessions(t *testing.T) {
 	if pid == 0 {
 		t.Fatalf("debug_attach: %v", m)
 	}
-	adapters := pgrep(t, c.pid, "lldb-vscode-16")
+	adapters := pgrep(t, c.pid, lldbAdapterProcess)
 	c.in.Close()
 	if !testutil.WaitGone(int(pid), 15*time.Second) {
 		t.Errorf("debuggee %d survived the server's shutdown", int(pid))
 	}
 	if len(adapters) == 0 {
-		t.Error("no lldb-vscode-16 adapter found under the server")
+		t.Error("no lldb adapter (lldb-dap, lldb-vscode) found under the server")
 	}
 	for _, a := range adapters {
 		if !testutil.WaitGone(a, 15*time.Second) {
@@ -87,7 +83,25 @@ func TestShutdownDisposesDebugSessions(t *testing.T) {
 	}
 }
 
-// pgrep lists the children of parent named name.
+// lldbAdapterProcess matches the process name of either lldb adapter, the
+// default one (lldb-dap-22's wrapper execs a plain lldb-dap) or
+// lldb-vscode-16.
+const lldbAdapterProcess = `lldb-(dap|vscode)(-[0-9]+)?`
+
+// needLLDBAdapter needs the lldb adapter a debug session starts by
+// default.
+func needLLDBAdapter(t *testing.T) {
+	t.Helper()
+	if _, err := toolpath.LLDBDAP.Find(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+// pgrep lists the children of parent whose name matches name (a regular
+// expression, whole).
 func pgrep(t *testing.T, parent int, name string) []int {
 	out, _ := exec.Command("pgrep", "-P", strconv.Itoa(parent), "-x", name).Output()
 	var pids []int

@@ -140,13 +140,13 @@ func TestFaultServerKilledMidWrite(t *testing.T) {
 // of a session; the next call on it fails saying so, the debuggee is not
 // left behind, and the server still runs programs and opens new sessions.
 func TestFaultDebugAdapterKilled(t *testing.T) {
-	need(t, "lldb-vscode-16", "apt-get install lldb-16")
+	needLLDBAdapter(t)
 	s := startServer(t, t.TempDir(), ":memory:", nil)
 	target := crashers.Build(t, "sleeper")
 	_, sc := s.mustCall("debug_attach", map[string]any{"program": target, "args": []string{"600"}, "breakpoints": []string{"main"}})
 	state, _ := sc["state"].(map[string]any)
 	debuggee, _ := state["pid"].(float64)
-	adapters := pgrep(t, s.pid, "lldb-vscode-16")
+	adapters := pgrep(t, s.pid, lldbAdapterProcess)
 	if len(adapters) != 1 || debuggee == 0 {
 		t.Fatalf("adapters %v, debuggee %v", adapters, debuggee)
 	}

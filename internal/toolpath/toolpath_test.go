@@ -42,20 +42,30 @@ func TestFindPrefersPlainThenNewest(t *testing.T) {
 	}
 	mk("lldb-vscode-16")
 	want = mk("lldb-dap-22")
+	if p, err := LLDBDAP.Find(); err != nil || p != want {
+		t.Errorf("LLDBDAP.Find() = %q %v, want lldb-dap-22 before lldb-vscode-16", p, err)
+	}
+	only := filepath.Join(dir, "only-vscode")
+	if err := os.MkdirAll(only, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "lldb-vscode-16"), filepath.Join(only, "lldb-vscode-16")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", only)
 	if p, err := LLDBDAP.Find(); err != nil || filepath.Base(p) != "lldb-vscode-16" {
-		t.Errorf("LLDBDAP.Find() = %q %v, want lldb-vscode-16 before lldb-dap-22", p, err)
-	}
-	t.Setenv("PATH", filepath.Dir(want)+"/only-dap")
-	if err := os.MkdirAll(filepath.Dir(want)+"/only-dap", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(want, filepath.Dir(want)+"/only-dap/lldb-dap-22"); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := LLDBDAP.Find(); err != nil || filepath.Base(p) != "lldb-dap-22" {
-		t.Errorf("LLDBDAP.Find() with lldb-dap-22 alone = %q %v", p, err)
+		t.Errorf("LLDBDAP.Find() with lldb-vscode-16 alone = %q %v", p, err)
 	}
 	t.Setenv("PATH", dir)
+	t.Setenv("TRIAGE_DAP_ADAPTER", "lldb-vscode-16")
+	if p, err := LLDBDAP.Find(); err != nil || filepath.Base(p) != "lldb-vscode-16" {
+		t.Errorf("LLDBDAP.Find() with TRIAGE_DAP_ADAPTER=lldb-vscode-16: %q %v", p, err)
+	}
+	t.Setenv("TRIAGE_DAP_ADAPTER", filepath.Join(dir, "nosuch-dap"))
+	if _, err := LLDBDAP.Find(); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "TRIAGE_DAP_ADAPTER") {
+		t.Errorf("LLDBDAP.Find() with TRIAGE_DAP_ADAPTER naming nothing: %v, want ErrNotFound naming the variable", err)
+	}
+	t.Setenv("TRIAGE_DAP_ADAPTER", "")
 	if p, err := LLDBVSCode.Find(); err != nil || filepath.Base(p) != "lldb-vscode-16" {
 		t.Errorf("LLDBVSCode.Find() = %q %v, want lldb-vscode-16", p, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,12 +83,15 @@ func TestMemoryAndDisassemblyBothAdapters(t *testing.T) {
 			if err != nil || len(m.Bytes) != 4 || binary.LittleEndian.Uint32(m.Bytes) != 0 || !strings.Contains(strings.ToLower(addr.Value), strconv.FormatUint(m.Address, 16)) {
 				t.Fatalf("memory at &counter (%s) = %+v, %v", addr.Value, m, err)
 			}
-			if (m.Via == "") != ad.newer {
-				t.Errorf("memory via %q under %s", m.Via, ad.name)
+			if (m.Via == "") != ad.newer || (!ad.newer && !strings.Contains(m.Via, "no supportsReadMemoryRequest in its capabilities")) {
+				t.Errorf("memory via %q under %s: want the capability named where it is missing", m.Via, ad.name)
 			}
 			d, err := b.Disassemble(ctx, debugger.DisassembleRequest{Count: 9})
 			if err != nil || len(d.Instructions) == 0 || (d.Via == "") != ad.newer {
 				t.Fatalf("disassembly = %+v, %v", d, err)
+			}
+			if !ad.newer && !strings.Contains(d.Via, "the "+filepath.Base(ad.path)+" adapter has no disassemble request: no supportsDisassembleRequest in its capabilities") {
+				t.Errorf("disassembly via %q under %s: want the adapter and its missing capability named", d.Via, ad.name)
 			}
 			current := 0
 			for _, in := range d.Instructions {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -79,6 +80,13 @@ type Backend struct {
 	nextBP   int
 	// book is the logpoints' event log, made by the first logpoint.
 	book *debugger.LogBook
+	// adapterName is the adapter program's name (lldb-dap-22,
+	// lldb-vscode-16), for what no capability tells.
+	adapterName string
+	// lpPart is a logpoint hit whose text has not all come yet: lldb-dap
+	// 22 sends a value of many lines (lldb's error) an output event a
+	// line (logpoint.go).
+	lpPart string
 	// notify is told after a stop, an exit or the adapter's death
 	// (debugger.Notifier), outside mu.
 	notify func()
@@ -98,6 +106,11 @@ type breakpoint struct {
 	soft      bool // a watch emulated by single-stepping (softwatch.go)
 	// dataID is a data breakpoint's id from dataBreakpointInfo, access
 	// its access type, dataAdapterID the adapter's id of it (databp.go).
+	// atFile and atLine: where a function logpoint is set as a source
+	// logpoint, under an adapter that reads no log message on a function
+	// breakpoint (lldb-dap): the line its function breakpoint resolved to.
+	atFile        string
+	atLine        int
 	dataID        string
 	access        string
 	dataAdapterID int
@@ -164,6 +177,9 @@ func (b *Backend) findAndStart(ctx context.Context, program string) (*started, s
 			return nil, "", err
 		}
 	}
+	b.mu.Lock()
+	b.adapterName = filepath.Base(a.Argv[0])
+	b.mu.Unlock()
 	if a.Kind == KindGDB {
 		if err := CheckGDB(ctx, a.Argv[0]); err != nil {
 			return nil, "", err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	godap "github.com/google/go-dap"
 
@@ -60,10 +61,17 @@ func (b *Backend) addBreakpoint(ctx context.Context, spec debugger.BreakpointSpe
 	bp := &breakpoint{Breakpoint: debugger.Breakpoint{ID: b.nextBP, Kind: spec.Kind(), Spec: spec}, fn: spec.Function}
 	b.bps[bp.ID] = bp
 	b.mu.Unlock()
-	if err := b.sync(ctx, spec.File); err != nil {
+	err := b.sync(ctx, spec.File)
+	if err == nil && spec.LogMessage != "" && spec.Function != "" && !b.functionLogMessages() {
+		err = b.logpointAtLine(ctx, bp)
+	}
+	if err != nil {
 		b.mu.Lock()
 		delete(b.bps, bp.ID)
 		b.mu.Unlock()
+		if bp.fn != "" {
+			_ = b.sync(ctx, "") // the adapter may hold it: best effort, the error below is the answer
+		}
 		return debugger.Breakpoint{}, fmt.Errorf("setting breakpoint at %s: %w", spec, err)
 	}
 	b.mu.Lock()
@@ -75,11 +83,11 @@ func (b *Backend) checkBreakpointCaps(spec debugger.BreakpointSpec) error {
 	caps := b.Capabilities()
 	switch {
 	case spec.Function != "" && !caps.SupportsFunctionBreakpoints:
-		return fmt.Errorf("function breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("function breakpoints", "supportsFunctionBreakpoints"), debugger.ErrUnsupported)
 	case spec.Condition != "" && !caps.SupportsConditionalBreakpoints:
-		return fmt.Errorf("conditional breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("conditional breakpoints", "supportsConditionalBreakpoints"), debugger.ErrUnsupported)
 	case spec.HitCondition != "" && !caps.SupportsHitConditionalBreakpoints:
-		return fmt.Errorf("hit-count breakpoints: %w", debugger.ErrUnsupported)
+		return fmt.Errorf("%s: %w", b.lacks("hit-count breakpoints", "supportsHitConditionalBreakpoints"), debugger.ErrUnsupported)
 	}
 	return nil
 }
@@ -124,7 +132,7 @@ func (b *Backend) Breakpoints() []debugger.Breakpoint {
 func (b *Backend) group(file string) []*breakpoint {
 	var out []*breakpoint
 	for _, bp := range b.bps {
-		if bp.Spec.File == file && (file != "" || bp.fn != "") {
+		if bp.file() == file && (file != "" || bp.fn != "") {
 			out = append(out, bp)
 		}
 	}
@@ -150,7 +158,11 @@ func (b *Backend) sync(ctx context.Context, file string) error {
 	} else {
 		sbs := make([]godap.SourceBreakpoint, len(group))
 		for i, bp := range group {
-			sbs[i] = godap.SourceBreakpoint{Line: bp.Spec.Line, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition,
+			line := bp.Spec.Line
+			if bp.atFile != "" {
+				line = bp.atLine
+			}
+			sbs[i] = godap.SourceBreakpoint{Line: line, Condition: bp.Spec.Condition, HitCondition: bp.Spec.HitCondition,
 				LogMessage: b.adapterLogMessage(bp.ID, bp.Spec.LogMessage)}
 		}
 		err = b.call(ctx, "setBreakpoints", godap.SetBreakpointsArguments{
@@ -168,6 +180,45 @@ func (b *Backend) sync(ctx context.Context, file string) error {
 		}
 	}
 	return nil
+}
+
+// file is the source file bp is sent with ("" for a function breakpoint).
+func (bp *breakpoint) file() string {
+	if bp.atFile != "" {
+		return bp.atFile
+	}
+	return bp.Spec.File
+}
+
+// functionLogMessages reports whether the adapter reads a logMessage on a
+// function breakpoint: lldb-vscode's own extension of DAP, which lldb-dap
+// (22) no longer has and no capability tells.
+func (b *Backend) functionLogMessages() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fl.kind != KindLLDB || b.adapterName == "" || strings.HasPrefix(b.adapterName, "lldb-vscode")
+}
+
+// logpointAtLine moves a function logpoint just sent as a function
+// breakpoint (whose log message the adapter ignores: it would stop) to
+// the source line that breakpoint resolved to, where the adapter reads a
+// log message, and says so in its Via.
+func (b *Backend) logpointAtLine(ctx context.Context, bp *breakpoint) error {
+	b.mu.Lock()
+	file, line, msg, name := bp.File, bp.Line, bp.Message, b.adapterName
+	if file != "" && line > 0 {
+		bp.atFile, bp.atLine = file, line
+		bp.Via = fmt.Sprintf("set at %s's first line, %s:%d: the %s adapter reads no log message on a function breakpoint", bp.fn, filepath.Base(file), line, name)
+	}
+	b.mu.Unlock()
+	if file == "" || line <= 0 {
+		return fmt.Errorf("a logpoint on function %s: the %s adapter reads no log message on a function breakpoint, and %s resolved to no source line to set one at (%s); give file:line: %w",
+			bp.fn, name, bp.fn, msg, debugger.ErrUnsupported)
+	}
+	if err := b.sync(ctx, ""); err != nil {
+		return err
+	}
+	return b.sync(ctx, file)
 }
 
 // functionBreakpoint is DAP's with a logMessage, which the protocol has

@@ -67,10 +67,10 @@ func (b *Backend) setCatch(ctx context.Context, bp *breakpoint) error {
 		}
 	}
 	if !caps.SupportsFunctionBreakpoints {
-		return fmt.Errorf("exception %s: the adapter offers no filter for it nor function breakpoints: %w", e, debugger.ErrUnsupported)
+		return fmt.Errorf("exception %s: the %s adapter offers no filter for it in its exceptionBreakpointFilters, nor function breakpoints: %w", e, b.adapterLabel(), debugger.ErrUnsupported)
 	}
 	bp.fn = e.Function()
-	bp.Via = fmt.Sprintf("function breakpoint on %s (the adapter offers no %s exception filter)", bp.fn, e)
+	bp.Via = fmt.Sprintf("function breakpoint on %s (the %s adapter's exceptionBreakpointFilters have none for %s)", bp.fn, b.adapterLabel(), e)
 	b.bpMu.Lock()
 	defer b.bpMu.Unlock()
 	b.mu.Lock()
@@ -131,7 +131,7 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 		return fmt.Errorf("watch: %s, and %s's adapter (supportsDataBreakpoints %t) has no command language triage emulates a watch in: %w",
 			why, kind, caps.SupportsDataBreakpoints, debugger.ErrUnsupported)
 	case kind != KindLLDB:
-		return fmt.Errorf("watch: %s's adapter offers no data breakpoints (no supportsDataBreakpoints in its capabilities): %w", kind, debugger.ErrUnsupported)
+		return fmt.Errorf("watch: %s: %w", b.lacks("data breakpoints", "supportsDataBreakpoints"), debugger.ErrUnsupported)
 	}
 	if soft && access != debugger.AccessWrite {
 		return debugger.SoftWatchReadError(access, why)
@@ -145,7 +145,7 @@ func (b *Backend) setWatch(ctx context.Context, bp *breakpoint) error {
 		return fmt.Errorf("watch %q: lldb: %s (watch an lvalue: a variable, a field, an element, *pointer)", bp.Spec.Watch, out)
 	}
 	bp.lldbWatch, bp.Value = id, value
-	bp.Via = "lldb's watchpoint set, through evaluate (the adapter has no data breakpoints: no supportsDataBreakpoints in its capabilities)"
+	bp.Via = "lldb's watchpoint set, through evaluate (" + b.lacks("data breakpoints", "supportsDataBreakpoints") + ")"
 	if soft {
 		if err := b.addSoftWatch(ctx, bp.Spec.Watch); err != nil {
 			_, _ = b.RawCommand(ctx, "watchpoint delete "+strconv.Itoa(id))
@@ -183,7 +183,7 @@ func (b *Backend) unset(ctx context.Context, bp *breakpoint) error {
 		_, err := b.RawCommand(ctx, "handle "+bp.signal+" nostop")
 		return err
 	}
-	return b.sync(ctx, bp.Spec.File)
+	return b.sync(ctx, bp.file())
 }
 
 func (b *Backend) flavorKind() string {

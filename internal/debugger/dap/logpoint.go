@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -34,7 +36,7 @@ func (b *Backend) checkLogpoint(spec debugger.BreakpointSpec) error {
 	kind := b.flavorKind()
 	switch {
 	case !b.Capabilities().SupportsLogPoints:
-		return fmt.Errorf("logpoints: the %s adapter does not offer them (no supportsLogPoints in its capabilities): %w", kind, debugger.ErrUnsupported)
+		return fmt.Errorf("logpoints: the %s adapter does not offer them (no supportsLogPoints in its capabilities): %w", b.adapterLabel(), debugger.ErrUnsupported)
 	case spec.Function != "" && kind != KindLLDB:
 		return fmt.Errorf("a logpoint on a function: DAP's function breakpoints carry no log message and the %s adapter reads none; give file:line: %w", kind, debugger.ErrUnsupported)
 	case b.cfg.Dir == "":
@@ -73,22 +75,39 @@ func (b *Backend) Logpoints() *debugger.LogBook {
 	return b.book
 }
 
+// lpPartMax bounds a hit's text gathered over output events: past it, the
+// hit is recorded as it stands.
+const lpPartMax = 16 << 10
+
 // logOutput records the logpoint hits an output event carries; b.mu is
-// not held (the reader goroutine calls it).
+// not held (the reader goroutine calls it). A hit whose values have not
+// all come (an odd number of separators after its marker) is kept and
+// completed by the next console output events.
 func (b *Backend) logOutput(e Event) {
 	var body godap.OutputEventBody
-	if json.Unmarshal(e.Body, &body) != nil || !strings.Contains(body.Output, lpMark) {
+	if json.Unmarshal(e.Body, &body) != nil {
 		return
 	}
-	for _, line := range strings.Split(body.Output, "\n") {
-		_, rest, ok := strings.Cut(line, lpMark)
-		if !ok {
-			continue
-		}
+	b.mu.Lock()
+	text := body.Output
+	if b.lpPart != "" && (body.Category == "" || body.Category == "console") {
+		text, b.lpPart = b.lpPart+text, ""
+	}
+	b.mu.Unlock()
+	if !strings.Contains(text, lpMark) {
+		return
+	}
+	hits := strings.Split(text, lpMark)[1:]
+	for i, rest := range hits {
 		idText, rendered, _ := strings.Cut(rest, "\x1e")
 		id, _ := strconv.Atoi(idText)
 		b.mu.Lock()
 		book, bp := b.book, b.bps[id]
+		if bp != nil && i == len(hits)-1 && len(text) < lpPartMax && strings.Count(rendered, lpSep) < 2*countExprs(bp.Spec.LogMessage) {
+			b.lpPart = lpMark + rest
+			b.mu.Unlock()
+			return
+		}
 		var hit debugger.LogHit
 		if bp != nil {
 			hit = debugger.LogHit{At: time.Now(), Breakpoint: id, Location: hitLocation(bp, body), Message: textclip.String(renderHit(bp.Spec.LogMessage, rendered), debugger.MaxHitMessage)}
@@ -98,6 +117,17 @@ func (b *Backend) logOutput(e Event) {
 			_ = book.Append(hit) // a full or unwritable log drops the hit; the read says full
 		}
 	}
+}
+
+func countExprs(msg string) int {
+	parts, _ := debugger.ParseLogMessage(msg)
+	n := 0
+	for _, p := range parts {
+		if p.Expr {
+			n++
+		}
+	}
+	return n
 }
 
 // hitLocation is where a hit was: the output event's source (dlv tells
@@ -116,6 +146,26 @@ func hitLocation(bp *breakpoint, body godap.OutputEventBody) string {
 	return bp.fn
 }
 
+// lldbValueError is the error in lldb-dap's "<error: …>" for a value it
+// could not evaluate, on one line: lldb's "error:" lines (the first
+// line may be a warning: "Expression evaluation in pure C not
+// supported"), without the expression's name for itself.
+func lldbValueError(v string) string {
+	v = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "<error:"), ">")
+	var errs []string
+	for _, l := range strings.Split(v, "\n") {
+		if e, ok := strings.CutPrefix(strings.TrimSpace(l), "error: "); ok {
+			errs = append(errs, userExprRE().ReplaceAllString(e, ""))
+		}
+	}
+	if len(errs) == 0 {
+		return strings.Join(strings.Fields(v), " ")
+	}
+	return strings.Join(errs, "; ")
+}
+
+var userExprRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<user expression \d+>:\d+:\d+: `) })
+
 // renderHit reads the adapter's rendering of our logMessage back into the
 // caller's: the values between separators, an empty one said to be
 // missing.
@@ -127,12 +177,19 @@ func renderHit(msg, rendered string) string {
 			exprs = append(exprs, p.Text)
 		}
 	}
-	segs := strings.Split(strings.TrimRight(rendered, "\r\n"), lpSep)
+	segs := strings.Split(rendered, lpSep)
 	var sb strings.Builder
 	for i, s := range segs {
 		switch {
 		case i%2 == 0:
-			sb.WriteString(s)
+			s, _, _ = strings.Cut(s, "\n") // the hit's text ends at its line's end
+			sb.WriteString(strings.TrimRight(s, "\r"))
+		case strings.HasPrefix(s, "<error:"):
+			expr := "?"
+			if i/2 < len(exprs) {
+				expr = exprs[i/2]
+			}
+			fmt.Fprintf(&sb, "<error: %s: %s>", expr, lldbValueError(s))
 		case s == "":
 			expr := "?"
 			if i/2 < len(exprs) {

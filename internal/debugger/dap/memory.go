@@ -45,15 +45,32 @@ func (b *Backend) ReadMemory(ctx context.Context, req debugger.MemoryRequest) (d
 			return debugger.Memory{}, err
 		}
 		m, err := debugger.ParseLLDBMemory(out, req.Address)
-		m.Via = "lldb's memory read through evaluate (the adapter has no readMemory request)"
+		m.Via = "lldb's memory read through evaluate (" + b.lacks("readMemory request", "supportsReadMemoryRequest") + ")"
 		return m, err
 	}
-	return debugger.Memory{}, unsupported("reading memory", kind, "readMemory")
+	return debugger.Memory{}, b.unsupported("reading memory", "readMemory request", "supportsReadMemoryRequest")
 }
 
-func unsupported(what, kind, request string) error {
-	return fmt.Errorf("%s: %w: %s's adapter has no %s request and no command language triage falls back on (debug_command passes the debugger's own)",
-		what, debugger.ErrUnsupported, kind, request)
+func (b *Backend) unsupported(what, request, capability string) error {
+	return fmt.Errorf("%s: %w: %s, and no command language triage falls back on (debug_command passes the debugger's own)",
+		what, debugger.ErrUnsupported, b.lacks(request, capability))
+}
+
+// lacks says what the adapter in use lacks, in its own terms: the
+// capability its initialize response does not give.
+func (b *Backend) lacks(what, capability string) string {
+	return fmt.Sprintf("the %s adapter has no %s: no %s in its capabilities", b.adapterLabel(), what, capability)
+}
+
+// adapterLabel names the adapter in use: its program (lldb-vscode-16,
+// lldb-dap-22, gdb, dlv), else its kind.
+func (b *Backend) adapterLabel() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.adapterName != "" {
+		return b.adapterName
+	}
+	return b.fl.kind
 }
 
 func (b *Backend) capsAndKind() (godap.Capabilities, string) {
@@ -94,10 +111,16 @@ func (b *Backend) reference(ctx context.Context, expr string, frame int) (string
 	if err := b.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frame, Context: "watch"}, &body); err != nil {
 		return "", fmt.Errorf("evaluating %q for its address: %w", expr, err)
 	}
+	a := hexRE().FindString(body.Result)
+	if strings.HasSuffix(strings.TrimSpace(body.Type), "*") && strings.HasPrefix(body.Result, a) && a != "" {
+		// A pointer's memory is where it points. lldb-dap 22 gives a
+		// pointer variable's own location as its memoryReference.
+		return a, nil
+	}
 	if body.MemoryReference != "" {
 		return body.MemoryReference, nil
 	}
-	if a := hexRE().FindString(body.Result); a != "" {
+	if a != "" {
 		return a, nil
 	}
 	return "", fmt.Errorf("%q = %s is no address: give a pointer, an array, &name or an address", expr, body.Result)

@@ -3,10 +3,12 @@ package dap
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/triage-dev/triage/internal/crashsite"
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
@@ -39,9 +41,10 @@ func (b *Backend) Registers(ctx context.Context, frame int) (debugger.Registers,
 			return debugger.Registers{}, err
 		}
 		regs, err := debugger.ParseLLDBRegisters(out)
-		return debugger.Registers{Registers: regs, Via: "lldb's register read through evaluate (the frame has no Registers scope)"}, err
+		return debugger.Registers{Registers: regs, Via: "lldb's register read through evaluate (the " + b.adapterLabel() + " adapter gives the frame no Registers scope)"}, err
 	}
-	return debugger.Registers{}, unsupported("reading registers", kind, "Registers scope")
+	return debugger.Registers{}, fmt.Errorf("reading registers: %w: the %s adapter gives the frame no Registers scope, and no command language triage falls back on (debug_command passes the debugger's own)",
+		debugger.ErrUnsupported, b.adapterLabel())
 }
 
 // registersScope is the variables reference of the frame's registers
@@ -98,25 +101,38 @@ func (b *Backend) Disassemble(ctx context.Context, req debugger.DisassembleReque
 	caps, kind := b.capsAndKind()
 	switch {
 	case caps.SupportsDisassembleRequest:
-		return b.disassemble(ctx, req, fr)
+		d, err := b.disassemble(ctx, req, fr)
+		if err == nil || kind != KindLLDB || ctx.Err() != nil {
+			return d, err
+		}
+		// lldb-dap 22's request reads the instructions from the
+		// process's memory, which a core lacks (the text is the
+		// executable's); lldb's command reads them from the file.
+		return b.lldbDisassemble(ctx, req, fr, "the adapter's disassemble request failed: "+err.Error())
 	case kind == KindLLDB:
-		out, err := b.lldbCommand(ctx, fr, debugger.LLDBDisassembleCommand(req))
-		if err != nil {
-			return debugger.Disassembly{}, err
-		}
-		ins, err := debugger.ParseLLDBDisassembly(out)
-		if err != nil {
-			return debugger.Disassembly{}, err
-		}
-		d := debugger.Disassembly{Via: "lldb's disassemble through evaluate (the adapter has no disassemble request)"}
-		d.Instructions, d.Cut = debugger.Window(ins, req)
-		return d, nil
+		return b.lldbDisassemble(ctx, req, fr, b.lacks("disassemble request", "supportsDisassembleRequest"))
 	}
-	return debugger.Disassembly{}, unsupported("disassembling", kind, "disassemble")
+	return debugger.Disassembly{}, b.unsupported("disassembling", "disassemble request", "supportsDisassembleRequest")
+}
+
+// lldbDisassemble disassembles through lldb's command, saying why in Via.
+func (b *Backend) lldbDisassemble(ctx context.Context, req debugger.DisassembleRequest, fr debugger.Frame, why string) (debugger.Disassembly, error) {
+	out, err := b.lldbCommand(ctx, fr, debugger.LLDBDisassembleCommand(req))
+	if err != nil {
+		return debugger.Disassembly{}, err
+	}
+	ins, err := debugger.ParseLLDBDisassembly(out)
+	if err != nil {
+		return debugger.Disassembly{}, err
+	}
+	d := debugger.Disassembly{Via: "lldb's disassemble through evaluate (" + why + ")"}
+	d.Instructions, d.Cut = debugger.Window(ins, req)
+	return d, nil
 }
 
 // disassemble asks the adapter for count instructions: a third of them
-// before the frame's pc, or from a function's address on.
+// before the frame's pc, or from a function's address on (one more, to
+// tell whether it goes on).
 func (b *Backend) disassemble(ctx context.Context, req debugger.DisassembleRequest, fr debugger.Frame) (debugger.Disassembly, error) {
 	args := godap.DisassembleArguments{MemoryReference: fr.Address, InstructionCount: req.Count, ResolveSymbols: true}
 	if req.Function != "" {
@@ -125,6 +141,7 @@ func (b *Backend) disassemble(ctx context.Context, req debugger.DisassembleReque
 			return debugger.Disassembly{}, err
 		}
 		args.MemoryReference = ref
+		args.InstructionCount++
 	} else {
 		args.InstructionOffset = -req.Count / 3
 	}
@@ -136,16 +153,65 @@ func (b *Backend) disassemble(ctx context.Context, req debugger.DisassembleReque
 		return debugger.Disassembly{}, fmt.Errorf("disassembling at %s: %w", args.MemoryReference, err)
 	}
 	pc, _ := parseAddress(fr.Address)
+	b.mu.Lock()
+	local := b.host == ""
+	b.mu.Unlock()
+	src := sourceRows{local: local}
 	var d debugger.Disassembly
+	var sym string
+	var symAt uint64
 	for _, in := range body.Instructions {
 		a, _ := parseAddress(in.Address)
 		i := debugger.Instruction{Address: in.Address, Symbol: in.Symbol, Text: in.Instruction, Line: in.Line,
 			Current: req.Function == "" && a == pc && pc != 0}
+		// The adapter names a symbol at its first instruction only
+		// (lldb-dap); the ones after it are that symbol plus an offset.
+		switch {
+		case strings.Contains(in.Symbol, "+"): // gdb's: with its offset
+		case in.Symbol != "":
+			sym, symAt = in.Symbol, a
+			i.Symbol = sym + "+0"
+		case sym != "" && a >= symAt:
+			i.Symbol = fmt.Sprintf("%s+%d", sym, a-symAt)
+		}
 		if in.Location != nil {
 			i.File = in.Location.Path
 		}
+		i.Source = src.row(i.File, i.Line)
 		d.Instructions = append(d.Instructions, i)
+	}
+	if req.Function != "" && len(d.Instructions) > req.Count {
+		d.Instructions = d.Instructions[:req.Count]
+		d.Cut = fmt.Sprintf("the first %d of the function's instructions shown", req.Count)
+		return d, nil
 	}
 	d.Instructions, d.Cut = debugger.Window(d.Instructions, req)
 	return d, nil
+}
+
+// sourceRows gives an instruction the source row of its line where the
+// line changes, as lldb's own disassembly interleaves them: read from a
+// local session's files, none for a remote one (its files are the
+// host's).
+type sourceRows struct {
+	local bool
+	file  string
+	line  int
+}
+
+func (s *sourceRows) row(file string, line int) []string {
+	if file == "" || line <= 0 || (file == s.file && line == s.line) {
+		return nil
+	}
+	s.file, s.line = file, line
+	if !s.local {
+		return nil
+	}
+	_, lines := crashsite.ReadSource(file, line)
+	for _, l := range lines {
+		if l.Line == line {
+			return []string{strconv.Itoa(line) + "\t" + l.Text}
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -88,6 +89,9 @@ func (b *Backend) startRemote(ctx context.Context, conn *remote.Conn) (*started,
 	if err != nil {
 		return nil, "", err
 	}
+	b.mu.Lock()
+	b.adapterName = path.Base(a.Argv[0])
+	b.mu.Unlock()
 	a.Argv = conn.Argv(a.Argv)
 	ad, err := startAdapter(ctx, a, b.cfg.Dir)
 	return ad, a.Kind, err
@@ -99,7 +103,7 @@ func (b *Backend) startRemote(ctx context.Context, conn *remote.Conn) (*started,
 // the host.
 func remoteAdapter(ctx context.Context, conn *remote.Conn, kind string) (Adapter, error) {
 	if kind == "" || kind == KindLLDB {
-		p, err := conn.LookPath(ctx, toolpath.LLDBDAP.Candidates()...)
+		p, err := conn.LookPath(ctx, toolpath.LLDBDAP.HostCandidates()...)
 		if err == nil {
 			return Adapter{Kind: KindLLDB, Argv: []string{p}}, nil
 		}

@@ -140,7 +140,7 @@ func (b *Backend) configure(ctx context.Context, command string, args map[string
 	}
 	if b.Capabilities().SupportsConfigurationDoneRequest {
 		if err := b.call(ctx, "configurationDone", nil, nil); err != nil {
-			return err
+			return startFailure(ctx, resp, gotResp, err)
 		}
 	}
 	if !gotResp {
@@ -153,6 +153,28 @@ func (b *Backend) configure(ctx context.Context, command string, args map[string
 	return respErr
 }
 
+// startFailure is the error of a start whose configurationDone failed:
+// the launch or attach response's own where it failed too. lldb-dap 22
+// answers an attach only after configurationDone, and a failed attach
+// fails configurationDone first with its consequence ("Trying to resume
+// but the async thread is dead"), the attach's response then with its
+// cause ("Operation not permitted").
+func startFailure(ctx context.Context, resp <-chan error, gotResp bool, doneErr error) error {
+	if gotResp {
+		return doneErr
+	}
+	wait, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	select {
+	case respErr := <-resp:
+		if respErr != nil {
+			return respErr
+		}
+	case <-wait.Done():
+	}
+	return doneErr
+}
+
 // afterStart marks a started target running unless it already stopped.
 func (b *Backend) afterStart() debugger.State {
 	b.mu.Lock()
@@ -163,17 +185,20 @@ func (b *Backend) afterStart() debugger.State {
 	return b.State()
 }
 
-// Detach implements debugger.Backend: disconnect, killing a launched target.
+// Detach implements debugger.Backend: disconnect, killing a launched target
+// and ending a core.
 func (b *Backend) Detach(ctx context.Context) error {
 	b.mu.Lock()
-	launched, dead := b.launched, b.state.Status == debugger.StatusDead
+	launched, core, dead := b.launched, b.core, b.state.Status == debugger.StatusDead
 	b.mu.Unlock()
 	if dead {
 		return fmt.Errorf("detaching: %w", debugger.ErrSessionDead)
 	}
 	ctx, cancel := withDefaultTimeout(ctx, detachTimeout)
 	defer cancel()
-	return b.call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: launched}, nil)
+	// A core is ended, not detached from: lldb-dap 22 refuses to detach
+	// ("elf-core does not support detaching from processes").
+	return b.call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: launched || core}, nil)
 }
 
 // usable reports why requests cannot go to the target now, if they cannot.

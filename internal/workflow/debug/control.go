@@ -47,13 +47,14 @@ func (h *handler) breakpointAdd(ctx context.Context, c *catalog.Call, in breakpo
 }
 
 // breakpointText words a breakpoint just set, a logpoint's hits and an
-// emulated watch (it is slow).
+// emulated watch (it is slow), and how a watch or a logpoint was set when
+// not as asked (a function logpoint at its first line).
 func breakpointText(spec debugger.BreakpointSpec, bp debugger.Breakpoint, host string) string {
 	text := bp.Describe(spec, host)
 	if spec.LogMessage != "" {
 		text += "; a logpoint: hits are recorded and the target goes on (debug_continue and debug_stack tell of them)"
 	}
-	if spec.Watch != "" && bp.Via != "" {
+	if (spec.Watch != "" || spec.LogMessage != "") && bp.Via != "" {
 		text += "; " + bp.Via
 	}
 	return text + "\n"

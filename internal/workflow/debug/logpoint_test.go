@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil/mcptest"
+	"github.com/triage-dev/triage/internal/toolpath"
 )
 
 // TestLogpoints sets a logpoint on add (called five times) through MCP on
@@ -24,6 +25,12 @@ func TestLogpoints(t *testing.T) {
 			lp := c.Call("debug_breakpoint_add", map[string]any{"location": "add", "log_message": "a={a} b={b}"})
 			if lp.IsError || !strings.Contains(lp.Text, "logpoint") {
 				t.Fatalf("logpoint:\n%s", lp.Text)
+			}
+			// lldb-dap reads no log message on a function breakpoint
+			// (lldb-vscode did): the logpoint is set at add's first line.
+			adapter, _ := toolpath.LLDBDAP.Find()
+			if moved := strings.Contains(lp.Text, "set at add's first line, prog.c:5"); backend.name == "dap" && moved != strings.HasPrefix(filepath.Base(adapter), "lldb-dap") {
+				t.Errorf("function logpoint under %s: said moved to its first line %v:\n%s", adapter, moved, lp.Text)
 			}
 			end := c.Call("debug_continue", map[string]any{"wait_s": 30})
 			if end.IsError || end.FirstLine() != "EXITED (code 3)" || !strings.Contains(end.Text, "5 logpoint hits since the last call") {
