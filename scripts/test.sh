@@ -74,7 +74,7 @@ fi
 trap 'rc=$?; [ $rc -eq 0 ] || echo "CI FAILED in \"$current\" (exit $rc)"; verdict' EXIT
 
 step "the debug tests where the lldb adapters differ, under lldb-vscode-16 (the rest ran under the default, lldb-dap-22)"
-TRIAGE_DAP_ADAPTER=lldb-vscode-16 go test -race -count=1 \
+TRIAGE_DAP_ADAPTER=lldb-vscode-16 go test -count=1 \
   -run 'Logpoint|Memory|DeadAdapter|Catch|Watch|CoreFile' ./internal/workflow/debug ./internal/debugger/dap
 
 step "make bench-quick (fails on a figure worse than 2× its target)"
