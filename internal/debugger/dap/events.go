@@ -35,8 +35,9 @@ func (b *Backend) stopped(e Event) {
 	if b.pausing {
 		// lldb reports the stop a pause causes as signal SIGSTOP, or
 		// as a trace stop; a breakpoint or a real signal stays itself.
+		// So is a stop at a logpoint: the pause met its hit.
 		stop := b.state.LastStop
-		if stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" || stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther {
+		if stop.Signal == "SIGSTOP" || stop.Signal == "SIGINT" || stop.Reason == debugger.StopStep || stop.Reason == debugger.StopOther || b.onlyLogpoints(stop.BreakpointIDs) {
 			stop.Reason, stop.Signal = debugger.StopPause, ""
 		}
 		b.pausing = false

@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -201,4 +203,45 @@ func renderHit(msg, rendered string) string {
 		}
 	}
 	return sb.String()
+}
+
+// hasLogpoint reports a logpoint among the session's breakpoints.
+func (b *Backend) hasLogpoint() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, bp := range b.bps {
+		if bp.Spec.LogMessage != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyLogpoints reports ids (ours) that are all logpoints. b.mu is held.
+func (b *Backend) onlyLogpoints(ids []int) bool {
+	for _, id := range ids {
+		if bp := b.bps[id]; bp == nil || bp.Spec.LogMessage == "" {
+			return false
+		}
+	}
+	return len(ids) > 0
+}
+
+// pauseBySignal pauses a local target amid logpoint hits with a SIGSTOP
+// of its own. An lldb adapter stops the target for each logpoint hit while
+// it logs, and its pause (an interrupt) that meets one there fails or is
+// lost; a signal waits in the kernel until the target runs again, and
+// lldb then reports a SIGSTOP stop, which a pause reads as its own (lldb's
+// interrupt is a SIGSTOP too). ok is false where it cannot be sent (a
+// remote target, no pid, an adapter other than lldb's) or brought no
+// stop: the pause request is next.
+func (b *Backend) pauseBySignal(ctx context.Context, gen int) (debugger.State, bool) {
+	b.mu.Lock()
+	pid, local := b.state.Pid, b.host == ""
+	b.mu.Unlock()
+	if !local || pid <= 0 || b.flavorKind() != KindLLDB || syscall.Kill(pid, syscall.SIGSTOP) != nil {
+		return debugger.State{}, false
+	}
+	st, err := b.waitStop(ctx, gen, pauseResend)
+	return st, err == nil && st.Status != debugger.StatusRunning
 }

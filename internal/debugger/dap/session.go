@@ -339,6 +339,11 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 	if thread == 0 {
 		thread = b.anyThread(ctx)
 	}
+	if b.hasLogpoint() {
+		if st, ok := b.pauseBySignal(ctx, gen); ok {
+			return st, nil
+		}
+	}
 	deadline := time.Now().Add(pauseWait)
 	for {
 		if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {

@@ -1,0 +1,65 @@
+package dap
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
+)
+
+// TestPauseAmidLogpointHits: under both lldb adapters, a pause while a
+// logpoint on a hot loop is hit again and again stops the target, says it
+// paused, and the target stays stopped: its stack can be read. The
+// adapter's own pause request, meeting lldb inside a logpoint's callback,
+// used to fail ("Process is not running"), be lost, or hang the adapter.
+// After it, the target runs on and logs again.
+func TestPauseAmidLogpointHits(t *testing.T) {
+	prog := crashers.Build(t, "loop")
+	ctx := context.Background()
+	for _, ad := range lldbAdapters(t) {
+		t.Run(ad.name, func(t *testing.T) {
+			for round := range 3 {
+				b := newLLDBBackend(t, ad, debugger.Config{})
+				if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
+					t.Fatal(err)
+				}
+				runUntilLogged(t, b)
+				start := time.Now()
+				st, err := b.Pause(ctx)
+				t.Logf("round %d: the pause took %s", round, time.Since(start))
+				if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
+					t.Fatalf("round %d: pause: %+v (stop %v), %v; want a pause", round, st, st.LastStop, err)
+				}
+				if frames, err := b.Stack(ctx, 0, 5); err != nil || len(frames) == 0 {
+					t.Fatalf("round %d: the stack after the pause: %v, %v", round, frames, err)
+				}
+				// The target goes on from the pause: it runs, and logs.
+				b.Logpoints().TakeNew()
+				runUntilLogged(t, b)
+				b.Dispose()
+			}
+		})
+	}
+}
+
+// runUntilLogged continues b until its logpoints have logged a hit: the
+// loop is under way.
+func runUntilLogged(t *testing.T, b *Backend) {
+	t.Helper()
+	for range 60 {
+		st, err := b.Continue(context.Background(), debugger.ContinueOptions{Wait: 500 * time.Millisecond})
+		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
+			t.Fatalf("continue: %+v, %v; want the target running", st, err)
+		}
+		if news, _ := b.Logpoints().TakeNew(); news.New > 0 {
+			return
+		}
+	}
+	t.Fatal("no logpoint hit in 30 s of running")
+}
