@@ -2,12 +2,12 @@ package dap
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/testutil/debugtest"
 )
 
 // TestPauseAmidLogpointHits: under both lldb adapters, a pause while a
@@ -29,7 +29,7 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 				if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
 					t.Fatal(err)
 				}
-				runUntilLogged(t, b)
+				debugtest.RunUntilLogged(t, b)
 				start := time.Now()
 				st, err := b.Pause(ctx)
 				t.Logf("round %d: the pause took %s", round, time.Since(start))
@@ -41,25 +41,9 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 				}
 				// The target goes on from the pause: it runs, and logs.
 				b.Logpoints().TakeNew()
-				runUntilLogged(t, b)
+				debugtest.RunUntilLogged(t, b)
 				b.Dispose()
 			}
 		})
 	}
-}
-
-// runUntilLogged continues b until its logpoints have logged a hit: the
-// loop is under way.
-func runUntilLogged(t *testing.T, b *Backend) {
-	t.Helper()
-	for range 60 {
-		st, err := b.Continue(context.Background(), debugger.ContinueOptions{Wait: 500 * time.Millisecond})
-		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
-			t.Fatalf("continue: %+v, %v; want the target running", st, err)
-		}
-		if news, _ := b.Logpoints().TakeNew(); news.New > 0 {
-			return
-		}
-	}
-	t.Fatal("no logpoint hit in 30 s of running")
 }

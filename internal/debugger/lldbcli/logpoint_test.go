@@ -9,6 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/testutil/debugtest"
 )
 
 // TestLogpointContinueWaitRunsOut: a continue whose wait runs out while a
@@ -85,7 +86,7 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 		if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
 			t.Fatal(err)
 		}
-		runUntilLogged(t, b)
+		debugtest.RunUntilLogged(t, b)
 		start := time.Now()
 		st, err := b.Pause(ctx)
 		t.Logf("round %d: the pause took %s", round, time.Since(start))
@@ -122,7 +123,7 @@ func TestWaitAmidLogpointHitsSeesNoStop(t *testing.T) {
 	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
 		t.Fatal(err)
 	}
-	runUntilLogged(t, b)
+	debugtest.RunUntilLogged(t, b)
 	for i := range 8 {
 		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 300 * time.Millisecond})
 		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
@@ -139,21 +140,4 @@ func TestWaitAmidLogpointHitsSeesNoStop(t *testing.T) {
 	if st, err := b.Pause(ctx); err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopPause {
 		t.Fatalf("pause: %+v, %v", st, err)
 	}
-}
-
-// runUntilLogged continues b until its logpoints have logged a hit: the
-// loop is under way (loading the libraries under lldb takes a while, more
-// on a busy machine).
-func runUntilLogged(t *testing.T, b *Backend) {
-	t.Helper()
-	for range 60 {
-		st, err := b.Continue(context.Background(), debugger.ContinueOptions{Wait: 500 * time.Millisecond})
-		if !errors.Is(err, debugger.ErrTimeout) || st.Status != debugger.StatusRunning {
-			t.Fatalf("continue: %+v, %v; want the target running", st, err)
-		}
-		if news, _ := b.Logpoints().TakeNew(); news.New > 0 {
-			return
-		}
-	}
-	t.Fatal("no logpoint hit in 30 s of running")
 }
