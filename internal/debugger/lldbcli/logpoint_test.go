@@ -46,16 +46,8 @@ func TestLogpointContinueWaitRunsOut(t *testing.T) {
 // bound (here shrunk to 600 bytes, a few hits) with whole lines only, and
 // the target runs to its end.
 func TestLogpointLogBounded(t *testing.T) {
-	prog := crashers.Build(t, "loop")
 	ctx := context.Background()
-	b := newBackend(t)
-	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"50"}, StopOnEntry: true}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Detach(context.Background()) })
-	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "i={i}"}); err != nil {
-		t.Fatal(err)
-	}
+	b := loopWithLogpoint(t, "50", "i={i}")
 	if out, err := b.RawCommand(ctx, "script triage_lp_P[1] = triage_lp_P[1][:3] + (600,) + triage_lp_P[1][4:]"); err != nil {
 		t.Fatalf("shrinking the bound: %q, %v", out, err)
 	}
@@ -75,23 +67,15 @@ func TestLogpointLogBounded(t *testing.T) {
 // Python used to fail ("Process is not running"), read as a stop at the
 // logpoint, or be lost as the logpoint let the target go on.
 func TestPauseAmidLogpointHits(t *testing.T) {
-	prog := crashers.Build(t, "loop")
 	ctx := context.Background()
 	for round := range 3 {
-		b := newBackend(t)
-		if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = b.Detach(context.Background()) })
-		if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
-			t.Fatal(err)
-		}
+		b := loopWithLogpoint(t, "100000000", "{i}")
 		debugtest.RunUntilLogged(t, b)
 		start := time.Now()
 		st, err := b.Pause(ctx)
 		t.Logf("round %d: the pause took %s", round, time.Since(start))
 		if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
-			t.Fatalf("round %d: pause: %+v (stop %+v), %v; want a pause", round, st, *st.LastStop, err)
+			t.Fatalf("round %d: pause: %+v (stop %+v), %v; want a pause", round, st, st.LastStop, err)
 		}
 		before, _ := b.Logpoints().Contents()
 		// lldb's own status, asked afresh, says stopped; and no hit is
@@ -113,16 +97,8 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 // the target's stop, and the next continue then failed ("Process is
 // running").
 func TestWaitAmidLogpointHitsSeesNoStop(t *testing.T) {
-	prog := crashers.Build(t, "loop")
 	ctx := context.Background()
-	b := newBackend(t)
-	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Args: []string{"100000000"}, StopOnEntry: true}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Detach(context.Background()) })
-	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
-		t.Fatal(err)
-	}
+	b := loopWithLogpoint(t, "100000000", "{i}")
 	debugtest.RunUntilLogged(t, b)
 	for i := range 8 {
 		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 300 * time.Millisecond})
@@ -140,4 +116,20 @@ func TestWaitAmidLogpointHitsSeesNoStop(t *testing.T) {
 	if st, err := b.Pause(ctx); err != nil || st.Status != debugger.StatusStopped || st.LastStop.Reason != debugger.StopPause {
 		t.Fatalf("pause: %+v, %v", st, err)
 	}
+}
+
+// loopWithLogpoint launches the loop program for n iterations under lldb,
+// stopped on entry, with a logpoint of msg on the loop's step.
+func loopWithLogpoint(t *testing.T, n, msg string) *Backend {
+	t.Helper()
+	ctx := context.Background()
+	b := newBackend(t)
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: crashers.Build(t, "loop"), Args: []string{n}, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Detach(context.Background()) })
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: msg}); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
