@@ -46,20 +46,23 @@ func (o Options) files() Files {
 
 // local reports whether fsys is this machine's.
 func local(fsys Files) bool {
-	switch fsys.(type) {
-	case localFiles, *readOnce:
+	switch f := fsys.(type) {
+	case localFiles:
 		return true
+	case *readOnce:
+		return local(f.under)
 	}
 	return false
 }
 
-// readOnce is this machine's file system for one plan: each file is read
-// once (its first maxMakefileScan bytes, all any planner reads), however
-// many of the plan's questions read it (a make plan asks of the Makefile
-// seven times: its test target, automake, the flag and compiler
-// variables), so that planning costs one open and read per file.
+// readOnce reads the files of one plan through under, each once (its first
+// maxMakefileScan bytes, all any planner reads), however many of the
+// plan's questions read it (a make plan asks of the Makefile seven times:
+// its test target, automake, the flag and compiler variables), so that
+// planning costs one open and read per file.
 type readOnce struct {
-	read map[string]readResult
+	under Files
+	read  map[string]readResult
 }
 
 type readResult struct {
@@ -67,15 +70,17 @@ type readResult struct {
 	err  error
 }
 
-func newReadOnce() *readOnce { return &readOnce{read: map[string]readResult{}} }
+func newReadOnce(under Files) *readOnce {
+	return &readOnce{under: under, read: map[string]readResult{}}
+}
 
-func (*readOnce) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
-func (*readOnce) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (r *readOnce) Stat(name string) (fs.FileInfo, error)      { return r.under.Stat(name) }
+func (r *readOnce) ReadDir(name string) ([]fs.DirEntry, error) { return r.under.ReadDir(name) }
 
 func (r *readOnce) Open(name string) (io.ReadCloser, error) {
 	got, ok := r.read[name]
 	if !ok {
-		got.text, got.err = readHead(name)
+		got.text, got.err = r.readHead(name)
 		r.read[name] = got
 	}
 	if got.err != nil {
@@ -85,8 +90,8 @@ func (r *readOnce) Open(name string) (io.ReadCloser, error) {
 }
 
 // readHead reads the first maxMakefileScan bytes of a file.
-func readHead(name string) ([]byte, error) {
-	f, err := os.Open(name)
+func (r *readOnce) readHead(name string) ([]byte, error) {
+	f, err := r.under.Open(name)
 	if err != nil {
 		return nil, err
 	}

@@ -269,9 +269,7 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	if err != nil {
 		return nil, planner{}, err
 	}
-	if o.Files == nil {
-		o.Files = newReadOnce()
-	}
+	o.Files = newReadOnce(o.files())
 	p := &planInput{tc: tc, dir: abs, o: o}
 	if o.Jobs < 0 {
 		return nil, planner{}, p.errorf("jobs", "must not be negative, got %d", o.Jobs)
