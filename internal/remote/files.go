@@ -127,10 +127,23 @@ func (c *Conn) ProcessExists(ctx context.Context, pid int) (bool, error) {
 // Kill sends SIGKILL to pid on the host, bounded; a process already gone
 // is no error.
 func (c *Conn) Kill(ctx context.Context, pid int) error {
-	_, err := c.Run(ctx, []string{"kill", "-KILL", fmt.Sprint(pid)}, lookTimeout)
+	err := c.Signal(ctx, pid, "KILL")
+	if errors.Is(err, ErrNoProcess) {
+		return nil
+	}
+	return err
+}
+
+// ErrNoProcess is a signal's target gone from the host.
+var ErrNoProcess = errors.New("no such process")
+
+// Signal sends the signal named sig (KILL, STOP, ...: kill(1)'s names) to
+// pid on the host, bounded. A process gone is ErrNoProcess.
+func (c *Conn) Signal(ctx context.Context, pid int, sig string) error {
+	_, err := c.Run(ctx, []string{"kill", "-" + sig, fmt.Sprint(pid)}, lookTimeout)
 	var ee *ExitError
 	if errors.As(err, &ee) && strings.Contains(ee.Stderr, "No such process") {
-		return nil
+		return fmt.Errorf("signal %s to pid %d on %s: %w", sig, pid, c.Host, ErrNoProcess)
 	}
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/textclip"
 )
 
@@ -227,21 +228,29 @@ func (b *Backend) onlyLogpoints(ids []int) bool {
 	return len(ids) > 0
 }
 
-// pauseBySignal pauses a local target amid logpoint hits with a SIGSTOP
-// of its own. An lldb adapter stops the target for each logpoint hit while
-// it logs, and its pause (an interrupt) that meets one there fails or is
+// pauseBySignal pauses a target amid logpoint hits with a SIGSTOP of its
+// own. An lldb adapter stops the target for each logpoint hit while it
+// logs, and its pause (an interrupt) that meets one there fails or is
 // lost; a signal waits in the kernel until the target runs again, and
 // lldb then reports a SIGSTOP stop, which a pause reads as its own (lldb's
-// interrupt is a SIGSTOP too). ok is false where it cannot be sent (a
-// remote target, no pid, an adapter other than lldb's) or brought no
-// stop: the pause request is next.
+// interrupt is a SIGSTOP too). A remote target's signal goes through its
+// host's connection. ok is false where it cannot be sent (no pid, an
+// adapter other than lldb's) or brought no stop: the pause request is next.
 func (b *Backend) pauseBySignal(ctx context.Context, gen int) (debugger.State, bool) {
 	b.mu.Lock()
-	pid, local := b.state.Pid, b.host == ""
+	pid, conn := b.state.Pid, b.ssh
 	b.mu.Unlock()
-	if !local || pid <= 0 || b.flavorKind() != KindLLDB || syscall.Kill(pid, syscall.SIGSTOP) != nil {
+	if pid <= 0 || b.flavorKind() != KindLLDB || stopProcess(ctx, conn, pid) != nil {
 		return debugger.State{}, false
 	}
 	st, err := b.waitStop(ctx, gen, pauseResend)
 	return st, err == nil && st.Status != debugger.StatusRunning
+}
+
+// stopProcess sends SIGSTOP to pid: here, or on conn's host.
+func stopProcess(ctx context.Context, conn *remote.Conn, pid int) error {
+	if conn == nil {
+		return syscall.Kill(pid, syscall.SIGSTOP)
+	}
+	return conn.Signal(ctx, pid, "STOP")
 }

@@ -1,0 +1,43 @@
+package dap
+
+import (
+	"context"
+	"testing"
+
+	"github.com/triage-dev/triage/internal/debugger"
+	"github.com/triage-dev/triage/internal/remote"
+	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/testutil/debugtest"
+	"github.com/triage-dev/triage/internal/testutil/sshhost"
+)
+
+// A remote target amid logpoint hits pauses as a local one does: the
+// SIGSTOP goes through the host's connection, since the adapter's own
+// pause that meets a logpoint fails or is lost there too.
+func TestRemotePauseAmidLogpointHits(t *testing.T) {
+	needTool(t, "lldb-vscode", "lldb-16")
+	h := sshhost.Get(t)
+	rprog := h.Put(t, crashers.Build(t, "loop"), "loop")
+	pool := remote.NewPool(remote.Options{Config: h.Config})
+	t.Cleanup(func() { pool.Close() })
+	ctx := context.Background()
+	b := newBackend(t, KindLLDB)
+	b.pool = pool
+	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: rprog, Args: []string{"100000000"}, SSHHost: h.Name, StopOnEntry: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{File: "loop.c", Line: 7, LogMessage: "{i}"}); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		debugtest.RunUntilLogged(t, b)
+		st, err := b.Pause(ctx)
+		if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
+			t.Fatalf("round %d: pause: %+v (stop %v), %v; want a pause", round, st, st.LastStop, err)
+		}
+		if frames, err := b.Stack(ctx, 0, 5); err != nil || len(frames) == 0 {
+			t.Fatalf("round %d: the stack after the pause: %v, %v", round, frames, err)
+		}
+		b.Logpoints().TakeNew()
+	}
+}
