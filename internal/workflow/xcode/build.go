@@ -21,43 +21,32 @@ type testParams struct {
 	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (-enableCodeCoverage YES, read with xccov from the result bundle) of files under this path (\".\": all)"`
 }
 
-// BuildOutput is the result of xcode_test (and, narrowed to ActionOutput,
-// of xcode_build and xcode_clean).
-type BuildOutput struct {
+// ActionOutput is the result of xcode_build and xcode_clean, and the part
+// of BuildOutput every xcodebuild action fills.
+type ActionOutput struct {
 	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
-	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, no_tests or silent_failure"`
+	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted, silent_failure or (tests) no_tests"`
 	Command      string                `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
 	ExitCode     int                   `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
 	Signal       string                `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
 	Errors       int                   `json:"errors" jsonschema:"compiler and linker errors"`
 	Warnings     int                   `json:"warnings" jsonschema:"warnings"`
 	Diagnostics  []wire.Diagnostic     `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
-	Tests        *wire.TestReport      `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
-	XCResult     *wire.TestSummary     `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
-	ResultBundle string                `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
-	Coverage     *wire.Coverage        `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
-	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run by the app, test runner, testmanagerd or simulator"`
+	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during the run: by the app, test runner, testmanagerd or simulator, or a crashed compiler or tool"`
 	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
 	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
 	catalog.Captured
 }
 
-// ActionOutput is the result of xcode_build and xcode_clean: BuildOutput
-// without what only a test run fills (tests, xcresult, result bundle,
-// coverage), which their tools/list entries would otherwise repeat.
-type ActionOutput struct {
-	Verdict      string                `json:"verdict" jsonschema:"the verdict line"`
-	Status       string                `json:"status" jsonschema:"succeeded, failed, crashed, timed_out, interrupted or silent_failure"`
-	Command      string                `json:"command" jsonschema:"the xcodebuild command (run as an argv, without a shell)"`
-	ExitCode     int                   `json:"exit_code" jsonschema:"xcodebuild's exit status, -1 when killed by a signal"`
-	Signal       string                `json:"signal,omitempty" jsonschema:"the signal that killed xcodebuild"`
-	Errors       int                   `json:"errors" jsonschema:"compiler and linker errors"`
-	Warnings     int                   `json:"warnings" jsonschema:"warnings"`
-	Diagnostics  []wire.Diagnostic     `json:"diagnostics,omitempty" jsonschema:"errors, warnings and failure lines (bounded), with file and line"`
-	CrashReports []wire.AppCrashReport `json:"crash_reports,omitempty" jsonschema:"crash reports written during a failed run (a crashed compiler or tool)"`
-	Notes        []string              `json:"notes,omitempty" jsonschema:"disagreements and caveats"`
-	DurationMS   int64                 `json:"duration_ms" jsonschema:"wall time"`
-	catalog.Captured
+// BuildOutput is the result of xcode_test: ActionOutput and what only a
+// test run fills, which xcode_build's and xcode_clean's tools/list
+// entries would otherwise repeat.
+type BuildOutput struct {
+	ActionOutput
+	Tests        *wire.TestReport  `json:"tests,omitempty" jsonschema:"the tests as the log showed them, with crash indicators"`
+	XCResult     *wire.TestSummary `json:"xcresult,omitempty" jsonschema:"the result bundle's summary: authoritative counts and failure messages"`
+	ResultBundle string            `json:"result_bundle,omitempty" jsonschema:"the .xcresult path"`
+	Coverage     *wire.Coverage    `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
 }
 
 func (h *handler) build(ctx context.Context, c *catalog.Call, in ActionArgs) (catalog.Result[ActionOutput], error) {
@@ -71,12 +60,7 @@ func (h *handler) clean(ctx context.Context, c *catalog.Call, in ActionArgs) (ca
 // actionResult narrows a build or clean result to ActionOutput; the
 // fields it drops are never filled outside a test run.
 func actionResult(r catalog.Result[BuildOutput], err error) (catalog.Result[ActionOutput], error) {
-	o := r.Output
-	return catalog.Result[ActionOutput]{Text: r.Text, Outcome: r.Outcome, Images: r.Images, Output: ActionOutput{
-		Verdict: o.Verdict, Status: o.Status, Command: o.Command, ExitCode: o.ExitCode, Signal: o.Signal,
-		Errors: o.Errors, Warnings: o.Warnings, Diagnostics: o.Diagnostics, CrashReports: o.CrashReports,
-		Notes: o.Notes, DurationMS: o.DurationMS, Captured: o.Captured,
-	}}, err
+	return catalog.Result[ActionOutput]{Text: r.Text, Outcome: r.Outcome, Images: r.Images, Output: r.Output.ActionOutput}, err
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildOutput], error) {
@@ -137,14 +121,13 @@ func outcome(o *xcode.BuildOutcome) catalog.Outcome {
 
 func newBuildOutput(o *xcode.BuildOutcome, kept capture.Result) BuildOutput {
 	res := o.Run
-	out := BuildOutput{
+	out := BuildOutput{ActionOutput: ActionOutput{
 		Verdict: o.Line, Status: string(o.Status), Command: o.Command.CommandLine(),
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
-		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Tests: wire.TestReportOf(res.Report), XCResult: wire.TestSummaryOf(o.Summary),
-		ResultBundle: o.ResultBundle, CrashReports: wire.AppCrashReportsOf(o.CrashReports),
+		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), CrashReports: wire.AppCrashReportsOf(o.CrashReports),
 		Notes: append(append([]string(nil), res.Notes...), o.Notes...), DurationMS: res.Duration.Milliseconds(),
 		Captured: catalog.NewCaptured(kept.ID, kept.Lines, kept.Truncated(o.Run.Log.Lines)),
-	}
+	}, Tests: wire.TestReportOf(res.Report), XCResult: wire.TestSummaryOf(o.Summary), ResultBundle: o.ResultBundle}
 	if len(res.Steps) > 0 && res.Steps[0].Ran {
 		r := res.Steps[0].Outcome.Result
 		out.ExitCode, out.Signal = r.ExitCode, r.SignalName
