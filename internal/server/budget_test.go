@@ -41,17 +41,16 @@ func TestToolsListFitsTokenBudget(t *testing.T) {
 // runs (and holds) on Linux too.
 func TestToolsListOnMacFitsTokenBudget(t *testing.T) {
 	svc := newServices(t, nil)
-	srv, err := New(svc, Options{Catalog: macCatalog(svc)})
+	srv, err := New(svc, Options{Catalog: macCatalog(svc, apple.Options{Available: func() error { return nil }})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkToolsListBudget(t, srv, macTokenBudget)
 }
 
-// macCatalog is the catalog with every Apple tool available, as on macOS
-// with Xcode.
-func macCatalog(svc *services.Set) *catalog.Catalog {
-	opts := apple.Options{Available: func() error { return nil }}
+// macCatalog is the catalog with every default Apple tool made with opts
+// (available, as on macOS with Xcode, when opts.Available says so).
+func macCatalog(svc *services.Set, opts apple.Options) *catalog.Catalog {
 	cat := Catalog(svc)
 	for i, w := range cat.Workflows {
 		switch w.ID {

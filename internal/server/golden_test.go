@@ -23,8 +23,6 @@ import (
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/testutil/txtar"
 	"github.com/triage-dev/triage/internal/workflow/apple"
-	"github.com/triage-dev/triage/internal/workflow/simulator"
-	"github.com/triage-dev/triage/internal/workflow/xcode"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/golden")
@@ -166,17 +164,7 @@ func (g *goldenSession) fakeXcode(svc *services.Set, scenario string) *catalog.C
 		g.t.Fatalf("%s: %v", fakeXcodeSection, err)
 	}
 	fakexcode.Install(g.t, sc)
-	opts := apple.Options{Available: func() error { return nil }, ReportDirs: []string{g.t.TempDir()}}
-	cat := Catalog(svc)
-	for i, w := range cat.Workflows {
-		switch w.ID {
-		case "xcode":
-			cat.Workflows[i] = xcode.WorkflowWith(svc, opts)
-		case "simulator":
-			cat.Workflows[i] = simulator.WorkflowWith(svc, opts)
-		}
-	}
-	return cat
+	return macCatalog(svc, apple.Options{Available: func() error { return nil }, ReportDirs: []string{g.t.TempDir()}})
 }
 
 func (g *goldenSession) writeFile(f txtar.File) {
