@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/debug"
@@ -22,11 +23,16 @@ const tokenBudget = 6400
 
 // macTokenBudget is the same for the default workflows on macOS with Xcode,
 // where the xcode and simulator workflows and debug_attach_sim join them.
-// Issue 18's target is 6,000; the Linux default alone costs more than that,
-// so this is a ratchet at today's figure (9,865 tokens) until the default
-// list on macOS is cut (docs/PERFORMANCE.md, "Token budget on macOS"): it may fall,
-// never rise.
+// Issue 18 asked for 6,000; within it the default would hold no run, debug
+// or dump tool, so the debugger stays in it and this budget is today's
+// figure (9,865 tokens: docs/PERFORMANCE.md, "Token budget on macOS"): it
+// may fall, never rise. appleOnlyTokenBudget is the 6,000 met by naming
+// the Apple workflows alone.
 const macTokenBudget = 9870
+
+// appleOnlyTokenBudget is issue 18's 6,000 tokens, met on macOS by the
+// workflows `xcode` and `simulator` named alone.
+const appleOnlyTokenBudget = 6000
 
 func TestToolsListFitsTokenBudget(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -46,6 +52,18 @@ func TestToolsListOnMacFitsTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkToolsListBudget(t, srv, macTokenBudget)
+}
+
+// A Mac user who wants the list within issue 18's 6,000 tokens names the
+// Apple workflows alone (docs/PERFORMANCE.md, "Token budget on macOS"): the
+// always-on tools and the xcode and simulator workflows fit.
+func TestToolsListOnMacAppleWorkflowsFitIssueBudget(t *testing.T) {
+	svc := newServices(t, &config.Config{Workflows: []string{"xcode", "simulator"}})
+	srv, err := New(svc, Options{Catalog: macCatalog(svc, apple.Options{Available: func() error { return nil }})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkToolsListBudget(t, srv, appleOnlyTokenBudget)
 }
 
 // macCatalog is the catalog with every default Apple tool made with opts
