@@ -106,3 +106,13 @@ func TestReadXccovArchiveRefusesHostileInput(t *testing.T) {
 		t.Errorf("an archive of no files: %+v %v", rep, err)
 	}
 }
+
+// A file read from xccov's report alone has figures but no lines: its
+// answer does not claim that every line ran.
+func TestWriteUncoveredWithoutLines(t *testing.T) {
+	var b strings.Builder
+	(&File{Path: "Sources/Danger/DangerDSL.swift", Kind: Own, Lines: 38, Covered: 35}).WriteUncovered(&b, MaxRanges)
+	if got := b.String(); strings.Contains(got, "every counted line ran") || !strings.Contains(got, "which lines did not run is not known") {
+		t.Errorf("%q", got)
+	}
+}
