@@ -204,3 +204,20 @@ func TestXcodeTestFailedPath(t *testing.T) {
 		t.Errorf("structured failed_path %q", out.Coverage.FailedPath)
 	}
 }
+
+// A rerun that leaves no result bundle gives no path, and says why.
+func TestXcodeTestFailedPathRerunWithoutBundle(t *testing.T) {
+	log := fixture(t, "xcodebuild", "xcbeautify_MixedTestLog_6_0_macOS.txt")
+	report := filepath.Join(t.TempDir(), "xccov-report.json")
+	e := newEnv(t, append([]fakexcode.Rule{
+		{Tool: "xcodebuild", Match: []string{"-only-testing:CrashyTests/ParserTests/testParsesHeader", "test"}, Stdout: "** TEST FAILED **\n", Exit: 65},
+		{Tool: "xcodebuild", Match: []string{"test"}, StdoutFile: log, Exit: 65, ResultBundle: true},
+		{Tool: "xcrun", Match: []string{"xccov", "view", "--report", "--json"}, StdoutFile: report},
+	}, bundleRules(t, "xcresult_summary_failed.json", "xcresult_tests.json")...)...)
+	writeRecordedXccov(t, report, filepath.Dir(e.project))
+	r := e.c.Call("xcode_test", e.args(map[string]any{"coverage": "."}))
+	want := "the failing test's path: none — rerunning CrashyTests/ParserTests/testParsesHeader() alone with coverage: xcodebuild"
+	if !strings.Contains(r.Text, want) || !strings.Contains(r.Text, "wrote no result bundle; its output ended: ** TEST FAILED **") {
+		t.Errorf("want %q:\n%s", want, r.Text)
+	}
+}
