@@ -1,6 +1,6 @@
 // Package coverage reads what a coverage run leaves (a Go cover profile,
 // gcov's JSON, a Rust or clang build's LLVM profiles through llvm-cov's
-// LCOV, SwiftPM's llvm-cov JSON export, xccov's report of an Xcode result
+// LCOV, SwiftPM's llvm-cov JSON export, xccov's report and archive of an Xcode result
 // bundle) into one model of line coverage, keeps it as JSON lines beside the run's
 // output, and answers questions about it: the totals, the files least
 // covered, one file's uncovered line ranges.

@@ -65,7 +65,12 @@ func (f *File) WriteUncovered(b *strings.Builder, maxRanges int) {
 	if f.Kind != Own {
 		fmt.Fprintf(b, " [%s, not counted]", f.Kind)
 	}
-	if len(f.Uncovered) == 0 {
+	switch {
+	case len(f.Uncovered) == 0 && f.Covered < f.Lines:
+		// xccov's report gives a file's figures without its lines.
+		b.WriteString("; which lines did not run is not known: the report gives no lines of this file\n")
+		return
+	case len(f.Uncovered) == 0:
 		b.WriteString("; every counted line ran\n")
 		return
 	}

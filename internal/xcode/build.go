@@ -102,7 +102,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 	o.refine()
 	if bundleDir != "" {
 		o.readBundle(ctx, r.ResultBundlePath, bundleDir)
-		o.readCoverage(ctx, r, step.Dir)
+		o.readCoverage(ctx, req.Action, r, step.Dir)
 	}
 	if !o.Status.OK() {
 		apps := append([]string{r.Scheme}, req.Apps...)

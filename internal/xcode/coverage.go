@@ -3,6 +3,7 @@ package xcode
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/triage-dev/triage/internal/coverage"
 )
@@ -20,10 +21,54 @@ func CoverageCommand(bundle string) (Command, error) {
 	return Command{Argv: []string{"xcrun", "xccov", "view", "--report", "--json", absPath(bundle)}}, nil
 }
 
+// ArchiveCommand returns the line data of a result bundle's coverage,
+// each line's execution count: of one source file, absolute (`xcrun
+// xccov view --archive --file FILE --json BUNDLE`), or of every file when
+// file is "".
+func ArchiveCommand(bundle, file string) (Command, error) {
+	if _, err := CoverageCommand(bundle); err != nil {
+		return Command{}, err
+	}
+	argv := []string{"xcrun", "xccov", "view", "--archive"}
+	if file != "" {
+		if !filepath.IsAbs(file) {
+			return Command{}, &RequestError{"file", fmt.Sprintf("%q is not an absolute path", file)}
+		}
+		argv = append(argv, "--file", filepath.Clean(file))
+	}
+	return Command{Argv: append(argv, "--json", absPath(bundle))}, nil
+}
+
+// AddCoverageLines reads the lines of files (absolute paths) from
+// bundle's coverage archive into rep, read from its report: one xccov
+// call a file, as xccov takes one --file. Files whose lines cannot be
+// read keep their figures, and one note says how many and why.
+func AddCoverageLines(ctx context.Context, bundle string, rep *coverage.Report, files []string) {
+	failed, why := 0, ""
+	for _, f := range files {
+		cmd, err := ArchiveCommand(bundle, f)
+		if err == nil {
+			var out []byte
+			if out, err = Run(ctx, cmd, 0); err == nil {
+				_, err = rep.AddXccovLines(out)
+			}
+		}
+		if err != nil {
+			if failed++; failed == 1 {
+				why = fmt.Sprintf("%s: %v", f, err)
+			}
+		}
+	}
+	if failed > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the lines of %d of %d files could not be read from the result bundle's coverage archive (%s)", failed, len(files), why))
+	}
+}
+
 // readCoverage reads a coverage run's report from its result bundle into
 // o.Coverage, or says in o.CoverageError why there is none; the project's
-// files are those under dir. A run without coverage has neither.
-func (o *BuildOutcome) readCoverage(ctx context.Context, r Request, dir string) {
+// files are those under dir. A run without coverage has neither. A failed
+// run's first failed test is then rerun alone (failedPath).
+func (o *BuildOutcome) readCoverage(ctx context.Context, action Action, r Request, dir string) {
 	if !r.Coverage {
 		return
 	}
@@ -41,5 +86,7 @@ func (o *BuildOutcome) readCoverage(ctx context.Context, r Request, dir string) 
 	if err != nil {
 		o.CoverageError = fmt.Sprintf("no coverage: %v. Tried -enableCodeCoverage YES and xccov view --report --json of the result bundle; "+
 			"check that the scheme's test action gathers coverage for the targets (a test plan may turn it off)", err)
+		return
 	}
+	o.failedPath(ctx, action, r, dir)
 }

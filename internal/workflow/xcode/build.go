@@ -18,7 +18,7 @@ type testParams struct {
 	SkipTesting []string          `json:"skip_testing,omitempty" jsonschema:"Target[/Class[/method]] to skip"`
 	TestPlan    string            `json:"test_plan,omitempty" jsonschema:"test plan name"`
 	TestEnv     map[string]string `json:"test_env,omitempty" jsonschema:"environment for the tests (as TEST_RUNNER_*)"`
-	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (-enableCodeCoverage YES, read with xccov from the result bundle) of files under this path (\".\": all)"`
+	Coverage    string            `json:"coverage,omitempty" jsonschema:"line coverage (xccov, -enableCodeCoverage YES) of files under this path (\".\": all); lines if 5 files or fewer; a failed test's path"`
 }
 
 // ActionOutput is the result of xcode_build and xcode_clean, and the part
