@@ -1,9 +1,7 @@
 package coverage
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -139,52 +137,4 @@ func gcovBatchInto(ctx context.Context, lc *lineCounts, data []string) error {
 		return fmt.Errorf("reading gcov's JSON (gcov --json-format --stdout needs gcc 12 or later): %w", perr)
 	}
 	return nil
-}
-
-// gcovFile is what gcov's JSON says of one data file (format_version 1).
-type gcovFile struct {
-	Cwd   string `json:"current_working_directory"`
-	Files []struct {
-		File      string `json:"file"`
-		Functions []struct {
-			Name      string `json:"name"`
-			Demangled string `json:"demangled_name"`
-			StartLine int    `json:"start_line"`
-			EndLine   int    `json:"end_line"`
-		} `json:"functions"`
-		Lines []struct {
-			Line  int   `json:"line_number"`
-			Count int64 `json:"count"`
-		} `json:"lines"`
-	} `json:"files"`
-}
-
-// readGcovJSON reads gcov's output: one JSON object per data file.
-func readGcovJSON(r io.Reader, lc *lineCounts) error {
-	dec := json.NewDecoder(r)
-	for {
-		var g gcovFile
-		err := dec.Decode(&g)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		for _, f := range g.Files {
-			path := f.File
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(g.Cwd, path)
-			}
-			path = filepath.Clean(path)
-			for _, l := range f.Lines {
-				if l.Line > 0 && l.Count >= 0 {
-					lc.add(path, l.Line, l.Count)
-				}
-			}
-			for _, fn := range f.Functions {
-				lc.addFunc(path, Func{Name: cmp.Or(fn.Demangled, fn.Name), From: fn.StartLine, To: fn.EndLine})
-			}
-		}
-	}
 }
