@@ -64,14 +64,14 @@ func decodeGcovReference(t *testing.T, data []byte) *lineCounts {
 }
 
 // realGcovJSON builds a small C++ program (two units, a header's inline
-// function in both, a name with an escape-worthy quote in a string) with
+// function run from both, a line never run, a string with quotes) with
 // --coverage, runs it, and returns gcov's JSON of its data files.
 func realGcovJSON(t testing.TB) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
 		"h.h":  "inline int twice(int x) {\n\treturn 2 * x;\n}\n",
-		"a.cc": "#include \"h.h\"\nint other(int);\nstruct S { int v; int get() const { return v; } };\nint main(int argc, char **) {\n\tS s{argc};\n\tint n = 0;\n\tfor (int i = 0; i < 3; i++)\n\t\tn += twice(i) + s.get();\n\tif (argc > 5)\n\t\tn = other(n);\n\treturn n == 9 ? 0 : 1;\n}\n",
+		"a.cc": "#include \"h.h\"\nint other(int);\nstruct S { int v; int get() const { return v; } };\nint main(int argc, char **) {\n\tS s{argc};\n\tint n = 0;\n\tfor (int i = 0; i < 3; i++)\n\t\tn += twice(i) + s.get();\n\tn += other(0);\n\tif (argc > 5)\n\t\tn = other(n);\n\treturn n == 9 ? 0 : 1;\n}\n",
 		"b.cc": "#include \"h.h\"\n#include <cstdio>\nint other(int n) {\n\tstd::printf(\"say \\\"%d\\\"\\n\", n);\n\treturn twice(n);\n}\n",
 	}
 	for name, src := range files {

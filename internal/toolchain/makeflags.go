@@ -193,8 +193,8 @@ func readFlags(r io.Reader, vals map[string]flagValue, want func(string) bool) {
 			depth--
 			continue
 		}
-		if !strings.Contains(t, "=") {
-			continue // not an assignment: most lines, spared the expression
+		if !want(assignedName(t)) {
+			continue // not an assignment of a wanted variable: most lines, spared the expression
 		}
 		m := makeAssignment().FindStringSubmatch(t)
 		if m == nil || !want(m[2]) {
@@ -213,6 +213,19 @@ func readFlags(r io.Reader, vals map[string]flagValue, want func(string) bool) {
 		}
 		vals[m[2]] = v
 	}
+}
+
+// assignedName is the variable line would assign if it is an assignment:
+// the word before its first '=' and the operator's other characters; ""
+// where it has no '='. Where makeAssignment matches, it is the name that
+// matches, so a line whose name is not wanted skips the expression.
+func assignedName(line string) string {
+	left, _, ok := strings.Cut(line, "=")
+	if !ok {
+		return ""
+	}
+	left = strings.TrimRight(strings.TrimRight(left, ":?+!"), " \t")
+	return left[strings.LastIndexAny(left, " \t")+1:]
 }
 
 func isFlagVar(name string) bool { return slices.Contains(makeFlagVars(true), name) }

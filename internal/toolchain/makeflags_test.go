@@ -65,3 +65,23 @@ func TestHasDebugInfo(t *testing.T) {
 		}
 	}
 }
+
+// assignedName names the variable makeAssignment would, wherever it
+// matches: the lines it spares the expression are never assignments of a
+// wanted variable.
+func TestAssignedNameAgreesWithTheExpression(t *testing.T) {
+	for _, line := range []string{
+		"CFLAGS=-O3", "CFLAGS = -O3", "CFLAGS+=-g", "CFLAGS += -g", "CFLAGS ?= -O2", "CFLAGS := $(X)",
+		"CFLAGS ::= x", "CFLAGS != echo -g", "override CFLAGS += -g", "export LDFLAGS = -lm",
+		"override export CC = clang", "CC\t=\tgcc", "X = a=b", "all: CFLAGS = -g",
+		"test: all", "\tCFLAGS=-g make", "A B = c", "CFLAGS==x", "=x", "",
+	} {
+		m := makeAssignment().FindStringSubmatch(line)
+		if m != nil && m[2] != assignedName(line) {
+			t.Errorf("%q: the expression names %q, assignedName %q", line, m[2], assignedName(line))
+		}
+	}
+	if assignedName("override CFLAGS += -g") != "CFLAGS" || assignedName("no assignment") != "" {
+		t.Error("assignedName misreads a plain line")
+	}
+}
