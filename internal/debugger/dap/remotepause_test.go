@@ -5,24 +5,17 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/debugger"
-	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
 	"github.com/triage-dev/triage/internal/testutil/debugtest"
-	"github.com/triage-dev/triage/internal/testutil/sshhost"
 )
 
 // A remote target amid logpoint hits pauses as a local one does: the
 // SIGSTOP goes through the host's connection, since the adapter's own
 // pause that meets a logpoint fails or is lost there too.
 func TestRemotePauseAmidLogpointHits(t *testing.T) {
-	needTool(t, "lldb-vscode", "lldb-16")
-	h := sshhost.Get(t)
+	b, h := newRemoteBackend(t)
 	rprog := h.Put(t, crashers.Build(t, "loop"), "loop")
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
 	ctx := context.Background()
-	b := newBackend(t, KindLLDB)
-	b.pool = pool
 	if _, err := b.Launch(ctx, debugger.LaunchSpec{Program: rprog, Args: []string{"100000000"}, SSHHost: h.Name, StopOnEntry: true}); err != nil {
 		t.Fatal(err)
 	}

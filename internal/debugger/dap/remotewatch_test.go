@@ -17,13 +17,8 @@ import (
 // agree; where hardware watchpoints are not delivered the watch is
 // emulated there, says so naming the host, and stops at the writing line.
 func TestRemoteWatchProbedOnTheHost(t *testing.T) {
-	needTool(t, "lldb-vscode", "lldb-16")
-	h := sshhost.Get(t)
+	b, h := newRemoteBackend(t)
 	rprog := h.Put(t, build(t, "watch", "gcc", "-g", "-O0", "watch.c"), "watch")
-	pool := remote.NewPool(remote.Options{Config: h.Config})
-	t.Cleanup(func() { pool.Close() })
-	b := newBackend(t, KindLLDB)
-	b.pool = pool
 	st, err := b.Launch(context.Background(), debugger.LaunchSpec{Program: rprog, SSHHost: h.Name,
 		Breakpoints: []debugger.BreakpointSpec{{Function: "main"}}})
 	if err != nil {
@@ -42,4 +37,17 @@ func TestRemoteWatchProbedOnTheHost(t *testing.T) {
 		t.Fatalf("hardware watchpoints delivered here %t, via on %s %q", delivered, h.Name, bp.Via)
 	}
 	wantWatchDAP(t, b, bp.ID, "0", "1")
+}
+
+// newRemoteBackend is an lldb DAP backend with connections to the ssh
+// test host, which it returns.
+func newRemoteBackend(t *testing.T) (*Backend, *sshhost.Host) {
+	t.Helper()
+	needTool(t, "lldb-vscode", "lldb-16")
+	h := sshhost.Get(t)
+	pool := remote.NewPool(remote.Options{Config: h.Config})
+	t.Cleanup(func() { pool.Close() })
+	b := newBackend(t, KindLLDB)
+	b.pool = pool
+	return b, h
 }
