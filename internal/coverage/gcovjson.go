@@ -13,9 +13,10 @@ import (
 
 // gcov's JSON is read by a scanner of its own rather than encoding/json:
 // a coverage run waits for the last data file's object to be read, and
-// decoding by reflection was about 7 ms of a zlib run's 10 ms over make
-// and gcov (BenchmarkCorpusCoverage), most of it in the lines' fields no
-// answer uses (branches, calls, function names a line). The scanner
+// decoding by reflection made a zlib run 7-13 ms longer than discarding
+// gcov's output did (BenchmarkCorpusCoverage's project; docs/PERFORMANCE.md),
+// most of it in the lines' fields no answer uses (branches, calls, a
+// function name a line). The scanner
 // frames one object (one data file) at a time, so memory stays one
 // object's, and reads only the fields below; anything else is skipped.
 
