@@ -3,7 +3,6 @@ package dap
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
@@ -30,12 +29,7 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 					t.Fatal(err)
 				}
 				debugtest.RunUntilLogged(t, b)
-				start := time.Now()
-				st, err := b.Pause(ctx)
-				t.Logf("round %d: the pause took %s", round, time.Since(start))
-				if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
-					t.Fatalf("round %d: pause: %+v (stop %v), %v; want a pause", round, st, st.LastStop, err)
-				}
+				debugtest.PauseAmidHits(t, b, round)
 				if frames, err := b.Stack(ctx, 0, 5); err != nil || len(frames) == 0 {
 					t.Fatalf("round %d: the stack after the pause: %v, %v", round, frames, err)
 				}

@@ -24,10 +24,7 @@ func TestRemotePauseAmidLogpointHits(t *testing.T) {
 	}
 	for round := range 2 {
 		debugtest.RunUntilLogged(t, b)
-		st, err := b.Pause(ctx)
-		if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
-			t.Fatalf("round %d: pause: %+v (stop %v), %v; want a pause", round, st, st.LastStop, err)
-		}
+		debugtest.PauseAmidHits(t, b, round)
 		if frames, err := b.Stack(ctx, 0, 5); err != nil || len(frames) == 0 {
 			t.Fatalf("round %d: the stack after the pause: %v, %v", round, frames, err)
 		}

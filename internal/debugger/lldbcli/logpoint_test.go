@@ -71,12 +71,7 @@ func TestPauseAmidLogpointHits(t *testing.T) {
 	for round := range 3 {
 		b := loopWithLogpoint(t, "100000000", "{i}")
 		debugtest.RunUntilLogged(t, b)
-		start := time.Now()
-		st, err := b.Pause(ctx)
-		t.Logf("round %d: the pause took %s", round, time.Since(start))
-		if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
-			t.Fatalf("round %d: pause: %+v (stop %+v), %v; want a pause", round, st, st.LastStop, err)
-		}
+		debugtest.PauseAmidHits(t, b, round)
 		before, _ := b.Logpoints().Contents()
 		// lldb's own status, asked afresh, says stopped; and no hit is
 		// logged while it is.

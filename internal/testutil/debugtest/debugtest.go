@@ -33,3 +33,20 @@ func RunUntilLogged(t testing.TB, b LoggingBackend) {
 	}
 	t.Fatal("no logpoint hit in 30 s of running")
 }
+
+// PausingBackend is a backend that pauses.
+type PausingBackend interface {
+	Pause(context.Context) (debugger.State, error)
+}
+
+// PauseAmidHits pauses b, which runs through its logpoints, and fails
+// unless the answer is a stop for the pause.
+func PauseAmidHits(t testing.TB, b PausingBackend, round int) {
+	t.Helper()
+	start := time.Now()
+	st, err := b.Pause(context.Background())
+	t.Logf("round %d: the pause took %s", round, time.Since(start))
+	if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopPause {
+		t.Fatalf("round %d: pause: %+v (stop %v), %v; want a pause", round, st, st.LastStop, err)
+	}
+}
