@@ -39,6 +39,40 @@ func ArchiveCommand(bundle, file string) (Command, error) {
 	return Command{Argv: append(argv, "--json", absPath(bundle))}, nil
 }
 
+// maxLineFiles bounds the files whose lines SummarizeCoverage reads from
+// the result bundle's archive (one xccov call each).
+const maxLineFiles = 5
+
+// SummarizeCoverage summarizes the run's coverage of the files filter
+// selects (coverage.Summarize), their lines read from the result bundle's
+// archive first when it selects at most maxLineFiles. one is the file
+// when it selects one whose lines were read.
+func (o *BuildOutcome) SummarizeCoverage(ctx context.Context, filter string, max int) (s coverage.Summary, one *coverage.File) {
+	s = coverage.Summarize(o.Coverage, filter, max)
+	if s.Matched > maxLineFiles || s.Matched == 0 {
+		return s, nil
+	}
+	var abs []string
+	for _, f := range s.Report.Files {
+		p := filepath.FromSlash(f.Path)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(o.Coverage.ProjectDir, p)
+		}
+		abs = append(abs, p)
+	}
+	AddCoverageLines(ctx, o.ResultBundle, o.Coverage, abs)
+	s = coverage.Summarize(o.Coverage, filter, max)
+	if s.Matched != 1 {
+		return s, nil
+	}
+	for i := range o.Coverage.Files {
+		if f := &o.Coverage.Files[i]; f.Path == s.Report.Files[0].Path && (len(f.Uncovered) > 0 || len(f.CoveredRanges) > 0) {
+			return s, f
+		}
+	}
+	return s, nil
+}
+
 // AddCoverageLines reads the lines of files (absolute paths) from
 // bundle's coverage archive into rep, read from its report: one xccov
 // call a file, as xccov takes one --file. Files whose lines cannot be
