@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/triage-dev/triage/internal/gotestjson"
 )
 
 // ErrClosed is returned by Write after Close.
@@ -43,8 +45,8 @@ type Filter struct {
 	// location, which rustc prints on the next line; 0 when none waits.
 	locFor int
 
-	goEvent  goTestEvent // reused for `go test -json` lines
-	held     heldLines   // t.Log output of the running Go test, written if it fails
+	goEvent  gotestjson.Event // reused for `go test -json` lines
+	held     heldLines        // t.Log output of the running Go test, written if it fails
 	folds    folds
 	detector detector
 	sum      Summary

@@ -2,15 +2,9 @@ package logfilter
 
 import (
 	"bytes"
-	"encoding/json"
-)
 
-// goTestEvent is the part of a `go test -json` event (test2json) the filter
-// reads.
-type goTestEvent struct {
-	Action string
-	Output string
-}
+	"github.com/triage-dev/triage/internal/gotestjson"
+)
 
 var litAction = []byte(`"Action":"`)
 
@@ -20,12 +14,11 @@ var litAction = []byte(`"Action":"`)
 // the other events (start, run, pass, fail, build-fail), whose meaning the
 // output events already spell out ("--- FAIL: TestX", "FAIL pkg"). ok is
 // false when line is not a test2json event.
-func goJSONText(line []byte, ev *goTestEvent) (text []byte, ok bool) {
+func goJSONText(line []byte, ev *gotestjson.Event) (text []byte, ok bool) {
 	if len(line) < 2 || line[0] != '{' || line[1] != '"' || !bytes.Contains(line, litAction) {
 		return nil, false
 	}
-	*ev = goTestEvent{}
-	if err := json.Unmarshal(line, ev); err != nil {
+	if err := gotestjson.Decode(line, ev); err != nil {
 		return nil, false
 	}
 	if ev.Action != "output" && ev.Action != "build-output" {

@@ -1,25 +1,13 @@
 package testreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
-)
 
-// goEvent is one test2json event (`go test -json`), or one of the build
-// events Go 1.24+ adds to that stream ("build-output", "build-fail", keyed by
-// ImportPath).
-type goEvent struct {
-	Action      string
-	Package     string
-	Test        string
-	Elapsed     float64
-	Output      string
-	ImportPath  string
-	FailedBuild string
-}
+	"github.com/triage-dev/triage/internal/gotestjson"
+)
 
 // goParser follows the events of `go test -json`. Output is attributed to
 // the test named in the event; a package that ends while one of its tests
@@ -100,8 +88,8 @@ func (p *goParser) line(line string) {
 		}
 		return
 	}
-	var ev goEvent
-	if err := json.Unmarshal([]byte(line), &ev); err != nil {
+	var ev gotestjson.Event
+	if err := gotestjson.Decode([]byte(line), &ev); err != nil {
 		p.rep.Notes = append(p.rep.Notes, fmt.Sprintf("skipping a line that is not a test2json event: %.80q", line))
 		return
 	}
@@ -152,7 +140,7 @@ func (p *goParser) pkg(name string) *goPackage {
 
 // buildOutput holds a compiler line until the build is known to have
 // failed: a build that succeeds may print warnings (cgo) too.
-func (p *goParser) buildOutput(ev goEvent) {
+func (p *goParser) buildOutput(ev gotestjson.Event) {
 	l := strings.TrimRight(ev.Output, "\r\n")
 	if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "# ") || len(p.build[ev.ImportPath]) >= maxErrors {
 		return
@@ -167,7 +155,7 @@ func (p *goParser) buildFailed(importPath string) {
 	delete(p.build, importPath)
 }
 
-func (p *goParser) caseFor(ev goEvent) *Case {
+func (p *goParser) caseFor(ev gotestjson.Event) *Case {
 	key := ev.Package + "\x00" + ev.Test
 	if i, ok := p.index[key]; ok {
 		return &p.rep.Cases[i]
@@ -177,7 +165,7 @@ func (p *goParser) caseFor(ev goEvent) *Case {
 	return &p.rep.Cases[len(p.rep.Cases)-1]
 }
 
-func (p *goParser) collect(key string, ev goEvent) {
+func (p *goParser) collect(key string, ev gotestjson.Event) {
 	out := ev.Output
 	if strings.HasPrefix(strings.TrimLeft(out, " "), "panic: ") {
 		p.panics[key] = true
@@ -223,7 +211,7 @@ func (p *goParser) collect(key string, ev goEvent) {
 	}
 }
 
-func (p *goParser) endTest(key string, ev goEvent) {
+func (p *goParser) endTest(key string, ev gotestjson.Event) {
 	c := p.caseFor(ev)
 	c.Duration = time.Duration(ev.Elapsed * float64(time.Second))
 	switch ev.Action {
@@ -300,7 +288,7 @@ func (p *goParser) removeRunning(pkg, test string) {
 
 // endPackage handles the package verdict: tests still running died with
 // the test binary, and a pass needs the binary's own PASS line.
-func (p *goParser) endPackage(ev goEvent) {
+func (p *goParser) endPackage(ev gotestjson.Event) {
 	st := p.pkg(ev.Package)
 	st.ended = true
 	if ev.FailedBuild != "" {
@@ -333,7 +321,7 @@ func (p *goParser) endRunning(pkg, how string) {
 	for _, test := range p.running[pkg] {
 		p.pkg(pkg).testFailed = true
 		key := pkg + "\x00" + test
-		c := p.caseFor(goEvent{Package: pkg, Test: test})
+		c := p.caseFor(gotestjson.Event{Package: pkg, Test: test})
 		c.Status = Errored
 		why := "the test binary ended before the test finished (" + how + ")"
 		if p.panics[key] || p.panics[pkg+"\x00"] {

@@ -1,0 +1,338 @@
+// Package gotestjson decodes the events `go test -json` writes (test2json):
+// one JSON object a line, of string fields and one number. A coverage run
+// of a module reads every event twice (the log filter and the test
+// report), and encoding/json spent more of triage's time on them than any
+// other part of the run; Decode reads the shape test2json writes itself and
+// hands any other line to encoding/json, so its answer is always the one
+// encoding/json would give.
+package gotestjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Event is one test2json event, or one of the build events Go 1.24+ adds
+// to that stream ("build-output", "build-fail", keyed by ImportPath). The
+// fields no reader here uses (Time, OutputType) are not kept.
+type Event struct {
+	Action      string
+	Package     string
+	Test        string
+	Elapsed     float64
+	Output      string
+	ImportPath  string
+	FailedBuild string
+}
+
+// Decode sets ev to the event line holds, as json.Unmarshal into a zero
+// Event would, and returns json.Unmarshal's error for a line that is not
+// one.
+func Decode(line []byte, ev *Event) error {
+	*ev = Event{}
+	if decodeFast(line, ev) {
+		return nil
+	}
+	*ev = Event{}
+	return json.Unmarshal(line, ev)
+}
+
+// decodeFast reads an object whose keys are plain and whose values are
+// strings or numbers, keys matched exactly. It returns false, with ev
+// partly set, for anything else: nested values, true/false/null, escaped
+// keys, a key that names a field in another case (encoding/json matches
+// those), invalid text; encoding/json then decides.
+func decodeFast(b []byte, ev *Event) bool {
+	d := cursor{b: b}
+	if !d.take('{') {
+		return false
+	}
+	if d.take('}') {
+		return d.end()
+	}
+	for {
+		d.space()
+		key, ok := d.plainString()
+		if !ok || !d.take(':') {
+			return false
+		}
+		d.space()
+		if d.i >= len(b) {
+			return false
+		}
+		field := ev.field(key)
+		switch {
+		case string(key) == "Elapsed":
+			num, ok := d.number()
+			if !ok {
+				return false
+			}
+			f, err := strconv.ParseFloat(string(num), 64)
+			if err != nil {
+				return false
+			}
+			ev.Elapsed = f
+		case field != nil:
+			s, ok := d.text()
+			if !ok {
+				return false
+			}
+			*field = s
+		case namesField(key):
+			return false
+		case b[d.i] == '"':
+			if _, ok := d.text(); !ok {
+				return false
+			}
+		default:
+			if _, ok := d.number(); !ok {
+				return false
+			}
+		}
+		d.space()
+		if d.take(',') {
+			continue
+		}
+		return d.take('}') && d.end()
+	}
+}
+
+// field is the string field key names exactly, or nil.
+func (ev *Event) field(key []byte) *string {
+	switch string(key) {
+	case "Action":
+		return &ev.Action
+	case "Package":
+		return &ev.Package
+	case "Test":
+		return &ev.Test
+	case "Output":
+		return &ev.Output
+	case "ImportPath":
+		return &ev.ImportPath
+	case "FailedBuild":
+		return &ev.FailedBuild
+	}
+	return nil
+}
+
+var fieldNames = []string{"Action", "Package", "Test", "Elapsed", "Output", "ImportPath", "FailedBuild"}
+
+// namesField says whether key names a field in another case, as
+// encoding/json would take it.
+func namesField(key []byte) bool {
+	for _, n := range fieldNames {
+		if bytes.EqualFold(key, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cursor reads b from i.
+type cursor struct {
+	b []byte
+	i int
+}
+
+func (c *cursor) space() {
+	for c.i < len(c.b) && (c.b[c.i] == ' ' || c.b[c.i] == '\t' || c.b[c.i] == '\n' || c.b[c.i] == '\r') {
+		c.i++
+	}
+}
+
+// take consumes ch after white space, if it comes next.
+func (c *cursor) take(ch byte) bool {
+	c.space()
+	if c.i < len(c.b) && c.b[c.i] == ch {
+		c.i++
+		return true
+	}
+	return false
+}
+
+// end says whether only white space is left.
+func (c *cursor) end() bool {
+	c.space()
+	return c.i == len(c.b)
+}
+
+// plainString reads a string of printable ASCII without escapes (a key as
+// test2json writes it).
+func (c *cursor) plainString() ([]byte, bool) {
+	if c.i >= len(c.b) || c.b[c.i] != '"' {
+		return nil, false
+	}
+	start := c.i + 1
+	for j := start; j < len(c.b); j++ {
+		switch ch := c.b[j]; {
+		case ch == '"':
+			c.i = j + 1
+			return c.b[start:j], true
+		case ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// text reads a string value, its escapes undone as encoding/json undoes
+// them. Invalid UTF-8, which encoding/json replaces byte by byte, is left
+// to it.
+func (c *cursor) text() (string, bool) {
+	if c.i >= len(c.b) || c.b[c.i] != '"' {
+		return "", false
+	}
+	start := c.i + 1
+	j := start
+	for ; j < len(c.b); j++ {
+		ch := c.b[j]
+		if ch == '"' {
+			c.i = j + 1
+			return string(c.b[start:j]), true
+		}
+		if ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf {
+			break
+		}
+	}
+	out := make([]byte, 0, len(c.b)-start)
+	out = append(out, c.b[start:j]...)
+	for j < len(c.b) {
+		ch := c.b[j]
+		switch {
+		case ch == '"':
+			c.i = j + 1
+			return string(out), true
+		case ch < ' ':
+			return "", false
+		case ch == '\\':
+			r, n, ok := unescape(c.b[j:])
+			if !ok {
+				return "", false
+			}
+			out = utf8.AppendRune(out, r)
+			j += n
+		case ch >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(c.b[j:])
+			if r == utf8.RuneError && n == 1 {
+				return "", false
+			}
+			out = append(out, c.b[j:j+n]...)
+			j += n
+		default:
+			out = append(out, ch)
+			j++
+		}
+	}
+	return "", false
+}
+
+// unescape reads the escape at the start of b: the rune it stands for and
+// its length. A \u escape of half a surrogate pair not followed by the
+// other half stands for U+FFFD, as in encoding/json.
+func unescape(b []byte) (rune, int, bool) {
+	if len(b) < 2 {
+		return 0, 0, false
+	}
+	switch b[1] {
+	case '"', '\\', '/':
+		return rune(b[1]), 2, true
+	case 'b':
+		return '\b', 2, true
+	case 'f':
+		return '\f', 2, true
+	case 'n':
+		return '\n', 2, true
+	case 'r':
+		return '\r', 2, true
+	case 't':
+		return '\t', 2, true
+	case 'u':
+		r := hex4(b[2:])
+		if r < 0 {
+			return 0, 0, false
+		}
+		if !utf16.IsSurrogate(r) {
+			return r, 6, true
+		}
+		if len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+			if r2 := hex4(b[8:]); r2 >= 0 {
+				if dec := utf16.DecodeRune(r, r2); dec != unicode.ReplacementChar {
+					return dec, 12, true
+				}
+			}
+		}
+		return unicode.ReplacementChar, 6, true
+	}
+	return 0, 0, false
+}
+
+// hex4 is the value of four hex digits at the start of b, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// number reads a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
+func (c *cursor) number() ([]byte, bool) {
+	b, start := c.b, c.i
+	i := c.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	default:
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return nil, false
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return nil, false
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	c.i = i
+	return b[start:i], true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
