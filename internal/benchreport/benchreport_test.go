@@ -246,4 +246,16 @@ func TestPackageRuns(t *testing.T) {
 			t.Errorf("Runs(%q) = %v, want %v", key, got, want)
 		}
 	}
+	sub := Package{Dir: "./d", Bench: "^BenchmarkCover$/^(a|b)$"}
+	for key, want := range map[string]bool{
+		Key("./d", "BenchmarkCover/a"):   true,
+		Key("./d", "BenchmarkCover/b/x"): true,
+		Key("./d", "BenchmarkCover/c"):   false,
+		Key("./d", "BenchmarkCover/ab"):  false,
+		Key("./d", "BenchmarkCoverX/a"):  false,
+	} {
+		if got := sub.Runs(key); got != want {
+			t.Errorf("Runs(%q) = %v, want %v", key, got, want)
+		}
+	}
 }
