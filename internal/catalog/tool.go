@@ -195,7 +195,10 @@ func structured(out any, schema *jsonschema.Schema) (json.RawMessage, error) {
 		out = reflect.New(v.Type().Elem()).Interface()
 	}
 	b, err := json.Marshal(out)
-	if err != nil || !bytes.Contains(b, []byte("null")) {
+	// json.Marshal writes a null member as `"name":null`, without spaces:
+	// an answer without `:null` (most, even those whose text says "null")
+	// needs no second look.
+	if err != nil || !bytes.Contains(b, []byte(":null")) {
 		return b, err
 	}
 	var fields map[string]json.RawMessage

@@ -8,9 +8,9 @@
 package gotestjson
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -41,13 +41,27 @@ func Decode(line []byte, ev *Event) error {
 	return json.Unmarshal(line, ev)
 }
 
+// DecodeString is Decode of a line held as a string: the fields without
+// escapes are parts of line, not copies.
+func DecodeString(line string, ev *Event) error {
+	*ev = Event{}
+	if decodeFast(line, ev) {
+		return nil
+	}
+	*ev = Event{}
+	return json.Unmarshal([]byte(line), ev)
+}
+
+// text is a line of either kind.
+type text interface{ ~string | ~[]byte }
+
 // decodeFast reads an object whose keys are plain and whose values are
 // strings or numbers, keys matched exactly. It returns false, with ev
 // partly set, for anything else: nested values, true/false/null, escaped
 // keys, a key that names a field in another case (encoding/json matches
 // those), invalid text; encoding/json then decides.
-func decodeFast(b []byte, ev *Event) bool {
-	d := cursor{b: b}
+func decodeFast[T text](b T, ev *Event) bool {
+	d := cursor[T]{b: b}
 	if !d.take('{') {
 		return false
 	}
@@ -64,7 +78,7 @@ func decodeFast(b []byte, ev *Event) bool {
 		if d.i >= len(b) {
 			return false
 		}
-		field := ev.field(key)
+		field := ev.field(string(key))
 		switch {
 		case string(key) == "Elapsed":
 			num, ok := d.number()
@@ -82,7 +96,7 @@ func decodeFast(b []byte, ev *Event) bool {
 				return false
 			}
 			*field = s
-		case namesField(key):
+		case namesField(string(key)):
 			return false
 		case b[d.i] == '"':
 			if _, ok := d.text(); !ok {
@@ -102,8 +116,8 @@ func decodeFast(b []byte, ev *Event) bool {
 }
 
 // field is the string field key names exactly, or nil.
-func (ev *Event) field(key []byte) *string {
-	switch string(key) {
+func (ev *Event) field(key string) *string {
+	switch key {
 	case "Action":
 		return &ev.Action
 	case "Package":
@@ -124,9 +138,9 @@ var fieldNames = []string{"Action", "Package", "Test", "Elapsed", "Output", "Imp
 
 // namesField says whether key names a field in another case, as
 // encoding/json would take it.
-func namesField(key []byte) bool {
+func namesField(key string) bool {
 	for _, n := range fieldNames {
-		if bytes.EqualFold(key, []byte(n)) {
+		if strings.EqualFold(key, n) {
 			return true
 		}
 	}
@@ -134,19 +148,19 @@ func namesField(key []byte) bool {
 }
 
 // cursor reads b from i.
-type cursor struct {
-	b []byte
+type cursor[T text] struct {
+	b T
 	i int
 }
 
-func (c *cursor) space() {
+func (c *cursor[T]) space() {
 	for c.i < len(c.b) && (c.b[c.i] == ' ' || c.b[c.i] == '\t' || c.b[c.i] == '\n' || c.b[c.i] == '\r') {
 		c.i++
 	}
 }
 
 // take consumes ch after white space, if it comes next.
-func (c *cursor) take(ch byte) bool {
+func (c *cursor[T]) take(ch byte) bool {
 	c.space()
 	if c.i < len(c.b) && c.b[c.i] == ch {
 		c.i++
@@ -156,16 +170,17 @@ func (c *cursor) take(ch byte) bool {
 }
 
 // end says whether only white space is left.
-func (c *cursor) end() bool {
+func (c *cursor[T]) end() bool {
 	c.space()
 	return c.i == len(c.b)
 }
 
 // plainString reads a string of printable ASCII without escapes (a key as
 // test2json writes it).
-func (c *cursor) plainString() ([]byte, bool) {
+func (c *cursor[T]) plainString() (T, bool) {
+	var none T
 	if c.i >= len(c.b) || c.b[c.i] != '"' {
-		return nil, false
+		return none, false
 	}
 	start := c.i + 1
 	for j := start; j < len(c.b); j++ {
@@ -174,16 +189,16 @@ func (c *cursor) plainString() ([]byte, bool) {
 			c.i = j + 1
 			return c.b[start:j], true
 		case ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf:
-			return nil, false
+			return none, false
 		}
 	}
-	return nil, false
+	return none, false
 }
 
 // text reads a string value, its escapes undone as encoding/json undoes
 // them. Invalid UTF-8, which encoding/json replaces byte by byte, is left
 // to it.
-func (c *cursor) text() (string, bool) {
+func (c *cursor[T]) text() (string, bool) {
 	if c.i >= len(c.b) || c.b[c.i] != '"' {
 		return "", false
 	}
@@ -193,7 +208,7 @@ func (c *cursor) text() (string, bool) {
 		ch := c.b[j]
 		if ch == '"' {
 			c.i = j + 1
-			return string(c.b[start:j]), true
+			return known(c.b[start:j]), true
 		}
 		if ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf {
 			break
@@ -217,7 +232,7 @@ func (c *cursor) text() (string, bool) {
 			out = utf8.AppendRune(out, r)
 			j += n
 		case ch >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(c.b[j:])
+			r, n := utf8.DecodeRune([]byte(c.b[j:min(len(c.b), j+utf8.UTFMax)]))
 			if r == utf8.RuneError && n == 1 {
 				return "", false
 			}
@@ -234,7 +249,7 @@ func (c *cursor) text() (string, bool) {
 // unescape reads the escape at the start of b: the rune it stands for and
 // its length. A \u escape of half a surrogate pair not followed by the
 // other half stands for U+FFFD, as in encoding/json.
-func unescape(b []byte) (rune, int, bool) {
+func unescape[T text](b T) (rune, int, bool) {
 	if len(b) < 2 {
 		return 0, 0, false
 	}
@@ -272,12 +287,13 @@ func unescape(b []byte) (rune, int, bool) {
 }
 
 // hex4 is the value of four hex digits at the start of b, or -1.
-func hex4(b []byte) rune {
+func hex4[T text](b T) rune {
 	if len(b) < 4 {
 		return -1
 	}
 	var r rune
-	for _, c := range b[:4] {
+	for i := range 4 {
+		c := b[i]
 		switch {
 		case '0' <= c && c <= '9':
 			c -= '0'
@@ -294,7 +310,8 @@ func hex4(b []byte) rune {
 }
 
 // number reads a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
-func (c *cursor) number() ([]byte, bool) {
+func (c *cursor[T]) number() (T, bool) {
+	var none T
 	b, start := c.b, c.i
 	i := c.i
 	if i < len(b) && b[i] == '-' {
@@ -308,12 +325,12 @@ func (c *cursor) number() ([]byte, bool) {
 			i++
 		}
 	default:
-		return nil, false
+		return none, false
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
 		if i >= len(b) || !isDigit(b[i]) {
-			return nil, false
+			return none, false
 		}
 		for i < len(b) && isDigit(b[i]) {
 			i++
@@ -325,7 +342,7 @@ func (c *cursor) number() ([]byte, bool) {
 			i++
 		}
 		if i >= len(b) || !isDigit(b[i]) {
-			return nil, false
+			return none, false
 		}
 		for i < len(b) && isDigit(b[i]) {
 			i++
@@ -336,3 +353,28 @@ func (c *cursor) number() ([]byte, bool) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// known is s as a string: one of test2json's actions without a copy (a
+// []byte line's actions would otherwise be one allocation an event), any
+// other text copied from a []byte line and shared with a string one.
+func known[T text](s T) string {
+	switch string(s) {
+	case "output":
+		return "output"
+	case "run":
+		return "run"
+	case "pass":
+		return "pass"
+	case "fail":
+		return "fail"
+	case "skip":
+		return "skip"
+	case "start":
+		return "start"
+	case "pause":
+		return "pause"
+	case "cont":
+		return "cont"
+	}
+	return string(s)
+}

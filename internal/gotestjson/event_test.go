@@ -50,6 +50,11 @@ func same(t *testing.T, line []byte) (fast bool) {
 	if (wantErr == nil) != (gotErr == nil) || (wantErr == nil && got != want) {
 		t.Fatalf("line %q:\n Decode %+v, %v\n json   %+v, %v", line, got, gotErr, want, wantErr)
 	}
+	var fromString Event
+	strErr := DecodeString(string(line), &fromString)
+	if (strErr == nil) != (gotErr == nil) || fromString != got {
+		t.Fatalf("line %q:\n DecodeString %+v, %v\n Decode       %+v, %v", line, fromString, strErr, got, gotErr)
+	}
 	var scratch Event
 	return decodeFast(line, &scratch)
 }
@@ -119,8 +124,8 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// BenchmarkDecode reads the recorded logs' lines with Decode and, for
-// comparison, with json.Unmarshal.
+// BenchmarkDecode reads the recorded logs' lines with Decode, with
+// DecodeString and, for comparison, with json.Unmarshal.
 func BenchmarkDecode(b *testing.B) {
 	lines := realLines(b)
 	var n int64
@@ -133,6 +138,19 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			for _, l := range lines {
 				_ = Decode(l, &ev)
+			}
+		}
+	})
+	b.Run("string", func(b *testing.B) {
+		strs := make([]string, len(lines))
+		for i, l := range lines {
+			strs[i] = string(l)
+		}
+		b.SetBytes(n)
+		var ev Event
+		for b.Loop() {
+			for _, l := range strs {
+				_ = DecodeString(l, &ev)
 			}
 		}
 	})

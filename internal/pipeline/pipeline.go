@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -41,9 +42,9 @@ func (p *pipeline) Write(b []byte) (int, error) {
 }
 
 // testParser parses test output as it streams: bytes written go through a
-// pipe to testreport.Parse running in a goroutine.
+// queue to testreport.Parse running in a goroutine.
 type testParser struct {
-	pw   *io.PipeWriter
+	pw   *queuePipe
 	done chan struct{}
 	once sync.Once
 
@@ -59,7 +60,8 @@ type testParser struct {
 // the fallback reader finds no test is reported as unparsed (finish returns
 // no report) rather than as a run of zero tests.
 func newTestParser(format string) *testParser {
-	pr, pw := io.Pipe()
+	pw := newQueuePipe()
+	pr := pw
 	t := &testParser{pw: pw, done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
@@ -84,17 +86,66 @@ func newTestParser(format string) *testParser {
 		// Whatever is left is drained, so that writers never block on a
 		// parser that has finished.
 		_, _ = io.Copy(io.Discard, br)
-		pr.Close()
 	}()
 	return t
+}
+
+// queuePipe hands what is written to a reader in another goroutine without
+// waiting for it to be read, up to queueDepth writes ahead: the test parser
+// reads a block while the log filter and the store take it, instead of
+// after them (a cached `go test` prints its whole output as the run ends,
+// when every millisecond is the caller's wait). Writes after Close are
+// dropped.
+type queuePipe struct {
+	mu     sync.Mutex
+	closed bool
+	ch     chan []byte
+	cur    []byte // the block being read
+}
+
+const queueDepth = 8
+
+func newQueuePipe() *queuePipe { return &queuePipe{ch: make(chan []byte, queueDepth)} }
+
+// Write queues a copy of b (the caller reuses its buffer).
+func (q *queuePipe) Write(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.ch <- bytes.Clone(b)
+	}
+}
+
+// Close ends the input: the reader gets io.EOF after what was queued.
+func (q *queuePipe) Close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.closed = true
+		close(q.ch)
+	}
+}
+
+func (q *queuePipe) Read(b []byte) (int, error) {
+	for len(q.cur) == 0 {
+		blk, ok := <-q.ch
+		if !ok {
+			return 0, io.EOF
+		}
+		q.cur = blk
+	}
+	n := copy(b, q.cur)
+	q.cur = q.cur[n:]
+	return n, nil
 }
 
 // sniffSize is how much output is looked at to recognise a test format.
 const sniffSize = 64 << 10
 
-func (t *testParser) Write(b []byte) {
-	_, _ = t.pw.Write(b) // fails only once the parser goroutine is gone
-}
+func (t *testParser) Write(b []byte) { t.pw.Write(b) }
 
 // finish ends the input and waits for the parser.
 func (t *testParser) finish() (*testreport.Report, string, error) {

@@ -23,17 +23,20 @@ import (
 // comes.
 type goParser struct {
 	rep     *Report
-	index   map[string]int      // package + "\x00" + test -> Cases index
+	index   map[testKey]int     // -> Cases index
 	running map[string][]string // package -> tests started and not finished
-	output  map[string]*strings.Builder
-	panics  map[string]bool // package+test whose output shows "panic:"
+	output  map[testKey]*strings.Builder
+	panics  map[testKey]bool // whose output shows "panic:"; test "" for the package
 	pkgs    map[string]*goPackage
 	order   []string            // packages in the order they appeared
 	build   map[string][]string // import path -> compiler lines of a build not yet failed
 	// resultIn marks a test whose output carried its package's result line
 	// ("ok  \tpkg"): its pass/fail event is the package's.
-	resultIn map[string]bool
+	resultIn map[testKey]bool
 }
+
+// testKey names a test of a package (test "": the package itself).
+type testKey struct{ pkg, test string }
 
 // goPackage is what is known of one package's test binary.
 type goPackage struct {
@@ -47,13 +50,13 @@ type goPackage struct {
 func parseGoJSON(r io.Reader) (*Report, error) {
 	p := &goParser{
 		rep:      &Report{Format: FormatGoJSON},
-		index:    map[string]int{},
+		index:    map[testKey]int{},
 		running:  map[string][]string{},
-		output:   map[string]*strings.Builder{},
-		panics:   map[string]bool{},
+		output:   map[testKey]*strings.Builder{},
+		panics:   map[testKey]bool{},
 		pkgs:     map[string]*goPackage{},
 		build:    map[string][]string{},
-		resultIn: map[string]bool{},
+		resultIn: map[testKey]bool{},
 	}
 	err := lines(r, p.line)
 	if err != nil {
@@ -89,7 +92,7 @@ func (p *goParser) line(line string) {
 		return
 	}
 	var ev gotestjson.Event
-	if err := gotestjson.Decode([]byte(line), &ev); err != nil {
+	if err := gotestjson.DecodeString(line, &ev); err != nil {
 		p.rep.Notes = append(p.rep.Notes, fmt.Sprintf("skipping a line that is not a test2json event: %.80q", line))
 		return
 	}
@@ -106,7 +109,7 @@ func (p *goParser) line(line string) {
 	}
 	p.pkg(ev.Package)
 	p.rep.testEvents = true
-	key := ev.Package + "\x00" + ev.Test
+	key := testKey{ev.Package, ev.Test}
 	switch ev.Action {
 	case "run":
 		p.caseFor(ev)
@@ -156,7 +159,7 @@ func (p *goParser) buildFailed(importPath string) {
 }
 
 func (p *goParser) caseFor(ev gotestjson.Event) *Case {
-	key := ev.Package + "\x00" + ev.Test
+	key := testKey{ev.Package, ev.Test}
 	if i, ok := p.index[key]; ok {
 		return &p.rep.Cases[i]
 	}
@@ -165,11 +168,11 @@ func (p *goParser) caseFor(ev gotestjson.Event) *Case {
 	return &p.rep.Cases[len(p.rep.Cases)-1]
 }
 
-func (p *goParser) collect(key string, ev gotestjson.Event) {
+func (p *goParser) collect(key testKey, ev gotestjson.Event) {
 	out := ev.Output
 	if strings.HasPrefix(strings.TrimLeft(out, " "), "panic: ") {
 		p.panics[key] = true
-		p.panics[ev.Package+"\x00"] = true
+		p.panics[testKey{ev.Package, ""}] = true
 	}
 	st := p.pkgs[ev.Package]
 	switch t := strings.TrimSpace(out); {
@@ -199,7 +202,7 @@ func (p *goParser) collect(key string, ev gotestjson.Event) {
 		// (a panic's trace, os.Exit's "exit status") belongs to the last
 		// running test.
 		run := p.running[ev.Package]
-		key = ev.Package + "\x00" + run[len(run)-1]
+		key = testKey{ev.Package, run[len(run)-1]}
 	}
 	b := p.output[key]
 	if b == nil {
@@ -211,7 +214,7 @@ func (p *goParser) collect(key string, ev gotestjson.Event) {
 	}
 }
 
-func (p *goParser) endTest(key string, ev gotestjson.Event) {
+func (p *goParser) endTest(key testKey, ev gotestjson.Event) {
 	c := p.caseFor(ev)
 	c.Duration = time.Duration(ev.Elapsed * float64(time.Second))
 	switch ev.Action {
@@ -231,7 +234,7 @@ func (p *goParser) endTest(key string, ev gotestjson.Event) {
 	p.removeRunning(ev.Package, ev.Test)
 }
 
-func (p *goParser) setMessage(c *Case, key string) {
+func (p *goParser) setMessage(c *Case, key testKey) {
 	if b := p.output[key]; b != nil {
 		var keep []string
 		for _, l := range strings.SplitAfter(b.String(), "\n") {
@@ -303,7 +306,7 @@ func (p *goParser) endPackage(ev gotestjson.Event) {
 		how = "a non-zero exit"
 	}
 	p.endRunning(ev.Package, how)
-	if p.cutShortIn(ev.Package) || ev.Action == "skip" || st.failedBuild || st.sawVerdict || p.panics[ev.Package+"\x00"] ||
+	if p.cutShortIn(ev.Package) || ev.Action == "skip" || st.failedBuild || st.sawVerdict || p.panics[testKey{ev.Package, ""}] ||
 		ev.Action == "fail" && st.testFailed {
 		return
 	}
@@ -320,11 +323,11 @@ func (p *goParser) endPackage(ev gotestjson.Event) {
 func (p *goParser) endRunning(pkg, how string) {
 	for _, test := range p.running[pkg] {
 		p.pkg(pkg).testFailed = true
-		key := pkg + "\x00" + test
+		key := testKey{pkg, test}
 		c := p.caseFor(gotestjson.Event{Package: pkg, Test: test})
 		c.Status = Errored
 		why := "the test binary ended before the test finished (" + how + ")"
-		if p.panics[key] || p.panics[pkg+"\x00"] {
+		if p.panics[key] || p.panics[testKey{pkg, ""}] {
 			c.Status = Crashed
 			why = "the test binary exited before the test finished"
 		} else {
