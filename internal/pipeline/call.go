@@ -93,9 +93,13 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 		cp.Abort()
 		return capture.Result{}, capture.StartFailure(err)
 	}
+	// The coverage report is kept (a file beside the output) while the
+	// last of the log is committed: neither waits for the other.
+	kept := make(chan *coverage.Summary, 1)
+	go func() { kept <- c.keepCoverage(ctx, cp.ID(), res) }()
+	output := cp.Close()
 	called := &Called{Result: res, Toolchain: tc, ProjectDir: c.ProjectDir, Options: c.Options,
-		Coverage: c.keepCoverage(ctx, cp.ID(), res)}
-	called.Output = cp.Close()
+		Coverage: <-kept, Output: output}
 	answer := c.Answer(called)
 	return cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: res.exitCode()}, answer), nil
 }
