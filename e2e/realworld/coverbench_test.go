@@ -46,9 +46,12 @@ var coverBenchCases = []struct {
 // project per toolchain (go, CTest, make, cargo) in one `triage serve`
 // session, as an agent makes it, with the toolchain's own coverage
 // commands in the same copy, both warm: what triage adds to a coverage run
-// (target: ≤ 5% more wall time). cli-ms is the same run through `triage
-// call`, a process of its own per run (its start and the store's open
-// included), for comparison.
+// (target: ≤ 5% more wall time). The session's time is the call's, the
+// client's decoding of the answer included; reading the steps from it is
+// not. cli-ms is the same run through `triage call`, a process of its own
+// per run (its start and the store's open included), for comparison; it
+// keeps its own store, so that the session's store is not written by
+// another process between the session's calls.
 func BenchmarkCorpusCoverage(b *testing.B) {
 	for _, c := range coverBenchCases {
 		b.Run(c.Project, func(b *testing.B) {
@@ -62,22 +65,23 @@ func BenchmarkCorpusCoverage(b *testing.B) {
 			}
 			dir := copyProject(b, src)
 			prepare(b, p, dir, nil)
-			store := filepath.Join(b.TempDir(), "store")
+			store, cliStore := filepath.Join(b.TempDir(), "store"), filepath.Join(b.TempDir(), "cli-store")
 			s := startSession(b, store)
-			steps := s.coverSteps(b, p, dir) // warms triage's build
-			c.own(b, dir, steps)             // and the toolchain's
+			steps := coverStepsIn(b, s.cover(b, p, dir)) // warms triage's build
+			c.own(b, dir, steps)                         // and the toolchain's
 			var triage, own, cli []time.Duration
 			var cpu time.Duration
 			for b.Loop() {
 				start, cpu0 := time.Now(), s.cpu()
-				s.coverSteps(b, p, dir)
+				res := s.cover(b, p, dir)
 				triage = append(triage, time.Since(start))
 				cpu += s.cpu() - cpu0
+				coverStepsIn(b, res) // checked outside the time: the answer as the client decoded it
 				start = time.Now()
 				c.own(b, dir, steps)
 				own = append(own, time.Since(start))
 				start = time.Now()
-				coverStepsOf(b, p, dir, store)
+				coverStepsOf(b, p, dir, cliStore)
 				cli = append(cli, time.Since(start))
 			}
 			mt, mo := testutil.Median(triage), testutil.Median(own)
@@ -131,9 +135,9 @@ func startSession(b *testing.B, store string) *benchSession {
 	return &benchSession{cs: cs, pid: cmd.Process.Pid}
 }
 
-// coverSteps runs triage's coverage run of the project in the session and
-// returns the steps it ran; the run must have coverage.
-func (s *benchSession) coverSteps(b *testing.B, p Project, dir string) []planStep {
+// cover runs triage's coverage run of the project in the session: the
+// call as an agent makes it, its answer decoded by the MCP client.
+func (s *benchSession) cover(b *testing.B, p Project, dir string) *mcp.CallToolResult {
 	args := map[string]any{"project_dir": dir, "toolchain": p.Toolchain, "coverage": "."}
 	if len(p.Targets) > 0 {
 		args["targets"] = p.Targets
@@ -144,6 +148,12 @@ func (s *benchSession) coverSteps(b *testing.B, p Project, dir string) []planSte
 	if err != nil {
 		b.Fatalf("test: %v", err)
 	}
+	return res
+}
+
+// coverStepsIn returns the steps a coverage run's answer lists; the run
+// must have coverage.
+func coverStepsIn(b *testing.B, res *mcp.CallToolResult) []planStep {
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		b.Fatal(err)
