@@ -1,9 +1,10 @@
 // Package gotestjson decodes the events `go test -json` writes (test2json):
-// one JSON object a line, of string fields and one number. A coverage run
-// of a module reads every event twice (the log filter and the test
-// report), and encoding/json spent more of triage's time on them than any
-// other part of the run; Decode reads the shape test2json writes itself and
-// hands any other line to encoding/json, so its answer is always the one
+// one JSON object a line, of string fields and one number. Every event of a
+// Go test run is read twice (by the log filter and by the test report), and
+// a cached run prints them all as it ends, when the caller waits; with
+// encoding/json that reading was the largest single part of triage's own time in
+// such a run. Decode reads the shape test2json writes itself and hands any
+// other line to encoding/json, so its answer is always the one
 // encoding/json would give.
 package gotestjson
 

@@ -44,7 +44,7 @@ func (p *pipeline) Write(b []byte) (int, error) {
 // testParser parses test output as it streams: bytes written go through a
 // queue to testreport.Parse running in a goroutine.
 type testParser struct {
-	pw   *queuePipe
+	in   *queuePipe
 	done chan struct{}
 	once sync.Once
 
@@ -60,13 +60,12 @@ type testParser struct {
 // the fallback reader finds no test is reported as unparsed (finish returns
 // no report) rather than as a run of zero tests.
 func newTestParser(format string) *testParser {
-	pw := newQueuePipe()
-	pr := pw
-	t := &testParser{pw: pw, done: make(chan struct{})}
+	in := newQueuePipe()
+	t := &testParser{in: in, done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
 		t.format = format
-		br := bufio.NewReaderSize(pr, sniffSize)
+		br := bufio.NewReaderSize(in, sniffSize)
 		if format == "" {
 			sample, err := br.Peek(sniffSize)
 			if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -145,11 +144,11 @@ func (q *queuePipe) Read(b []byte) (int, error) {
 // sniffSize is how much output is looked at to recognise a test format.
 const sniffSize = 64 << 10
 
-func (t *testParser) Write(b []byte) { t.pw.Write(b) }
+func (t *testParser) Write(b []byte) { t.in.Write(b) }
 
 // finish ends the input and waits for the parser.
 func (t *testParser) finish() (*testreport.Report, string, error) {
-	t.once.Do(func() { t.pw.Close() })
+	t.once.Do(func() { t.in.Close() })
 	<-t.done
 	if t.guessed {
 		if t.rep == nil || (t.rep.Totals.Total == 0 && t.rep.ToolSummary == nil) {

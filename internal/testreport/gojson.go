@@ -163,8 +163,11 @@ func (p *goParser) caseFor(ev gotestjson.Event) *Case {
 	if i, ok := p.index[key]; ok {
 		return &p.rep.Cases[i]
 	}
+	// The event's strings are parts of its whole line: a case keeps copies,
+	// not a line per test.
+	key = testKey{strings.Clone(ev.Package), strings.Clone(ev.Test)}
 	p.index[key] = len(p.rep.Cases)
-	p.rep.Cases = append(p.rep.Cases, Case{Suite: ev.Package, Name: ev.Test, Status: Errored})
+	p.rep.Cases = append(p.rep.Cases, Case{Suite: key.pkg, Name: key.test, Status: Errored})
 	return &p.rep.Cases[len(p.rep.Cases)-1]
 }
 
