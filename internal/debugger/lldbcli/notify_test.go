@@ -92,8 +92,12 @@ func TestManagerSeesStopNoCallWaitsFor(t *testing.T) {
 	bound := time.After(20 * time.Second) // only ends a test that cannot pass
 	for {
 		if o := m.Overviews(ctx); len(o) == 1 && o[0].State.Status == debugger.StatusStopped && o[0].State.LastStop.Signal == "SIGUSR1" && len(o[0].Frames) > 0 {
-			if !slices.ContainsFunc(o[0].Frames, func(f debugger.Frame) bool { return f.Function == "main" }) {
-				t.Fatalf("the stop's frames: %+v", o[0].Frames)
+			// The signal may land deep in libc (malloc): main is among the
+			// kept frames unless the stack is deeper than what is kept.
+			frames := o[0].Frames
+			inMain := slices.ContainsFunc(frames, func(f debugger.Frame) bool { return f.Function == "main" })
+			if len(frames) > debugger.SeenFrames || (!inMain && len(frames) < debugger.SeenFrames) {
+				t.Fatalf("the stop's frames: %+v", frames)
 			}
 			return
 		}
