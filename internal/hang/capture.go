@@ -93,8 +93,8 @@ func Capture(ctx context.Context, pgid int, opts Options) *Report {
 // busyMembers are the members of process group pgid whose stacks are
 // taken (at most maxProcesses); none, with a note saying why, when there
 // are none.
-func (rep *Report) busyMembers(pgid int) []member {
-	members, err := groupMembers(pgid)
+func (rep *Report) busyMembers(pgid int) []spawn.Member {
+	members, err := spawn.GroupMembers(pgid)
 	if err != nil {
 		rep.Notes = append(rep.Notes, "no stacks taken: "+err.Error())
 		return nil
@@ -113,23 +113,23 @@ func (rep *Report) busyMembers(pgid int) []member {
 
 // takeStacks attaches the debugger to each member, all at once, or sends a
 // Go program SIGQUIT; it returns the pids sent SIGQUIT.
-func (rep *Report) takeStacks(ctx context.Context, leaves []member, debugger string) (quitted []int) {
+func (rep *Report) takeStacks(ctx context.Context, leaves []spawn.Member, debugger string) (quitted []int) {
 	var (
 		mu sync.Mutex
 		wg sync.WaitGroup
 	)
 	for _, m := range leaves {
-		if isGoProgram(m.pid) {
-			p := Process{Pid: m.pid, Comm: m.comm, Method: "SIGQUIT"}
+		if isGoProgram(m.Pid) {
+			p := Process{Pid: m.Pid, Comm: m.Comm, Method: "SIGQUIT"}
 			// SIGQUIT rather than `go test -timeout` set inside triage's
 			// limit: it works alike for test binaries, `go run` and any Go
 			// program, needs no change to the user's command, and triage's
 			// limit covers the whole run (build included), so the test
 			// binary's own share of it is not known when it starts.
-			if err := syscall.Kill(m.pid, syscall.SIGQUIT); err != nil {
+			if err := syscall.Kill(m.Pid, syscall.SIGQUIT); err != nil {
 				p.Err = err.Error()
 			} else {
-				quitted = append(quitted, m.pid)
+				quitted = append(quitted, m.Pid)
 			}
 			rep.Processes = append(rep.Processes, p)
 			continue
@@ -156,7 +156,7 @@ func (rep *Report) takeStacks(ctx context.Context, leaves []member, debugger str
 // goroutines and exit.
 func (rep *Report) awaitGoDumps(ctx context.Context, pgid int, quitted []int, limit time.Duration) {
 	for _, pid := range quitted {
-		if !waitExit(ctx, pid) {
+		if !spawn.WaitExited(ctx, pid) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("Go program %d did not dump its goroutines on SIGQUIT within %s (it may catch SIGQUIT, or run with GOTRACEBACK=none)", pid, limit))
 		}
 	}
@@ -165,7 +165,7 @@ func (rep *Report) awaitGoDumps(ctx context.Context, pgid int, quitted []int, li
 		// test binary's output): give the leader, now without its child,
 		// a moment to pass it on and exit.
 		settle, cancel := context.WithTimeout(ctx, time.Second)
-		waitExit(settle, pgid)
+		spawn.WaitExited(settle, pgid)
 		cancel()
 	}
 }
@@ -173,18 +173,18 @@ func (rep *Report) awaitGoDumps(ctx context.Context, pgid int, quitted []int, li
 // leafMembers are the members with no child in the group: the processes
 // doing the work (a test binary rather than `go test`, a program rather
 // than the shell that started it).
-func leafMembers(ms []member) []member {
+func leafMembers(ms []spawn.Member) []spawn.Member {
 	parents := make(map[int]bool, len(ms))
 	for _, m := range ms {
-		parents[m.ppid] = true
+		parents[m.PPid] = true
 	}
-	var out []member
+	var out []spawn.Member
 	for _, m := range ms {
-		if !parents[m.pid] {
+		if !parents[m.Pid] {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(a, b member) int { return a.pid - b.pid })
+	slices.SortFunc(out, func(a, b spawn.Member) int { return a.Pid - b.Pid })
 	return out
 }
 
@@ -195,31 +195,12 @@ func isGoProgram(pid int) bool {
 	return err == nil
 }
 
-// waitExit waits until pid is dead or ctx ends; it cannot wait(2) for a
-// process that is not its child, so it waits on a pidfd, or polls where
-// there is none.
-func waitExit(ctx context.Context, pid int) bool {
-	if gone, err := spawn.AwaitExit(ctx, pid); err == nil {
-		return gone
-	}
-	t := time.NewTicker(5 * time.Millisecond)
-	defer t.Stop()
-	for !exited(pid) {
-		select {
-		case <-ctx.Done():
-			return exited(pid)
-		case <-t.C:
-		}
-	}
-	return true
-}
-
 // attach takes every thread's backtrace of a native process with a
 // debugger in batch mode, which detaches when done.
-func attach(ctx context.Context, m member, debugger string) (Process, []Stack, string) {
-	p := Process{Pid: m.pid, Comm: m.comm}
-	states := threadStates(m.pid) // before the debugger stops them
-	argv, parse, err := debuggerArgv(debugger, m.pid)
+func attach(ctx context.Context, m spawn.Member, debugger string) (Process, []Stack, string) {
+	p := Process{Pid: m.Pid, Comm: m.Comm}
+	states := spawn.ThreadStates(m.Pid) // before the debugger stops them
+	argv, parse, err := debuggerArgv(debugger, m.Pid)
 	if err != nil {
 		p.Err = err.Error()
 		return p, nil, ""
@@ -239,13 +220,13 @@ func attach(ctx context.Context, m member, debugger string) (Process, []Stack, s
 	}
 	stacks := make([]Stack, 0, len(threads))
 	for _, t := range threads {
-		st := Stack{Pid: m.pid, Kind: KindThread, ID: t.ID, LWP: t.LWP, Name: t.Name, Frames: t.Frames}
+		st := Stack{Pid: m.Pid, Kind: KindThread, ID: t.ID, LWP: t.LWP, Name: t.Name, Frames: t.Frames}
 		if states[t.LWP] == 'R' {
 			st.State = "running"
 		}
 		stacks = append(stacks, st)
 	}
-	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.pid, m.comm, p.Method, strings.TrimSpace(printed))
+	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.Pid, m.Comm, p.Method, strings.TrimSpace(printed))
 	return p, stacks, text
 }
 

@@ -188,7 +188,26 @@ func (p *Process) reapGroup(waitDelay time.Duration) bool {
 	}
 	p.stdout.r.Close()
 	p.stderr.r.Close()
+	if killed {
+		p.awaitGroupDeath(waitDelay)
+	}
 	return killed
+}
+
+// awaitGroupDeath waits, at most d, until every process left in the group
+// has died. SIGKILL is delivered at once but a process takes a moment to
+// die: its pipes close before it becomes a zombie, so the pipes' EOF alone
+// does not mean the group is gone, and the caller is promised that it is.
+func (p *Process) awaitGroupDeath(d time.Duration) {
+	members, err := GroupMembers(p.pid)
+	if err != nil || len(members) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	for _, m := range members {
+		WaitExited(ctx, m.Pid)
+	}
 }
 
 // signalGroup signals every process in the leader's group. ESRCH (the group
