@@ -59,6 +59,33 @@ func AddSoftWatch(ctx context.Context, run func(context.Context, string) (string
 	return err
 }
 
+// LLDBBreakpointAtWatchStop runs, through run (one lldb command, its
+// output), before a continue from a hardware watchpoint's stop: it answers
+// lldb's id of a breakpoint whose location is the pc that stop left (its
+// condition and ignore count honoured), 0 if none. The continue then
+// reports that breakpoint's stop instead of running: lldb would step over
+// it unreported, and the software watch stops there too.
+func LLDBBreakpointAtWatchStop(ctx context.Context, run func(context.Context, string) (string, error)) (int, error) {
+	if _, err := run(ctx, LLDBSoftWatchLoad()); err != nil {
+		return 0, fmt.Errorf("looking for a breakpoint at the watch's stop: %w", err)
+	}
+	out, err := run(ctx, "script triage_sw_at_pc()")
+	if err != nil {
+		return 0, fmt.Errorf("looking for a breakpoint at the watch's stop: %w", err)
+	}
+	r, err := ParseSoftWatch(out)
+	if err != nil || r.Kind != "breakpoint" {
+		return 0, err
+	}
+	return r.BP, nil
+}
+
+// WatchStopBreakpointDescription describes the stop at lldb breakpoint lid
+// that LLDBBreakpointAtWatchStop found.
+func WatchStopBreakpointDescription(lid int) string {
+	return fmt.Sprintf("breakpoint %d (its location is where the watchpoint's stop left the target)", lid)
+}
+
 // SoftWatchNeeded says whether a watch on this host must be emulated, and
 // why, for a breakpoint's Via.
 func SoftWatchNeeded() (bool, string) {
@@ -99,7 +126,7 @@ func LLDBSoftWatchRun(steps int, wait time.Duration) string {
 
 // SoftWatchResult is softwatch.py's answer.
 type SoftWatchResult struct {
-	Kind     string `json:"kind"` // added, error, changed, breakpoint, other, limit, time
+	Kind     string `json:"kind"` // added, error, changed, breakpoint, other, limit, time, none
 	Error    string `json:"error"`
 	ID       int    `json:"id"`
 	Old      string `json:"old"`

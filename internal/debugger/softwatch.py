@@ -132,3 +132,16 @@ def triage_sw_run(limit, seconds):
     finally:
         lldb.debugger.SetAsync(was)
     triage_sw_say(r)
+
+# triage_sw_at_pc answers, before a run from a hardware watchpoint's stop,
+# whether that stop left the pc on a breakpoint's location. The watch stops
+# after the writing instruction, so the next line's breakpoint may be at
+# the pc already; lldb would step over it unreported. The run stops there
+# first, as the breakpoint would have, and as the software watch does.
+def triage_sw_at_pc():
+    t = lldb.debugger.GetSelectedTarget()
+    th = t.GetProcess().GetSelectedThread()
+    stops, pc = triage_sw_stops(t), th.GetFrameAtIndex(0).GetPC()
+    if pc in stops and triage_sw_takes(th, stops[pc]):
+        return triage_sw_say({'kind': 'breakpoint', 'bp': stops[pc].GetID(), 'steps': 0})
+    triage_sw_say({'kind': 'none'})

@@ -21,7 +21,11 @@ const (
 	detachTimeout = 5 * time.Second
 	pauseWait     = 15 * time.Second
 	pauseResend   = 2 * time.Second // a pause unanswered this long is sent again
-	coreStopWait  = 5 * time.Second // for the stop lldb-dap reports on a core
+	// A pause the adapter refuses as "not running" is sent again this
+	// often, and the target taken as stopped once refusals last this long.
+	pauseRefusedRetry = 50 * time.Millisecond
+	pauseRefusedFor   = time.Second
+	coreStopWait      = 5 * time.Second // for the stop lldb-dap reports on a core
 )
 
 // Backend is a debugger.Backend over one debug adapter process.
@@ -69,6 +73,9 @@ type Backend struct {
 	// targetKilled: targetToKill has answered the target's pid.
 	targetKilled bool
 	pausing      bool // a pause request is in flight: its SIGSTOP is a pause
+	// watchStopped: the last stop is an lldb hardware watchpoint's, so the
+	// next continue first looks for a breakpoint at its pc.
+	watchStopped bool
 	// entryPending: launched to stop on entry and not stopped yet; the
 	// first stop's SIGSTOP (lldb) is the entry stop.
 	entryPending bool

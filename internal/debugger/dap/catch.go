@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"time"
 
 	godap "github.com/google/go-dap"
 
@@ -228,7 +229,7 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 	if st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Watch == nil || st.LastStop.Watch.Line != 0 {
 		return st
 	}
-	w := *st.LastStop.Watch
+	w := b.changedData(ctx, st.LastStop, *st.LastStop.Watch)
 	if b.flavorKind() != KindLLDB {
 		w.File, w.Line = b.topLine(ctx)
 	} else if out, err := b.RawCommand(ctx, debugger.LLDBWrittenAtCommand); err == nil {
@@ -244,7 +245,38 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 	}
 	if b.state.LastStop != nil && b.state.LastStop.Watch != nil {
 		b.state.LastStop.Watch = &w
+		b.state.LastStop.BreakpointIDs = st.LastStop.BreakpointIDs
+		b.watchStopped = b.fl.kind == KindLLDB && b.state.Status == debugger.StatusStopped
 	}
 	st.LastStop.Watch = &w
 	return st
+}
+
+// continueFromWatch is a continue's first step from an lldb hardware
+// watchpoint's stop: a breakpoint whose location is the pc that stop left
+// is reported as reached (debugger.LLDBBreakpointAtWatchStop), and the
+// target does not run. ok is false when there is none.
+func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) {
+	b.mu.Lock()
+	at := b.watchStopped && b.state.Status == debugger.StatusStopped
+	b.watchStopped = false
+	b.mu.Unlock()
+	if !at {
+		return debugger.State{}, false
+	}
+	lid, err := debugger.LLDBBreakpointAtWatchStop(ctx, b.RawCommand)
+	if err != nil || lid == 0 {
+		return debugger.State{}, false
+	}
+	b.mu.Lock()
+	ids := b.ourIDs([]int{lid})
+	if len(ids) == 0 || b.state.Status != debugger.StatusStopped {
+		b.mu.Unlock()
+		return debugger.State{}, false // a raw command's breakpoint: lldb's own continue
+	}
+	b.state.LastStop = &debugger.Stop{Reason: debugger.StopBreakpoint, ThreadID: b.thread, BreakpointIDs: ids, At: time.Now(),
+		Description: debugger.WatchStopBreakpointDescription(lid)}
+	b.bump()
+	b.mu.Unlock()
+	return b.State(), true
 }

@@ -2,6 +2,7 @@ package dap
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,67 @@ func TestCatchGoPanicDlv(t *testing.T) {
 	if v, err := b.Evaluate(ctx, "main.recovered", 0); err != nil || v.Value != "false" {
 		t.Errorf("recovered = %+v, %v: the recover ran before the stop", v, err)
 	}
-	if _, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Watch: "main.recovered"}); err == nil || !strings.Contains(err.Error(), "supportsDataBreakpoints") {
-		t.Errorf("watch under dlv: %v", err)
+	// dlv watches through the protocol's data breakpoints, which need
+	// hardware watchpoints; where the host has none, the watch is refused
+	// with what is missing.
+	bp, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Watch: "main.recovered"})
+	if soft, _ := debugger.SoftWatchNeeded(); soft {
+		if err == nil || !strings.Contains(err.Error(), "supportsDataBreakpoints") {
+			t.Errorf("watch under dlv without hardware watchpoints: %v", err)
+		}
+		return
+	}
+	if err != nil || bp.Kind != "watch" {
+		t.Fatalf("watch under dlv: %+v, %v", bp, err)
+	}
+	st, err = b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
+	if err != nil || st.LastStop == nil || st.LastStop.Watch == nil || st.LastStop.Watch.ID != bp.ID {
+		t.Fatalf("continue to the recover's write: %+v %+v, %v", st, st.LastStop, err)
+	}
+	if v, err := b.Evaluate(ctx, "main.recovered", 0); err != nil || v.Value != "true" {
+		t.Errorf("recovered at the watch stop = %+v, %v", v, err)
+	}
+}
+
+// dlv names no data breakpoint in its stop: with two watches set, each stop
+// is the watch whose value changed, in the order the program writes them.
+func TestWatchUnnamedDataStopDlv(t *testing.T) {
+	needTool(t, "dlv", "")
+	prog := build(t, "gowatch", "go", "build", "-gcflags=all=-N -l")
+	ctx := context.Background()
+	b := newBackend(t, KindDlv)
+	st, err := b.Launch(ctx, debugger.LaunchSpec{Program: prog, Breakpoints: []debugger.BreakpointSpec{{Function: "main.main"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err = b.WaitStop(ctx, 30*time.Second); err != nil || st.LastStop == nil || st.LastStop.Reason != debugger.StopBreakpoint {
+		t.Fatalf("launch: %+v, %v", st, err)
+	}
+	ids := map[string]int{}
+	soft, _ := debugger.SoftWatchNeeded()
+	for _, expr := range []string{"main.first", "main.second"} {
+		bp, err := b.AddBreakpoint(ctx, debugger.BreakpointSpec{Watch: expr})
+		if soft {
+			// No hardware watchpoints here: dlv's data breakpoints would
+			// never fire, and the watch is refused saying so.
+			if err == nil || !errors.Is(err, debugger.ErrUnsupported) {
+				t.Fatalf("watch %s without hardware watchpoints: %+v, %v", expr, bp, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("watch %s: %v", expr, err)
+		}
+		ids[expr] = bp.ID
+	}
+	for _, want := range []struct{ expr, value string }{{"main.second", "2"}, {"main.first", "1"}} {
+		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
+		if err != nil || st.LastStop == nil || st.LastStop.Watch == nil {
+			t.Fatalf("continue to %s's write: %+v, %v", want.expr, st, err)
+		}
+		w := st.LastStop.Watch
+		if w.ID != ids[want.expr] || w.Expr != want.expr || w.Old != "0" || w.New != want.value || len(st.LastStop.BreakpointIDs) != 1 || st.LastStop.BreakpointIDs[0] != w.ID {
+			t.Errorf("stop = %+v, watch %+v; want %s (id %d) 0 → %s", st.LastStop, w, want.expr, ids[want.expr], want.value)
+		}
 	}
 }

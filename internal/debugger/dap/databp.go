@@ -100,11 +100,11 @@ func (b *Backend) syncData(ctx context.Context, extra *breakpoint) error {
 }
 
 // ourDataIDs names the data breakpoints of a data breakpoint stop's
-// adapter ids by our ids. b.mu is held.
-func (b *Backend) ourDataIDs(adapterIDs []int) []int {
+// adapter ids by our ids, or all of ours when any is named. b.mu is held.
+func (b *Backend) ourDataIDs(adapterIDs []int, any bool) []int {
 	var ids []int
 	for _, bp := range b.bps {
-		if bp.dataID != "" && slices.Contains(adapterIDs, bp.dataAdapterID) {
+		if bp.dataID != "" && (any || slices.Contains(adapterIDs, bp.dataAdapterID)) {
 			ids = append(ids, bp.ID)
 		}
 	}
@@ -122,6 +122,34 @@ func (b *Backend) markData(stop *debugger.Stop) {
 			return
 		}
 	}
+}
+
+// changedData narrows a data breakpoint stop that names several of ours
+// (or that the adapter named none of) to the one whose value changed: the
+// stop's watch, and its only breakpoint id. It returns the watch to settle.
+func (b *Backend) changedData(ctx context.Context, stop *debugger.Stop, w debugger.WatchHit) debugger.WatchHit {
+	type candidate struct {
+		id         int
+		expr, last string
+	}
+	var cands []candidate
+	b.mu.Lock()
+	for _, id := range stop.BreakpointIDs {
+		if bp := b.bps[id]; bp != nil && bp.dataID != "" {
+			cands = append(cands, candidate{bp.ID, bp.Spec.Watch, bp.Value})
+		}
+	}
+	b.mu.Unlock()
+	if len(cands) < 2 {
+		return w
+	}
+	for _, c := range cands {
+		if v, err := b.Evaluate(ctx, c.expr, 0); err == nil && v.Value != c.last {
+			stop.BreakpointIDs = []int{c.id}
+			return debugger.WatchHit{ID: c.id, Expr: c.expr}
+		}
+	}
+	return w
 }
 
 // topLine is the top frame's place: where an adapter other than lldb's

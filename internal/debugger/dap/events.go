@@ -20,7 +20,9 @@ func (b *Backend) stopped(e Event) {
 	b.state.Status = debugger.StatusStopped
 	b.state.LastStop = stopFromEvent(body)
 	if body.Reason == dataStopReason {
-		b.state.LastStop.BreakpointIDs = b.ourDataIDs(body.HitBreakpointIds)
+		// dlv names no data breakpoint: each of ours is a candidate, and
+		// settleWatch keeps the one whose value changed.
+		b.state.LastStop.BreakpointIDs = b.ourDataIDs(body.HitBreakpointIds, len(body.HitBreakpointIds) == 0)
 		b.markData(b.state.LastStop)
 	} else {
 		b.state.LastStop.BreakpointIDs = b.ourIDs(body.HitBreakpointIds)

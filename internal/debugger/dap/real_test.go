@@ -43,7 +43,7 @@ func build(t testing.TB, name string, argv ...string) string {
 		var out strings.Builder
 		argv = append(argv, "-o", bt.path)
 		spec := spawn.Spec{Argv: argv, Dir: testdataAb, Combined: &out, Timeout: 2 * time.Minute}
-		if name == "gotarget" || name == "gopanic" {
+		if name == "gotarget" || name == "gopanic" || name == "gowatch" {
 			spec.Argv = append(argv[:len(argv):len(argv)], ".")
 			spec.Dir = filepath.Join(testdataAb, name)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -235,6 +236,9 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if core {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
 	}
+	if st, ok := b.continueFromWatch(ctx); ok {
+		return st, nil
+	}
 	if !running && b.hasSoftWatch() {
 		return b.continueSoft(ctx, opts.Wait)
 	}
@@ -251,6 +255,7 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 // arrived (a fast breakpoint can beat the response).
 func (b *Backend) markRunning(gen int) {
 	b.mu.Lock()
+	b.watchStopped = false
 	if b.stopGen == gen && b.state.Status == debugger.StatusStopped {
 		b.state.Status = debugger.StatusRunning
 	}
@@ -345,25 +350,37 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 		}
 	}
 	deadline := time.Now().Add(pauseWait)
+	var refusedSince time.Time
 	for {
+		wait := pauseResend
 		if err := b.call(ctx, "pause", godap.PauseArguments{ThreadId: thread}, nil); err != nil {
-			return b.State(), err
+			if !notRunning(err) {
+				return b.State(), err
+			}
+			// lldb refuses a pause while its public state still says
+			// stopped: an attach's stop, whose continue (after
+			// configurationDone) it has begun but not yet reported. Ask
+			// again shortly; only a refusal that lasts means the target is
+			// stopped for good.
+			if refusedSince.IsZero() {
+				refusedSince = time.Now()
+			}
+			if time.Since(refusedSince) >= pauseRefusedFor && b.readableStack(ctx, thread) {
+				return b.foundStopped(thread), nil
+			}
+			wait = pauseRefusedRetry
+		} else {
+			refusedSince = time.Time{}
 		}
-		st, err := b.waitStop(ctx, gen, max(min(pauseResend, time.Until(deadline)), time.Millisecond))
+		st, err := b.waitStop(ctx, gen, max(min(wait, time.Until(deadline)), time.Millisecond))
 		if !errors.Is(err, debugger.ErrTimeout) {
 			return st, err
 		}
-		if b.readableStack(ctx, thread) {
+		if wait == pauseResend && b.readableStack(ctx, thread) {
 			// No stopped event, yet the thread's stack can be read: the
 			// target was stopped already (an attach can stop it without an
 			// event), so the pause found it stopped.
-			b.mu.Lock()
-			b.pausing = false
-			b.state.Status = debugger.StatusStopped
-			b.state.LastStop = &debugger.Stop{Reason: debugger.StopPause, ThreadID: thread, At: time.Now()}
-			b.bump()
-			b.mu.Unlock()
-			return b.State(), nil
+			return b.foundStopped(thread), nil
 		}
 		if time.Until(deadline) <= 0 {
 			return st, fmt.Errorf("%w after %s", debugger.ErrTimeout, pauseWait)
@@ -372,6 +389,24 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 		// it is still resuming the target (just after an attach's
 		// configurationDone) can be dropped. Ask again.
 	}
+}
+
+// foundStopped records that a pause found the target already stopped.
+func (b *Backend) foundStopped(thread int) debugger.State {
+	b.mu.Lock()
+	b.pausing = false
+	b.state.Status = debugger.StatusStopped
+	b.state.LastStop = &debugger.Stop{Reason: debugger.StopPause, ThreadID: thread, At: time.Now()}
+	b.bump()
+	b.mu.Unlock()
+	return b.State()
+}
+
+// notRunning reports whether the adapter refused a pause because it holds
+// the target stopped ("Process is not running.").
+func notRunning(err error) bool {
+	var re *ResponseError
+	return errors.As(err, &re) && strings.Contains(strings.ToLower(re.Error()), "not running")
 }
 
 // readableStack reports whether the adapter can give thread's top frame,

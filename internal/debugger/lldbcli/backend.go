@@ -93,7 +93,10 @@ type Backend struct {
 	// moved: a command that runs the target was sent, so the next stop
 	// reported is a new one (sameStop).
 	moved bool
-	core  bool
+	// watchStopped: the last stop is a hardware watchpoint's, so the next
+	// continue first looks for a breakpoint at its pc (continueFromWatch).
+	watchStopped bool
+	core         bool
 	// coreSpec is the core a LoadCore opened: an lldb that had to be
 	// killed (a command it would not let go of) is restarted on it.
 	coreSpec *debugger.CoreSpec
@@ -280,6 +283,7 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 	if cmd != "process status" {
 		b.mu.Lock()
 		b.moved = true // the next stop reported is a new one, whatever it says
+		b.watchStopped = false
 		b.mu.Unlock()
 	}
 	start := time.Now()

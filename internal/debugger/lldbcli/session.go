@@ -201,6 +201,9 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if b.isCore() {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
 	}
+	if st, ok := b.continueFromWatch(ctx); ok {
+		return st, nil
+	}
 	if b.State().Status == debugger.StatusStopped && b.hasSoftWatch() {
 		return b.continueSoft(ctx, opts.Wait)
 	}

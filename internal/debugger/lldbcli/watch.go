@@ -2,6 +2,7 @@ package lldbcli
 
 import (
 	"context"
+	"time"
 
 	"github.com/triage-dev/triage/internal/debugger"
 )
@@ -84,6 +85,39 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 	}
 	if b.state.LastStop != nil {
 		b.state.LastStop.Watch = &w
+		b.watchStopped = true
 	}
 	return b.copyState()
+}
+
+// continueFromWatch is a continue's first step from a hardware
+// watchpoint's stop: a breakpoint whose location is the pc that stop left
+// is reported as reached (debugger.LLDBBreakpointAtWatchStop), and the
+// target does not run. ok is false when there is none. The op lock is
+// held.
+func (b *Backend) continueFromWatch(ctx context.Context) (st debugger.State, ok bool) {
+	b.mu.Lock()
+	at := b.watchStopped && b.state.Status == debugger.StatusStopped
+	b.watchStopped = false
+	thread := 0
+	if b.state.LastStop != nil {
+		thread = b.state.LastStop.ThreadID
+	}
+	b.mu.Unlock()
+	if !at {
+		return st, false
+	}
+	lid, err := debugger.LLDBBreakpointAtWatchStop(ctx, b.runChecked)
+	if err != nil || lid == 0 {
+		return st, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id := b.ourID("breakpoint", lid)
+	if id == 0 {
+		return st, false // a raw command's breakpoint: lldb's own continue
+	}
+	b.state.LastStop = &debugger.Stop{Reason: debugger.StopBreakpoint, ThreadID: thread, BreakpointIDs: []int{id}, At: time.Now(),
+		Description: debugger.WatchStopBreakpointDescription(lid)}
+	return b.copyState(), true
 }

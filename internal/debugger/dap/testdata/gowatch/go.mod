@@ -1,0 +1,3 @@
+module gowatch
+
+go 1.22

@@ -1,0 +1,13 @@
+// Command gowatch writes two globals, the second one first: a stop at a
+// data breakpoint the adapter does not name is told by the value that
+// changed.
+package main
+
+var first, second int
+
+func main() {
+	second = 2
+	println("between the writes")
+	first = 1
+	println(first, second)
+}
