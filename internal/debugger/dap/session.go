@@ -349,6 +349,12 @@ func (b *Backend) Pause(ctx context.Context) (debugger.State, error) {
 			return st, nil
 		}
 	}
+	return b.pauseRequest(ctx, gen, thread)
+}
+
+// pauseRequest sends the adapter's pause, again while it brings no stop,
+// until the stop comes or pauseWait passes.
+func (b *Backend) pauseRequest(ctx context.Context, gen, thread int) (debugger.State, error) {
 	deadline := time.Now().Add(pauseWait)
 	var refusedSince time.Time
 	for {
