@@ -72,12 +72,16 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	if err := c.onHost(ctx); err != nil {
 		return capture.Result{}, err
 	}
-	done, err := c.coverageDir()
-	if err != nil {
-		return capture.Result{}, err
-	}
-	defer done()
 	steps, tc, err := toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
+	if errors.Is(err, toolchain.ErrNoCoverageDir) {
+		// Made only for a toolchain that writes its data there (not gcc).
+		done, derr := c.coverageDir()
+		if derr != nil {
+			return capture.Result{}, derr
+		}
+		defer done()
+		steps, tc, err = toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
+	}
 	if err != nil {
 		// an unknown toolchain, a directory that holds no project, an
 		// option the toolchain cannot honour: the caller's to fix
@@ -143,11 +147,9 @@ func (c *Call) onHost(ctx context.Context) error {
 }
 
 // coverageDir gives a coverage run a directory of triage's own for the data
-// it names (Go's profile); the function returned removes it.
+// it names (Go's profile, LLVM's raw profiles); the function returned
+// removes it.
 func (c *Call) coverageDir() (func(), error) {
-	if !c.Options.Coverage {
-		return func() {}, nil
-	}
 	d, err := scratch.Dir("", "cover")
 	if err != nil {
 		return nil, err

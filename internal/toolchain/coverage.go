@@ -1,6 +1,8 @@
 package toolchain
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +54,12 @@ type Coverage struct {
 // with -fprofile-arcs -ftest-coverage and links gcov's runtime.
 const coverFlag = "--coverage"
 
+// ErrNoCoverageDir says a coverage run's toolchain writes its data into a
+// directory of the caller's (Options.CoverageDir) and none was given: Go's
+// profile, LLVM's raw profiles. gcc's data goes beside its objects, so a
+// caller makes the directory only when Plan asks for it.
+var ErrNoCoverageDir = errors.New("a coverage directory is needed")
+
 // checkCoverage refuses coverage where this increment cannot collect it,
 // saying what can.
 func checkCoverage(p *planInput) error {
@@ -64,7 +72,7 @@ func checkCoverage(p *planInput) error {
 	case p.tc == CMake && p.o.BuildDir != "":
 		return p.errorf("coverage", "configures a build directory of its own (compiled with %s); drop build_dir", coverFlag)
 	case p.o.CoverageDir == "" && (p.tc == Go || p.tc == Cargo || planClang(p) != ""):
-		return p.errorf("coverage", "no directory was given for the coverage data")
+		return fmt.Errorf("%w: %w", ErrNoCoverageDir, p.errorf("coverage", "no directory was given for the coverage data"))
 	}
 	if p.tc == Go {
 		for _, a := range p.o.Args {

@@ -74,6 +74,33 @@ func TestCoverageRefusals(t *testing.T) {
 	}
 }
 
+// A coverage plan asks for a directory (ErrNoCoverageDir) only where the
+// toolchain writes its data into one: Go, cargo and clang; gcc writes
+// beside its objects, so a make or CMake plan with gcc needs none.
+func TestCoverageDirAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CC = gcc\ntest:\n\t./t\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644)
+	for _, tt := range []struct {
+		tc   Toolchain
+		env  map[string]string
+		asks bool
+	}{
+		{Go, nil, true},
+		{Cargo, nil, true},
+		{Make, nil, false},
+		{Make, map[string]string{"CC": "clang-22"}, false}, // the Makefile's CC = gcc wins
+	} {
+		_, err := TestPlan(tt.tc, dir, Options{Coverage: true, Env: tt.env})
+		if asks := errors.Is(err, ErrNoCoverageDir); asks != tt.asks || (!asks && err != nil) {
+			t.Errorf("%s %v: %v; want a directory asked for: %t", tt.tc, tt.env, err, tt.asks)
+		}
+	}
+	if _, err := TestPlan(Make, dir, Options{Coverage: true, Args: []string{"CC=clang-22"}}); !errors.Is(err, ErrNoCoverageDir) {
+		t.Errorf("make CC=clang-22: %v; want a directory asked for", err)
+	}
+}
+
 // A SwiftPM coverage run adds --enable-code-coverage; SwiftPM is asked
 // where it kept the JSON with the run's configuration and build location,
 // and the build directory is where it builds (generated, its checkouts
