@@ -246,22 +246,30 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 	if b.state.LastStop != nil && b.state.LastStop.Watch != nil {
 		b.state.LastStop.Watch = &w
 		b.state.LastStop.BreakpointIDs = st.LastStop.BreakpointIDs
-		b.watchStopped = b.fl.kind == KindLLDB && b.state.Status == debugger.StatusStopped
+		b.watchStopped = b.state.Status == debugger.StatusStopped
 	}
 	st.LastStop.Watch = &w
 	return st
 }
 
-// continueFromWatch is a continue's first step from an lldb hardware
-// watchpoint's stop: a breakpoint whose location is the pc that stop left
-// is reported as reached (debugger.LLDBBreakpointAtWatchStop), and the
-// target does not run. ok is false when there is none.
+// continueFromWatch is a continue's first step from a hardware watch's
+// stop; ok says it is the continue's answer, else the continue goes on.
+// Under lldb, a breakpoint whose location is the pc that stop left is
+// reported as reached (debugger.LLDBBreakpointAtWatchStop), and the target
+// does not run. Under dlv, the instruction at the pc is stepped first
+// (stepPastWatchedWrite).
 func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) {
 	b.mu.Lock()
 	at := b.watchStopped && b.state.Status == debugger.StatusStopped
 	b.watchStopped = false
+	kind := b.fl.kind
 	b.mu.Unlock()
-	if !at {
+	switch {
+	case !at:
+		return debugger.State{}, false
+	case kind == KindDlv:
+		return b.stepPastWatchedWrite(ctx)
+	case kind != KindLLDB:
 		return debugger.State{}, false
 	}
 	lid, err := debugger.LLDBBreakpointAtWatchStop(ctx, b.RawCommand)
@@ -279,4 +287,51 @@ func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) 
 	b.bump()
 	b.mu.Unlock()
 	return b.State(), true
+}
+
+// stepPastWatchedWrite steps the one instruction at a dlv data breakpoint
+// stop's pc and reports a write it made to a watched value as that watch's
+// stop. dlv resumes from such a stop by stepping that instruction itself,
+// and a watchpoint it triggers then is never reported (two watched writes
+// in a row lose the second). ok is false when the step wrote nothing
+// watched (or could not be made): the continue goes on from there.
+func (b *Backend) stepPastWatchedWrite(ctx context.Context) (debugger.State, bool) {
+	type watched struct {
+		id         int
+		expr, last string
+	}
+	var ws []watched
+	b.mu.Lock()
+	gen, thread, granular := b.stopGen, b.thread, b.caps.SupportsSteppingGranularity
+	for _, bp := range b.bps {
+		if bp.dataID != "" {
+			ws = append(ws, watched{bp.ID, bp.Spec.Watch, bp.Value})
+		}
+	}
+	b.mu.Unlock()
+	if len(ws) == 0 || !granular {
+		return debugger.State{}, false
+	}
+	if err := b.call(ctx, "next", godap.NextArguments{ThreadId: thread, Granularity: "instruction"}, nil); err != nil {
+		return debugger.State{}, false
+	}
+	b.markRunning(gen)
+	st, err := b.waitStop(ctx, gen, DefaultTimeout)
+	if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopStep {
+		return st, true // it ended, or stopped for a reason of its own: that is the answer
+	}
+	for _, w := range ws {
+		v, err := b.Evaluate(ctx, w.expr, 0)
+		if err != nil || v.Value == w.last {
+			continue
+		}
+		b.mu.Lock()
+		stop := b.state.LastStop
+		stop.Reason, stop.BreakpointIDs = debugger.StopBreakpoint, []int{w.id}
+		stop.Description = fmt.Sprintf("watchpoint %d (written by the instruction its last stop left the target on)", w.id)
+		stop.Watch = &debugger.WatchHit{ID: w.id, Expr: w.expr}
+		b.mu.Unlock()
+		return b.settleWatch(ctx, b.State()), true
+	}
+	return debugger.State{}, false
 }

@@ -90,7 +90,9 @@ func TestCatchGoPanicDlv(t *testing.T) {
 }
 
 // dlv names no data breakpoint in its stop: with two watches set, each stop
-// is the watch whose value changed, in the order the program writes them.
+// is the watch whose value changed, in the order the program writes them,
+// a write by the instruction right after a watched write included (dlv
+// alone misses it); then the program exits.
 func TestWatchUnnamedDataStopDlv(t *testing.T) {
 	needTool(t, "dlv", "")
 	prog := build(t, "gowatch", "go", "build", "-gcflags=all=-N -l")
@@ -120,14 +122,17 @@ func TestWatchUnnamedDataStopDlv(t *testing.T) {
 		}
 		ids[expr] = bp.ID
 	}
-	for _, want := range []struct{ expr, value string }{{"main.second", "2"}, {"main.first", "1"}} {
+	for _, want := range []struct{ expr, old, new string }{{"main.second", "0", "2"}, {"main.first", "0", "1"}, {"main.second", "2", "3"}} {
 		st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second})
 		if err != nil || st.LastStop == nil || st.LastStop.Watch == nil {
-			t.Fatalf("continue to %s's write: %+v, %v", want.expr, st, err)
+			t.Fatalf("continue to %s's write of %s: %+v, %v", want.expr, want.new, st, err)
 		}
 		w := st.LastStop.Watch
-		if w.ID != ids[want.expr] || w.Expr != want.expr || w.Old != "0" || w.New != want.value || len(st.LastStop.BreakpointIDs) != 1 || st.LastStop.BreakpointIDs[0] != w.ID {
-			t.Errorf("stop = %+v, watch %+v; want %s (id %d) 0 → %s", st.LastStop, w, want.expr, ids[want.expr], want.value)
+		if w.ID != ids[want.expr] || w.Expr != want.expr || w.Old != want.old || w.New != want.new || len(st.LastStop.BreakpointIDs) != 1 || st.LastStop.BreakpointIDs[0] != w.ID {
+			t.Errorf("stop = %+v, watch %+v; want %s (id %d) %s → %s", st.LastStop, w, want.expr, ids[want.expr], want.old, want.new)
 		}
+	}
+	if st, err := b.Continue(ctx, debugger.ContinueOptions{Wait: 30 * time.Second}); err != nil || st.Status != debugger.StatusExited {
+		t.Errorf("after the last write: %+v, %v", st, err)
 	}
 }

@@ -227,6 +227,10 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	if err := b.usable(false); err != nil {
 		return b.State(), err
 	}
+	// First, as it may step the target: the state is read after it.
+	if st, ok := b.continueFromWatch(ctx); ok {
+		return st, nil
+	}
 	b.mu.Lock()
 	core, running, gen, thread := b.core, b.state.Status == debugger.StatusRunning, b.stopGen, b.thread
 	if opts.Thread != 0 {
@@ -235,9 +239,6 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 	b.mu.Unlock()
 	if core {
 		return b.State(), fmt.Errorf("continuing a core file: %w", debugger.ErrUnsupported)
-	}
-	if st, ok := b.continueFromWatch(ctx); ok {
-		return st, nil
 	}
 	if !running && b.hasSoftWatch() {
 		return b.continueSoft(ctx, opts.Wait)

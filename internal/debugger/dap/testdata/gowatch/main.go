@@ -1,6 +1,7 @@
 // Command gowatch writes two globals, the second one first: a stop at a
 // data breakpoint the adapter does not name is told by the value that
-// changed.
+// changed. The last write is the instruction right after a watched write,
+// where the stop before it leaves the pc.
 package main
 
 var first, second int
@@ -9,5 +10,6 @@ func main() {
 	second = 2
 	println("between the writes")
 	first = 1
+	second = 3
 	println(first, second)
 }
