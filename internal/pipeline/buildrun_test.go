@@ -35,6 +35,9 @@ func TestCounter(t *testing.T) {
 		if c.passed.Load() != tt.passed || c.failed.Load() != tt.failed {
 			t.Errorf("%.60q: passed %d failed %d, want %d %d", tt.in, c.passed.Load(), c.failed.Load(), tt.passed, tt.failed)
 		}
+		if want := int64(strings.Count(tt.in, "\n")); c.lines.Load() != want {
+			t.Errorf("%.60q: %d lines, want %d", tt.in, c.lines.Load(), want)
+		}
 	}
 }
 

@@ -35,6 +35,7 @@ func newCounter() *counter { return &counter{} }
 
 func (c *counter) Write(p []byte) (int, error) {
 	n := len(p)
+	c.lines.Add(int64(bytes.Count(p, []byte{'\n'}))) // once a block, not a line
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
@@ -67,20 +68,21 @@ var (
 
 // line counts one line's test result, in the formats triage runs.
 func (c *counter) line(l []byte) {
-	c.lines.Add(1)
 	if len(l) > maxCounted {
 		l = l[:maxCounted]
 	}
 	l = bytes.TrimRight(l, "\r")
 	switch {
 	case bytes.HasPrefix(l, []byte(`{"`)):
-		// go test -json: a test's own pass or fail event.
-		if !bytes.Contains(l, litTestField) {
+		// go test -json: a test's own pass or fail event. Most events are
+		// output, so the action is looked at first.
+		pass := bytes.Contains(l, litActionPass)
+		if !pass && !bytes.Contains(l, litActionFail) || !bytes.Contains(l, litTestField) {
 			return
 		}
-		if bytes.Contains(l, litActionPass) {
+		if pass {
 			c.passed.Add(1)
-		} else if bytes.Contains(l, litActionFail) {
+		} else {
 			c.failed.Add(1)
 		}
 	case bytes.HasPrefix(l, []byte("test ")) && bytes.Contains(l, []byte(" ... ")):

@@ -354,8 +354,15 @@ func (p *goParser) cutShortIn(pkg string) bool {
 // isGoResultLine matches go test's own line for a package: "ok  \tpkg\t0.1s",
 // "FAIL\tpkg\t0.1s".
 func isGoResultLine(out, pkg string) bool {
-	return strings.HasPrefix(out, "ok  \t"+pkg+"\t") || strings.HasPrefix(out, "FAIL\t"+pkg+"\t") ||
-		strings.TrimRight(out, "\n") == "ok  \t"+pkg || strings.TrimRight(out, "\n") == "FAIL\t"+pkg
+	// Cut piece by piece rather than compare with concatenations: this
+	// runs on every output line of every test.
+	for _, verdict := range [...]string{"ok  \t", "FAIL\t"} {
+		if rest, ok := strings.CutPrefix(out, verdict); ok {
+			rest, ok = strings.CutPrefix(rest, pkg)
+			return ok && (strings.HasPrefix(rest, "\t") || strings.TrimRight(rest, "\n") == "")
+		}
+	}
+	return false
 }
 
 func dropContaining(list []string, sub string) []string {
