@@ -123,6 +123,12 @@ func Open(ctx context.Context, st *store.Store, meta store.Meta, opts Options) (
 // ID is the output's id in the store.
 func (c *Capture) ID() string { return c.w.ID() }
 
+// PutFile keeps a file with the output (store.Writer.PutFile). It may run
+// while the capture closes.
+func (c *Capture) PutFile(name string, write func(io.Writer) error) error {
+	return c.w.PutFile(name, write)
+}
+
 // Write records p: into the store, the line count and, unless the excerpt
 // is filtered, the excerpt. It never fails; see the package documentation.
 func (c *Capture) Write(p []byte) (int, error) {

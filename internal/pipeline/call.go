@@ -100,7 +100,7 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	// The coverage report is kept (a file beside the output) while the
 	// last of the log is committed: neither waits for the other.
 	kept := make(chan *coverage.Summary, 1)
-	go func() { kept <- c.keepCoverage(ctx, cp.ID(), res) }()
+	go func() { kept <- c.keepCoverage(cp, res) }()
 	output := cp.Close()
 	called := &Called{Result: res, Toolchain: tc, ProjectDir: c.ProjectDir, Options: c.Options,
 		Coverage: <-kept, Output: output}
@@ -160,12 +160,12 @@ func (c *Call) coverageDir() (func(), error) {
 
 // keepCoverage keeps a coverage run's report with its output and
 // summarises it; nil for a run without a report.
-func (c Call) keepCoverage(ctx context.Context, id string, res *Result) *coverage.Summary {
+func (c Call) keepCoverage(cp *capture.Capture, res *Result) *coverage.Summary {
 	if res.Coverage == nil {
 		return nil
 	}
 	s := coverage.Summarize(res.Coverage, c.coverageFilter(), maxCoverageFiles)
-	if err := c.Store.PutFile(ctx, id, coverage.FileName, res.Coverage.Write); err != nil {
+	if err := cp.PutFile(coverage.FileName, res.Coverage.Write); err != nil {
 		s.Report.Notes = append(s.Report.Notes, "the report could not be kept with the output: "+err.Error())
 	}
 	return &s

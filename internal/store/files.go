@@ -41,6 +41,19 @@ func (s *Store) PutFile(ctx context.Context, id, name string, w func(io.Writer) 
 	if _, err := s.Info(ctx, id); err != nil {
 		return err
 	}
+	return s.putFile(id, name, w)
+}
+
+// PutFile keeps a file with the writer's own output, as Store.PutFile
+// does; the writer made the output, so it is not looked up.
+func (w *Writer) PutFile(name string, write func(io.Writer) error) error {
+	if err := checkFileName(name); err != nil {
+		return err
+	}
+	return w.s.putFile(w.id, name, write)
+}
+
+func (s *Store) putFile(id, name string, w func(io.Writer) error) error {
 	dir := s.filesDir(id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("keeping %s with %s: %w", name, id, err)

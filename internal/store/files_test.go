@@ -61,3 +61,31 @@ func TestFilesKeptWithAnOutput(t *testing.T) {
 		t.Errorf("the kept files outlived their output: %v", err)
 	}
 }
+
+// A writer keeps a file with its own output, before the output is
+// finished; the output's identity reads it back, a bad name is refused.
+func TestWriterKeepsAFile(t *testing.T) {
+	s := open(t, ":memory:", Options{MaxAge: time.Hour})
+	alice := identity.With(context.Background(), identity.Caller{ID: "token:a"})
+	w, err := s.Create(alice, Meta{Tool: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PutFile("coverage.jsonl", func(f io.Writer) error { _, err := io.WriteString(f, "kept"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PutFile("../escape", func(io.Writer) error { return nil }); err == nil {
+		t.Error("a name with a path was kept")
+	}
+	if err := w.Finish(context.Background(), Final{Status: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.OpenFile(alice, w.ID(), "coverage.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if data, _ := io.ReadAll(f); string(data) != "kept" {
+		t.Errorf("read %q", data)
+	}
+}
