@@ -253,12 +253,13 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 }
 
 // continueFromWatch is a continue's first step from a hardware watch's
-// stop; ok says it is the continue's answer, else the continue goes on.
+// stop; ok says it (and err) is the continue's answer, else the continue
+// goes on.
 // Under lldb, a breakpoint whose location is the pc that stop left is
 // reported as reached (debugger.LLDBBreakpointAtWatchStop), and the target
 // does not run. Under dlv, the instruction at the pc is stepped first
 // (stepPastWatchedWrite).
-func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) {
+func (b *Backend) continueFromWatch(ctx context.Context) (st debugger.State, ok bool, err error) {
 	b.mu.Lock()
 	at := b.watchStopped && b.state.Status == debugger.StatusStopped
 	b.watchStopped = false
@@ -266,27 +267,27 @@ func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) 
 	b.mu.Unlock()
 	switch {
 	case !at:
-		return debugger.State{}, false
+		return st, false, nil
 	case kind == KindDlv:
 		return b.stepPastWatchedWrite(ctx)
 	case kind != KindLLDB:
-		return debugger.State{}, false
+		return st, false, nil
 	}
 	lid, err := debugger.LLDBBreakpointAtWatchStop(ctx, b.RawCommand)
 	if err != nil || lid == 0 {
-		return debugger.State{}, false
+		return st, false, nil // none found: lldb's own continue
 	}
 	b.mu.Lock()
 	ids := b.ourIDs([]int{lid})
 	if len(ids) == 0 || b.state.Status != debugger.StatusStopped {
 		b.mu.Unlock()
-		return debugger.State{}, false // a raw command's breakpoint: lldb's own continue
+		return st, false, nil // a raw command's breakpoint: lldb's own continue
 	}
 	b.state.LastStop = &debugger.Stop{Reason: debugger.StopBreakpoint, ThreadID: b.thread, BreakpointIDs: ids, At: time.Now(),
 		Description: debugger.WatchStopBreakpointDescription(lid)}
 	b.bump()
 	b.mu.Unlock()
-	return b.State(), true
+	return b.State(), true, nil
 }
 
 // stepPastWatchedWrite steps the one instruction at a dlv data breakpoint
@@ -295,7 +296,7 @@ func (b *Backend) continueFromWatch(ctx context.Context) (debugger.State, bool) 
 // and a watchpoint it triggers then is never reported (two watched writes
 // in a row lose the second). ok is false when the step wrote nothing
 // watched (or could not be made): the continue goes on from there.
-func (b *Backend) stepPastWatchedWrite(ctx context.Context) (debugger.State, bool) {
+func (b *Backend) stepPastWatchedWrite(ctx context.Context) (debugger.State, bool, error) {
 	type watched struct {
 		id         int
 		expr, last string
@@ -310,15 +311,15 @@ func (b *Backend) stepPastWatchedWrite(ctx context.Context) (debugger.State, boo
 	}
 	b.mu.Unlock()
 	if len(ws) == 0 || !granular {
-		return debugger.State{}, false
+		return debugger.State{}, false, nil
 	}
 	if err := b.call(ctx, "next", godap.NextArguments{ThreadId: thread, Granularity: "instruction"}, nil); err != nil {
-		return debugger.State{}, false
+		return debugger.State{}, false, nil
 	}
 	b.markRunning(gen)
 	st, err := b.waitStop(ctx, gen, DefaultTimeout)
 	if err != nil || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Reason != debugger.StopStep {
-		return st, true // it ended, or stopped for a reason of its own: that is the answer
+		return st, true, err // it ended, or stopped for a reason of its own: that is the answer
 	}
 	for _, w := range ws {
 		v, err := b.Evaluate(ctx, w.expr, 0)
@@ -327,11 +328,15 @@ func (b *Backend) stepPastWatchedWrite(ctx context.Context) (debugger.State, boo
 		}
 		b.mu.Lock()
 		stop := b.state.LastStop
+		if stop == nil || b.state.Status != debugger.StatusStopped {
+			b.mu.Unlock()
+			return b.State(), true, nil // it went on meanwhile: what it is now is the answer
+		}
 		stop.Reason, stop.BreakpointIDs = debugger.StopBreakpoint, []int{w.id}
 		stop.Description = fmt.Sprintf("watchpoint %d (written by the instruction its last stop left the target on)", w.id)
 		stop.Watch = &debugger.WatchHit{ID: w.id, Expr: w.expr}
 		b.mu.Unlock()
-		return b.settleWatch(ctx, b.State()), true
+		return b.settleWatch(ctx, b.State()), true, nil
 	}
-	return debugger.State{}, false
+	return debugger.State{}, false, nil
 }

@@ -228,8 +228,8 @@ func (b *Backend) Continue(ctx context.Context, opts debugger.ContinueOptions) (
 		return b.State(), err
 	}
 	// First, as it may step the target: the state is read after it.
-	if st, ok := b.continueFromWatch(ctx); ok {
-		return st, nil
+	if st, ok, err := b.continueFromWatch(ctx); ok {
+		return st, err
 	}
 	b.mu.Lock()
 	core, running, gen, thread := b.core, b.state.Status == debugger.StatusRunning, b.stopGen, b.thread
