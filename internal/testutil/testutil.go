@@ -3,29 +3,22 @@
 package testutil
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"syscall"
+	"context"
+	"time"
+
+	"github.com/triage-dev/triage/internal/spawn"
 )
 
 // ProcessAlive reports whether pid names a live process. A zombie (exited,
 // waiting for its parent or init to reap it) counts as dead: it runs no code
 // and holds no pipes.
-func ProcessAlive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !errors.Is(err, os.ErrNotExist) // no procfs (macOS): trust kill
-	}
-	// The state follows the parenthesised command name, which may itself
-	// contain ") ", so look after the last one.
-	i := bytes.LastIndex(stat, []byte(") "))
-	if i < 0 || i+2 >= len(stat) {
-		return true
-	}
-	return stat[i+2] != 'Z'
+func ProcessAlive(pid int) bool { return !spawn.Exited(pid) }
+
+// WaitGone waits up to timeout for pid to exit and reports whether it did:
+// on a pidfd where there is one (spawn.WaitExited), so tests block on the
+// kernel's own signal instead of polling. Zombies count as gone.
+func WaitGone(pid int, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return spawn.WaitExited(ctx, pid)
 }

@@ -73,8 +73,8 @@ type Backend struct {
 	// targetKilled: targetToKill has answered the target's pid.
 	targetKilled bool
 	pausing      bool // a pause request is in flight: its SIGSTOP is a pause
-	// watchStopped: the last stop is an lldb hardware watchpoint's, so the
-	// next continue first looks for a breakpoint at its pc.
+	// watchStopped: the last stop is a hardware watch's, so the next
+	// continue starts with continueFromWatch.
 	watchStopped bool
 	// entryPending: launched to stop on entry and not stopped yet; the
 	// first stop's SIGSTOP (lldb) is the entry stop.

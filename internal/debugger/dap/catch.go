@@ -235,8 +235,10 @@ func (b *Backend) settleWatch(ctx context.Context, st debugger.State) debugger.S
 	} else if out, err := b.RawCommand(ctx, debugger.LLDBWrittenAtCommand); err == nil {
 		w.File, w.Line = debugger.LLDBWrittenAt(out)
 	}
-	if v, err := b.Evaluate(ctx, w.Expr, 0); err == nil {
-		w.New = v.Value
+	if w.New == "" { // else changedData read it
+		if v, err := b.Evaluate(ctx, w.Expr, 0); err == nil {
+			w.New = v.Value
+		}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

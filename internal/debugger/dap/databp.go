@@ -126,7 +126,8 @@ func (b *Backend) markData(stop *debugger.Stop) {
 
 // changedData narrows a data breakpoint stop that names several of ours
 // (or that the adapter named none of) to the one whose value changed: the
-// stop's watch, and its only breakpoint id. It returns the watch to settle.
+// stop's watch (with the value read), and its only breakpoint id. It
+// returns the watch to settle.
 func (b *Backend) changedData(ctx context.Context, stop *debugger.Stop, w debugger.WatchHit) debugger.WatchHit {
 	type candidate struct {
 		id         int
@@ -146,7 +147,7 @@ func (b *Backend) changedData(ctx context.Context, stop *debugger.Stop, w debugg
 	for _, c := range cands {
 		if v, err := b.Evaluate(ctx, c.expr, 0); err == nil && v.Value != c.last {
 			stop.BreakpointIDs = []int{c.id}
-			return debugger.WatchHit{ID: c.id, Expr: c.expr}
+			return debugger.WatchHit{ID: c.id, Expr: c.expr, New: v.Value}
 		}
 	}
 	return w
