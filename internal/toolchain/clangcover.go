@@ -88,6 +88,14 @@ func isCompilerVar(name string) bool { return name == "CC" || name == "CXX" }
 // ccache), resolved through PATH and symbolic links (cc may be clang),
 // or "" when it is not clang or, on another host, cannot be told.
 func clangPath(compiler string, o Options) string {
+	if r, ok := o.files().(*readOnce); ok {
+		return r.clangPath(compiler, o)
+	}
+	return findClang(compiler, o)
+}
+
+// findClang is clangPath, asked of the file system.
+func findClang(compiler string, o Options) string {
 	words := strings.Fields(compiler)
 	for len(words) > 1 && filepath.Base(words[0]) == "ccache" {
 		words = words[1:]

@@ -63,6 +63,35 @@ func local(fsys Files) bool {
 type readOnce struct {
 	under Files
 	read  map[string]readResult
+	vars  map[string]map[string]flagValue // by directory: readMakeVars's, parsed once
+	clang map[string]string               // by compiler and PATH: findClang's, looked up once
+}
+
+// clangPath is findClang's answer for compiler, looked up once a plan.
+func (r *readOnce) clangPath(compiler string, o Options) string {
+	key := compiler + "\x00" + envOf(o, "PATH")
+	if c, ok := r.clang[key]; ok {
+		return c
+	}
+	if r.clang == nil {
+		r.clang = map[string]string{}
+	}
+	c := findClang(compiler, o)
+	r.clang[key] = c
+	return c
+}
+
+// makeVars is readMakeVars of dir, parsed on the first question.
+func (r *readOnce) makeVars(dir string) map[string]flagValue {
+	if v, ok := r.vars[dir]; ok {
+		return v
+	}
+	if r.vars == nil {
+		r.vars = map[string]map[string]flagValue{}
+	}
+	v := readMakeVars(r, dir)
+	r.vars[dir] = v
+	return v
 }
 
 type readResult struct {

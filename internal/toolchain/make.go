@@ -109,9 +109,12 @@ func testTarget(fsys Files, dir string) string {
 
 func pickTestTarget(r io.Reader) string {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grown for a long line
 	check := false
 	for sc.Scan() {
+		if b := sc.Bytes(); len(b) == 0 || b[0] == '\t' || b[0] == '#' {
+			continue // not a rule: spared the string
+		}
 		for _, t := range ruleTargets(sc.Text()) {
 			switch t {
 			case "test":

@@ -153,8 +153,31 @@ func makefileFlags(fsys Files, dir string) map[string]flagValue {
 	return makefileVars(fsys, dir, isFlagVar)
 }
 
-// makefileVars reads the assignments of the variables want selects.
+// makefileVars reads the assignments of the variables want selects (flag
+// or compiler variables). One plan's questions parse its Makefile once
+// (readOnce keeps what it found).
 func makefileVars(fsys Files, dir string, want func(string) bool) map[string]flagValue {
+	var all map[string]flagValue
+	if r, ok := fsys.(*readOnce); ok {
+		all = r.makeVars(dir)
+	} else {
+		all = readMakeVars(fsys, dir)
+	}
+	vals := map[string]flagValue{}
+	for k, v := range all {
+		if want(k) {
+			vals[k] = v
+		}
+	}
+	return vals
+}
+
+// isMakeVar selects every variable a plan asks the Makefile about.
+func isMakeVar(name string) bool { return isFlagVar(name) || isCompilerVar(name) }
+
+// readMakeVars reads the assignments of every variable isMakeVar selects
+// in the first Makefile of dir that make would read.
+func readMakeVars(fsys Files, dir string) map[string]flagValue {
 	vals := map[string]flagValue{}
 	for _, name := range makefiles {
 		f, err := fsys.Open(filepath.Join(dir, name))
@@ -162,7 +185,7 @@ func makefileVars(fsys Files, dir string, want func(string) bool) map[string]fla
 			continue
 		}
 		defer f.Close()
-		readFlags(io.LimitReader(f, maxMakefileScan), vals, want)
+		readFlags(io.LimitReader(f, maxMakefileScan), vals, isMakeVar)
 		return vals
 	}
 	return vals
@@ -170,10 +193,13 @@ func makefileVars(fsys Files, dir string, want func(string) bool) map[string]fla
 
 func readFlags(r io.Reader, vals map[string]flagValue, want func(string) bool) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grown for a long line
 	depth := 0
 	var line string
 	for sc.Scan() {
+		if b := sc.Bytes(); line == "" && (len(b) == 0 || b[0] == '\t') {
+			continue // a recipe or an empty line, not continued: spared the string
+		}
 		line += sc.Text()
 		if strings.HasSuffix(line, `\`) {
 			line = strings.TrimSuffix(line, `\`) + " "

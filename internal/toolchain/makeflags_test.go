@@ -85,3 +85,29 @@ func TestAssignedNameAgreesWithTheExpression(t *testing.T) {
 		t.Error("assignedName misreads a plain line")
 	}
 }
+
+// One plan's questions share one parse of the Makefile: each still gets
+// only the variables it asks about, and the same answer as a fresh read.
+func TestMakeVarsParsedOnceAnswerEachQuestion(t *testing.T) {
+	dir := makeProject(t, "CC = clang\nCFLAGS = -O2\nifeq ($(X),1)\nLDFLAGS = -s\nendif\nCXX=g++\ntest:\n\t$(CC) t.c\n")
+	once := newReadOnce(localFiles{})
+	for range 2 {
+		for _, want := range []func(string) bool{isFlagVar, isCompilerVar} {
+			got, fresh := makefileVars(once, dir, want), makefileVars(localFiles{}, dir, want)
+			if !reflect.DeepEqual(got, fresh) {
+				t.Fatalf("through the plan's reads: %v; a fresh read: %v", got, fresh)
+			}
+			for name := range got {
+				if !want(name) {
+					t.Errorf("%s answered a question that did not ask for it: %v", name, got)
+				}
+			}
+		}
+	}
+	if got := makefileVars(once, dir, isFlagVar); got["CFLAGS"].value != "-O2" || !got["LDFLAGS"].unknown {
+		t.Errorf("flags = %+v, want CFLAGS -O2 and LDFLAGS unknown (under a conditional)", got)
+	}
+	if got := makefileVars(once, dir, isCompilerVar); got["CC"].value != "clang" || got["CXX"].value != "g++" {
+		t.Errorf("compilers = %+v, want CC clang and CXX g++", got)
+	}
+}
