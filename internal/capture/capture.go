@@ -129,6 +129,11 @@ func (c *Capture) PutFile(name string, write func(io.Writer) error) error {
 	return c.w.PutFile(name, write)
 }
 
+// ReserveFile makes room, while the producer runs, for a file PutFile
+// will keep (store.Writer.ReserveFile). It is called before the producer
+// ends.
+func (c *Capture) ReserveFile(name string) { c.w.ReserveFile(name) }
+
 // Write records p: into the store, the line count and, unless the excerpt
 // is filtered, the excerpt. It never fails; see the package documentation.
 func (c *Capture) Write(p []byte) (int, error) {

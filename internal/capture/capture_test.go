@@ -103,11 +103,11 @@ func TestFilteredExcerptComesFromTheFilteredLog(t *testing.T) {
 func TestStoreFailureIsOneOutcome(t *testing.T) {
 	ctx := context.Background()
 	st, bodies := openStore(t)
+	breakBodies(t, bodies) // before Open: the body file is made as the output starts
 	c, err := capture.Open(ctx, st, store.Meta{Tool: "run"}, capture.Options{Budget: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
-	breakBodies(t, bodies)
 	out := "one\nSegmentation fault (core dumped)\n"
 	if n, err := c.Write([]byte(out)); err != nil || n != len(out) {
 		t.Fatalf("write = %d, %v: a capture's writes never fail", n, err)

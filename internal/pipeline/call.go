@@ -92,6 +92,9 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	if err != nil {
 		return capture.Result{}, err
 	}
+	if steps[len(steps)-1].Coverage != nil {
+		cp.ReserveFile(coverage.FileName)
+	}
 	res, err := Run(ctx, c.request(ctx, steps, cp))
 	if err != nil {
 		cp.Abort()

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +90,70 @@ func TestWriterKeepsAFile(t *testing.T) {
 	if data, _ := io.ReadAll(f); string(data) != "kept" {
 		t.Errorf("read %q", data)
 	}
+}
+
+// A file reserved while the output is written is kept where the room was
+// made, and nothing of the room is left: a second PutFile of the name
+// still replaces it, a room never used is removed with the output's end,
+// and a room that could not be made leaves PutFile to say why.
+func TestReservedFiles(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:", Options{MaxAge: time.Hour})
+	put := func(text string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, text); return err }
+	}
+	read := func(id, name string) string {
+		t.Helper()
+		f, err := s.OpenFile(ctx, id, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		data, _ := io.ReadAll(f)
+		return string(data)
+	}
+	w, err := s.Create(ctx, Meta{Tool: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ReserveFile("coverage.jsonl")
+	w.ReserveFile("unused")
+	w.ReserveFile("../escape") // refused by PutFile as ever; nothing made
+	if err := w.PutFile("coverage.jsonl", put("first")); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(w.ID(), "coverage.jsonl"); got != "first" {
+		t.Errorf("read %q", got)
+	}
+	if err := w.PutFile("coverage.jsonl", put("second")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Finish(ctx, Final{Status: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(w.ID(), "coverage.jsonl"); got != "second" {
+		t.Errorf("read %q, want the file replaced", got)
+	}
+	entries, err := os.ReadDir(s.filesDir(w.ID()))
+	if err != nil || len(entries) != 1 || entries[0].Name() != "coverage.jsonl" {
+		t.Errorf("kept beside the output: %v, %v; want coverage.jsonl alone", entries, err)
+	}
+
+	// The kept files' directory cannot be made: the reservation fails
+	// quietly and PutFile reports it.
+	w, err = s.Create(ctx, Meta{Tool: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.filesDir(w.ID())), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.filesDir(w.ID()), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.ReserveFile("coverage.jsonl")
+	if err := w.PutFile("coverage.jsonl", put("x")); err == nil || !strings.Contains(err.Error(), "keeping coverage.jsonl with "+w.ID()) {
+		t.Errorf("PutFile where no room could be made: %v", err)
+	}
+	w.Abort()
 }
