@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -48,6 +50,12 @@ type Call struct {
 	// Answer renders the finished call; what it returns is stored with the
 	// output and its verdict.
 	Answer func(*Called) any
+	// WorkDir, when set, is a directory this process holds where the call
+	// makes the directories it needs (services.Set.WorkDir); without it,
+	// each is a scratch directory of its own.
+	WorkDir string
+
+	removeCover func() // removes coverageDir's directory
 }
 
 // Called is a finished call, for its answer.
@@ -72,30 +80,29 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	if err := c.onHost(ctx); err != nil {
 		return capture.Result{}, err
 	}
-	steps, tc, err := toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
-	if errors.Is(err, toolchain.ErrNoCoverageDir) {
-		// Made only for a toolchain that writes its data there (not gcc).
-		done, derr := c.coverageDir()
-		if derr != nil {
-			return capture.Result{}, derr
-		}
-		defer done()
-		steps, tc, err = toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
-	}
+	defer c.removeCoverageDir()
+	steps, tc, mkdir, err := c.plan()
 	if err != nil {
-		// an unknown toolchain, a directory that holds no project, an
-		// option the toolchain cannot honour: the caller's to fix
-		return capture.Result{}, fault.Usage(err)
+		return capture.Result{}, err
 	}
+	// What the steps need first (a coverage directory, the last run's
+	// counters gone) is readied while the output's store entry is made.
+	prepared := make(chan *Prepared, 1)
+	go func() {
+		prepared <- prepare(ctx, Request{Steps: steps, ProjectDir: c.ProjectDir, Remote: c.Remote, Timeout: c.Timeout}, mkdir)
+	}()
 	cp, err := capture.Open(ctx, c.Store, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: c.ProjectDir},
 		capture.Options{Budget: c.Budget, Filtered: true})
+	prep := <-prepared
 	if err != nil {
 		return capture.Result{}, err
 	}
 	if steps[len(steps)-1].Coverage != nil {
 		cp.ReserveFile(coverage.FileName)
 	}
-	res, err := Run(ctx, c.request(ctx, steps, cp))
+	req := c.request(ctx, steps, cp)
+	req.Prepared = prep
+	res, err := Run(ctx, req)
 	if err != nil {
 		cp.Abort()
 		return capture.Result{}, capture.StartFailure(err)
@@ -109,6 +116,26 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 		Coverage: <-kept, Output: output}
 	answer := c.Answer(called)
 	return cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: res.exitCode()}, answer), nil
+}
+
+// plan plans the call's steps. A toolchain that writes its coverage data
+// into a directory of triage's (Go, cargo, clang; not gcc) is given one,
+// which removeCoverageDir removes; mkdir is that directory when prepare
+// is to make it, "" when it is made already or there is none.
+func (c *Call) plan() (steps []toolchain.Step, tc, mkdir string, err error) {
+	steps, tc, err = toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
+	if errors.Is(err, toolchain.ErrNoCoverageDir) {
+		if mkdir, err = c.coverageDir(); err != nil {
+			return nil, "", "", err
+		}
+		steps, tc, err = toolchain.Plan(c.Kind, c.Argv, c.Toolchain, c.ProjectDir, c.Options)
+	}
+	if err != nil {
+		// an unknown toolchain, a directory that holds no project, an
+		// option the toolchain cannot honour: the caller's to fix
+		return nil, "", "", fault.Usage(err)
+	}
+	return steps, tc, mkdir, nil
 }
 
 // request is the run of steps into cp.
@@ -150,15 +177,28 @@ func (c *Call) onHost(ctx context.Context) error {
 }
 
 // coverageDir gives a coverage run a directory of triage's own for the data
-// it names (Go's profile, LLVM's raw profiles); the function returned
-// removes it.
-func (c *Call) coverageDir() (func(), error) {
+// it names (Go's profile, LLVM's raw profiles): a new name in WorkDir,
+// returned for prepare to make, or without WorkDir a scratch directory made
+// now. removeCoverageDir removes either.
+func (c *Call) coverageDir() (mkdir string, err error) {
+	if c.WorkDir != "" {
+		c.Options.CoverageDir = filepath.Join(c.WorkDir, "cover-"+rand.Text())
+		c.removeCover = func() { os.RemoveAll(c.Options.CoverageDir) }
+		return c.Options.CoverageDir, nil
+	}
 	d, err := scratch.Dir("", "cover")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	c.Options.CoverageDir = d.Path
-	return func() { d.Remove() }, nil
+	c.Options.CoverageDir, c.removeCover = d.Path, func() { d.Remove() }
+	return "", nil
+}
+
+// removeCoverageDir removes the directory coverageDir gave, if any.
+func (c *Call) removeCoverageDir() {
+	if c.removeCover != nil {
+		c.removeCover()
+	}
 }
 
 // keepCoverage keeps a coverage run's report with its output and

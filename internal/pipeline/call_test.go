@@ -24,21 +24,35 @@ func openStore(t *testing.T) *store.Store {
 	return st
 }
 
-// A coverage call plans in a scratch directory of its own (removed after),
-// keeps the report with the output, summarises the files under its filter,
-// and stores the answer with the verdict.
+// A coverage call plans in a directory of its own (in the process's work
+// directory when it has one, else a scratch directory), removed after;
+// keeps the report with the output, summarises the files under its
+// filter, and stores the answer with the verdict.
 func TestBuildOrTestKeepsCoverageAndAnswer(t *testing.T) {
+	t.Run("scratch", func(t *testing.T) { testKeepsCoverageAndAnswer(t, "") })
+	t.Run("work dir", func(t *testing.T) { testKeepsCoverageAndAnswer(t, t.TempDir()) })
+}
+
+func testKeepsCoverageAndAnswer(t *testing.T, work string) {
 	ctx := context.Background()
 	st := openStore(t)
 	dir := writeFiles(t, goModule)
 	var called *Called
 	var progress []string
 	res, err := BuildOrTest(ctx, Call{Tool: "test", Store: st, Budget: 8192, Kind: toolchain.StepTest, ProjectDir: dir,
-		Options: toolchain.Options{Coverage: true}, Level: logfilter.Standard, Coverage: filepath.Join(dir, "calc"),
+		Options: toolchain.Options{Coverage: true}, Level: logfilter.Standard, Coverage: filepath.Join(dir, "calc"), WorkDir: work,
 		Progress: func(_ int64, msg string) { progress = append(progress, msg) },
 		Answer:   func(d *Called) any { called = d; return map[string]string{"verdict": d.Result.Line} }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if work != "" {
+		if filepath.Dir(called.Options.CoverageDir) != work {
+			t.Errorf("coverage directory %s, want one in the work directory %s", called.Options.CoverageDir, work)
+		}
+		if entries, err := os.ReadDir(work); err != nil || len(entries) != 0 {
+			t.Errorf("the work directory holds %v (%v) after the call; want it empty and kept", entries, err)
+		}
 	}
 	if called == nil || called.Result.Status != Failed || called.Toolchain != string(toolchain.Go) || called.Output.ID != res.ID {
 		t.Fatalf("called %+v", called)

@@ -16,6 +16,31 @@ func coverageSpec(req Request) *toolchain.Coverage {
 	return req.Steps[len(req.Steps)-1].Coverage
 }
 
+// Prepared is what prepare readied for a run's steps.
+type Prepared struct {
+	tools *coverage.LLVMTools
+	err   error
+}
+
+// prepare readies a run before its steps: the directory its coverage data
+// goes to (mkdir, when not "": a directory the plan named), then
+// prepareCoverage. BuildOrTest has it done while the run's output gets its
+// store entry: each costs a few tenths of a millisecond of file system.
+func prepare(ctx context.Context, req Request, mkdir string) *Prepared {
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	if mkdir != "" {
+		if err := os.Mkdir(mkdir, 0o700); err != nil {
+			return &Prepared{err: fmt.Errorf("making the coverage data's directory: %w", err)}
+		}
+	}
+	tools, err := prepareCoverage(ctx, req)
+	return &Prepared{tools: tools, err: err}
+}
+
 // prepareCoverage readies a coverage run before its steps: the counters an
 // earlier run left are removed (gcc adds to them, so they would count in
 // this run's report), and for a Rust or clang run the LLVM tools of the

@@ -85,6 +85,9 @@ type Request struct {
 	// Remote, when set, runs the steps on that host: the steps' paths, the
 	// report files, the cores and ProjectDir are the host's.
 	Remote *remote.Conn
+	// Prepared, when set, is what prepare readied for these steps, which
+	// Run then does not do again.
+	Prepared *Prepared
 }
 
 // StepResult is how one step went.
@@ -117,10 +120,14 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		filtered = io.Discard
 	}
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
-	tools, err := prepareCoverage(ctx, req)
-	if err != nil {
-		return nil, err
+	prep := req.Prepared
+	if prep == nil {
+		prep = prepare(ctx, req, "")
 	}
+	if prep.err != nil {
+		return nil, prep.err
+	}
+	tools := prep.tools
 	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
 	start := time.Now()
 	for i, step := range req.Steps {

@@ -86,6 +86,9 @@ type Set struct {
 	dumps      *postmortem.Manager
 	dumpsReady atomic.Bool
 
+	workOnce sync.Once
+	work     string
+
 	sessions notify.Changes // a debug or dump session changed (SessionsChanged)
 }
 
@@ -249,6 +252,25 @@ func (s *Set) Debugger() *debugger.Manager {
 		s.debugReady.Store(true)
 	})
 	return s.debug
+}
+
+// WorkDir is a temporary directory this process holds (made on first use,
+// removed at Close; swept by a later triage if this one is killed), where
+// calls make the directories they need for a moment: a coverage run's
+// data. A directory made there costs one mkdir, not a scratch directory's
+// owner file and lock. "" when it could not be made: callers then make
+// scratch directories of their own.
+func (s *Set) WorkDir() string {
+	s.workOnce.Do(func() {
+		owned, err := scratch.Dir("", "work")
+		if err != nil {
+			s.Log.Warn("making the work directory", "err", err)
+			return
+		}
+		s.work = owned.Path
+		s.OnClose(owned.Remove)
+	})
+	return s.work
 }
 
 // Dumps returns the post-mortem dump session manager, created on first use;
