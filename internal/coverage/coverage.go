@@ -128,41 +128,6 @@ const (
 	ToolLLVM = "llvm-cov" // rustc's -C instrument-coverage, read by llvm-cov
 )
 
-// lineCounts gathers counts per file and line before a report is made.
-type lineCounts struct {
-	lines map[string]map[int]int64 // absolute path → line → count
-	stmts map[string][2]int        // absolute path → statements, covered (Go)
-	// summary holds the tool's own line figures where they are not the
-	// distinct lines counted (llvm-cov's, see readLCOV): lines, covered.
-	summary map[string][2]int
-	funcs   map[string]map[Func]bool // absolute path → its functions (gcov)
-}
-
-func newLineCounts() *lineCounts {
-	return &lineCounts{lines: map[string]map[int]int64{}, stmts: map[string][2]int{}, summary: map[string][2]int{}, funcs: map[string]map[Func]bool{}}
-}
-
-func (lc *lineCounts) add(path string, line int, count int64) {
-	m := lc.lines[path]
-	if m == nil {
-		m = map[int]int64{}
-		lc.lines[path] = m
-	}
-	m[line] += count
-}
-
-// addFunc adds a function of a file, once however many data files name it
-// (an inline function of a header is in each that includes it).
-func (lc *lineCounts) addFunc(path string, fn Func) {
-	if fn.From <= 0 || fn.To < fn.From {
-		return
-	}
-	if lc.funcs[path] == nil {
-		lc.funcs[path] = map[Func]bool{}
-	}
-	lc.funcs[path][fn] = true
-}
-
 // report makes the report: each file classified, its lines folded into
 // ranges, and the totals counted.
 func (lc *lineCounts) report(tool string, c *classifier) *Report {
@@ -201,41 +166,4 @@ func (r *Report) count() {
 		c.add(f)
 		r.Apart[f.Kind] = c
 	}
-}
-
-// fileOf folds a file's line counts into runs of covered and uncovered
-// lines: a run spans the lines between (blank, comments) that nothing
-// counts.
-func fileOf(lines map[int]int64) File {
-	nums := make([]int, 0, len(lines))
-	for n := range lines {
-		nums = append(nums, n)
-	}
-	slices.Sort(nums)
-	var f File
-	for _, n := range nums {
-		f.Lines++
-		ranges := &f.Uncovered
-		if lines[n] > 0 {
-			f.Covered++
-			ranges = &f.CoveredRanges
-		}
-		if k := len(*ranges); k > 0 && (*ranges)[k-1].To == f.last(n) {
-			(*ranges)[k-1].To = n
-			continue
-		}
-		*ranges = append(*ranges, Range{n, n})
-	}
-	return f
-}
-
-// last is the last counted line before n in either list, 0 for none.
-func (f *File) last(n int) int {
-	prev := 0
-	for _, rs := range [][]Range{f.Uncovered, f.CoveredRanges} {
-		if k := len(rs); k > 0 && rs[k-1].To < n {
-			prev = max(prev, rs[k-1].To)
-		}
-	}
-	return prev
 }

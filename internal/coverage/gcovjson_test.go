@@ -105,8 +105,8 @@ func TestGcovScannerAgreesWithDecoder(t *testing.T) {
 		if err := readGcovJSON(r, got); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !reflect.DeepEqual(got.lines, want.lines) || !reflect.DeepEqual(got.funcs, want.funcs) {
-			t.Errorf("%s: the scanner read\n%v\n%v\nencoding/json read\n%v\n%v", name, got.lines, got.funcs, want.lines, want.funcs)
+		if !reflect.DeepEqual(got.asMap(), want.asMap()) || !reflect.DeepEqual(got.funcs, want.funcs) {
+			t.Errorf("%s: the scanner read\n%v\n%v\nencoding/json read\n%v\n%v", name, got.asMap(), got.funcs, want.asMap(), want.funcs)
 		}
 	}
 }
@@ -121,8 +121,8 @@ func TestGcovScannerEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]map[int]int64{`/p/dir/q"x.c`: {2: 3, 4: 0}}
-	if !reflect.DeepEqual(lc.lines, want) {
-		t.Errorf("read %v, want %v", lc.lines, want)
+	if !reflect.DeepEqual(lc.asMap(), want) {
+		t.Errorf("read %v, want %v", lc.asMap(), want)
 	}
 	for _, bad := range []string{
 		`{"files": [`,

@@ -125,9 +125,7 @@ func addJSONFile(f *llvmJSONFile, dir string, lc *lineCounts) error {
 		path = filepath.Join(dir, path)
 	}
 	lineStats(segs, func(line int, count int64) { lc.add(path, line, count) })
-	if lc.lines[path] == nil {
-		lc.lines[path] = map[int]int64{} // a file without code keeps its figures
-	}
+	lc.file(path) // a file without code keeps its figures
 	lc.summary[path] = [2]int{f.Summary.Lines.Count, f.Summary.Lines.Covered}
 	return nil
 }

@@ -26,7 +26,7 @@ type xccovLine struct {
 // readXccovArchive reads `xccov view --archive --json` (of a bundle, or
 // with --file of some of its files): each file's executable lines and
 // their counts, by absolute path.
-func readXccovArchive(data []byte) (map[string]map[int]int64, error) {
+func readXccovArchive(data []byte) (map[string]*fileCounts, error) {
 	var x map[string][]xccovLine
 	if err := json.Unmarshal(data, &x); err != nil {
 		return nil, fmt.Errorf("reading xccov's archive: %w", err)
@@ -37,12 +37,12 @@ func readXccovArchive(data []byte) (map[string]map[int]int64, error) {
 	if len(x) > maxJSONFiles {
 		return nil, fmt.Errorf("reading xccov's archive: more than %d files", maxJSONFiles)
 	}
-	files := make(map[string]map[int]int64, len(x))
+	files := make(map[string]*fileCounts, len(x))
 	for path, lines := range x {
 		if !filepath.IsAbs(path) {
 			return nil, fmt.Errorf("reading xccov's archive: file %q is not an absolute path", path)
 		}
-		counts := map[int]int64{}
+		counts := &fileCounts{}
 		for _, l := range lines {
 			if l.Line <= 0 || l.Line > maxXccovLine {
 				return nil, fmt.Errorf("reading xccov's archive: %s: bad line number %d", path, l.Line)
@@ -53,7 +53,7 @@ func readXccovArchive(data []byte) (map[string]map[int]int64, error) {
 			if l.ExecutionCount == nil || *l.ExecutionCount < 0 {
 				return nil, fmt.Errorf("reading xccov's archive: %s:%d: an executable line without a count", path, l.Line)
 			}
-			counts[l.Line] += *l.ExecutionCount
+			counts.add(l.Line, *l.ExecutionCount)
 		}
 		files[filepath.Clean(path)] = counts
 	}
