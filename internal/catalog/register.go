@@ -96,11 +96,23 @@ func (l *listing) list(tools []*Tool) []*mcp.Tool {
 	list := make([]*mcp.Tool, len(tools))
 	for i, t := range tools {
 		mt := t.mcpTool()
-		mt.InputSchema, mt.OutputSchema = t.advertised(l.Enabled), t.OutputSchema()
+		mt.InputSchema, mt.OutputSchema = encodedSchema(t.advertised(l.Enabled)), encodedSchema(t.OutputSchema())
 		list[i] = mt
 	}
 	slices.SortFunc(list, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return list
+}
+
+// encodedSchema is s encoded once for every list a process answers
+// (SchemaJSON), or s itself should that fail (the SDK then encodes it).
+func encodedSchema(s *jsonschema.Schema) any {
+	if s == nil {
+		return nil
+	}
+	if b, err := SchemaJSON(s); err == nil {
+		return b
+	}
+	return s
 }
 
 // forSession adds to the listing the optional tools of the workflows the
