@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -243,4 +244,25 @@ func BenchmarkCapture(b *testing.B) {
 			b.Fatalf("%v %v", res, err)
 		}
 	}
+}
+
+// BenchmarkStartToExit runs /bin/true as a build or test step is run (its
+// own process group, core dumps on, the outputs merged), beside os/exec
+// running it plainly: what a step's supervision adds to each child.
+func BenchmarkStartToExit(b *testing.B) {
+	b.Run("spawn", func(b *testing.B) {
+		for b.Loop() {
+			res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{"/bin/true"}, Combined: io.Discard, CoreDumps: true, MergeStderr: true})
+			if err != nil || !res.Success() {
+				b.Fatalf("%v %v", res, err)
+			}
+		}
+	})
+	b.Run("os-exec", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("/bin/true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -27,3 +27,25 @@ func TestParseOOMKill(t *testing.T) {
 		})
 	}
 }
+
+// The counter's file is remembered once found, and found again when it
+// stops reading (a cgroup removed, a path that was never there).
+func TestOOMKillsRemembersItsFile(t *testing.T) {
+	path, want := findOOMKills()
+	if want < 0 {
+		t.Skip("this machine's cgroup has no readable OOM-kill counter; nothing to remember")
+	}
+	if got := oomKills(); got != want {
+		t.Fatalf("oomKills = %d, want %d (read from %s)", got, want, path)
+	}
+	if got, _ := oomFile.Load().(string); got != path {
+		t.Errorf("remembered %q, want %q", got, path)
+	}
+	oomFile.Store(t.TempDir() + "/gone/memory.events")
+	if got := oomKills(); got != want {
+		t.Errorf("after the file went away: %d, want %d", got, want)
+	}
+	if got, _ := oomFile.Load().(string); got != path {
+		t.Errorf("found again %q, want %q", got, path)
+	}
+}
