@@ -77,40 +77,22 @@ const maxGoBlockSpan = 100000
 // tool cover` merges them. Import paths under module become files in dir;
 // others are kept as the profile names them.
 func ParseGoProfile(r io.Reader, module, dir string, generated []string) (*Report, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "mode: ") {
-		return nil, fmt.Errorf("not a Go cover profile: no mode line")
-	}
-	blocks := map[string]*goBlock{}
-	var order []string
-	for n := 2; sc.Scan(); n++ {
-		if sc.Text() == "" || strings.HasPrefix(sc.Text(), "mode: ") {
-			continue // go test writes one mode line per package merged
-		}
-		b, err := parseGoBlock(sc.Text())
-		if err != nil {
-			return nil, fmt.Errorf("cover profile line %d: %w", n, err)
-		}
-		if b.endLine-b.startLine > maxGoBlockSpan {
-			return nil, fmt.Errorf("cover profile line %d: a block of %d lines", n, b.endLine-b.startLine)
-		}
-		if prev, ok := blocks[b.key]; ok {
-			prev.count += b.count
-			continue
-		}
-		blocks[b.key] = &b
-		order = append(order, b.key)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the cover profile: %w", err)
+	blocks, err := readGoBlocks(r)
+	if err != nil {
+		return nil, err
 	}
 	lc := newLineCounts()
-	for _, k := range order {
-		b := blocks[k]
-		path := goFilePath(b.file, module, dir)
+	paths := map[string]string{} // a profile names each file in every block of it
+	for i := range blocks {
+		b := &blocks[i]
+		path, ok := paths[b.file]
+		if !ok {
+			path = goFilePath(b.file, module, dir)
+			paths[b.file] = path
+		}
+		fc := lc.file(path)
 		for l := b.startLine; l <= b.endLine; l++ {
-			lc.add(path, l, b.count)
+			fc.add(l, b.count)
 		}
 		s := lc.stmts[path]
 		s[0] += b.stmts
@@ -120,6 +102,41 @@ func ParseGoProfile(r io.Reader, module, dir string, generated []string) (*Repor
 		lc.stmts[path] = s
 	}
 	return lc.report(ToolGo, newClassifier(dir, generated)), nil
+}
+
+// readGoBlocks reads a profile's blocks in the order of their first line,
+// those at one position merged.
+func readGoBlocks(r io.Reader) ([]goBlock, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grown for a long line
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "mode: ") {
+		return nil, fmt.Errorf("not a Go cover profile: no mode line")
+	}
+	at := map[string]int{} // a block's position → its index in blocks
+	var blocks []goBlock
+	for n := 2; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "mode: ") {
+			continue // go test writes one mode line per package merged
+		}
+		b, err := parseGoBlock(line)
+		if err != nil {
+			return nil, fmt.Errorf("cover profile line %d: %w", n, err)
+		}
+		if b.endLine-b.startLine > maxGoBlockSpan {
+			return nil, fmt.Errorf("cover profile line %d: a block of %d lines", n, b.endLine-b.startLine)
+		}
+		if i, ok := at[b.key]; ok {
+			blocks[i].count += b.count
+			continue
+		}
+		at[b.key] = len(blocks)
+		blocks = append(blocks, b)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading the cover profile: %w", err)
+	}
+	return blocks, nil
 }
 
 // goFilePath turns a profile's file name (an import path and a file name)
