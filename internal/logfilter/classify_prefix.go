@@ -68,10 +68,39 @@ func onStar(b []byte, _ int) (class, bool) {
 		return with(clsSummary, "xcodebuild"), true
 	}
 	if hasPrefix(b, "*** ") {
-		return clsCrash, true // glibc "*** stack smashing detected ***", "*** Terminating app due to uncaught exception"
+		if isRuntimeStarLine(b) {
+			return clsCrash, true
+		}
+		// A banner of the tests' own ("*** zlib test OK ***") or a tool's
+		// word after a failure (xcodebuild's "*** If you believe this error
+		// represents a bug..."): kept at every level, counted as nothing.
+		return clsSummary, true
 	}
 	return class{}, false
 }
+
+// isRuntimeStarLine reports a runtime's fatal line between stars: glibc's
+// ("*** stack smashing detected ***: terminated", and before 2.34 "***:
+// ./prog terminated"; malloc's "*** Error in `./prog': ..."), and
+// Foundation's uncaught exception and assertion. A test's own banner
+// ("*** zlib test OK ***") is none.
+func isRuntimeStarLine(b []byte) bool {
+	if i := bytes.Index(b, litStarsColon); i > 0 && bytes.Contains(b[i:], litTerminated) {
+		return true
+	}
+	for _, p := range starLinePrefixes {
+		if hasPrefix(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	litStarsColon    = []byte(" ***: ")
+	litTerminated    = []byte("terminated")
+	starLinePrefixes = []string{"*** Error in `", "*** Terminating app due to uncaught exception", "*** Assertion failure in ", "*** First throw call stack"}
+)
 
 func onDash(b []byte, _ int) (class, bool) {
 	if hasPrefix(b, "--- FAIL") {

@@ -43,6 +43,12 @@ func TestNativeCrashLines(t *testing.T) {
 		{"# FAIL:  2", KindFailure},
 		{"# FAIL:  0", KindSummary},
 		{"==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000018", KindCrash},
+		{"*** stack smashing detected ***: terminated", KindCrash},
+		{"*** buffer overflow detected ***: ./a.out terminated", KindCrash},
+		{"*** Error in `./a.out': double free or corruption (fasttop): 0x0000000001c2e010 ***", KindCrash},
+		{"*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: 'x'", KindCrash},
+		{"*** zlib test OK ***", KindSummary},
+		{"*** Running 12 tests ***", KindSummary},
 	}
 	for _, tt := range tests {
 		if got := Classify([]byte(tt.line)); got != tt.want {

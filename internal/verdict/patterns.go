@@ -130,7 +130,11 @@ var patterns = sync.OnceValue(func() []pattern {
 			frameRe: re(`(?P<file>[^\s:]+):(?P<line>\d+): (?P<fn>[^:]+): Assertion`)},
 		{pack: "c", name: "C assertion failure (BSD)", typ: CrashAbort, sev: sevCrash, key: "Assertion failed: (", frame: frameInLine,
 			frameRe: re(`function (?P<fn>\S+), file (?P<file>\S+), line (?P<line>\d+)`)},
-		{pack: "c", name: "glibc fatal error", typ: CrashAbort, sev: sevCrash, key: "*** ", re: re(`^\*\*\* .+ \*\*\*`)},
+		// glibc's fatal messages: "*** stack smashing detected ***: terminated"
+		// (and, before 2.34, "...***: ./prog terminated"), and malloc's
+		// "*** Error in `./prog': double free or corruption ...: 0x... ***".
+		// A test's own banner between stars ("*** zlib test OK ***") is not one.
+		{pack: "c", name: "glibc fatal error", typ: CrashAbort, sev: sevCrash, key: "*** ", re: re(`^\*\*\* (?:.+ \*\*\*: (?:.* )?terminated\s*$|Error in .+ \*\*\*)`)},
 		{pack: "c", name: "glibc heap corruption", typ: CrashAbort, sev: sevCrash, key: "(): ",
 			re: re(`^(free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc|_int_realloc|tcache_thread_shutdown)\(\): `)},
 		{pack: "c", name: "glibc double free", typ: CrashAbort, sev: sevCrash, key: "double free or corruption"},
