@@ -97,9 +97,10 @@ func isRuntimeStarLine(b []byte) bool {
 }
 
 var (
-	litStarsColon    = []byte(" ***: ")
-	litTerminated    = []byte("terminated")
-	starLinePrefixes = []string{"*** Error in `", "*** Terminating app due to uncaught exception", "*** Assertion failure in ", "*** First throw call stack"}
+	litErrorsOccurred = []byte("errors occurred")
+	litStarsColon     = []byte(" ***: ")
+	litTerminated     = []byte("terminated")
+	starLinePrefixes  = []string{"*** Error in `", "*** Terminating app due to uncaught exception", "*** Assertion failure in ", "*** First throw call stack"}
 )
 
 func onDash(b []byte, _ int) (class, bool) {
@@ -110,8 +111,11 @@ func onDash(b []byte, _ int) (class, bool) {
 		return with(clsProg, "go"), true
 	}
 	if hasPrefix(b, "-- ") {
-		if bytes.Contains(b, litError) {
-			return with(class{kind: KindFailure}, "cmake"), true // "-- Configuring incomplete, errors occurred!"
+		// "-- Configuring incomplete, errors occurred!"; not a check's
+		// name that holds the word ("-- Performing Test FLAG_SUPPORTED_Werror",
+		// "-- Looking for strerror_r").
+		if hasPrefix(b, "-- Configuring incomplete") || bytes.Contains(b, litErrorsOccurred) {
+			return with(class{kind: KindFailure}, "cmake"), true
 		}
 		return with(clsProg, "cmake"), true
 	}

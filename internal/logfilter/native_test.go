@@ -47,6 +47,10 @@ func TestNativeCrashLines(t *testing.T) {
 		{"*** buffer overflow detected ***: ./a.out terminated", KindCrash},
 		{"*** Error in `./a.out': double free or corruption (fasttop): 0x0000000001c2e010 ***", KindCrash},
 		{"*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: 'x'", KindCrash},
+		{"-- Configuring incomplete, errors occurred!", KindFailure},
+		{"-- Performing Test FLAG_SUPPORTED_Werror", KindProgress},
+		{"-- Performing Test FLAG_SUPPORTED_Werror - Success", KindProgress},
+		{"-- Looking for strerror_r - found", KindProgress},
 		{"*** zlib test OK ***", KindSummary},
 		{"*** Running 12 tests ***", KindSummary},
 	}
