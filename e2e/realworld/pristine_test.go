@@ -36,24 +36,38 @@ func TestPristineProjectsPass(t *testing.T) {
 			if len(p.Targets) > 0 {
 				args["targets"] = p.Targets
 			}
-			r := callTool(t, filepath.Join(t.TempDir(), "store"), "test", args)
+			store := filepath.Join(t.TempDir(), "store")
+			r := callTool(t, store, "test", args)
 			// zlib's tests are programs: make test succeeds, no test is named.
 			if v := firstLine(r.Text); r.Exit != 0 || (!strings.HasPrefix(v, "TESTS PASSED") && !strings.HasPrefix(v, "TEST COMMAND SUCCEEDED")) {
 				t.Fatalf("exit %d; the pristine project's tests did not pass:\n%s", r.Exit, clip(r.Text, 3000))
 			}
-			var out struct {
-				Diagnostics []struct{ Kind, Message string } `json:"diagnostics"`
+			noFaultDiagnostics(t, "test", r)
+			delete(args, "targets") // a build's targets are not a test run's packages
+			if r := callTool(t, store, "build", args); r.Exit != 0 || !strings.HasPrefix(firstLine(r.Text), "BUILD SUCCEEDED") {
+				t.Errorf("exit %d; the pristine project did not build:\n%s", r.Exit, clip(r.Text, 3000))
+			} else {
+				noFaultDiagnostics(t, "build", r)
 			}
-			if err := json.Unmarshal(r.Output, &out); err != nil {
-				t.Fatalf("test answer: %v", err)
-			}
-			for _, d := range out.Diagnostics {
-				switch d.Kind {
-				case "crash", "failure", "error", "linker":
-					t.Errorf("a passing run lists a %s: %q", d.Kind, d.Message)
-				}
-			}
-			t.Logf("%s: %s; diagnostics %+v", name, firstLine(r.Text), out.Diagnostics)
 		})
 	}
+}
+
+// noFaultDiagnostics fails when a passing answer lists a diagnostic that
+// says something went wrong: a crash, a failure, an error.
+func noFaultDiagnostics(t *testing.T, tool string, r toolResult) {
+	t.Helper()
+	var out struct {
+		Diagnostics []struct{ Kind, Message string } `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(r.Output, &out); err != nil {
+		t.Fatalf("%s answer: %v", tool, err)
+	}
+	for _, d := range out.Diagnostics {
+		switch d.Kind {
+		case "crash", "failure", "error", "linker":
+			t.Errorf("a passing %s lists a %s: %q", tool, d.Kind, d.Message)
+		}
+	}
+	t.Logf("%s: %s; diagnostics %+v", tool, firstLine(r.Text), out.Diagnostics)
 }
