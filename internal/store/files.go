@@ -75,7 +75,9 @@ func (w *Writer) ReserveFile(name string) {
 	}
 	r := &reservation{made: make(chan struct{})}
 	w.reserved[name] = r
+	w.s.making.Add(1)
 	go func() {
+		defer w.s.making.Done()
 		defer close(r.made)
 		r.f, _ = w.s.tempFile(w.id, name)
 	}()

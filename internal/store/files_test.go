@@ -157,3 +157,28 @@ func TestReservedFiles(t *testing.T) {
 	}
 	w.Abort()
 }
+
+// Closing an in-memory store removes its directory whole, even with files
+// its writers were still making in the background (a body, a reserved
+// kept file) when it closed.
+func TestCloseWaitsForFilesBeingMade(t *testing.T) {
+	ctx := context.Background()
+	for range 20 {
+		s, err := Open(ctx, ":memory:", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := s.Create(ctx, Meta{Tool: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.ReserveFile("coverage.jsonl")
+		dir := s.bodies
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("the store's directory outlived it: %v", err)
+		}
+	}
+}

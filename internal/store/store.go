@@ -55,6 +55,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -87,6 +88,10 @@ type Store struct {
 	owner  ownerLock
 
 	changes notify.Changes // live listeners (Changed)
+	// making counts the files writers are making in the background (a
+	// body, a reserved kept file): Close waits for them, so that none is
+	// made in a directory being removed.
+	making sync.WaitGroup
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.
@@ -205,6 +210,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the database (and, for ":memory:", removes its bodies).
 func (s *Store) Close() error {
+	s.making.Wait()
 	err := s.db.Close()
 	s.owner.release()
 	s.tmp.Remove()

@@ -159,7 +159,9 @@ func (w *Writer) commit(all bool) error {
 // path; writeBody waits for it. An output never written keeps an empty one.
 func (w *Writer) openBodyAhead() {
 	w.opened = make(chan struct{})
+	w.s.making.Add(1)
 	go func() {
+		defer w.s.making.Done()
 		defer close(w.opened)
 		w.ahead, w.aheadErr = os.OpenFile(w.s.bodyPath(w.id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	}()
