@@ -87,13 +87,13 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	}
 	// What the steps need first (a coverage directory, the last run's
 	// counters gone) is readied while the output's store entry is made.
-	prepared := make(chan *Prepared, 1)
+	ready := make(chan *prepared, 1)
 	go func() {
-		prepared <- prepare(ctx, Request{Steps: steps, ProjectDir: c.ProjectDir, Remote: c.Remote, Timeout: c.Timeout}, mkdir)
+		ready <- prepare(ctx, Request{Steps: steps, ProjectDir: c.ProjectDir, Remote: c.Remote, Timeout: c.Timeout}, mkdir)
 	}()
 	cp, err := capture.Open(ctx, c.Store, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: c.ProjectDir},
 		capture.Options{Budget: c.Budget, Filtered: true})
-	prep := <-prepared
+	prep := <-ready
 	if err != nil {
 		return capture.Result{}, err
 	}
@@ -101,7 +101,7 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 		cp.ReserveFile(coverage.FileName)
 	}
 	req := c.request(ctx, steps, cp)
-	req.Prepared = prep
+	req.prepared = prep
 	res, err := Run(ctx, req)
 	if err != nil {
 		cp.Abort()

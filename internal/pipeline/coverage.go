@@ -16,8 +16,8 @@ func coverageSpec(req Request) *toolchain.Coverage {
 	return req.Steps[len(req.Steps)-1].Coverage
 }
 
-// Prepared is what prepare readied for a run's steps.
-type Prepared struct {
+// prepared is what prepare readied for a run's steps.
+type prepared struct {
 	tools *coverage.LLVMTools
 	err   error
 }
@@ -26,7 +26,7 @@ type Prepared struct {
 // goes to (mkdir, when not "": a directory the plan named), then
 // prepareCoverage. BuildOrTest has it done while the run's output gets its
 // store entry: each costs a few tenths of a millisecond of file system.
-func prepare(ctx context.Context, req Request, mkdir string) *Prepared {
+func prepare(ctx context.Context, req Request, mkdir string) *prepared {
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
@@ -34,11 +34,11 @@ func prepare(ctx context.Context, req Request, mkdir string) *Prepared {
 	}
 	if mkdir != "" {
 		if err := os.Mkdir(mkdir, 0o700); err != nil {
-			return &Prepared{err: fmt.Errorf("making the coverage data's directory: %w", err)}
+			return &prepared{err: fmt.Errorf("making the coverage data's directory: %w", err)}
 		}
 	}
 	tools, err := prepareCoverage(ctx, req)
-	return &Prepared{tools: tools, err: err}
+	return &prepared{tools: tools, err: err}
 }
 
 // prepareCoverage readies a coverage run before its steps: the counters an

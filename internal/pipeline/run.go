@@ -85,9 +85,9 @@ type Request struct {
 	// Remote, when set, runs the steps on that host: the steps' paths, the
 	// report files, the cores and ProjectDir are the host's.
 	Remote *remote.Conn
-	// Prepared, when set, is what prepare readied for these steps, which
-	// Run then does not do again.
-	Prepared *Prepared
+	// prepared, when set, is what prepare readied for these steps
+	// (BuildOrTest's), which Run then does not do again.
+	prepared *prepared
 }
 
 // StepResult is how one step went.
@@ -120,7 +120,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		filtered = io.Discard
 	}
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
-	prep := req.Prepared
+	prep := req.prepared
 	if prep == nil {
 		prep = prepare(ctx, req, "")
 	}
