@@ -138,3 +138,22 @@ func TestJobsBelongToTheirIdentity(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// A wait for output that the job's end wakes answers with the job's
+// outcome: the output ends a moment before the job records how it ended.
+func TestWaitWokenByTheEndSeesTheOutcome(t *testing.T) {
+	m := newManager(t)
+	for i := range 30 {
+		j, err := m.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: []string{"/bin/true"}, Dir: t.TempDir()}, Program: "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, p, err := m.Page(context.Background(), j.ID, 0, 10, 30*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Entry.Finished.IsZero() && got.Outcome() == nil {
+			t.Fatalf("run %d: the output has ended but the job has no outcome", i)
+		}
+	}
+}
