@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +54,10 @@ func TestPristineProjectsPass(t *testing.T) {
 	}
 }
 
+// warningCount is a tool's count of its warnings ("`semver` (lib test)
+// generated 26 warnings (23 duplicates)"), which is no warning itself.
+var warningCount = regexp.MustCompile(`generated \d+ warnings?\b`)
+
 // noFaultDiagnostics fails when a passing answer lists a diagnostic that
 // says something went wrong: a crash, a failure, an error.
 func noFaultDiagnostics(t *testing.T, tool string, r toolResult) {
@@ -64,9 +69,11 @@ func noFaultDiagnostics(t *testing.T, tool string, r toolResult) {
 		t.Fatalf("%s answer: %v", tool, err)
 	}
 	for _, d := range out.Diagnostics {
-		switch d.Kind {
-		case "crash", "failure", "error", "linker":
+		switch {
+		case d.Kind == "crash", d.Kind == "failure", d.Kind == "error", d.Kind == "linker":
 			t.Errorf("a passing %s lists a %s: %q", tool, d.Kind, d.Message)
+		case warningCount.MatchString(d.Message):
+			t.Errorf("%s lists a tool's count of warnings as a %s: %q", tool, d.Kind, d.Message)
 		}
 	}
 	t.Logf("%s: %s; diagnostics %+v", tool, firstLine(r.Text), out.Diagnostics)

@@ -98,6 +98,7 @@ func isRuntimeStarLine(b []byte) bool {
 
 var (
 	litErrorsOccurred = []byte("errors occurred")
+	litGenerated      = []byte(") generated ")
 	litStarsColon     = []byte(" ***: ")
 	litTerminated     = []byte("terminated")
 	starLinePrefixes  = []string{"*** Error in `", "*** Terminating app due to uncaught exception", "*** Assertion failure in ", "*** First throw call stack"}
@@ -205,6 +206,11 @@ func onUpperE(b []byte, _ int) (class, bool) {
 }
 
 func onLowerW(b []byte, _ int) (class, bool) {
+	if hasPrefix(b, "warning: `") && bytes.Contains(b, litGenerated) {
+		// cargo's count of a crate's warnings: "warning: `semver` (lib
+		// test) generated 26 warnings (23 duplicates)", no warning itself.
+		return with(clsSummary, "cargo"), true
+	}
 	if hasPrefix(b, "warning:") || hasPrefix(b, "warning[") {
 		return clsWarning, true
 	}
