@@ -210,14 +210,14 @@ func (m *Manager) page(ctx context.Context, j *Job, cursor, limit int, wait time
 		if info, err = m.store.Info(ctx, j.OutputID); err != nil {
 			return store.Page{}, err
 		}
-		if !info.Finished.IsZero() {
-			// The output's end wakes the wait a moment before finish
-			// records the job's outcome: the answer waits for that too,
-			// or it would say a job that has ended is running.
-			select {
-			case <-j.done:
-			case <-ctx.Done():
-			}
+	}
+	if !info.Finished.IsZero() {
+		// The output ends (and wakes a wait) a moment before finish records
+		// the job's outcome: the answer waits for that too, or it would say
+		// that a job that has ended is running.
+		select {
+		case <-j.done:
+		case <-ctx.Done():
 		}
 	}
 	if cursor >= info.Lines { // nothing new yet: not an error for a live job

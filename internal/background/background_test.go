@@ -156,4 +156,23 @@ func TestWaitWokenByTheEndSeesTheOutcome(t *testing.T) {
 			t.Fatalf("run %d: the output has ended but the job has no outcome", i)
 		}
 	}
+	// Read without a wait, as the job ends: the same holds.
+	for i := range 10 {
+		j, err := m.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: []string{"/bin/true"}, Dir: t.TempDir()}, Program: "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			got, p, err := m.Page(context.Background(), j.ID, 0, 10, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Entry.Finished.IsZero() {
+				if got.Outcome() == nil {
+					t.Fatalf("read %d without a wait: the output has ended but the job has no outcome", i)
+				}
+				break
+			}
+		}
+	}
 }
