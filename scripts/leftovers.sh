@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks that a test run left nothing behind: no live process carrying the
 # run's marker (TRIAGE_CI_RUN, exported by scripts/test.sh and inherited by
-# every process the run started, however deep) and no triage-* entry in the
-# run's temporary directory ($TMPDIR). Leftover processes are listed, then
-# killed; the exit status is 1 when anything was left.
+# every process the run started, however deep), no test host of the run's
+# still up, and no triage-* entry in the run's temporary directory
+# ($TMPDIR). Leftover processes are listed, then killed, and leftover test
+# hosts brought down; the exit status is 1 when anything was left.
 set -uo pipefail
 marker="TRIAGE_CI_RUN=${TRIAGE_CI_RUN:?TRIAGE_CI_RUN is not set}"
 status=0
@@ -31,6 +32,23 @@ if [ ${#found[@]} -gt 0 ]; then
   done
   status=1
 fi
+
+# Test hosts (scripts/test-host.sh): a network namespace and its sshd,
+# registered with their directory, which for this run's is under TMPDIR.
+# sshd does not keep the marker, so they are found by the registry, listed,
+# then brought down.
+for f in /run/triage-test-hosts/triage-th*; do
+  [ -e "$f" ] || continue
+  d=$(cat "$f")
+  case "$d/" in
+    "${TMPDIR:-/tmp}"/*)
+      echo "left behind: test host $(basename "$f") ($d)"
+      mkdir -p "$d" && [ -e "$d/env" ] || echo "TEST_HOST_NETNS=$(basename "$f")" >"$d/env"
+      "$(dirname "$0")/test-host.sh" down "$d"
+      status=1
+      ;;
+  esac
+done
 
 left=$(find "${TMPDIR:-/tmp}" -mindepth 1 -maxdepth 1 -name 'triage-*' 2>/dev/null)
 if [ -n "$left" ]; then

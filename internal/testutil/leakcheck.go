@@ -37,7 +37,9 @@ const leakGrace = 5 * time.Second
 // leaves is told apart from what packages running beside it create; leaked
 // processes are killed after they are reported, so that none survives the
 // run. cleanups run after the tests and before the checks (removing what
-// a package built once for all its tests).
+// a package built once for all its tests), after them those AtExit
+// registered. A test host (scripts/test-host.sh) left up by the package's
+// tests fails it too.
 func Main(m *testing.M, cleanups ...func()) int {
 	token := rand.Text()
 	tmp, err := os.MkdirTemp("", "tpkg-")
@@ -57,6 +59,16 @@ func Main(m *testing.M, cleanups ...func()) int {
 	code := m.Run()
 	for _, c := range cleanups {
 		c()
+	}
+	for _, c := range atExit() {
+		c()
+	}
+	if left := leftTestHosts(tmp); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests left %d test host(s) up (a network namespace and its sshd; scripts/test-host.sh sweep removes them):\n", len(left))
+		for _, h := range left {
+			fmt.Fprintf(os.Stderr, "  %s\n", h)
+		}
+		code = 1
 	}
 	if leaked := leakedProcesses(token, leakGrace); len(leaked) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: the tests left %d process(es) running (killed now):\n", len(leaked))

@@ -1,8 +1,8 @@
 // Package sshhost gives tests a second host reached over ssh: the sshd in a
 // network namespace that scripts/test-host.sh brings up, once per test
-// package, with its own root directory. A package that uses it passes Down
-// to testutil.Main's cleanups, so the host (sshd and everything it runs)
-// is gone before the leak check.
+// package, with its own root directory. Bringing it up registers Down with
+// testutil.AtExit, so the host (sshd and everything it runs) is gone
+// before testutil.Main's checks, which fail a package that left one up.
 package sshhost
 
 import (
@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // Host is the test host as scripts/test-host.sh describes it.
@@ -55,6 +57,7 @@ func Get(t testing.TB) *Host {
 	mu.Lock()
 	defer mu.Unlock()
 	if up == nil && fail == nil {
+		testutil.AtExit(Down) // a host half made by a failed start goes too
 		up, fail = start()
 	}
 	if fail != nil {

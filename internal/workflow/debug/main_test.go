@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/triage-dev/triage/internal/testutil"
-	"github.com/triage-dev/triage/internal/testutil/sshhost"
 )
 
 // TestMain fails the package when its tests leave a process running or a
 // triage-* entry in the temporary directory; the remote test host and the
 // test program built once for all tests go first.
 func TestMain(m *testing.M) {
-	os.Exit(testutil.Main(m, sshhost.Down, func() {
+	os.Exit(testutil.Main(m, func() {
 		if progPath != "" {
 			os.RemoveAll(filepath.Dir(progPath))
 		}
