@@ -43,12 +43,13 @@ for f in /run/triage-test-hosts/triage-th*; do
   case "$d/" in
     "${TMPDIR:-/tmp}"/*)
       echo "left behind: test host $(basename "$f") ($d)"
-      mkdir -p "$d" && [ -e "$d/env" ] || echo "TEST_HOST_NETNS=$(basename "$f")" >"$d/env"
-      "$(dirname "$0")/test-host.sh" down "$d"
+      if [ -e "$d/env" ]; then "$(dirname "$0")/test-host.sh" down "$d"; fi
       status=1
       ;;
   esac
 done
+
+"$(dirname "$0")/test-host.sh" sweep # those whose directory is gone
 
 left=$(find "${TMPDIR:-/tmp}" -mindepth 1 -maxdepth 1 -name 'triage-*' 2>/dev/null)
 if [ -n "$left" ]; then

@@ -185,14 +185,17 @@ down() {
   rm -rf "$d"
 }
 
+# sweep brings down the hosts whose DIR is gone, through a stand-in DIR
+# that names the namespace (the gone DIR is not made again).
 sweep() {
-  local f
+  local f t
   for f in "$REGISTRY"/triage-th*; do
     [ -e "$f" ] || continue
     if [ ! -e "$(cat "$f")/env" ]; then
-      mkdir -p "$(cat "$f")"
-      echo "TEST_HOST_NETNS=$(basename "$f")" >"$(cat "$f")/env"
-      down "$(cat "$f")"
+      t=$(mktemp -d)
+      echo "TEST_HOST_NETNS=$(basename "$f")" >"$t/env"
+      down "$t"
+      rm -f "$f"
     fi
   done
 }
