@@ -157,6 +157,22 @@ func (a *agent) alive() bool {
 	}
 }
 
+// waitEnded waits (a few seconds at most) for the session's end, which a
+// failed write to it foretells, and says why it ended.
+func (a *agent) waitEnded(ctx context.Context) error {
+	t := time.NewTimer(5 * time.Second)
+	defer t.Stop()
+	select {
+	case <-a.done:
+		return a.ended
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	a.close() // a session that cannot take a frame is no use
+	<-a.done
+	return a.ended
+}
+
 // send writes one frame to the agent; an error means the session is gone
 // (watch fails the jobs).
 func (a *agent) send(typ byte, id uint32, payload []byte) error {
@@ -254,7 +270,7 @@ func (c *Conn) jobAgent(ctx context.Context) (*agent, error) {
 		return c.agent, nil
 	}
 	if !c.Alive() {
-		return nil, fmt.Errorf("%w to %s", ErrLost, c.Host)
+		return nil, fmt.Errorf("%w to %s: nothing ran there (the next call reconnects)", ErrLost, c.Host)
 	}
 	a, err := c.startAgent(ctx, 20*time.Second)
 	if err != nil {

@@ -143,6 +143,50 @@ func TestAgentDeathInterruptsItsJobs(t *testing.T) {
 	}
 }
 
+// A program that kills its agent as it starts: whether or not the agent
+// said the program runs, the job started there and its end is lost, not a
+// start that failed.
+func TestAgentDeathAsTheJobStarts(t *testing.T) {
+	h, c := testConn(t)
+	for i := range 5 {
+		var out lines
+		p := startJob(t, c, &out, remote.Job{Argv: []string{"sh", "-c", "kill -KILL $PPID; exec sleep 300"}})
+		end := waitEnd(t, p)
+		var lost *remote.LostError
+		if end.Exit != nil || !errors.As(end.Lost, &lost) || lost.Conn {
+			t.Fatalf("job %d that killed its agent: %+v", i, end)
+		}
+		h.WaitNothingLeft(t, 10*time.Second)
+	}
+}
+
+// A start through a connection whose master was just killed: the job
+// never reached the host, and the answer says the connection was lost
+// (never a pipe's error), or, had the frame gone out first, the job's end
+// is lost with it.
+func TestStartThroughAKilledMaster(t *testing.T) {
+	h, pool, c := testPool(t)
+	ctx := context.Background()
+	for i := range 3 {
+		var out lines
+		waitEnd(t, startJob(t, c, &out, remote.Job{Argv: []string{"true"}})) // the agent runs
+		syscall.Kill(-c.Pid(), syscall.SIGKILL)
+		p, err := c.Start(ctx, remote.Job{Argv: []string{"true"}, Output: &out})
+		if err != nil {
+			if !errors.Is(err, remote.ErrLost) || !strings.Contains(err.Error(), "nothing ran") {
+				t.Fatalf("start %d through a killed master: %v", i, err)
+			}
+		} else if end := waitEnd(t, p); !errors.Is(end.Lost, remote.ErrLost) {
+			t.Fatalf("job %d through a killed master: %+v", i, end)
+		}
+		c.Wait()
+		var err2 error
+		if c, err2 = pool.Conn(ctx, h.Name); err2 != nil {
+			t.Fatal(err2)
+		}
+	}
+}
+
 func readPid(t *testing.T, h *sshhost.Host, name string) int {
 	t.Helper()
 	b, err := os.ReadFile(h.Local(name))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strconv"
@@ -111,20 +112,12 @@ func (c *Conn) Start(ctx context.Context, job Job) (*Process, error) {
 	if err := c.checkJob(job); err != nil {
 		return nil, err
 	}
-	a, err := c.jobAgent(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if job.Grace <= 0 {
 		job.Grace = spawn.DefaultGrace
 	}
-	p := &Process{a: a, job: job, begun: time.Now(), startc: make(chan struct{}), wake: make(chan struct{}, 1),
+	p := &Process{job: job, begun: time.Now(), startc: make(chan struct{}), wake: make(chan struct{}, 1),
 		stopc: make(chan time.Duration), done: make(chan struct{})}
-	if p.id, err = a.add(p); err != nil {
-		return nil, err
-	}
-	if err := a.send('S', p.id, encodeJob(job)); err != nil {
-		a.drop(p.id)
+	if err := c.hand(ctx, p); err != nil {
 		return nil, err
 	}
 	go p.run(ctx)
@@ -134,9 +127,36 @@ func (c *Conn) Start(ctx context.Context, job Job) (*Process, error) {
 	case <-p.done:
 	}
 	if p.end.Lost != nil {
-		return nil, p.end.Lost
+		// The agent had the start frame: the program may have run there
+		// before the session went, so the job's end is unknown, not a
+		// start that failed.
+		return p, nil
 	}
 	return nil, c.execError(job.Argv[0], p.end.Exit)
+}
+
+// hand gives p to the connection's agent. An agent whose session ended
+// before it had the start frame ran nothing: the start is tried once more
+// with a new agent, unless the connection itself went.
+func (c *Conn) hand(ctx context.Context, p *Process) error {
+	for retried := false; ; retried = true {
+		a, err := c.jobAgent(ctx)
+		if err != nil {
+			return err
+		}
+		p.a = a
+		if p.id, err = a.add(p); err == nil {
+			if err = a.send('S', p.id, encodeJob(p.job)); err == nil {
+				return nil
+			}
+			a.drop(p.id)
+		}
+		lost := a.waitEnded(ctx)
+		var le *LostError
+		if retried || (errors.As(lost, &le) && le.Conn) {
+			return fmt.Errorf("%w before the program was sent there: nothing ran (the next call reconnects)", lost)
+		}
+	}
 }
 
 // checkJob applies a local start's rules to a job.

@@ -169,10 +169,10 @@ func (h *Host) Symlink(t testing.TB, target, name string) string {
 // that waits for something the remote wrote.
 func (h *Host) Local(name string) string { return filepath.Join(h.localRoot, name) }
 
-// Remove deletes name from the host's root.
+// Remove deletes name from the host's root, if it is there.
 func (h *Host) Remove(t testing.TB, name string) {
 	t.Helper()
-	if err := os.Remove(filepath.Join(h.localRoot, name)); err != nil {
+	if err := os.Remove(filepath.Join(h.localRoot, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
 }

@@ -68,6 +68,7 @@ func TestRemoteRun(t *testing.T) {
 	})
 	t.Run("connection killed mid-run, then recovery", func(t *testing.T) {
 		started := "run-started"
+		t.Cleanup(func() { h.Remove(t, started) }) // a repeat waits for its own
 		var res mcptest.Result
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -87,6 +88,7 @@ func TestRemoteRun(t *testing.T) {
 		}
 	})
 	t.Run("the host's job agent killed mid-run: both runs interrupted, then recovery", func(t *testing.T) {
+		t.Cleanup(func() { h.Remove(t, "agent-0"); h.Remove(t, "agent-1") })
 		res := make([]mcptest.Result, 2)
 		var wg sync.WaitGroup
 		for i := range res {
@@ -116,8 +118,6 @@ func TestRemoteRun(t *testing.T) {
 		if r.IsError || !strings.HasPrefix(r.FirstLine(), "SUCCEEDED") {
 			t.Errorf("after the agent died:\n%s", r.Text)
 		}
-		h.Remove(t, "agent-0")
-		h.Remove(t, "agent-1")
 	})
 	t.Run("a time limit ends it there too", func(t *testing.T) {
 		r := c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "sleep 300 & sleep 300"}, "timeout_s": 1, "ssh_host": h.Name})
