@@ -89,7 +89,7 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	// counters gone) is readied while the output's store entry is made.
 	ready := make(chan *prepared, 1)
 	go func() {
-		ready <- prepare(ctx, Request{Steps: steps, ProjectDir: c.ProjectDir, Remote: c.Remote, Timeout: c.Timeout}, mkdir)
+		ready <- prepare(ctx, steps, c.ProjectDir, mkdir, c.Timeout)
 	}()
 	cp, err := capture.Open(ctx, c.Store, store.Meta{Tool: c.Tool, Argv: steps[len(steps)-1].Argv, Cwd: c.ProjectDir},
 		capture.Options{Budget: c.Budget, Filtered: true})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/fault"
@@ -22,14 +23,15 @@ type prepared struct {
 	err   error
 }
 
-// prepare readies a run before its steps: the directory its coverage data
-// goes to (mkdir, when not "": a directory the plan named), then
-// prepareCoverage. BuildOrTest has it done while the run's output gets its
-// store entry: each costs a few tenths of a millisecond of file system.
-func prepare(ctx context.Context, req Request, mkdir string) *prepared {
-	if req.Timeout > 0 {
+// prepare readies a run of steps in projectDir before they start: the
+// directory its coverage data goes to (mkdir, when not "": a directory the
+// plan named), then prepareCoverage, within timeout (<= 0: ctx's own).
+// BuildOrTest has it done while the run's output gets its store entry:
+// each costs a few tenths of a millisecond of file system.
+func prepare(ctx context.Context, steps []toolchain.Step, projectDir, mkdir string, timeout time.Duration) *prepared {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if mkdir != "" {
@@ -37,7 +39,7 @@ func prepare(ctx context.Context, req Request, mkdir string) *prepared {
 			return &prepared{err: fmt.Errorf("making the coverage data's directory: %w", err)}
 		}
 	}
-	tools, err := prepareCoverage(ctx, req)
+	tools, err := prepareCoverage(ctx, steps, projectDir)
 	return &prepared{tools: tools, err: err}
 }
 
@@ -46,8 +48,9 @@ func prepare(ctx context.Context, req Request, mkdir string) *prepared {
 // this run's report), and for a Rust or clang run the LLVM tools of the
 // compiler are found (and clang's profile runtime checked), so that a
 // machine without them is told before the build, not after it.
-func prepareCoverage(ctx context.Context, req Request) (*coverage.LLVMTools, error) {
-	c := coverageSpec(req)
+func prepareCoverage(ctx context.Context, steps []toolchain.Step, projectDir string) (*coverage.LLVMTools, error) {
+	step := steps[len(steps)-1]
+	c := step.Coverage
 	switch {
 	case c == nil:
 		return nil, nil
@@ -56,12 +59,11 @@ func prepareCoverage(ctx context.Context, req Request) (*coverage.LLVMTools, err
 	case c.Tool != coverage.ToolLLVM:
 		return nil, nil
 	}
-	step := req.Steps[len(req.Steps)-1]
 	var tools *coverage.LLVMTools
 	var err error
 	if c.Compiler != "" {
 		// The project's directory: a CMake test step's is not made yet.
-		tools, err = coverage.FindClangTools(ctx, req.ProjectDir, step.Env, c.Compiler, c.ProfileDir)
+		tools, err = coverage.FindClangTools(ctx, projectDir, step.Env, c.Compiler, c.ProfileDir)
 	} else {
 		tools, err = coverage.FindLLVMTools(ctx, step.Dir, step.Env)
 	}

@@ -122,7 +122,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
 	prep := req.prepared
 	if prep == nil {
-		prep = prepare(ctx, req, "")
+		prep = prepare(ctx, req.Steps, req.ProjectDir, "", 0) // ctx bounds it
 	}
 	if prep.err != nil {
 		return nil, prep.err
