@@ -26,21 +26,27 @@ type header struct {
 // one line's JSON, found by a binary search (FindFile), whatever the size
 // of the report.
 func (r *Report) Write(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	if err := enc.Encode(header{Report: *r, FileCount: len(r.Files)}); err != nil {
+	h, err := json.Marshal(header{Report: *r, FileCount: len(r.Files)})
+	if err != nil {
 		return err
 	}
+	const flushAt = 64 << 10
+	buf := append(append(make([]byte, 0, flushAt+4<<10), h...), '\n')
 	files := r.Files
 	if !slices.IsSortedFunc(files, byPath) {
 		files = slices.SortedFunc(slices.Values(files), byPath)
 	}
 	for i := range files {
-		if err := enc.Encode(&files[i]); err != nil {
-			return err
+		buf = appendFileLine(buf, &files[i])
+		if len(buf) >= flushAt {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
 		}
 	}
-	return bw.Flush()
+	_, err = w.Write(buf)
+	return err
 }
 
 func byPath(a, b File) int { return cmp.Compare(a.Path, b.Path) }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -102,18 +103,19 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	}
 	req := c.request(ctx, steps, cp)
 	req.prepared = prep
+	// The last of the log is committed while the coverage data is read,
+	// and the report is kept (a file beside the output) meanwhile too.
+	closed := sync.OnceValue(cp.Close)
+	req.logged = func() { go closed() }
 	res, err := Run(ctx, req)
 	if err != nil {
 		cp.Abort()
 		return capture.Result{}, capture.StartFailure(err)
 	}
-	// The coverage report is kept (a file beside the output) while the
-	// last of the log is committed: neither waits for the other.
 	kept := make(chan *coverage.Summary, 1)
 	go func() { kept <- c.keepCoverage(cp, res) }()
-	output := cp.Close()
 	called := &Called{Result: res, Toolchain: tc, ProjectDir: c.ProjectDir, Options: c.Options,
-		Coverage: <-kept, Output: output}
+		Coverage: <-kept, Output: closed()}
 	answer := c.Answer(called)
 	return cp.FinishWith(ctx, store.Final{Status: string(res.Status), VerdictLine: res.Line, ExitCode: res.exitCode()}, answer), nil
 }

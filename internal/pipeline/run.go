@@ -88,6 +88,10 @@ type Request struct {
 	// prepared, when set, is what prepare readied for these steps
 	// (BuildOrTest's), which Run then does not do again.
 	prepared *prepared
+	// logged, when set, is called once the steps have ended and all their
+	// output is written to Raw and Filtered, before coverage is read: the
+	// log can be committed meanwhile (BuildOrTest's).
+	logged func()
 }
 
 // StepResult is how one step went.
@@ -154,6 +158,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		res.Notes = append(res.Notes, p.rawErr.Error())
 	}
 	res.Log = p.filter.Summary()
+	if req.logged != nil {
+		req.logged()
+	}
 	res.Duration = time.Since(start)
 	res.conclude()
 	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran)
