@@ -44,6 +44,13 @@ var covCases = []covCase{
 	{Project: "cjson", File: "cJSON.c", reference: gcovReference},
 	{Project: "zlib", File: "deflate.c", reference: gcovReference},
 	{Project: "semver", File: "src/parse.rs", reference: llvmCovReference},
+	// The rest of the corpus: projects the issue does not name, each against
+	// its toolchain's own report too.
+	{Project: "toml", File: "decode.go", reference: goReference},
+	{Project: "xsync", File: "errgroup/errgroup.go", reference: goReference},
+	{Project: "xxhash", File: "xxhash.go", reference: goReference},
+	{Project: "libyaml", File: "src/scanner.c", reference: gcovReference},
+	{Project: "strsim", File: "src/lib.rs", reference: llvmCovReference},
 	// The same C project under CTest built by clang: source-based coverage
 	// read by llvm-cov, against llvm-cov report of the same build's tests.
 	{Name: "cjson-clang", Project: "cjson", File: "cJSON.c", Env: map[string]string{"CC": testClang},

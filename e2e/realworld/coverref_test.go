@@ -55,7 +55,9 @@ func goReference(t *testing.T, p Project, _ string) covRef {
 	if len(targets) == 0 {
 		targets = []string{"./..."}
 	}
-	toolOutput(t, dir, nil, append([]string{"go", "test", "-covermode=atomic", "-coverpkg=./...", "-coverprofile=" + profile}, targets...)...)
+	// The run's packages instrumented, as triage's run has them.
+	cover := "-coverpkg=" + strings.Join(targets, ",")
+	toolOutput(t, dir, nil, append([]string{"go", "test", "-covermode=atomic", cover, "-coverprofile=" + profile}, targets...)...)
 	var ref covRef
 	m := goFuncTotal.FindSubmatch(toolOutput(t, dir, nil, "go", "tool", "cover", "-func="+profile))
 	if m == nil {
@@ -115,26 +117,84 @@ func gcovReference(t *testing.T, _ Project, dir string) covRef {
 	if len(data) == 0 {
 		t.Fatalf("no gcov data files in %s", dir)
 	}
-	own := func(path string) (string, bool) {
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil || strings.HasPrefix(rel, "..") || strings.HasPrefix(rel, ".triage") {
-			return "", false
-		}
-		return filepath.ToSlash(rel), true
-	}
 	ref := covRef{Files: map[string][2]int{}, Listed: map[string]map[int]bool{}}
-	for _, m := range gcovSummary.FindAllStringSubmatch(string(toolOutput(t, dir, nil, append([]string{"gcov", "-n"}, data...)...)), -1) {
-		if rel, ok := own(m[1]); ok {
-			pct, _ := strconv.ParseFloat(m[2], 64)
-			n, _ := strconv.Atoi(m[3])
-			ref.Files[rel] = [2]int{int(math.Round(pct * float64(n) / 100)), n}
+	groups := gcovCompileDirs(t, dir, data)
+	for cwd, data := range groups {
+		// gcov names a source as the compiler was given it: relative to the
+		// directory it compiled in (automake compiles in each subdirectory),
+		// or absolute (CMake).
+		own := func(path string) (string, bool) {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(cwd, path)
+			}
+			rel, err := filepath.Rel(dir, path)
+			if err != nil || strings.HasPrefix(rel, "..") || strings.HasPrefix(rel, ".triage") {
+				return "", false
+			}
+			return filepath.ToSlash(rel), true
+		}
+		part := covRef{Files: map[string][2]int{}, Listed: map[string]map[int]bool{}}
+		for _, m := range gcovSummary.FindAllStringSubmatch(string(toolOutput(t, cwd, nil, append([]string{"gcov", "-n"}, data...)...)), -1) {
+			if rel, ok := own(m[1]); ok {
+				pct, _ := strconv.ParseFloat(m[2], 64)
+				n, _ := strconv.Atoi(m[3])
+				part.Files[rel] = [2]int{int(math.Round(pct * float64(n) / 100)), n}
+			}
+		}
+		readGcovListing(t, toolOutput(t, cwd, nil, append([]string{"gcov", "-t"}, data...)...), own, &part)
+		mergeGcovRef(&ref, part)
+	}
+	return ref
+}
+
+// gcovCompileDirs groups data files by the directory their objects were
+// compiled in, as gcov's JSON names it.
+func gcovCompileDirs(t *testing.T, dir string, data []string) map[string][]string {
+	out := toolOutput(t, dir, nil, append([]string{"gcov", "--json-format", "--stdout"}, data...)...)
+	groups := map[string][]string{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for i := 0; dec.More(); i++ {
+		var head struct {
+			Cwd      string `json:"current_working_directory"`
+			DataFile string `json:"data_file"`
+		}
+		if err := dec.Decode(&head); err != nil {
+			t.Fatalf("gcov's JSON: %v", err)
+		}
+		if i >= len(data) || head.Cwd == "" {
+			t.Fatalf("gcov's JSON object %d (%q) has no data file of ours or no directory", i, head.DataFile)
+		}
+		groups[head.Cwd] = append(groups[head.Cwd], data[i])
+	}
+	return groups
+}
+
+// mergeGcovRef adds one compile directory's figures to ref. A file more
+// than one directory's objects hold is merged line by line, as one gcov
+// run over all of them merges it (a line ran if it ran in any).
+func mergeGcovRef(ref *covRef, part covRef) {
+	for file, lines := range part.Listed {
+		seen := ref.Listed[file]
+		if seen == nil {
+			ref.Listed[file], ref.Files[file] = lines, part.Files[file]
+			continue
+		}
+		for n, ran := range lines {
+			seen[n] = seen[n] || ran
+		}
+		covered := 0
+		for _, ran := range seen {
+			if ran {
+				covered++
+			}
+		}
+		ref.Files[file] = [2]int{covered, len(seen)}
+	}
+	for file, f := range part.Files {
+		if _, ok := ref.Files[file]; !ok {
+			ref.Files[file] = f // named in the summary, not listed
 		}
 	}
-	readGcovListing(t, toolOutput(t, dir, nil, append([]string{"gcov", "-t"}, data...)...), own, &ref)
-	return ref
 }
 
 // readGcovListing reads gcov's annotated sources ("count:line:text", "-"
