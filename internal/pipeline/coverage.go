@@ -73,6 +73,9 @@ func prepareCoverage(ctx context.Context, steps []toolchain.Step, projectDir str
 	return tools, coverage.RemoveProfiles(c.ProfileDir)
 }
 
+// crashedNoData says why a crashed test program has no coverage.
+const crashedNoData = "a test program that crashes (a signal, a Go panic) writes no coverage data for its own run"
+
 // collectCoverage reads the coverage data the test step left into
 // res.Coverage, or says in res.CoverageError why there is none. A failed
 // test's run has coverage too: the runners write their data whatever the
@@ -91,8 +94,17 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 		res.CoverageError = err.Error()
 		return
 	}
-	if res.Crash != nil || res.Status == Crashed {
-		rep.Notes = append(rep.Notes, "a test program crashed: a program that dies on a signal writes no coverage data, so its own run is not counted")
+	crashed := res.Crash != nil || res.Status == Crashed
+	switch {
+	case len(rep.Files) == 0 && crashed:
+		// Not 100% of no lines: nothing was measured.
+		res.CoverageError = "no coverage: the data names no file. " + crashedNoData
+		return
+	case len(rep.Files) == 0:
+		res.CoverageError = fmt.Sprintf("no coverage: the data names no file. Tried %s", c.Tried)
+		return
+	case crashed:
+		rep.Notes = append(rep.Notes, "a test program crashed: "+crashedNoData+", so its own run is not counted")
 	}
 	res.Coverage = rep
 }

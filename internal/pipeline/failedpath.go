@@ -45,8 +45,19 @@ func (res *Result) failedPath(ctx context.Context, req Request, tools *coverage.
 		return
 	}
 	rep, name, err := rerunWithCoverage(ctx, req, c, first, tools)
-	if err != nil {
+	switch {
+	case err != nil && first.Status == testreport.Crashed:
+		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v (%s)", first.Name, err, crashedNoData)
+		return
+	case err != nil:
 		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v", first.Name, err)
+		return
+	case len(rep.Files) == 0 && first.Status == testreport.Crashed:
+		// Not "it ran none of the project's lines": what it ran is unknown.
+		res.Coverage.PathError = fmt.Sprintf("%s crashed, and rerun alone it wrote no coverage data: %s; the crash site says where it stopped", first.Name, crashedNoData)
+		return
+	case len(rep.Files) == 0:
+		res.Coverage.PathError = fmt.Sprintf("%s rerun alone wrote no coverage data", first.Name)
 		return
 	}
 	p := rep.PathOf(name)
@@ -80,6 +91,10 @@ func failedAt(r *testreport.Report, first *testreport.Case, tool, projectDir str
 			if pkg, ok := strings.CutPrefix(c.Suite, module+"/"); ok {
 				file = pkg + "/" + file
 			}
+		}
+		// As the path's files are named: a project's file from its top.
+		if rel, err := filepath.Rel(projectDir, file); err == nil && filepath.IsAbs(file) && !strings.HasPrefix(rel, "..") {
+			file = filepath.ToSlash(rel)
 		}
 		return file + ":" + line
 	}

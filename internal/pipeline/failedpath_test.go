@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coverage"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
@@ -393,4 +395,80 @@ func llvmCovShow(t *testing.T, project string, step toolchain.Step, dir string) 
 		}
 	}
 	return ran, notRun
+}
+
+// goPanicking is a module whose one test panics in its package's code.
+var goPanicking = map[string]string{
+	"go.mod":   "module example.com/boom\n\ngo 1.22\n",
+	"ok/ok.go": "package ok\n\nfunc Two() int { return 2 }\n",
+	"ok/ok_test.go": `package ok
+
+import "testing"
+
+func TestTwo(t *testing.T) {
+	if Two() != 2 {
+		t.Fatal("two")
+	}
+}
+`,
+	"boom/boom.go": "package boom\n\nfunc Explode(s string) int {\n\tif s != \"\" {\n\t\tpanic(\"boom: \" + s)\n\t}\n\treturn 0\n}\n",
+	"boom/boom_test.go": `package boom
+
+import "testing"
+
+func TestExplode(t *testing.T) { Explode("now") }
+`,
+}
+
+// A test that panics writes no coverage data, alone or not: its path is
+// unknown, never "none of the project's own lines", and a run whose only
+// data it was has no coverage, never 100% of no lines.
+func TestCrashedTestsPathIsUnknown(t *testing.T) {
+	t.Run("beside a package that wrote its data", func(t *testing.T) {
+		res, _ := runCoverage(t, toolchain.Go, writeFiles(t, goPanicking))
+		if res.Status != Crashed || res.Coverage.FailedPath != nil {
+			t.Fatalf("status %s, path %+v", res.Status, res.Coverage.FailedPath)
+		}
+		if e := res.Coverage.PathError; !strings.Contains(e, "TestExplode crashed") || !strings.Contains(e, "wrote no coverage data") {
+			t.Errorf("path error %q", e)
+		}
+		if len(res.Coverage.Files) == 0 || !slices.ContainsFunc(res.Coverage.Notes, func(n string) bool { return strings.Contains(n, "crashes") }) {
+			t.Errorf("the other package's coverage, with a note of the crash: %+v", res.Coverage)
+		}
+	})
+	t.Run("alone", func(t *testing.T) {
+		files := maps.Clone(goPanicking)
+		delete(files, "ok/ok.go")
+		delete(files, "ok/ok_test.go")
+		dir := writeFiles(t, files)
+		steps, err := toolchain.TestPlan(toolchain.Go, dir, toolchain.Options{Coverage: true, CoverageDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard, ProjectDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Crashed || res.Coverage != nil || !strings.Contains(res.CoverageError, "names no file") || !strings.Contains(res.CoverageError, "crashes") {
+			t.Errorf("status %s, coverage %+v, error %q", res.Status, res.Coverage, res.CoverageError)
+		}
+	})
+}
+
+// A failure's file:line is named as the path's files are: from the
+// project's top when the runner gave an absolute path into it (Unity
+// does), as given otherwise.
+func TestFailedAtNamesProjectFilesFromTheTop(t *testing.T) {
+	for file, want := range map[string]string{
+		"/p/proj/tests/parse.c": "tests/parse.c:72",
+		"/usr/include/x.h":      "/usr/include/x.h:72",
+		"parse.c":               "parse.c:72",
+		"/p/project2/a.c":       "/p/project2/a.c:72",
+	} {
+		c := testreport.Case{Suite: "s", Name: "t", Status: testreport.Failed, File: file, Line: 72}
+		r := &testreport.Report{Cases: []testreport.Case{c}}
+		if got := failedAt(r, &r.Cases[0], coverage.ToolGcov, "/p/proj"); got != want {
+			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
 }
