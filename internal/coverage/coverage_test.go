@@ -148,6 +148,11 @@ func TestStoredReport(t *testing.T) {
 			t.Errorf("summary text lacks %q:\n%s", want, b.String())
 		}
 	}
+	b.Reset()
+	(Summary{Report: &Report{Tool: ToolGcov, Apart: map[Kind]Counts{Toolchain: {Files: 2, Lines: 9}}}}).WriteText(&b)
+	if got := b.String(); !strings.HasPrefix(got, "COVERAGE (gcov): no line of the project's own counted (0 files)\n") || strings.Contains(got, "100") {
+		t.Errorf("a report of none of the project's lines:\n%s", got)
+	}
 	if _, _, err := ReadFile(strings.NewReader("{not json\n"), "x"); err == nil {
 		t.Error("a broken report read without error")
 	}

@@ -15,7 +15,11 @@ import (
 func (s Summary) WriteText(b *strings.Builder) {
 	r := s.Report
 	t := r.Totals
-	fmt.Fprintf(b, "COVERAGE (%s): %.1f%% of lines (%d of %d) in %d files", r.Tool, t.Percent(), t.Covered, t.Lines, t.Files)
+	if t.Lines == 0 { // not 100% of nothing
+		fmt.Fprintf(b, "COVERAGE (%s): no line of the project's own counted (%d files)", r.Tool, t.Files)
+	} else {
+		fmt.Fprintf(b, "COVERAGE (%s): %.1f%% of lines (%d of %d) in %d files", r.Tool, t.Percent(), t.Covered, t.Lines, t.Files)
+	}
 	if t.Statements > 0 {
 		fmt.Fprintf(b, "; %.1f%% of statements (%d of %d)", t.StatementPercent(), t.CoveredStatements, t.Statements)
 	}
