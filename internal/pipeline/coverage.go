@@ -74,7 +74,7 @@ func prepareCoverage(ctx context.Context, steps []toolchain.Step, projectDir str
 }
 
 // crashedNoData says why a crashed test program has no coverage.
-const crashedNoData = "a test program that crashes (a signal, a Go panic) writes no coverage data for its own run"
+const crashedNoData = "a test program that crashes writes no coverage data for its own run"
 
 // collectCoverage reads the coverage data the test step left into
 // res.Coverage, or says in res.CoverageError why there is none. A failed
@@ -98,13 +98,13 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 	switch {
 	case len(rep.Files) == 0 && crashed:
 		// Not 100% of no lines: nothing was measured.
-		res.CoverageError = "no coverage: the data names no file. " + crashedNoData
+		res.CoverageError = "no coverage: the data names no file, and a test program crashed (" + crashedNoData + ")"
 		return
 	case len(rep.Files) == 0:
 		res.CoverageError = fmt.Sprintf("no coverage: the data names no file. Tried %s", c.Tried)
 		return
 	case crashed:
-		rep.Notes = append(rep.Notes, "a test program crashed: "+crashedNoData+", so its own run is not counted")
+		rep.Notes = append(rep.Notes, "a test program crashed, so its own run is not counted ("+crashedNoData+")")
 	}
 	res.Coverage = rep
 }

@@ -46,15 +46,12 @@ func (res *Result) failedPath(ctx context.Context, req Request, tools *coverage.
 	}
 	rep, name, err := rerunWithCoverage(ctx, req, c, first, tools)
 	switch {
-	case err != nil && first.Status == testreport.Crashed:
-		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v (%s)", first.Name, err, crashedNoData)
-		return
 	case err != nil:
 		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v", first.Name, err)
 		return
 	case len(rep.Files) == 0 && first.Status == testreport.Crashed:
 		// Not "it ran none of the project's lines": what it ran is unknown.
-		res.Coverage.PathError = fmt.Sprintf("%s crashed, and rerun alone it wrote no coverage data: %s; the crash site says where it stopped", first.Name, crashedNoData)
+		res.Coverage.PathError = fmt.Sprintf("%s crashed, and rerun alone it wrote no coverage data (%s); the crash site says where it stopped", first.Name, crashedNoData)
 		return
 	case len(rep.Files) == 0:
 		res.Coverage.PathError = fmt.Sprintf("%s rerun alone wrote no coverage data", first.Name)
