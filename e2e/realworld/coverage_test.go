@@ -87,6 +87,17 @@ type wireCoverage struct {
 // copy and returns its coverage answer and output id.
 func coverageRun(t testing.TB, p Project, dir, store string, opts map[string]any) (wireCoverage, string, toolResult) {
 	t.Helper()
+	cov, id, r := coverageAnswer(t, p, dir, store, opts)
+	if cov.Tool == "" {
+		t.Fatalf("no coverage in the answer (error %q):\n%s", cov.Error, r.Text)
+	}
+	return cov, id, r
+}
+
+// coverageAnswer is coverageRun's call, its answer's coverage whatever it
+// holds.
+func coverageAnswer(t testing.TB, p Project, dir, store string, opts map[string]any) (wireCoverage, string, toolResult) {
+	t.Helper()
 	args := map[string]any{"project_dir": dir, "toolchain": p.Toolchain, "coverage": "."}
 	if len(p.Targets) > 0 {
 		args["targets"] = p.Targets
@@ -101,9 +112,6 @@ func coverageRun(t testing.TB, p Project, dir, store string, opts map[string]any
 	}
 	if err := json.Unmarshal(r.Output, &out); err != nil || out.OutputID == "" {
 		t.Fatalf("test answer: %v\n%s", err, r.Text)
-	}
-	if out.Coverage.Tool == "" {
-		t.Fatalf("no coverage in the answer (error %q):\n%s", out.Coverage.Error, r.Text)
 	}
 	return out.Coverage, out.OutputID, r
 }
@@ -269,9 +277,11 @@ func countedRanges(listed map[int]bool, uncovered [][2]int) (got, want [][2]int)
 // toolchain that reruns one test alone (the CI cells semver/Rust panic and
 // cjson/failing assertion, and strsim's panic beside them) and checks that
 // the failed test's path, the lines it ran rerun alone with coverage,
-// holds the line of the failure, and that the path ends at that line.
+// holds the line of the failure, and that the path ends at that line. A
+// test that crashed (semver's abort, uuid's panic) has no path to give:
+// the answer says so (crashedPath).
 func TestCoverageFailedPath(t *testing.T) {
-	for _, name := range []string{"semver/Rust panic", "strsim/Rust panic", "cjson/failing assertion"} {
+	for _, name := range []string{"semver/Rust panic", "strsim/Rust panic", "cjson/failing assertion", "semver/process::abort", "uuid/Go panic"} {
 		t.Run(name, func(t *testing.T) {
 			i := slices.IndexFunc(cells, func(c Cell) bool { return c.Name() == name })
 			if i < 0 {
@@ -279,6 +289,23 @@ func TestCoverageFailedPath(t *testing.T) {
 			}
 			failedPathOf(t, cells[i])
 		})
+	}
+}
+
+// crashedPath checks the path of a test whose program crashed, which
+// writes no coverage data: unknown, said so, never "none of the lines";
+// a run whose only test program crashed has no coverage, and says why.
+func crashedPath(t *testing.T, c Cell, got wireCoverage, r toolResult) {
+	if !strings.HasPrefix(r.Text, "CRASHED") || strings.Contains(r.Text, "none of the project's own lines") {
+		t.Fatalf("want a crashed run, its path not said to be empty:\n%s", clip(r.Text, 3000))
+	}
+	switch {
+	case got.Tool == "":
+		if !strings.Contains(got.Error, "crashed") || strings.Contains(r.Text, "100.0%") {
+			t.Errorf("no coverage, error %q: want the crash named as why\n%s", got.Error, clip(r.Text, 3000))
+		}
+	case !strings.HasPrefix(got.FailedPath, "none: ") || !strings.Contains(got.FailedPath, c.Test+" crashed"):
+		t.Errorf("failed_path %q: want it unknown, the test crashed\n%s", got.FailedPath, clip(r.Text, 3000))
 	}
 }
 
@@ -294,7 +321,14 @@ func failedPathOf(t *testing.T, c Cell) {
 	dir := copyProject(t, src)
 	loc := applyEdits(t, dir, c.Edits)
 	prepare(t, p, dir, nil)
-	got, _, r := coverageRun(t, p, dir, filepath.Join(t.TempDir(), "store"), nil)
+	got, _, r := coverageAnswer(t, p, dir, filepath.Join(t.TempDir(), "store"), nil)
+	if c.Class == Crashed {
+		crashedPath(t, c, got, r)
+		return
+	}
+	if got.Tool == "" {
+		t.Fatalf("no coverage in the answer (error %q):\n%s", got.Error, r.Text)
+	}
 	if !strings.HasPrefix(r.Text, "TESTS FAILED") || got.FailedPath == "" {
 		t.Fatalf("want a failed run with the failed test's path:\n%s", clip(r.Text, 3000))
 	}

@@ -45,19 +45,21 @@ func (res *Result) failedPath(ctx context.Context, req Request, tools *coverage.
 		return
 	}
 	rep, name, err := rerunWithCoverage(ctx, req, c, first, tools)
-	switch {
-	case err != nil:
+	if err != nil {
 		res.Coverage.PathError = fmt.Sprintf("rerunning %s alone with coverage: %v", first.Name, err)
 		return
-	case len(rep.Files) == 0 && first.Status == testreport.Crashed:
-		// Not "it ran none of the project's lines": what it ran is unknown.
+	}
+	p := rep.PathOf(name)
+	switch {
+	case len(p.Files) == 0 && first.Status == testreport.Crashed:
+		// A crashed test ran something: not "none of the project's lines"
+		// but unknown. (cargo's other test programs wrote theirs.)
 		res.Coverage.PathError = fmt.Sprintf("%s crashed, and rerun alone it wrote no coverage data (%s); the crash site says where it stopped", first.Name, crashedNoData)
 		return
 	case len(rep.Files) == 0:
 		res.Coverage.PathError = fmt.Sprintf("%s rerun alone wrote no coverage data", first.Name)
 		return
 	}
-	p := rep.PathOf(name)
 	p.OtherFailed = others
 	p.At = failedAt(res.Report, first, c.Tool, req.ProjectDir)
 	res.Coverage.FailedPath = p
