@@ -373,3 +373,59 @@ func pathRanges(text, file string) [][2]int {
 	}
 	return rs
 }
+
+// TestCoverageComparison runs xxhash's tests with coverage, adds a test of
+// the functions no test calls, runs them again, and compares the runs: the
+// lines gained are the new run's covered lines less the old's (the
+// folded ranges' comments and blank lines not counted), none lost, and the
+// ranges hold the functions the new test calls.
+func TestCoverageComparison(t *testing.T) {
+	p := projects["xxhash"]
+	src := filepath.Join(corpusDir(), p.Dir)
+	if _, err := os.Stat(src); err != nil {
+		missing(t, fmt.Sprintf("corpus project xxhash not fetched (scripts/corpus.sh): %v", err))
+	}
+	needTool(t, "go")
+	dir := copyProject(t, src)
+	store := filepath.Join(t.TempDir(), "store")
+	before, oldID, _ := coverageRun(t, p, dir, store, nil)
+	test := "package xxhash\n\nimport \"testing\"\n\nfunc TestSizes(t *testing.T) {\n\td := New()\n\tif d.Size() != 8 || d.BlockSize() != 32 {\n\t\tt.Fatal(\"sizes\")\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "sizes_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, newID, _ := coverageRun(t, p, dir, store, nil)
+	r := callTool(t, store, "output_get", map[string]any{"output_id": newID, "coverage": ".", "since": oldID})
+	var out struct {
+		Coverage struct {
+			Change struct {
+				Gained, Lost int
+				Files        []struct {
+					Path   string
+					Gained [][2]int
+				}
+			} `json:"change"`
+		} `json:"coverage"`
+	}
+	if err := json.Unmarshal(r.Output, &out); err != nil {
+		t.Fatalf("%v\n%s", err, r.Text)
+	}
+	ch := out.Coverage.Change
+	if ch.Gained != after.Covered-before.Covered || ch.Lost != 0 || len(ch.Files) != 1 || ch.Files[0].Path != "xxhash.go" {
+		t.Fatalf("gained %d, lost %d in %+v; the runs covered %d then %d lines\n%s", ch.Gained, ch.Lost, ch.Files, before.Covered, after.Covered, r.Text)
+	}
+	source, err := os.ReadFile(filepath.Join(dir, "xxhash.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range []string{"func (d *Digest) Size() int", "func (d *Digest) BlockSize() int"} {
+		i := strings.Index(string(source), fn)
+		if i < 0 {
+			t.Fatalf("xxhash.go has no %q", fn)
+		}
+		line := strings.Count(string(source[:i]), "\n") + 1
+		if !slices.ContainsFunc(ch.Files[0].Gained, func(g [2]int) bool { return g[0] <= line && line <= g[1] }) {
+			t.Errorf("%s (line %d) is not among the gained ranges %v", fn, line, ch.Files[0].Gained)
+		}
+	}
+	t.Logf("%s", firstLine(r.Text))
+}

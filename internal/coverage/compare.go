@@ -129,6 +129,13 @@ func nextFile(sc interface {
 // changeOf compares a file of the old run with the same of the new (either
 // nil when the run does not count it); false when the filter does not
 // select it or it is not the project's own.
+//
+// A run's ranges span the lines between their counted ones that hold no
+// code, and a line between two ranges holds none. So what one run covers
+// and the other does not leaves out the other's holes (the same source has
+// no code there), and the count is the difference of the counted figures
+// where the change goes one way (the folded ranges would count blank and
+// comment lines): exact for a test added, or code no longer run.
 func changeOf(old, new *File, filter string) (Change, bool) {
 	f := cmp.Or(new, old)
 	if !selects(filter, f.Path) || (new == nil || new.Kind != Own) && (old == nil || old.Kind != Own) {
@@ -141,9 +148,40 @@ func changeOf(old, new *File, filter string) (Change, bool) {
 	if new != nil {
 		is = new.CoveredRanges
 	}
-	ch := Change{Path: f.Path, Gained: minus(is, was), Lost: minus(was, is)}
+	ch := Change{Path: f.Path, Gained: minus(minus(is, was), holes(old)), Lost: minus(minus(was, is), holes(new))}
 	ch.GainedLines, ch.LostLines = lineCount(ch.Gained), lineCount(ch.Lost)
+	switch {
+	case old == nil || new == nil:
+		ch.GainedLines, ch.LostLines = countedOf(new), countedOf(old)
+	case len(ch.Lost) == 0 && new.Covered >= old.Covered:
+		ch.GainedLines = min(ch.GainedLines, new.Covered-old.Covered)
+	case len(ch.Gained) == 0 && old.Covered >= new.Covered:
+		ch.LostLines = min(ch.LostLines, old.Covered-new.Covered)
+	}
 	return ch, true
+}
+
+// countedOf is a file's covered lines; 0 for none.
+func countedOf(f *File) int {
+	if f == nil {
+		return 0
+	}
+	return f.Covered
+}
+
+// holes are the lines between a file's ranges (covered and not): no code.
+func holes(f *File) []Range {
+	if f == nil {
+		return nil
+	}
+	all := slices.SortedFunc(slices.Values(slices.Concat(f.CoveredRanges, f.Uncovered)), func(a, b Range) int { return cmp.Compare(a.From, b.From) })
+	var out []Range
+	for i := 1; i < len(all); i++ {
+		if all[i].From > all[i-1].To+1 {
+			out = append(out, Range{all[i-1].To + 1, all[i].From - 1})
+		}
+	}
+	return out
 }
 
 // minus is the lines of a that b lacks, both sorted and disjoint.

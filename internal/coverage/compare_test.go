@@ -56,7 +56,7 @@ func TestCompare(t *testing.T) {
 		return stored(t,
 			File{Path: "a.c", Kind: Own, CoveredRanges: []Range{{1, 9}, {12, 12}}},
 			File{Path: "a.cpp", Kind: Own, CoveredRanges: []Range{{4, 4}}},
-			File{Path: "b.c", Kind: Own, CoveredRanges: []Range{{1, 4}, {6, 10}}},
+			File{Path: "b.c", Kind: Own, CoveredRanges: []Range{{1, 4}, {6, 10}}, Uncovered: []Range{{5, 5}}},
 			File{Path: "same.c", Kind: Own, CoveredRanges: []Range{{1, 1}}},
 			File{Path: "vendor/v.c", Kind: Vendored, CoveredRanges: []Range{{1, 9}}})
 	}
@@ -85,5 +85,37 @@ func TestCompare(t *testing.T) {
 	c, _ = Compare(old(), new(), ".", 1)
 	if len(c.Files) != 1 || c.Files[0].Path != "a.c" || c.Changed != 4 {
 		t.Errorf("bounded to 1: %+v", c)
+	}
+}
+
+// A new test runs two one-line functions with a comment between them, and
+// blank lines around (xxhash's Size and BlockSize): the change is those
+// two lines, not the comment, the blanks or the lines either run counts.
+func TestCompareLeavesOutLinesWithoutCode(t *testing.T) {
+	write := func(f File) *bytes.Reader {
+		r := &Report{Tool: ToolGo, ProjectDir: "/p", Files: []File{f}}
+		r.count()
+		var b bytes.Buffer
+		if err := r.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		return bytes.NewReader(b.Bytes())
+	}
+	// Code on 60-66, 69, 72, 74-80; 67-68, 70-71 and 73 hold none.
+	old := File{Path: "x.go", Kind: Own, Lines: 16, Covered: 14, CoveredRanges: []Range{{60, 66}, {74, 80}}, Uncovered: []Range{{69, 72}}}
+	new := File{Path: "x.go", Kind: Own, Lines: 16, Covered: 16, CoveredRanges: []Range{{60, 80}}}
+	c, err := Compare(write(old), write(new), ".", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Gained != 2 || c.Lost != 0 || len(c.Files) != 1 || !slices.Equal(c.Files[0].Gained, []Range{{69, 72}}) {
+		t.Errorf("gained %d (%+v), lost %d; want 2 lines, 69-72 (71 and 70 hold no code)", c.Gained, c.Files, c.Lost)
+	}
+	c, err = Compare(write(new), write(old), ".", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lost != 2 || c.Gained != 0 || !slices.Equal(c.Files[0].Lost, []Range{{69, 72}}) {
+		t.Errorf("the other way: lost %d (%+v), gained %d; want 2, 69-72", c.Lost, c.Files, c.Gained)
 	}
 }
