@@ -172,8 +172,46 @@ func TestCoverageMatchesToolchain(t *testing.T) {
 			if got, want := countedRanges(ref.Listed[c.File], file.Uncovered); !slices.Equal(got, want) {
 				t.Errorf("output_get %s: uncovered %v;\nof those, the lines the toolchain counts: %v;\nthe toolchain's uncovered lines: %v", c.File, file.Uncovered, got, want)
 			}
+			sourceMatchesListing(t, store, id, c.File, ref.Listed[c.File])
 			t.Logf("%s: %d of %d lines in %d files; %s: %d of %d, uncovered %v", c.Project, got.Covered, got.Lines, len(ref.Files), c.File, file.Covered, file.Lines, file.Uncovered)
 		})
+	}
+}
+
+// sourceMatchesListing reads a file's source as the run marked it
+// (output_get's source, page by page) and checks each line's mark against
+// the toolchain's listing of the same run: + for a line it counts as run,
+// - for one it counts as not run, blank for one it does not count.
+func sourceMatchesListing(t *testing.T, store, id, file string, listed map[int]bool) {
+	t.Helper()
+	wrong := 0
+	for offset, total := 0, 1; offset < total; {
+		r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": file, "source": true, "offset": offset, "limit": 1000})
+		var page struct {
+			Lines      []string `json:"lines"`
+			TotalLines int      `json:"total_lines"`
+		}
+		if err := json.Unmarshal(r.Output, &page); err != nil || len(page.Lines) == 0 {
+			t.Fatalf("source of %s from %d: %v\n%s", file, offset, err, clip(r.Text, 2000))
+		}
+		for i, l := range page.Lines {
+			n := offset + i + 1
+			want := byte(' ')
+			if ran, ok := listed[n]; ok && ran {
+				want = '+'
+			} else if ok {
+				want = '-'
+			}
+			if l[6] != want {
+				if wrong++; wrong <= 5 {
+					t.Errorf("%s line %d marked %q, the toolchain's listing says %q: %q", file, n, l[6], want, l)
+				}
+			}
+		}
+		offset, total = offset+len(page.Lines), page.TotalLines
+	}
+	if wrong > 5 {
+		t.Errorf("%s: %d lines marked otherwise than the toolchain's listing", file, wrong)
 	}
 }
 
@@ -428,4 +466,39 @@ func TestCoverageComparison(t *testing.T) {
 		}
 	}
 	t.Logf("%s", firstLine(r.Text))
+	sourceMarks(t, store, newID, string(source))
+}
+
+// sourceMarks reads xxhash.go's source as the run marked it
+// (output_get's source) and checks the marks against the file: Size's
+// line ran, a top-level comment (outside every block Go counts) holds no
+// code, and each line of the uncovered ranges that output_get gives is
+// marked not run. Go counts a block's every line, its comments too.
+func sourceMarks(t *testing.T, store, id, source string) {
+	r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": "xxhash.go", "source": true, "limit": 1000})
+	var page struct {
+		Lines      []string `json:"lines"`
+		TotalLines int      `json:"total_lines"`
+	}
+	if err := json.Unmarshal(r.Output, &page); err != nil || page.TotalLines != strings.Count(source, "\n") || len(page.Lines) != page.TotalLines {
+		t.Fatalf("source page: %v, %d of %d lines\n%s", err, len(page.Lines), page.TotalLines, clip(r.Text, 2000))
+	}
+	mark := func(n int) byte { return page.Lines[n-1][6] }
+	src := strings.Split(source, "\n")
+	for n, text := range src[:page.TotalLines] {
+		code := strings.TrimSpace(text)
+		switch {
+		case strings.HasPrefix(code, "func (d *Digest) Size() int") && mark(n+1) != '+':
+			t.Errorf("Size's line %d: %q", n+1, page.Lines[n])
+		case strings.HasPrefix(text, "//") && mark(n+1) != ' ':
+			t.Errorf("line %d holds no code: %q", n+1, page.Lines[n])
+		}
+	}
+	for _, u := range fileCoverage(t, store, id, "xxhash.go").Uncovered {
+		for n := u[0]; n <= u[1]; n++ {
+			if mark(n) != '-' {
+				t.Errorf("uncovered line %d: %q", n, page.Lines[n-1])
+			}
+		}
+	}
 }

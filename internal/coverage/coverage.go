@@ -100,6 +100,10 @@ type File struct {
 	CoveredRanges     []Range `json:"covered_ranges,omitempty"`
 	// Funcs are the file's functions where the tool names them (gcov).
 	Funcs []Func `json:"funcs,omitempty"`
+	// NoCode are the lines inside the ranges that hold no code (blank,
+	// comments): a range spans them, and they are not counted. A line
+	// between two ranges holds none either.
+	NoCode []Range `json:"no_code,omitempty"`
 }
 
 // Percent is the file's covered lines in percent.

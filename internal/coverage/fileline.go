@@ -43,6 +43,9 @@ func appendFileLine(b []byte, f *File) []byte {
 		}
 		b = append(b, ']')
 	}
+	if len(f.NoCode) > 0 {
+		b = appendRanges(append(b, `,"no_code":`...), f.NoCode)
+	}
 	return append(b, "}\n"...)
 }
 

@@ -13,7 +13,7 @@ import (
 func TestFileLineMatchesEncodingJSON(t *testing.T) {
 	files := []File{
 		{},
-		{Path: "a.c", Kind: Own, Lines: 3, Covered: 1},
+		{Path: "a.c", Kind: Own, Lines: 3, Covered: 1, NoCode: []Range{{2, 2}}},
 		{Path: "src/x.go", Kind: Vendored, Lines: 10, Covered: 10, Statements: 4, CoveredStatements: 4,
 			Uncovered: []Range{}, CoveredRanges: []Range{{1, 10}}},
 		{Path: `dir with "quotes"\and\backslash.c`, Kind: Generated, Uncovered: []Range{{-1, 0}, {5, 1 << 40}}},
@@ -58,7 +58,7 @@ func randomFile(rng *rand.Rand) File {
 	}
 	f := File{Path: word(), Kind: Kind(word()), Lines: rng.IntN(3) * rng.IntN(500), Covered: rng.IntN(100),
 		Statements: rng.IntN(2) * rng.IntN(50), CoveredStatements: rng.IntN(2) * rng.IntN(50),
-		Uncovered: ranges(), CoveredRanges: ranges()}
+		Uncovered: ranges(), CoveredRanges: ranges(), NoCode: ranges()}
 	for range rng.IntN(3) {
 		f.Funcs = append(f.Funcs, Func{Name: word(), From: rng.IntN(100), To: rng.IntN(100)})
 	}

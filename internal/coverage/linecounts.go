@@ -109,7 +109,11 @@ func fileOf(lines *fileCounts) File {
 			ranges = &f.CoveredRanges
 		}
 		if f.Lines > 0 && covered == lastCovered {
-			(*ranges)[len(*ranges)-1].To = n
+			last := &(*ranges)[len(*ranges)-1]
+			if n > last.To+1 {
+				f.NoCode = append(f.NoCode, Range{last.To + 1, n - 1})
+			}
+			last.To = n
 		} else {
 			*ranges = append(*ranges, Range{n, n})
 		}

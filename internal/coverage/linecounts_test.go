@@ -54,6 +54,9 @@ func TestFileOfFoldsRuns(t *testing.T) {
 	if want := []Range{{7, 12}}; !reflect.DeepEqual(got.Uncovered, want) {
 		t.Errorf("uncovered %v, want %v", got.Uncovered, want)
 	}
+	if want := []Range{{4, 5}, {9, 11}, {14, 19}}; !reflect.DeepEqual(got.NoCode, want) {
+		t.Errorf("no code %v, want %v (the lines inside the ranges nothing counts)", got.NoCode, want)
+	}
 	if empty := fileOf(&fileCounts{}); empty.Lines != 0 || empty.CoveredRanges != nil || empty.Uncovered != nil {
 		t.Errorf("a file without counted lines: %+v", empty)
 	}

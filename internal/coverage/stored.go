@@ -89,7 +89,7 @@ func Summarize(r *Report, filter string, limit int) Summary {
 	var files []File
 	for _, f := range r.Files {
 		if f.Kind == Own && selects(filter, f.Path) {
-			f.Uncovered, f.CoveredRanges = nil, nil
+			f.Uncovered, f.CoveredRanges, f.NoCode = nil, nil, nil
 			files = append(files, f)
 		}
 	}

@@ -16,8 +16,12 @@ import (
 // (see coverage.Ask), or with since, the comparison with an older run.
 func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (catalog.Result[wire.Page], error) {
 	switch {
+	case in.Coverage == "" && in.Source:
+		return catalog.Result[wire.Page]{}, fault.Usagef("source shows a file's lines as a coverage run marked them: give the file in coverage")
 	case in.Coverage == "":
 		return catalog.Result[wire.Page]{}, fault.Usagef("since compares coverage: give coverage too (a file, a path, or \".\")")
+	case in.Since != "" && in.Source:
+		return catalog.Result[wire.Page]{}, fault.Usagef("source marks one run's lines; since compares two: ask for one, then the other")
 	case in.Since != "":
 		return h.coverageSince(ctx, st, in)
 	}
@@ -33,6 +37,9 @@ func (h *handler) coverage(ctx context.Context, st *store.Store, in getParams) (
 	out := wire.Page{OutputID: in.OutputID, Lines: []string{}, Coverage: wire.CoverageOf(&a.Summary)}
 	if a.File != nil {
 		out.Coverage.File = wire.CoverageFileOf(a.File, coverage.MaxRanges)
+	}
+	if in.Source {
+		return h.source(ctx, st, in, a, out)
 	}
 	return catalog.Result[wire.Page]{Text: coverageText(in, a), Output: out}, nil
 }

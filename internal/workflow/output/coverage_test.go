@@ -85,3 +85,24 @@ func TestCoverageFileOfLargeReport(t *testing.T) {
 		t.Errorf("output_get of a file: want %q in\n%s", want, r.Text)
 	}
 }
+
+// output_get's source: a file's lines as the run marked them, and clear
+// errors for what it cannot show.
+func TestCoverageSourceErrors(t *testing.T) {
+	c := connect(t)
+	id := storedCoverage(t, c, goProfile(2, 2, func(i, b int) bool { return b == 0 }))
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"output_id": id, "source": true}, "give the file in coverage"},
+		{map[string]any{"output_id": id, "source": true, "coverage": "p000", "since": id}, "ask for one, then the other"},
+		{map[string]any{"output_id": id, "source": true, "coverage": "p000"}, "is no file of run"},
+		{map[string]any{"output_id": id, "source": true, "coverage": "p000/f00001.go"}, "cannot be read here"},
+	} {
+		r := c.Call("output_get", tt.args)
+		if !r.IsError || !strings.Contains(r.Text, tt.want) {
+			t.Errorf("%v: want an error saying %q:\n%s", tt.args, tt.want, r.Text)
+		}
+	}
+}

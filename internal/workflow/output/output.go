@@ -23,7 +23,7 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Description: "Page, search and list the full outputs behind every excerpt.",
 		AlwaysOn:    true,
 		Tools: []*catalog.Tool{
-			catalog.New("output_get", "Read lines of a stored output by offset (0-based) and limit.", ro, h.get),
+			catalog.New("output_get", "Read a stored output's lines by offset (0-based) and limit.", ro, h.get),
 			catalog.New("output_search", "RE2 search of one stored output or the recent ones, with context; lines numbered from 1.", ro, h.search),
 			catalog.New("output_list", "List recent stored outputs with their tool, command and verdict.", ro, h.list),
 		},
@@ -38,6 +38,7 @@ type getParams struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"default 200"`
 	Coverage string `json:"coverage,omitempty" jsonschema:"coverage of a file or path"`
 	Since    string `json:"since,omitempty" jsonschema:"older run: lines gained, lost"`
+	Source   bool   `json:"source,omitempty" jsonschema:"its source, + ran, - not"`
 }
 
 func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catalog.Result[wire.Page], error) {
@@ -45,7 +46,7 @@ func (h *handler) get(ctx context.Context, c *catalog.Call, in getParams) (catal
 	if err != nil {
 		return catalog.Result[wire.Page]{}, err
 	}
-	if in.Coverage != "" || in.Since != "" {
+	if in.Coverage != "" || in.Since != "" || in.Source {
 		return h.coverage(ctx, st, in)
 	}
 	p, err := st.PageWithin(ctx, in.OutputID, in.Offset, in.Limit, h.svc.Config.BudgetBytes())

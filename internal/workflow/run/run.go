@@ -40,11 +40,11 @@ func (h *handler) runTools() []*catalog.Tool {
 	svc, world := h.svc, catalog.Annotations{OpenWorld: true}
 	ro := catalog.Annotations{ReadOnly: true, Idempotent: true}
 	return []*catalog.Tool{
-		catalog.New("build", "Build a project (go, cargo, cmake, make, swift; detected): verdict, errors with file:line, filtered log.",
+		catalog.New("build", "Build a project: verdict, errors with file:line, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
 			Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
 			Unlisted("", "clean"),         // swift only, rarely wanted: not worth its tokens in every tools/list
-		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests with messages and file:line, counts, filtered log.",
+		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests (message, file:line), counts, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
 			Unlisted("", "test_command"),
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
