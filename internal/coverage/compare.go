@@ -149,7 +149,7 @@ func changeOf(old, new *File, filter string) (Change, bool) {
 		is = new.CoveredRanges
 	}
 	ch := Change{Path: f.Path, Gained: minus(minus(is, was), holes(old)), Lost: minus(minus(was, is), holes(new))}
-	ch.GainedLines, ch.LostLines = lineCount(ch.Gained), lineCount(ch.Lost)
+	ch.GainedLines, ch.LostLines = lineCount(minus(ch.Gained, noCode(new))), lineCount(minus(ch.Lost, noCode(old)))
 	switch {
 	case old == nil || new == nil:
 		ch.GainedLines, ch.LostLines = countedOf(new), countedOf(old)
@@ -159,6 +159,15 @@ func changeOf(old, new *File, filter string) (Change, bool) {
 		ch.LostLines = min(ch.LostLines, old.Covered-new.Covered)
 	}
 	return ch, true
+}
+
+// noCode is the code-less lines a file's ranges span (none for a report
+// kept before they were).
+func noCode(f *File) []Range {
+	if f == nil {
+		return nil
+	}
+	return f.NoCode
 }
 
 // countedOf is a file's covered lines; 0 for none.

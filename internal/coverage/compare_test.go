@@ -119,3 +119,27 @@ func TestCompareLeavesOutLinesWithoutCode(t *testing.T) {
 		t.Errorf("the other way: lost %d (%+v), gained %d; want 2, 69-72", c.Lost, c.Files, c.Gained)
 	}
 }
+
+// With the code-less lines a report keeps, a change both ways is counted
+// exactly too: a line gained and a line lost, a comment inside each range.
+func TestCompareCountsCodeLinesBothWays(t *testing.T) {
+	write := func(f File) *bytes.Reader {
+		r := &Report{Tool: ToolGcov, ProjectDir: "/p", Files: []File{f}}
+		r.count()
+		var b bytes.Buffer
+		if err := r.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		return bytes.NewReader(b.Bytes())
+	}
+	// Code on 1, 3, 5, 7; 2 and 6 are comments.
+	old := File{Path: "x.c", Kind: Own, Lines: 4, Covered: 2, CoveredRanges: []Range{{1, 3}}, Uncovered: []Range{{5, 7}}, NoCode: []Range{{2, 2}, {6, 6}}}
+	new := File{Path: "x.c", Kind: Own, Lines: 4, Covered: 2, CoveredRanges: []Range{{5, 7}}, Uncovered: []Range{{1, 3}}, NoCode: []Range{{2, 2}, {6, 6}}}
+	c, err := Compare(write(old), write(new), ".", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Gained != 2 || c.Lost != 2 {
+		t.Errorf("gained %d, lost %d (%+v); want 2 and 2", c.Gained, c.Lost, c.Files)
+	}
+}
