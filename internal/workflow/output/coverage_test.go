@@ -3,6 +3,7 @@ package output_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,45 @@ func TestCoverageSourceErrors(t *testing.T) {
 		if !r.IsError || !strings.Contains(r.Text, tt.want) {
 			t.Errorf("%v: want an error saying %q:\n%s", tt.args, tt.want, r.Text)
 		}
+	}
+}
+
+// A file's source page: its lines marked, the next page's call, and an
+// offset past its end refused.
+func TestCoverageSourcePage(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	src := "package p\n\nfunc F() int {\n\treturn 1\n}\n\n// G is never called.\nfunc G() int {\n\treturn 2\n}\n"
+	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p", "f.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := "mode: atomic\nexample.com/m/p/f.go:3.14,5.2 1 1\nexample.com/m/p/f.go:8.14,10.2 1 0\n"
+	rep, err := coverage.ParseGoProfile(strings.NewReader(profile), "example.com/m", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Svc.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.Put(ctx, store.Meta{Tool: "test"}, "ok\n", store.Final{Status: "success"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutFile(ctx, id, coverage.FileName, rep.Write); err != nil {
+		t.Fatal(err)
+	}
+	r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": 2, "limit": 6})
+	for _, want := range []string{"lines 3–8 of 10", "    3 + | func F() int {", "    6   | ", "    7   | // G is never called.", "    8 - | func G() int {", `"offset":8`} {
+		if r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("want %q in\n%s", want, r.Text)
+		}
+	}
+	if r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": 10}); !r.IsError || !strings.Contains(r.Text, "past the end") {
+		t.Errorf("an offset past the end:\n%s", r.Text)
 	}
 }

@@ -42,6 +42,9 @@ func (h *handler) source(ctx context.Context, st *store.Store, in getParams, a c
 		limit = 200
 	}
 	lines, total := a.File.SourceLines(src, in.Offset+1, min(limit, maxSourcePage))
+	if in.Offset > 0 && in.Offset >= total {
+		return catalog.Result[wire.Page]{}, fault.Usagef("offset %d is past the end of %s (%d lines; offset 0 is line 1)", in.Offset, a.File.Path, total)
+	}
 	out.Offset, out.Lines, out.TotalLines, out.Complete = in.Offset, lines, total, true
 	if next := in.Offset + len(lines); next < total {
 		out.Next = catalog.NextCall("output_get", map[string]any{"output_id": in.OutputID, "coverage": in.Coverage, "source": true, "offset": next, "limit": limit})
