@@ -92,26 +92,17 @@ func TestCompare(t *testing.T) {
 // blank lines around (xxhash's Size and BlockSize): the change is those
 // two lines, not the comment, the blanks or the lines either run counts.
 func TestCompareLeavesOutLinesWithoutCode(t *testing.T) {
-	write := func(f File) *bytes.Reader {
-		r := &Report{Tool: ToolGo, ProjectDir: "/p", Files: []File{f}}
-		r.count()
-		var b bytes.Buffer
-		if err := r.Write(&b); err != nil {
-			t.Fatal(err)
-		}
-		return bytes.NewReader(b.Bytes())
-	}
 	// Code on 60-66, 69, 72, 74-80; 67-68, 70-71 and 73 hold none.
 	old := File{Path: "x.go", Kind: Own, Lines: 16, Covered: 14, CoveredRanges: []Range{{60, 66}, {74, 80}}, Uncovered: []Range{{69, 72}}}
 	new := File{Path: "x.go", Kind: Own, Lines: 16, Covered: 16, CoveredRanges: []Range{{60, 80}}}
-	c, err := Compare(write(old), write(new), ".", 10)
+	c, err := Compare(storedAsIs(t, old), storedAsIs(t, new), ".", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Gained != 2 || c.Lost != 0 || len(c.Files) != 1 || !slices.Equal(c.Files[0].Gained, []Range{{69, 72}}) {
 		t.Errorf("gained %d (%+v), lost %d; want 2 lines, 69-72 (71 and 70 hold no code)", c.Gained, c.Files, c.Lost)
 	}
-	c, err = Compare(write(new), write(old), ".", 10)
+	c, err = Compare(storedAsIs(t, new), storedAsIs(t, old), ".", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,23 +114,27 @@ func TestCompareLeavesOutLinesWithoutCode(t *testing.T) {
 // With the code-less lines a report keeps, a change both ways is counted
 // exactly too: a line gained and a line lost, a comment inside each range.
 func TestCompareCountsCodeLinesBothWays(t *testing.T) {
-	write := func(f File) *bytes.Reader {
-		r := &Report{Tool: ToolGcov, ProjectDir: "/p", Files: []File{f}}
-		r.count()
-		var b bytes.Buffer
-		if err := r.Write(&b); err != nil {
-			t.Fatal(err)
-		}
-		return bytes.NewReader(b.Bytes())
-	}
 	// Code on 1, 3, 5, 7; 2 and 6 are comments.
 	old := File{Path: "x.c", Kind: Own, Lines: 4, Covered: 2, CoveredRanges: []Range{{1, 3}}, Uncovered: []Range{{5, 7}}, NoCode: []Range{{2, 2}, {6, 6}}}
 	new := File{Path: "x.c", Kind: Own, Lines: 4, Covered: 2, CoveredRanges: []Range{{5, 7}}, Uncovered: []Range{{1, 3}}, NoCode: []Range{{2, 2}, {6, 6}}}
-	c, err := Compare(write(old), write(new), ".", 10)
+	c, err := Compare(storedAsIs(t, old), storedAsIs(t, new), ".", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Gained != 2 || c.Lost != 2 {
 		t.Errorf("gained %d, lost %d (%+v); want 2 and 2", c.Gained, c.Lost, c.Files)
 	}
+}
+
+// storedAsIs writes a report of one file with its figures as given (stored
+// sets each file's own).
+func storedAsIs(t *testing.T, f File) *bytes.Reader {
+	t.Helper()
+	r := &Report{Tool: ToolGcov, ProjectDir: "/p", Files: []File{f}}
+	r.count()
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b.Bytes())
 }
