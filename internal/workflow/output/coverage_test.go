@@ -111,7 +111,9 @@ func TestCoverageSourceErrors(t *testing.T) {
 // A file's source page: its lines marked, the next page's call, and an
 // offset past its end refused.
 func TestCoverageSourcePage(t *testing.T) {
-	c := connect(t)
+	// A budget of 100 bytes holds four of the short lines: the page stops
+	// there and its next call starts at the first line it left out.
+	c := mcptest.Connect(t, &config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "out.db")}, Output: config.Output{BudgetBytes: 100}})
 	ctx := context.Background()
 	dir := t.TempDir()
 	src := "package p\n\nfunc F() int {\n\treturn 1\n}\n\n// G is never called.\nfunc G() int {\n\treturn 2\n}\n"
@@ -138,12 +140,21 @@ func TestCoverageSourcePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": 2, "limit": 6})
-	for _, want := range []string{"lines 3–8 of 10", "    3 + | func F() int {", "    6   | ", "    7   | // G is never called.", "    8 - | func G() int {", `"offset":8`} {
+	for _, want := range []string{"lines 3–6 of 10", "    3 + | func F() int {", "    4 + | \treturn 1", "    5 + | }", "    6   | ", `"offset":6`} {
+		if r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("want %q in\n%s", want, r.Text)
+		}
+	}
+	r = c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": 6, "limit": 6})
+	for _, want := range []string{"lines 7–9 of 10", "    7   | // G is never called.", "    8 - | func G() int {", "    9 - | \treturn 2", `"offset":9`} {
 		if r.IsError || !strings.Contains(r.Text, want) {
 			t.Errorf("want %q in\n%s", want, r.Text)
 		}
 	}
 	if r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": 10}); !r.IsError || !strings.Contains(r.Text, "past the end") {
 		t.Errorf("an offset past the end:\n%s", r.Text)
+	}
+	if r := c.Call("output_get", map[string]any{"output_id": id, "coverage": "p/f.go", "source": true, "offset": -1}); !r.IsError || !strings.Contains(r.Text, "0 or more") {
+		t.Errorf("a negative offset:\n%s", r.Text)
 	}
 }
