@@ -185,34 +185,42 @@ func TestCoverageMatchesToolchain(t *testing.T) {
 func sourceMatchesListing(t *testing.T, store, id, file string, listed map[int]bool) {
 	t.Helper()
 	wrong := 0
-	for offset, total := 0, 1; offset < total; {
-		r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": file, "source": true, "offset": offset, "limit": 1000})
+	for i, l := range sourcePages(t, store, id, file) {
+		n := i + 1
+		want := byte(' ')
+		if ran, ok := listed[n]; ok && ran {
+			want = '+'
+		} else if ok {
+			want = '-'
+		}
+		if l[6] != want {
+			if wrong++; wrong <= 5 {
+				t.Errorf("%s line %d marked %q, the toolchain's listing says %q: %q", file, n, l[6], want, l)
+			}
+		}
+	}
+	if wrong > 5 {
+		t.Errorf("%s: %d lines marked otherwise than the toolchain's listing", file, wrong)
+	}
+}
+
+// sourcePages reads a file's whole source as a run marked it, following
+// output_get's pages (each within the answer's budget) to its last line.
+func sourcePages(t *testing.T, store, id, file string) []string {
+	t.Helper()
+	var lines []string
+	for total := 1; len(lines) < total; {
+		r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": file, "source": true, "offset": len(lines), "limit": 1000})
 		var page struct {
 			Lines      []string `json:"lines"`
 			TotalLines int      `json:"total_lines"`
 		}
 		if err := json.Unmarshal(r.Output, &page); err != nil || len(page.Lines) == 0 {
-			t.Fatalf("source of %s from %d: %v\n%s", file, offset, err, clip(r.Text, 2000))
+			t.Fatalf("source of %s from line %d: %v\n%s", file, len(lines)+1, err, clip(r.Text, 2000))
 		}
-		for i, l := range page.Lines {
-			n := offset + i + 1
-			want := byte(' ')
-			if ran, ok := listed[n]; ok && ran {
-				want = '+'
-			} else if ok {
-				want = '-'
-			}
-			if l[6] != want {
-				if wrong++; wrong <= 5 {
-					t.Errorf("%s line %d marked %q, the toolchain's listing says %q: %q", file, n, l[6], want, l)
-				}
-			}
-		}
-		offset, total = offset+len(page.Lines), page.TotalLines
+		lines, total = append(lines, page.Lines...), page.TotalLines
 	}
-	if wrong > 5 {
-		t.Errorf("%s: %d lines marked otherwise than the toolchain's listing", file, wrong)
-	}
+	return lines
 }
 
 // compareCoverage compares triage's totals and listed files with the
@@ -475,29 +483,25 @@ func TestCoverageComparison(t *testing.T) {
 // code, and each line of the uncovered ranges that output_get gives is
 // marked not run. Go counts a block's every line, its comments too.
 func sourceMarks(t *testing.T, store, id, source string) {
-	r := callTool(t, store, "output_get", map[string]any{"output_id": id, "coverage": "xxhash.go", "source": true, "limit": 1000})
-	var page struct {
-		Lines      []string `json:"lines"`
-		TotalLines int      `json:"total_lines"`
+	lines := sourcePages(t, store, id, "xxhash.go")
+	if len(lines) != strings.Count(source, "\n") {
+		t.Fatalf("source: %d lines, the file has %d", len(lines), strings.Count(source, "\n"))
 	}
-	if err := json.Unmarshal(r.Output, &page); err != nil || page.TotalLines != strings.Count(source, "\n") || len(page.Lines) != page.TotalLines {
-		t.Fatalf("source page: %v, %d of %d lines\n%s", err, len(page.Lines), page.TotalLines, clip(r.Text, 2000))
-	}
-	mark := func(n int) byte { return page.Lines[n-1][6] }
+	mark := func(n int) byte { return lines[n-1][6] }
 	src := strings.Split(source, "\n")
-	for n, text := range src[:page.TotalLines] {
+	for n, text := range src[:len(lines)] {
 		code := strings.TrimSpace(text)
 		switch {
 		case strings.HasPrefix(code, "func (d *Digest) Size() int") && mark(n+1) != '+':
-			t.Errorf("Size's line %d: %q", n+1, page.Lines[n])
+			t.Errorf("Size's line %d: %q", n+1, lines[n])
 		case strings.HasPrefix(text, "//") && mark(n+1) != ' ':
-			t.Errorf("line %d holds no code: %q", n+1, page.Lines[n])
+			t.Errorf("line %d holds no code: %q", n+1, lines[n])
 		}
 	}
 	for _, u := range fileCoverage(t, store, id, "xxhash.go").Uncovered {
 		for n := u[0]; n <= u[1]; n++ {
 			if mark(n) != '-' {
-				t.Errorf("uncovered line %d: %q", n, page.Lines[n-1])
+				t.Errorf("uncovered line %d: %q", n, lines[n-1])
 			}
 		}
 	}
