@@ -124,13 +124,21 @@ func (s *Store) PageWithin(ctx context.Context, id string, offset, limit, maxByt
 		return Page{}, fault.Usagef("offset and limit must be 0 or more")
 	}
 	p, err := s.Page(ctx, id, offset, limit)
-	size := 0
-	for i, l := range p.Lines {
-		if size += len(l) + 8; size > maxBytes && i > 0 {
-			p.Lines = p.Lines[:i]
-			p.More = true
-			break
-		}
+	if kept := LinesWithin(p.Lines, maxBytes); len(kept) < len(p.Lines) {
+		p.Lines, p.More = kept, true
 	}
 	return p, err
+}
+
+// LinesWithin is the first of lines that fit in maxBytes of answer, each
+// costing its length and 8 bytes of framing; the first is always kept, so
+// a page that starts where this one stops skips nothing.
+func LinesWithin(lines []string, maxBytes int) []string {
+	size := 0
+	for i, l := range lines {
+		if size += len(l) + 8; size > maxBytes && i > 0 {
+			return lines[:i]
+		}
+	}
+	return lines
 }

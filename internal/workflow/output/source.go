@@ -45,7 +45,7 @@ func (h *handler) source(ctx context.Context, st *store.Store, in getParams, a c
 		limit = 200
 	}
 	lines, total := a.File.SourceLines(src, in.Offset+1, min(limit, maxSourcePage))
-	lines = withinBudget(lines, h.svc.Config.BudgetBytes())
+	lines = store.LinesWithin(lines, h.svc.Config.BudgetBytes())
 	if in.Offset > 0 && in.Offset >= total {
 		return catalog.Result[wire.Page]{}, fault.Usagef("offset %d is past the end of %s (%d lines; offset 0 is line 1)", in.Offset, a.File.Path, total)
 	}
@@ -93,17 +93,4 @@ func readSource(ctx context.Context, st *store.Store, id, path string) (src []by
 		changed = true
 	}
 	return src, changed, nil
-}
-
-// withinBudget keeps the first lines that fit in maxBytes of answer (each
-// costs its length and 8 bytes of framing), the first always: the next
-// page starts where this one stops, so nothing is skipped.
-func withinBudget(lines []string, maxBytes int) []string {
-	size := 0
-	for i, l := range lines {
-		if size += len(l) + 8; i > 0 && maxBytes > 0 && size > maxBytes {
-			return lines[:i]
-		}
-	}
-	return lines
 }
