@@ -45,10 +45,16 @@ func TestClientDisconnectKillsChildren(t *testing.T) {
 		t.Fatalf("children not running: fg %d bg %d", fgPid, bgPid)
 	}
 	c.in.Close() // the client goes away
-	for _, pid := range []int{fgPid, bgPid} {
+	var survivors []string
+	for name, pid := range map[string]int{"the foreground run": fgPid, "the background process": bgPid} {
 		if !testutil.WaitGone(pid, 15*time.Second) {
-			t.Errorf("pid %d survived the client's disconnect", pid)
+			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			survivors = append(survivors, fmt.Sprintf("%s (pid %d, stat %q)", name, pid, stat))
 		}
+	}
+	if survivors != nil {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.pid))
+		t.Errorf("%s survived the client's disconnect; the server (stat %q), its log and stacks:\n%s", strings.Join(survivors, " and "), stat, c.dumpServer())
 	}
 }
 

@@ -8,16 +8,22 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil"
 )
 
 // rpcConn talks raw newline-delimited JSON-RPC to `triage serve` over stdio.
 type rpcConn struct {
-	t     *testing.T
-	in    io.WriteCloser
-	lines chan string
-	pid   int // of the server
+	t      *testing.T
+	in     io.WriteCloser
+	lines  chan string
+	pid    int         // of the server
+	cmd    *exec.Cmd   // the server
+	stderr *tailBuffer // the server's log, its last stretch
 }
 
 func startStdio(t *testing.T) *rpcConn {
@@ -27,11 +33,12 @@ func startStdio(t *testing.T) *rpcConn {
 	cmd.Env = append(os.Environ(), "TRIAGE_STORE=:memory:")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
+	stderr := &tailBuffer{max: 256 << 10}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &rpcConn{t: t, in: in, lines: make(chan string, 64), pid: cmd.Process.Pid}
+	c := &rpcConn{t: t, in: in, lines: make(chan string, 64), pid: cmd.Process.Pid, cmd: cmd, stderr: stderr}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -42,6 +49,43 @@ func startStdio(t *testing.T) *rpcConn {
 	}()
 	t.Cleanup(func() { in.Close(); cmd.Wait() })
 	return c
+}
+
+// dumpServer makes the server print every goroutine's stack (SIGQUIT) and
+// returns its log's last stretch: what a failing test needs to say where
+// the server was stuck.
+func (c *rpcConn) dumpServer() string {
+	_ = syscall.Kill(c.pid, syscall.SIGQUIT)
+	if testutil.WaitGone(c.pid, 10*time.Second) {
+		c.cmd.Wait() // the log's copy ends: the stacks are all in it
+	} else {
+		c.stderr.Write([]byte("\n(the server did not end within 10s of SIGQUIT)"))
+	}
+	return c.stderr.String()
+}
+
+// tailBuffer keeps the last max bytes written to it; it is safe for
+// concurrent use.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (w *tailBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b = append(w.b, p...)
+	if over := len(w.b) - w.max; over > 0 {
+		w.b = append(w.b[:0], w.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.b)
 }
 
 func (c *rpcConn) send(raw string) {

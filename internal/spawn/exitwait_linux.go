@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 const sysPidfdOpen = 434 // the same number on every Linux architecture
@@ -43,12 +45,12 @@ func AwaitExit(ctx context.Context, pid int) (bool, error) {
 	}
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
 	defer stop()
-	waited := false
-	err = rc.Read(func(uintptr) bool {
-		// The first call asks the poller to wait for readability (the exit).
-		done := waited
-		waited = true
-		return done
+	err = rc.Read(func(fd uintptr) bool {
+		// Ask the descriptor itself: the poller forgets a readiness it saw
+		// before this read began, and a zombie's pidfd is readable from its
+		// open on, so "wait once, then done" could wait for an edge that
+		// never comes.
+		return exited(int(fd))
 	})
 	if err == nil {
 		return true, nil
@@ -57,4 +59,17 @@ func AwaitExit(ctx context.Context, pid int) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// exited reports whether a pidfd is readable, that is whether its process
+// has exited, without waiting.
+func exited(pidfd int) bool {
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		return err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
+	}
 }
