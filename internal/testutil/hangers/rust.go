@@ -3,8 +3,10 @@ package hangers
 import "testing"
 
 // RustLoopTest is a cargo crate whose test tests::spins never leaves a
-// loop ("SPIN", one line, so that wherever the debugger stops it the line
-// is the same); it prints "ready" as it enters it.
+// loop. The whole spinning function is one line ("SPIN"), so that wherever
+// the debugger stops it the line is the same: a debug build puts some of
+// the loop's instructions on its variables' lines. It prints "ready" as it
+// enters the loop.
 func RustLoopTest(t testing.TB) Program {
 	t.Helper()
 	Need(t, "cargo")
@@ -17,12 +19,7 @@ func RustLoopTest(t testing.TB) Program {
 }
 
 const rustLoop = `#[rustfmt::skip]
-pub fn spin(limit: u64) -> u64 {
-    let mut n: u64 = 0;
-    let mut i: u64 = 0;
-    while i < limit { n = n.wrapping_mul(6364136223846793005).wrapping_add(i); i = i.wrapping_add((n >> 63) & 0); } // SPIN
-    n
-}
+pub fn spin(limit: u64) -> u64 { let mut n: u64 = 0; let mut i: u64 = 0; while i < limit { n = n.wrapping_mul(6364136223846793005).wrapping_add(i); i = i.wrapping_add((n >> 63) & 0); } n } // SPIN
 
 #[cfg(test)]
 mod tests {
