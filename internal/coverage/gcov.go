@@ -100,11 +100,20 @@ const gcovBatch = 200
 // gcovTimeout bounds one gcov.
 const gcovTimeout = 5 * time.Minute
 
-// RunGcov reads data files with gcov (--json-format --stdout, gcc 12 and
-// later) into a report of dir's files; what is under generated (the build
-// directory) is generated.
+// RunGcov reads data files into a report of dir's files; what is under
+// generated (the build directory) is generated. The files are read here
+// where they can be (readGcovNative), else by gcov (--json-format
+// --stdout, gcc 12 and later); the report is the same.
 func RunGcov(ctx context.Context, data []string, dir string, generated []string) (*Report, error) {
 	lc := newLineCounts()
+	err := readGcovNative(ctx, data, lc)
+	if err == nil || !errors.Is(err, errGcovNative) {
+		if err != nil {
+			return nil, err
+		}
+		return lc.report(ToolGcov, newClassifier(dir, generated)), nil
+	}
+	lc = newLineCounts()
 	for len(data) > 0 {
 		n := min(len(data), gcovBatch)
 		if err := gcovBatchInto(ctx, lc, data[:n]); err != nil {

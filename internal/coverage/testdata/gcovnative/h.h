@@ -1,0 +1,1 @@
+static inline int hsq(int x) { if (x > 2) return x * x; return x; }
