@@ -106,14 +106,13 @@ const gcovTimeout = 5 * time.Minute
 // --stdout, gcc 12 and later); the report is the same.
 func RunGcov(ctx context.Context, data []string, dir string, generated []string) (*Report, error) {
 	lc := newLineCounts()
-	err := readGcovNative(ctx, data, lc)
-	if err == nil || !errors.Is(err, errGcovNative) {
-		if err != nil {
-			return nil, err
-		}
+	switch err := readGcovNative(ctx, data, lc); {
+	case err == nil:
 		return lc.report(ToolGcov, newClassifier(dir, generated)), nil
+	case !errors.Is(err, errGcovNative):
+		return nil, err
 	}
-	lc = newLineCounts()
+	lc = newLineCounts() // gcov reads them all again
 	for len(data) > 0 {
 		n := min(len(data), gcovBatch)
 		if err := gcovBatchInto(ctx, lc, data[:n]); err != nil {

@@ -61,8 +61,8 @@ func AwaitExit(ctx context.Context, pid int) (bool, error) {
 	return false, err
 }
 
-// exited reports whether a pidfd is readable, that is whether its process
-// has exited, without waiting.
+// exited reports whether a pidfd is readable (its process has exited) or
+// hung up (reaped, on newer kernels), without waiting.
 func exited(pidfd int) bool {
 	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
 	for {
@@ -70,6 +70,6 @@ func exited(pidfd int) bool {
 		if err == unix.EINTR {
 			continue
 		}
-		return err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
+		return err == nil && n > 0 && fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0
 	}
 }
