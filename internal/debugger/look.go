@@ -89,15 +89,31 @@ func (m *Manager) look(ctx context.Context, s *session, wait bool) bool {
 	// interrupted, which the look must never cause.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookWait)
 	defer cancel()
-	frames, err := s.backend.Stack(ctx, 0, SeenFrames)
-	after := s.backend.State().LastStop
-	if err != nil || len(frames) == 0 || after == nil || !after.At.Equal(st.LastStop.At) {
-		return false
+	for again := true; ; again = false {
+		frames, err := s.backend.Stack(ctx, 0, SeenFrames)
+		now := s.backend.State()
+		after := now.LastStop
+		if err != nil || len(frames) == 0 || after == nil {
+			return false
+		}
+		if after.At.Equal(st.LastStop.At) {
+			m.mu.Lock()
+			s.seen.keepFrames(after.At, frames)
+			m.mu.Unlock()
+			return true
+		}
+		// The look's own command learnt of a newer stop (lldb's command
+		// line tells a stop to the next command, and under load a
+		// continue's wait may end at a step's stop first): look at that
+		// one, once.
+		if !again || now.Status != StatusStopped {
+			return false
+		}
+		st = now
+		m.mu.Lock()
+		s.seen.looked = after.At
+		m.mu.Unlock()
 	}
-	m.mu.Lock()
-	s.seen.keepFrames(after.At, frames)
-	m.mu.Unlock()
-	return true
 }
 
 // lookLater looks at s's stop on a goroutine of its own (the Manager's

@@ -27,6 +27,9 @@ type stopper struct {
 	held            chan struct{} // with hold: closed when Stack waits
 	running         chan struct{} // closed when a Continue is under way
 	resume          chan struct{} // a Continue ends when it closes
+	// tellOnStack, when set, is a stop the next Stack call learns of and
+	// reports, as lldb's command line tells a stop to the next command.
+	tellOnStack *Stop
 }
 
 func (f *stopper) stopAt(at time.Time) {
@@ -78,6 +81,9 @@ func (f *stopper) Stack(context.Context, int, int) ([]Frame, error) {
 		f.beside++
 	}
 	hold, err := f.hold, f.stackErr
+	if f.tellOnStack != nil {
+		f.st.LastStop, f.tellOnStack = f.tellOnStack, nil
+	}
 	f.mu.Unlock()
 	defer f.call()()
 	if hold != nil {
@@ -192,4 +198,26 @@ func onlySession(m *Manager) *session {
 		return s
 	}
 	return nil
+}
+
+// A stop the look's own backtrace learns of (lldb's command line tells a
+// stop to the next command; under load a continue's wait ended at a
+// step's stop first) is looked at in turn: the call's end keeps the newer
+// stop's frames, and Overviews show them without a look of its own.
+func TestLookFollowsAStopItsOwnCommandLearns(t *testing.T) {
+	m, f, b := newStopper(t)
+	close(f.resume)
+	f.mu.Lock()
+	f.tellOnStack = &Stop{Reason: StopBreakpoint, ThreadID: 1, At: time.Now().Add(time.Second)}
+	f.mu.Unlock()
+	if _, err := b.Continue(context.Background(), ContinueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	o := m.Overviews(context.Background())
+	if len(o) != 1 || len(o[0].Frames) != 2 || o[0].State.LastStop == nil || !o[0].State.LastStop.At.Equal(f.State().LastStop.At) {
+		t.Fatalf("overviews after a continue whose look learnt of a newer stop: %+v", o)
+	}
+	if stacks, _ := f.counts(); stacks != 2 {
+		t.Fatalf("%d backtraces, want 2: the first stop's, then the newer one's", stacks)
+	}
 }
