@@ -291,7 +291,7 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 	if cmd == "process status" {
 		// Waiting on a running target: a logpoint's passing stop is not
 		// the one awaited.
-		shown = func(out string) bool { return stopShown(out) && !b.passingStop(out) }
+		shown = func(out string) bool { return stopShown(out) && !b.passingStop(out) && !b.loaderStop(out) }
 	}
 	out, seen, err := sess.RunWatch(ctx, cmd, shown, wait)
 	first := "" // the stop report, with a watchpoint's old and new values
@@ -300,7 +300,7 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		// lldb's event thread can print the stop before the command's own
 		// "resuming" line, which then reads as running, as does an earlier
 		// stop printed late: lldb's status says which.
-		out, _, err = sess.RunWatch(ctx, "process status", settled, max(wait-time.Since(start), 0))
+		out, _, err = sess.RunWatch(ctx, "process status", func(out string) bool { return settled(out) && !b.loaderStop(out) }, max(wait-time.Since(start), 0))
 	}
 	st := b.observe(first + out)
 	if err = b.engineErr(err); err != nil {
@@ -314,6 +314,21 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 		return st, fmt.Errorf("%w after %s", debugger.ErrTimeout, wait)
 	}
 	return st, nil
+}
+
+// loaderStop reports output whose last report is a stop at the dynamic
+// loader's breakpoint while the target is known to run: `process status`
+// shows one when it lands as a library loads, and lldb resumes from it by
+// itself (target.process.stop-on-sharedlibrary-events is off by default),
+// so a wait that took it for the stop awaited ended early.
+func (b *Backend) loaderStop(out string) bool {
+	st, ok := latestState(out)
+	if !ok || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Description != "shared-library-event" {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state.Status == debugger.StatusRunning
 }
 
 // settled reports output whose last process report is an exit or a whole
