@@ -45,8 +45,9 @@ type idleRelease struct {
 }
 
 // The collector's settings while calls run: its target, and a soft limit
-// on the memory the runtime holds, so that a large live heap is collected
-// as at the default target rather than grown fivefold.
+// on the memory the runtime holds, so that a live heap over 51 MiB grows
+// to 256 MiB at most rather than fivefold. (A live heap near the limit
+// would be collected often; none of triage's calls holds one that large.)
 const (
 	busyGCPercent   = 400
 	busyMemoryLimit = 256 << 20
