@@ -107,7 +107,7 @@ func (r *gcovWords) str() string {
 	return strings.TrimRight(string(s), "\x00")
 }
 
-// gcovHeader reads a file's magic and version: gcc 12 or later, whose
+// header reads a file's magic and version: gcc 12 or later, whose
 // version word is the characters of "B22*" (12.2) and so on, the first
 // letter counting hundreds from 'A'.
 func (r *gcovWords) header(magic uint32) error {

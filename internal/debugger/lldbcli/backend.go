@@ -316,21 +316,6 @@ func (b *Backend) watch(ctx context.Context, cmd string, wait time.Duration) (de
 	return st, nil
 }
 
-// loaderStop reports output whose last report is a stop at the dynamic
-// loader's breakpoint while the target is known to run: `process status`
-// shows one when it lands as a library loads, and lldb resumes from it by
-// itself (target.process.stop-on-sharedlibrary-events is off by default),
-// so a wait that took it for the stop awaited ended early.
-func (b *Backend) loaderStop(out string) bool {
-	st, ok := latestState(out)
-	if !ok || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Description != "shared-library-event" {
-		return false
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.state.Status == debugger.StatusRunning
-}
-
 // settled reports output whose last process report is an exit or a whole
 // stop report (its "stop reason" line ended: lldb prints the report in
 // pieces), or an error that says nothing will run. A stop report before a

@@ -229,6 +229,21 @@ func (b *Backend) WaitStop(ctx context.Context, d time.Duration) (debugger.State
 	return b.watch(ctx, "process status", d)
 }
 
+// loaderStop reports output whose last report is a stop at the dynamic
+// loader's breakpoint while the target is known to run: `process status`
+// shows one when it lands as a library loads, and lldb resumes from it by
+// itself (target.process.stop-on-sharedlibrary-events is off by default),
+// so a wait that took it for the stop awaited ended early.
+func (b *Backend) loaderStop(out string) bool {
+	st, ok := latestState(out)
+	if !ok || st.Status != debugger.StatusStopped || st.LastStop == nil || st.LastStop.Description != "shared-library-event" {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state.Status == debugger.StatusRunning
+}
+
 // Step implements debugger.Backend.
 func (b *Backend) Step(ctx context.Context, kind debugger.StepKind, thread int, wait time.Duration) (debugger.State, error) {
 	cmd := map[debugger.StepKind]string{debugger.StepOver: "thread step-over", debugger.StepIn: "thread step-in", debugger.StepOut: "thread step-out"}[kind]
