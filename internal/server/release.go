@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -32,7 +34,8 @@ const releaseGrowth = 4 << 20
 // coverage run of a corpus project: the server's CPU 14-17 ms a call at
 // the default, 13-14 ms at 400, and the run's overhead over go test's own
 // about two points lower; docs/PERFORMANCE.md). The heap may grow further
-// meanwhile, within busyMemoryLimit, and the idle release returns it.
+// meanwhile, within a soft limit (busyLimit), and the idle release returns
+// it.
 type idleRelease struct {
 	mu       sync.Mutex
 	inflight int
@@ -42,16 +45,26 @@ type idleRelease struct {
 	// first call in flight raised them.
 	gcPercent   int
 	memoryLimit int64
+	watching    bool // a sentinel's finalizer follows the collections (watchCollections)
 }
 
 // The collector's settings while calls run: its target, and a soft limit
 // on the memory the runtime holds, so that a live heap over 51 MiB grows
-// to 256 MiB at most rather than fivefold. (A live heap near the limit
-// would be collected often; none of triage's calls holds one that large.)
+// to 256 MiB at most rather than fivefold.
 const (
 	busyGCPercent   = 400
 	busyMemoryLimit = 256 << 20
 )
+
+// busyLimit is the soft memory limit while calls run, given the live heap
+// after the last collection: busyMemoryLimit, or twice the live heap when
+// that is more, so that a heap near the floor is collected no more often
+// than at the default target (a limit just over the live heap would start
+// a collection every few megabytes); never over the limit set before the
+// calls (GOMEMLIMIT).
+func busyLimit(live uint64, before int64) int64 {
+	return min(before, max(busyMemoryLimit, 2*int64(min(live, math.MaxInt64/2))))
+}
 
 func (r *idleRelease) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -61,13 +74,45 @@ func (r *idleRelease) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		r.mu.Lock()
 		if r.inflight == 0 {
 			r.gcPercent = debug.SetGCPercent(busyGCPercent)
-			r.memoryLimit = debug.SetMemoryLimit(min(busyMemoryLimit, debug.SetMemoryLimit(-1)))
+			r.memoryLimit = debug.SetMemoryLimit(-1)
+			debug.SetMemoryLimit(busyLimit(liveHeap(), r.memoryLimit))
+			r.watchCollections()
 		}
 		r.inflight++
 		r.mu.Unlock()
 		defer r.done()
 		return next(ctx, method, req)
 	}
+}
+
+// gcSentinel is garbage whose finalizer runs after a collection; the
+// pointer keeps it out of the tiny allocator, whose objects may never be
+// finalized.
+type gcSentinel struct{ _ *byte }
+
+// watchCollections follows the collections while calls run, each time
+// setting the memory limit from the live heap it left: a call whose live
+// heap grows toward the limit raises it (busyLimit). The watch ends at the
+// first collection after the last call, so an idle server runs no
+// finalizer.
+func (r *idleRelease) watchCollections() {
+	if r.watching {
+		return
+	}
+	r.watching = true
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) { r.collected() })
+}
+
+// collected runs after a collection (watchCollections).
+func (r *idleRelease) collected() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.watching = false
+	if r.inflight == 0 {
+		return
+	}
+	debug.SetMemoryLimit(busyLimit(liveHeap(), r.memoryLimit))
+	r.watchCollections()
 }
 
 // idleDelay is how long the server stays idle before a release: the
@@ -107,6 +152,13 @@ func (r *idleRelease) release() {
 	r.mu.Lock()
 	r.held = held
 	r.mu.Unlock()
+}
+
+// liveHeap is the heap the last collection found live.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // heldBytes is the memory the runtime has mapped and not returned to the

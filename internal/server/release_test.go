@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,5 +51,67 @@ func TestBusyCallsRaiseTheCollectorsTarget(t *testing.T) {
 	})(context.Background(), "tools/list", nil)
 	if during != percent {
 		t.Fatalf("tools/list ran with GC %d%%, want the default %d%%", during, percent)
+	}
+}
+
+// The busy limit is the floor, or twice the live heap over it, and never
+// over a limit set before (GOMEMLIMIT).
+func TestBusyLimitFollowsTheLiveHeap(t *testing.T) {
+	for _, c := range []struct {
+		live   uint64
+		before int64
+		want   int64
+	}{
+		{10 << 20, math.MaxInt64, busyMemoryLimit},
+		{busyMemoryLimit / 2, math.MaxInt64, busyMemoryLimit},
+		{200 << 20, math.MaxInt64, 400 << 20},
+		{200 << 20, 300 << 20, 300 << 20},
+		{10 << 20, 100 << 20, 100 << 20},
+		{math.MaxUint64, math.MaxInt64, math.MaxInt64 - 1},
+	} {
+		if got := busyLimit(c.live, c.before); got != c.want {
+			t.Errorf("busyLimit(%d, %d) = %d, want %d", c.live, c.before, got, c.want)
+		}
+	}
+}
+
+// While a call runs, each collection sets the limit again from the heap it
+// left live; after the last call the watch ends at the next collection.
+func TestCollectionsResetTheBusyLimit(t *testing.T) {
+	_, before := gcSettings()
+	r := &idleRelease{}
+	release := make(chan struct{})
+	running := make(chan struct{})
+	go r.middleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		close(running)
+		<-release
+		return nil, nil
+	})(context.Background(), "tools/call", nil)
+	<-running
+	want := busyLimit(liveHeap(), before)
+	debug.SetMemoryLimit(want / 2) // as if set from a smaller heap
+	collectUntil(t, "the limit set again", func() bool { return debug.SetMemoryLimit(-1) == want })
+	close(release)
+	collectUntil(t, "the watch ended", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.inflight == 0 && !r.watching
+	})
+	if _, l := gcSettings(); l != before {
+		t.Fatalf("after the call: limit %d, want %d", l, before)
+	}
+}
+
+// collectUntil runs collections until done holds: finalizers run after a
+// collection, on their own goroutine.
+func collectUntil(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 10 s of collections", what)
+		}
+		runtime.GC()
+		runtime.Gosched()
 	}
 }
