@@ -35,18 +35,28 @@ const releaseGrowth = 4 << 20
 // the default, 13-14 ms at 400, and the run's overhead over go test's own
 // about two points lower; docs/PERFORMANCE.md). The heap may grow further
 // meanwhile, within a soft limit (busyLimit), and the idle release returns
-// it.
+// it. The settings go back when the server has stayed idle idleDelay, not
+// as the last call returns: a collection the default target started then
+// would run while its answer is encoded and written (0.5-1 ms of a Go
+// coverage run's answer).
+//
+// The collector's settings are the process's, so one idleRelease serves
+// every server in it (processRelease).
 type idleRelease struct {
 	mu       sync.Mutex
 	inflight int
 	held     uint64 // what the runtime held after the last release
-	pending  bool   // a release is scheduled
-	// gcPercent and memoryLimit are the collector's settings before the
-	// first call in flight raised them.
+	pending  bool   // a settle is scheduled
+	// raised says the collector runs at the busy settings; gcPercent and
+	// memoryLimit are those it had before.
+	raised      bool
 	gcPercent   int
 	memoryLimit int64
 	watching    bool // a sentinel's finalizer follows the collections (watchCollections)
 }
+
+// processRelease is the process's idleRelease.
+var processRelease = &idleRelease{}
 
 // The collector's settings while calls run: its target, and a soft limit
 // on the memory the runtime holds, so that a live heap over 51 MiB grows
@@ -72,12 +82,13 @@ func (r *idleRelease) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		r.mu.Lock()
-		if r.inflight == 0 {
+		if !r.raised {
+			r.raised = true
 			r.gcPercent = debug.SetGCPercent(busyGCPercent)
 			r.memoryLimit = debug.SetMemoryLimit(-1)
 			debug.SetMemoryLimit(busyLimit(liveHeap(), r.memoryLimit))
-			r.watchCollections()
 		}
+		r.watchCollections()
 		r.inflight++
 		r.mu.Unlock()
 		defer r.done()
@@ -93,7 +104,7 @@ type gcSentinel struct{ _ *byte }
 // watchCollections follows the collections while calls run, each time
 // setting the memory limit from the live heap it left: a call whose live
 // heap grows toward the limit raises it (busyLimit). The watch ends at the
-// first collection after the last call, so an idle server runs no
+// first collection after the settings go back, so an idle server runs no
 // finalizer.
 func (r *idleRelease) watchCollections() {
 	if r.watching {
@@ -108,43 +119,52 @@ func (r *idleRelease) collected() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.watching = false
-	if r.inflight == 0 {
+	if !r.raised {
 		return
 	}
 	debug.SetMemoryLimit(busyLimit(liveHeap(), r.memoryLimit))
 	r.watchCollections()
 }
 
-// idleDelay is how long the server stays idle before a release: the
+// idleDelay is how long the server stays idle before it settles: the
 // transport still holds the last call's request and answer while it writes
 // the answer, and a release before it lets go would keep them.
 const idleDelay = 100 * time.Millisecond
 
-// done ends one call and, when it was the last one and the runtime has
-// grown, schedules a release.
+// done ends one call and, when it was the last one, schedules the settle.
 func (r *idleRelease) done() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.inflight--
-	if r.inflight == 0 {
-		debug.SetGCPercent(r.gcPercent)
-		debug.SetMemoryLimit(r.memoryLimit)
-	}
-	if r.inflight > 0 || r.pending || heldBytes() < r.held+releaseGrowth {
+	if r.inflight > 0 || r.pending {
 		return
 	}
 	r.pending = true
-	time.AfterFunc(idleDelay, r.release)
+	time.AfterFunc(idleDelay, r.settle)
 }
 
-// release returns the free memory unless a call started meanwhile (whose
-// end schedules the next one).
-func (r *idleRelease) release() {
+// settle, unless a call started meanwhile (whose end schedules the next
+// one), puts the collector's settings back and collects, and, when the
+// runtime has grown, returns the free memory.
+func (r *idleRelease) settle() {
 	r.mu.Lock()
-	busy := r.inflight > 0
 	r.pending = false
+	if r.inflight > 0 {
+		r.mu.Unlock()
+		return
+	}
+	restored := r.raised
+	if restored {
+		r.raised = false
+		debug.SetGCPercent(r.gcPercent)
+		debug.SetMemoryLimit(r.memoryLimit)
+	}
+	grown := heldBytes() >= r.held+releaseGrowth
 	r.mu.Unlock()
-	if busy {
+	if !grown {
+		if restored {
+			startCollection()
+		}
 		return
 	}
 	debug.FreeOSMemory()
@@ -152,6 +172,18 @@ func (r *idleRelease) release() {
 	r.mu.Lock()
 	r.held = held
 	r.mu.Unlock()
+}
+
+// startCollection starts the collection that the heap the busy target let
+// grow is due, now that the default's goal is back: else the next call's
+// first allocations would start it and pay its assists (about 1 ms of its
+// answer). runtime.GC would wait for the sweep too, yielding between
+// spans: some 5 ms of CPU for a 40 MB heap, where the background sweeper
+// needs less. An allocation the runtime takes from the heap (over 32 KB)
+// checks the trigger and starts a concurrent cycle (one over 64 KB is
+// never on the stack); were it not to, the next call's would.
+func startCollection() {
+	runtime.KeepAlive(make([]byte, 128<<10))
 }
 
 // liveHeap is the heap the last collection found live.

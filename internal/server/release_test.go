@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -19,8 +20,9 @@ func gcSettings() (percent int, limit int64) {
 }
 
 // While tool calls run the collector's target is raised and its memory
-// limit set; when the last one ends both are what they were, however the
-// calls overlap. Other methods leave them alone.
+// limit set; once the server is idle after the last one (settle) both are
+// what they were, however the calls overlap. Other methods leave them
+// alone.
 func TestBusyCallsRaiseTheCollectorsTarget(t *testing.T) {
 	percent, limit := gcSettings()
 	r := &idleRelease{}
@@ -41,8 +43,23 @@ func TestBusyCallsRaiseTheCollectorsTarget(t *testing.T) {
 	if inner != want || outer != want {
 		t.Fatalf("during the calls: %v and %v, want %v", inner, outer, want)
 	}
+	if p, l := gcSettings(); [2]any{p, l} != want {
+		t.Fatalf("as the last call returns: GC %d%% limit %d, want them raised until the server is idle", p, l)
+	}
+	// A call before the server settles finds them raised, and leaves
+	// what they were before the first.
+	var again [2]any
+	r.middleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		p, l := gcSettings()
+		again = [2]any{p, l}
+		return nil, nil
+	})(context.Background(), "tools/call", nil)
+	if again != want {
+		t.Fatalf("a call before the server settled: %v, want %v", again, want)
+	}
+	r.settle() // as its timer does
 	if p, l := gcSettings(); p != percent || l != limit {
-		t.Fatalf("after the calls: GC %d%% limit %d, want %d%% and %d as before", p, l, percent, limit)
+		t.Fatalf("once idle: GC %d%% limit %d, want %d%% and %d as before", p, l, percent, limit)
 	}
 	var during int
 	r.middleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
@@ -76,7 +93,7 @@ func TestBusyLimitFollowsTheLiveHeap(t *testing.T) {
 }
 
 // While a call runs, each collection sets the limit again from the heap it
-// left live; after the last call the watch ends at the next collection.
+// left live; once the server is idle the watch ends at the next collection.
 func TestCollectionsResetTheBusyLimit(t *testing.T) {
 	_, before := gcSettings()
 	r := &idleRelease{}
@@ -92,10 +109,16 @@ func TestCollectionsResetTheBusyLimit(t *testing.T) {
 	debug.SetMemoryLimit(want / 2) // as if set from a smaller heap
 	collectUntil(t, "the limit set again", func() bool { return debug.SetMemoryLimit(-1) == want })
 	close(release)
+	collectUntil(t, "the call ended", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.inflight == 0
+	})
+	r.settle()
 	collectUntil(t, "the watch ended", func() bool {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		return r.inflight == 0 && !r.watching
+		return !r.watching
 	})
 	if _, l := gcSettings(); l != before {
 		t.Fatalf("after the call: limit %d, want %d", l, before)
@@ -114,4 +137,69 @@ func collectUntil(t *testing.T, what string, done func() bool) {
 		runtime.GC()
 		runtime.Gosched()
 	}
+}
+
+// Once the default's goal is back under a heap the busy target let grow,
+// startCollection (what settle does then, when no release is due) starts
+// the collection it is due, without waiting for one (runtime.GC). Nothing
+// else here allocates, so nothing else would start it.
+func TestStartCollectionStartsTheDueOne(t *testing.T) {
+	if n := testing.AllocsPerRun(10, func() { gcCycles() }); n != 0 {
+		t.Fatalf("reading the collections allocates (%v)", n)
+	}
+	// Swept whole, the heap holds no garbage that growOver would count.
+	runtime.GC()
+	goal := heapGoal() // the default's
+	percent := debug.SetGCPercent(busyGCPercent)
+	defer debug.SetGCPercent(percent)
+	growOver(t, goal+goal/4)
+	debug.SetGCPercent(percent)
+	before := gcCycles()
+	startCollection()
+	deadline := time.Now().Add(10 * time.Second)
+	for gcCycles() == before {
+		if time.Now().After(deadline) {
+			t.Fatalf("no collection ended in 10 s: heap %d, goal %d", heapObjects(), heapGoal())
+		}
+		runtime.Gosched()
+	}
+}
+
+// growOver allocates garbage until the heap holds over size bytes, with no
+// collection meanwhile (the busy target's goal is five times the live
+// heap, the default's twice, and at least 4 MiB times as much).
+func growOver(t *testing.T, size uint64) {
+	for range 20 {
+		start := gcCycles()
+		for gcCycles() == start {
+			if heapObjects() > size {
+				return
+			}
+			garbage = make([]byte, 4<<10)
+		}
+	}
+	t.Fatalf("every try to grow the heap over %d bytes met a collection", size)
+}
+
+var garbage []byte
+
+// cycleSample is read without allocating: an allocation in the wait for
+// the collection could start it.
+var cycleSample = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+
+func gcCycles() uint64 {
+	metrics.Read(cycleSample)
+	return cycleSample[0].Value.Uint64()
+}
+
+func heapGoal() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

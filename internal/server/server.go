@@ -87,7 +87,7 @@ func New(svc *services.Set, o Options) (*Server, error) {
 		Optional: sel.Optional, OptionalOf: sel.OptionalOf, Extra: extra,
 	})
 	svc.Workflows = &gate{cat: cat, listChanged: listChanged}
-	s.AddReceivingMiddleware(withCaller, explainAbsent(sel, extra), dropNullArguments, (&idleRelease{}).middleware)
+	s.AddReceivingMiddleware(withCaller, explainAbsent(sel, extra), dropNullArguments, processRelease.middleware)
 	addResources(s, svc)
 	ui := webui.New(svc, webui.Options{Doctor: func(ctx context.Context) string { return doctor.Inspect(ctx, svc).Text() }})
 	return &Server{mcp: s, Selection: sel, Catalog: cat, UI: ui}, nil
