@@ -112,6 +112,9 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 		cp.Abort()
 		return capture.Result{}, capture.StartFailure(err)
 	}
+	// The coverage directory has served (the data read, a failed test
+	// rerun): removed while the answer is made, and waited for on return.
+	go c.removeCoverageDir()
 	kept := make(chan *coverage.Summary, 1)
 	go func() { kept <- c.keepCoverage(cp, res) }()
 	called := &Called{Result: res, Toolchain: tc, ProjectDir: c.ProjectDir, Options: c.Options,
@@ -185,18 +188,20 @@ func (c *Call) onHost(ctx context.Context) error {
 func (c *Call) coverageDir() (mkdir string, err error) {
 	if c.WorkDir != "" {
 		c.Options.CoverageDir = filepath.Join(c.WorkDir, "cover-"+rand.Text())
-		c.removeCover = func() { os.RemoveAll(c.Options.CoverageDir) }
+		dir := c.Options.CoverageDir
+		c.removeCover = sync.OnceFunc(func() { os.RemoveAll(dir) })
 		return c.Options.CoverageDir, nil
 	}
 	d, err := scratch.Dir("", "cover")
 	if err != nil {
 		return "", err
 	}
-	c.Options.CoverageDir, c.removeCover = d.Path, func() { d.Remove() }
+	c.Options.CoverageDir, c.removeCover = d.Path, sync.OnceFunc(func() { d.Remove() })
 	return "", nil
 }
 
-// removeCoverageDir removes the directory coverageDir gave, if any.
+// removeCoverageDir removes the directory coverageDir gave, if any; a
+// second call waits for the first.
 func (c *Call) removeCoverageDir() {
 	if c.removeCover != nil {
 		c.removeCover()

@@ -80,7 +80,7 @@ const crashedNoData = "a test program that crashes writes no coverage data for i
 // res.Coverage, or says in res.CoverageError why there is none. A failed
 // test's run has coverage too: the runners write their data whatever the
 // tests' outcome; a test program that crashed writes none for itself.
-func (res *Result) collectCoverage(ctx context.Context, req Request, tools *coverage.LLVMTools, ran bool) {
+func (res *Result) collectCoverage(ctx context.Context, req Request, tools *coverage.LLVMTools, ran bool, early *coverageRead) {
 	c := coverageSpec(req)
 	if c == nil {
 		return
@@ -89,7 +89,14 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 		res.CoverageError = "no coverage: the tests did not run"
 		return
 	}
-	rep, err := readCoverage(ctx, c, req, tools)
+	var rep *coverage.Report
+	var err error
+	if early != nil {
+		<-early.done
+		rep, err = early.rep, early.err
+	} else {
+		rep, err = readCoverage(ctx, c, req, tools)
+	}
 	if err != nil {
 		res.CoverageError = err.Error()
 		return
@@ -107,6 +114,33 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 		rep.Notes = append(rep.Notes, "a test program crashed, so its own run is not counted ("+crashedNoData+")")
 	}
 	res.Coverage = rep
+}
+
+// coverageRead is a coverage report read while the test step's report is
+// finished.
+type coverageRead struct {
+	done chan struct{}
+	rep  *coverage.Report
+	err  error
+}
+
+// readCoverageEarly starts reading a Go profile as soon as the test step
+// has ended, beside the rest of the step's work (the test report's last
+// events, a crash's core); nil for other coverage data. go test writes
+// its profile itself as it exits; gcc's and LLVM's data are written by
+// every instrumented process, a test binary rerun to name what ended it
+// too, so they are read after.
+func readCoverageEarly(req Request) *coverageRead {
+	c := coverageSpec(req)
+	if c == nil || c.Tool != coverage.ToolGo {
+		return nil
+	}
+	r := &coverageRead{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.rep, r.err = readGoProfile(c, req.ProjectDir)
+	}()
+	return r
 }
 
 func readCoverage(ctx context.Context, c *toolchain.Coverage, req Request, tools *coverage.LLVMTools) (*coverage.Report, error) {

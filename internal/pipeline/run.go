@@ -29,6 +29,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,10 +120,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	filtered := req.Filtered
-	if filtered == nil {
-		filtered = io.Discard
-	}
+	filtered := cmp.Or[io.Writer](req.Filtered, io.Discard)
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
 	prep := req.prepared
 	if prep == nil {
@@ -134,6 +132,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	tools := prep.tools
 	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
 	start := time.Now()
+	var early *coverageRead
 	for i, step := range req.Steps {
 		sr, err := runStep(ctx, req, p, i, start)
 		if err != nil {
@@ -141,6 +140,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 			return nil, err
 		}
 		res.Steps = append(res.Steps, sr)
+		if i == len(req.Steps)-1 {
+			early = readCoverageEarly(req)
+		}
 		if step.Name == toolchain.StepTest {
 			res.testStepDone(ctx, p, sr, req)
 		}
@@ -163,7 +165,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	res.Duration = time.Since(start)
 	res.conclude()
-	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran)
+	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran, early)
 	res.failedPath(ctx, req, tools) // what the first failed test ran: failedpath.go
 	return res, nil
 }
