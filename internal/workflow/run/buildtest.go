@@ -64,7 +64,7 @@ type BuildTestOutput struct {
 	Errors      int               `json:"errors" jsonschema:"compiler and linker errors"`
 	Warnings    int               `json:"warnings" jsonschema:"warnings"`
 	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
-	Tests       *wire.TestReport  `json:"tests,omitempty" jsonschema:"the parsed test run: every case, totals, the tool's own summary"`
+	Tests       *wire.TestReport  `json:"tests,omitempty" jsonschema:"the parsed test run: every case but the passed beyond 20, totals, the tool's own summary"`
 	Crash       *wire.TestCrash   `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
 	Hang        *wire.Hang        `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string          `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
@@ -104,6 +104,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 	if err != nil {
 		return answer, err
 	}
+	answer.Output.Tests = answer.Output.Tests.Listed() // the stored answer keeps every case
 	return render.StoreFailure(answer, cr), nil
 }
 

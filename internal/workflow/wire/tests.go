@@ -2,6 +2,7 @@ package wire
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
@@ -107,6 +108,45 @@ func TestReportOf(r *testreport.Report) *TestReport {
 		w.CutShort = list(r.CutShort, func(c testreport.CutShort) CutShort { return CutShort(c) })
 		return w
 	})
+}
+
+// maxPassedListed bounds the passed cases an answer lists. The agent acts
+// on the cases that did not pass; a run of hundreds of tests would
+// otherwise fill its answer with names (a Go module's 200: 16 of its
+// 20 KB, encoded, written and decoded on the call's path). The totals count
+// every one, and the stored answer (the run's page) and log keep them.
+const maxPassedListed = 20
+
+// Listed is r as a tool's answer gives it: every case that did not pass,
+// and the first maxPassedListed that passed, with a note of how many more
+// passed. r itself is left whole, for the stored answer.
+func (r *TestReport) Listed() *TestReport {
+	if r == nil {
+		return nil
+	}
+	passed := 0
+	for _, c := range r.Cases {
+		if c.Status == string(testreport.Passed) {
+			passed++
+		}
+	}
+	if passed <= maxPassedListed {
+		return r
+	}
+	out := *r
+	out.Cases = make([]TestCase, 0, len(r.Cases)-passed+maxPassedListed)
+	listed := 0
+	for _, c := range r.Cases {
+		if c.Status == string(testreport.Passed) {
+			if listed == maxPassedListed {
+				continue
+			}
+			listed++
+		}
+		out.Cases = append(out.Cases, c)
+	}
+	out.Notes = append(slices.Clip(r.Notes), fmt.Sprintf("cases lists %d of the %d passed tests; the log has every one", listed, passed))
+	return &out
 }
 
 // failuresFirst orders the cases that did not pass before those that did,

@@ -36,3 +36,45 @@ func TestCutAnswerKeepsFailures(t *testing.T) {
 		t.Errorf("the cut answer (%d bytes) lost the failure", len(cut))
 	}
 }
+
+// An answer lists every case that did not pass and the first passed ones,
+// saying how many more passed; the report it came from keeps them all.
+func TestAnswerListsFewPassedCases(t *testing.T) {
+	rep := &testreport.Report{Format: testreport.FormatGoJSON, Status: testreport.Failed}
+	for i := range 30 {
+		rep.Cases = append(rep.Cases, testreport.Case{Suite: "pkg", Name: fmt.Sprintf("TestPasses%02d", i), Status: testreport.Passed})
+	}
+	rep.Cases = append(rep.Cases,
+		testreport.Case{Suite: "pkg", Name: "TestFails", Status: testreport.Failed},
+		testreport.Case{Suite: "pkg", Name: "TestSkipped", Status: testreport.Skipped},
+		testreport.Case{Suite: "pkg", Name: "TestCrashed", Status: testreport.Crashed})
+	rep.Notes = []string{"a note of the run"}
+	whole := TestReportOf(rep)
+	listed := whole.Listed()
+	var names []string
+	for _, c := range listed.Cases {
+		names = append(names, c.Name)
+	}
+	want := []string{"TestFails", "TestCrashed"}
+	for i := range maxPassedListed {
+		want = append(want, fmt.Sprintf("TestPasses%02d", i))
+	}
+	want = append(want, "TestSkipped")
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("listed %q\nwant   %q", names, want)
+	}
+	note := fmt.Sprintf("cases lists %d of the %d passed tests; the log has every one", maxPassedListed, 30)
+	if len(listed.Notes) != 2 || listed.Notes[1] != note {
+		t.Errorf("notes %q, want the run's and %q", listed.Notes, note)
+	}
+	if len(whole.Cases) != 33 || len(whole.Notes) != 1 || listed.Totals != whole.Totals {
+		t.Errorf("the whole report changed: %d cases, notes %q", len(whole.Cases), whole.Notes)
+	}
+	few := TestReportOf(&testreport.Report{Cases: rep.Cases[:maxPassedListed]})
+	if got := few.Listed(); got != few {
+		t.Errorf("a report of %d passed cases was not answered whole", maxPassedListed)
+	}
+	if (*TestReport)(nil).Listed() != nil {
+		t.Errorf("nil listed as a report")
+	}
+}

@@ -91,6 +91,7 @@ func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.
 	covText, cov := h.keepCoverage(ctx, cp.Kept.ID, o, coverFilter)
 	out.Coverage = cov
 	cr := cp.FinishWith(ctx, store.Final{Status: string(o.Status), VerdictLine: o.Line, ExitCode: out.ExitCode}, out)
+	out.Tests = out.Tests.Listed() // the stored answer keeps every case
 	return render.StoreFailure(catalog.Result[BuildOutput]{Text: renderBuild(out, o, cr.Excerpt, covText), Output: out, Outcome: outcome(o)}, cr), nil
 }
 
