@@ -35,7 +35,19 @@ type Event struct {
 // one.
 func Decode(line []byte, ev *Event) error {
 	*ev = Event{}
-	if decodeFast(line, ev) {
+	if decodeFast(line, ev, false) {
+		return nil
+	}
+	*ev = Event{}
+	return json.Unmarshal(line, ev)
+}
+
+// DecodeOutput is Decode keeping only the event's Action, Output and
+// Elapsed (the log filter needs no other): the other string fields are
+// checked, not copied. A line Decode refuses, it refuses.
+func DecodeOutput(line []byte, ev *Event) error {
+	*ev = Event{}
+	if decodeFast(line, ev, true) {
 		return nil
 	}
 	*ev = Event{}
@@ -46,7 +58,7 @@ func Decode(line []byte, ev *Event) error {
 // escapes are parts of line, not copies.
 func DecodeString(line string, ev *Event) error {
 	*ev = Event{}
-	if decodeFast(line, ev) {
+	if decodeFast(line, ev, false) {
 		return nil
 	}
 	*ev = Event{}
@@ -60,8 +72,9 @@ type text interface{ ~string | ~[]byte }
 // strings or numbers, keys matched exactly. It returns false, with ev
 // partly set, for anything else: nested values, true/false/null, escaped
 // keys, a key that names a field in another case (encoding/json matches
-// those), invalid text; encoding/json then decides.
-func decodeFast[T text](b T, ev *Event) bool {
+// those), invalid text; encoding/json then decides. With output set, the
+// other string fields than Action and Output are not kept.
+func decodeFast[T text](b T, ev *Event, output bool) bool {
 	d := cursor[T]{b: b}
 	if !d.take('{') {
 		return false
@@ -80,6 +93,14 @@ func decodeFast[T text](b T, ev *Event) bool {
 			return false
 		}
 		field := ev.field(string(key))
+		if output && field != nil && field != &ev.Action && field != &ev.Output {
+			// Checked, not kept; a value not a string is encoding/json's
+			// error.
+			if b[d.i] != '"' || !d.skipText() {
+				return false
+			}
+			field = &skipped
+		}
 		switch {
 		case string(key) == "Elapsed":
 			num, ok := d.number()
@@ -91,6 +112,7 @@ func decodeFast[T text](b T, ev *Event) bool {
 				return false
 			}
 			ev.Elapsed = f
+		case field == &skipped:
 		case field != nil:
 			s, ok := d.text()
 			if !ok {
@@ -100,7 +122,7 @@ func decodeFast[T text](b T, ev *Event) bool {
 		case namesField(string(key)):
 			return false
 		case b[d.i] == '"':
-			if _, ok := d.text(); !ok {
+			if !d.skipText() {
 				return false
 			}
 		default:
@@ -115,6 +137,9 @@ func decodeFast[T text](b T, ev *Event) bool {
 		return d.take('}') && d.end()
 	}
 }
+
+// skipped stands for a field decodeFast checked and did not keep.
+var skipped string
 
 // field is the string field key names exactly, or nil.
 func (ev *Event) field(key string) *string {
@@ -140,6 +165,9 @@ var fieldNames = []string{"Action", "Package", "Test", "Elapsed", "Output", "Imp
 // namesField says whether key names a field in another case, as
 // encoding/json would take it.
 func namesField(key string) bool {
+	if key == "Time" || key == "OutputType" {
+		return false // test2json's own keys of fields no reader keeps
+	}
 	for _, n := range fieldNames {
 		if strings.EqualFold(key, n) {
 			return true
@@ -199,27 +227,38 @@ func (c *cursor[T]) plainString() (T, bool) {
 // text reads a string value, its escapes undone as encoding/json undoes
 // them. Invalid UTF-8, which encoding/json replaces byte by byte, is left
 // to it.
-func (c *cursor[T]) text() (string, bool) {
+func (c *cursor[T]) text() (string, bool) { return c.str(true) }
+
+// skipText reads a string value as text does, keeping nothing (a field no
+// reader uses: Time).
+func (c *cursor[T]) skipText() bool {
+	_, ok := c.str(false)
+	return ok
+}
+
+// str reads a string value, its text kept when keep is set. Runs of plain
+// bytes are copied whole: most Output values end in an escape ("\n"), so
+// the copy is the common path.
+func (c *cursor[T]) str(keep bool) (string, bool) {
 	if c.i >= len(c.b) || c.b[c.i] != '"' {
 		return "", false
 	}
 	start := c.i + 1
-	j := start
-	for ; j < len(c.b); j++ {
-		ch := c.b[j]
-		if ch == '"' {
-			c.i = j + 1
-			return known(c.b[start:j]), true
+	j := plainRun(c.b, start)
+	if j < len(c.b) && c.b[j] == '"' {
+		c.i = j + 1
+		if !keep {
+			return "", true
 		}
-		if ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf {
-			break
-		}
+		return known(c.b[start:j]), true
 	}
-	out := make([]byte, 0, len(c.b)-start)
-	out = append(out, c.b[start:j]...)
+	var out []byte
+	if keep {
+		out = make([]byte, 0, len(c.b)-start)
+		out = append(out, c.b[start:j]...)
+	}
 	for j < len(c.b) {
-		ch := c.b[j]
-		switch {
+		switch ch := c.b[j]; {
 		case ch == '"':
 			c.i = j + 1
 			return string(out), true
@@ -230,21 +269,39 @@ func (c *cursor[T]) text() (string, bool) {
 			if !ok {
 				return "", false
 			}
-			out = utf8.AppendRune(out, r)
+			if keep {
+				out = utf8.AppendRune(out, r)
+			}
 			j += n
 		case ch >= utf8.RuneSelf:
 			r, n := utf8.DecodeRune([]byte(c.b[j:min(len(c.b), j+utf8.UTFMax)]))
 			if r == utf8.RuneError && n == 1 {
 				return "", false
 			}
-			out = append(out, c.b[j:j+n]...)
+			if keep {
+				out = append(out, c.b[j:j+n]...)
+			}
 			j += n
 		default:
-			out = append(out, ch)
-			j++
+			k := plainRun(c.b, j)
+			if keep {
+				out = append(out, c.b[j:k]...)
+			}
+			j = k
 		}
 	}
 	return "", false
+}
+
+// plainRun is where the run of plain bytes at b[i:] ends: printable ASCII
+// but the quote and the backslash.
+func plainRun[T text](b T, i int) int {
+	for ; i < len(b); i++ {
+		if ch := b[i]; ch == '"' || ch == '\\' || ch < ' ' || ch >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }
 
 // unescape reads the escape at the start of b: the rune it stands for and

@@ -18,7 +18,7 @@ func goJSONText(line []byte, ev *gotestjson.Event) (text []byte, ok bool) {
 	if len(line) < 2 || line[0] != '{' || line[1] != '"' || !bytes.Contains(line, litAction) {
 		return nil, false
 	}
-	if err := gotestjson.Decode(line, ev); err != nil {
+	if err := gotestjson.DecodeOutput(line, ev); err != nil {
 		return nil, false
 	}
 	if ev.Action != "output" && ev.Action != "build-output" {

@@ -61,9 +61,10 @@ func (c *counter) keep(p []byte) {
 }
 
 var (
-	litActionPass = []byte(`"Action":"pass"`)
-	litActionFail = []byte(`"Action":"fail"`)
-	litTestField  = []byte(`"Test":"`)
+	litAction    = []byte(`"Action":"`)
+	litPass      = []byte(`pass"`)
+	litFail      = []byte(`fail"`)
+	litTestField = []byte(`"Test":"`)
 )
 
 // line counts one line's test result, in the formats triage runs.
@@ -75,9 +76,14 @@ func (c *counter) line(l []byte) {
 	switch {
 	case bytes.HasPrefix(l, []byte(`{"`)):
 		// go test -json: a test's own pass or fail event. Most events are
-		// output, so the action is looked at first.
-		pass := bytes.Contains(l, litActionPass)
-		if !pass && !bytes.Contains(l, litActionFail) || !bytes.Contains(l, litTestField) {
+		// output, so the action, near the start, is looked at first.
+		i := bytes.Index(l, litAction)
+		if i < 0 {
+			return
+		}
+		action := l[i+len(litAction):]
+		pass := bytes.HasPrefix(action, litPass)
+		if !pass && !bytes.HasPrefix(action, litFail) || !bytes.Contains(l, litTestField) {
 			return
 		}
 		if pass {

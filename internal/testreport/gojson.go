@@ -208,6 +208,9 @@ func (p *goParser) collect(key testKey, ev gotestjson.Event) {
 		key = testKey{ev.Package, run[len(run)-1]}
 	}
 	b := p.output[key]
+	if (b == nil || strings.HasSuffix(b.String(), "\n")) && strings.HasSuffix(out, "\n") && dropped(out) {
+		return // a whole line setMessage would drop: most tests' only output
+	}
 	if b == nil {
 		b = &strings.Builder{}
 		p.output[key] = b
@@ -215,6 +218,13 @@ func (p *goParser) collect(key testKey, ev gotestjson.Event) {
 	if b.Len() < maxMessage {
 		b.WriteString(out)
 	}
+}
+
+// dropped says whether setMessage leaves a line out of a message: blank,
+// or the runner's own "=== RUN" or "--- PASS" line.
+func dropped(line string) bool {
+	t := strings.TrimSpace(line)
+	return t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ")
 }
 
 func (p *goParser) endTest(key testKey, ev gotestjson.Event) {
@@ -241,11 +251,9 @@ func (p *goParser) setMessage(c *Case, key testKey) {
 	if b := p.output[key]; b != nil {
 		var keep []string
 		for _, l := range strings.SplitAfter(b.String(), "\n") {
-			t := strings.TrimSpace(l)
-			if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
-				continue
+			if !dropped(l) {
+				keep = append(keep, l)
 			}
-			keep = append(keep, l)
 		}
 		c.Message = bound(strings.TrimRight(strings.Join(keep, ""), "\n"))
 		c.File, c.Line = goLocation(c.Message)

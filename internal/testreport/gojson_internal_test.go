@@ -1,6 +1,7 @@
 package testreport
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,5 +36,32 @@ func TestIsGoResultLine(t *testing.T) {
 		if old != tt.want {
 			t.Errorf("the table is wrong for %q", tt.out)
 		}
+	}
+}
+
+// A failure's message leaves out the runner's own lines, whole or not,
+// and keeps a line whose parts came in several events, whatever they
+// start with.
+func TestGoMessageOfLinesInParts(t *testing.T) {
+	ev := func(action, test, output string) string {
+		return `{"Action":"` + action + `","Package":"p","Test":"` + test + `","Output":` + strconv.Quote(output) + "}\n"
+	}
+	log := ev("run", "TestX", "") +
+		ev("output", "TestX", "=== RUN   TestX\n") +
+		ev("output", "TestX", "    x_test.go:5: got ") +
+		ev("output", "TestX", "--- not a header\n") +
+		ev("output", "TestX", "=== ") +
+		ev("output", "TestX", "PAUSE TestX\n") +
+		ev("output", "TestX", "    second line\n") +
+		ev("output", "TestX", "--- FAIL: TestX (0.00s)\n") +
+		ev("fail", "TestX", "") +
+		ev("output", "", "FAIL\n") + ev("fail", "", "")
+	rep, err := Parse(FormatGoJSON, strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "    x_test.go:5: got --- not a header\n    second line"
+	if len(rep.Cases) != 1 || rep.Cases[0].Message != want || rep.Cases[0].File != "x_test.go" || rep.Cases[0].Line != 5 {
+		t.Fatalf("cases %+v, want TestX with message %q at x_test.go:5", rep.Cases, want)
 	}
 }
