@@ -92,43 +92,8 @@ func decodeFast[T text](b T, ev *Event, output bool) bool {
 		if d.i >= len(b) {
 			return false
 		}
-		field := ev.field(string(key))
-		if output && field != nil && field != &ev.Action && field != &ev.Output {
-			// Checked, not kept; a value not a string is encoding/json's
-			// error.
-			if b[d.i] != '"' || !d.skipText() {
-				return false
-			}
-			field = &skipped
-		}
-		switch {
-		case string(key) == "Elapsed":
-			num, ok := d.number()
-			if !ok {
-				return false
-			}
-			f, err := strconv.ParseFloat(string(num), 64)
-			if err != nil {
-				return false
-			}
-			ev.Elapsed = f
-		case field == &skipped:
-		case field != nil:
-			s, ok := d.text()
-			if !ok {
-				return false
-			}
-			*field = s
-		case namesField(string(key)):
+		if !d.value(string(key), ev, output) {
 			return false
-		case b[d.i] == '"':
-			if !d.skipText() {
-				return false
-			}
-		default:
-			if _, ok := d.number(); !ok {
-				return false
-			}
 		}
 		d.space()
 		if d.take(',') {
@@ -138,8 +103,34 @@ func decodeFast[T text](b T, ev *Event, output bool) bool {
 	}
 }
 
-// skipped stands for a field decodeFast checked and did not keep.
-var skipped string
+// value reads key's value into ev; false where encoding/json decides. With
+// output set, only Action and Output of the string fields are kept, the
+// others checked.
+func (d *cursor[T]) value(key string, ev *Event, output bool) bool {
+	field := ev.field(key)
+	switch {
+	case key == "Elapsed":
+		num, ok := d.number()
+		if !ok {
+			return false
+		}
+		f, err := strconv.ParseFloat(string(num), 64)
+		ev.Elapsed = f
+		return err == nil
+	case field != nil && (!output || field == &ev.Action || field == &ev.Output):
+		s, ok := d.text()
+		*field = s
+		return ok
+	case field != nil:
+		return d.skipText() // a value not a string is encoding/json's error
+	case namesField(key):
+		return false
+	case d.b[d.i] == '"':
+		return d.skipText()
+	}
+	_, ok := d.number()
+	return ok
+}
 
 // field is the string field key names exactly, or nil.
 func (ev *Event) field(key string) *string {
