@@ -121,10 +121,8 @@ func (c *Conn) Start(ctx context.Context, job Job) (*Process, error) {
 		return nil, err
 	}
 	go p.run(ctx)
-	select {
-	case <-p.startc:
+	if p.awaitStart() {
 		return p, nil
-	case <-p.done:
 	}
 	if p.end.Lost != nil {
 		// The agent had the start frame: the program may have run there
@@ -235,6 +233,25 @@ func (p *Process) Stop(grace time.Duration) End {
 	case <-p.done:
 	}
 	return p.Wait()
+}
+
+// awaitStart waits for the job to start or end, and says whether it
+// started. A program that started and has already ended did start: when
+// both have happened a select picks either, so the end is looked at twice.
+// (The start is marked before the end is: the agent's frames come in
+// order.)
+func (p *Process) awaitStart() bool {
+	select {
+	case <-p.startc:
+		return true
+	case <-p.done:
+	}
+	select {
+	case <-p.startc:
+		return true
+	default:
+		return false
+	}
 }
 
 func (p *Process) started(pid int) {
