@@ -24,6 +24,7 @@ func gcSettings() (percent int, limit int64) {
 // what they were, however the calls overlap. Other methods leave them
 // alone.
 func TestBusyCallsRaiseTheCollectorsTarget(t *testing.T) {
+	settled(t)
 	percent, limit := gcSettings()
 	r := &idleRelease{}
 	var inner, outer [2]any
@@ -95,6 +96,7 @@ func TestBusyLimitFollowsTheLiveHeap(t *testing.T) {
 // While a call runs, each collection sets the limit again from the heap it
 // left live; once the server is idle the watch ends at the next collection.
 func TestCollectionsResetTheBusyLimit(t *testing.T) {
+	settled(t)
 	_, before := gcSettings()
 	r := &idleRelease{}
 	release := make(chan struct{})
@@ -147,10 +149,12 @@ func TestStartCollectionStartsTheDueOne(t *testing.T) {
 	if n := testing.AllocsPerRun(10, func() { gcCycles() }); n != 0 {
 		t.Fatalf("reading the collections allocates (%v)", n)
 	}
+	settled(t)
 	// Swept whole, the heap holds no garbage that growOver would count.
 	runtime.GC()
 	goal := heapGoal() // the default's
-	percent := debug.SetGCPercent(busyGCPercent)
+	percent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
 	defer debug.SetGCPercent(percent)
 	growOver(t, goal+goal/4)
 	debug.SetGCPercent(percent)
@@ -165,11 +169,26 @@ func TestStartCollectionStartsTheDueOne(t *testing.T) {
 	}
 }
 
+// settled puts the process's collector settings back, as its server's
+// settle does once idle: an earlier test's servers leave it raised, and its
+// settle, due 100 ms after their last call, would put them back in the
+// middle of a test that sets them.
+func settled(t *testing.T) {
+	t.Helper()
+	processRelease.settle()
+	processRelease.mu.Lock()
+	defer processRelease.mu.Unlock()
+	if processRelease.raised {
+		t.Fatal("a call of an earlier test is still running")
+	}
+}
+
 // growOver allocates garbage until the heap holds over size bytes, with no
 // collection meanwhile (the busy target's goal is five times the live
 // heap, the default's twice, and at least 4 MiB times as much).
 func growOver(t *testing.T, size uint64) {
 	for range 20 {
+		debug.SetGCPercent(busyGCPercent) // again: an earlier test's release may collect meanwhile
 		start := gcCycles()
 		for gcCycles() == start {
 			if heapObjects() > size {
