@@ -19,6 +19,10 @@ step() { current="$*"; printf '\n== %s\n' "$*"; }
 # end, what the run left behind from what the rest of the machine does.
 export TRIAGE_CI_RUN="$$-$RANDOM$RANDOM"
 export TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/ci-run.XXXXXX")"
+# Whatever ends the run, its TMPDIR goes when empty; one a failed run left
+# files in stays, as evidence.
+drop_empty_tmpdir() { rmdir "$TMPDIR" 2>/dev/null || true; }
+trap drop_empty_tmpdir EXIT
 
 step "install dependencies"
 scripts/install-deps.sh
@@ -74,7 +78,7 @@ if [ "${status[0]}" -ne 0 ] || [ "${status[2]}" -ne 0 ]; then
   verdict
   exit 1
 fi
-trap 'rc=$?; [ $rc -eq 0 ] || echo "CI FAILED in \"$current\" (exit $rc)"; verdict' EXIT
+trap 'rc=$?; [ $rc -eq 0 ] || echo "CI FAILED in \"$current\" (exit $rc)"; verdict; drop_empty_tmpdir' EXIT
 
 step "the debug tests where the lldb adapters differ, under lldb-vscode-16 (the rest ran under the default, lldb-dap-22)"
 TRIAGE_DAP_ADAPTER=lldb-vscode-16 go test -count=1 \
@@ -85,4 +89,3 @@ make bench-quick
 
 step "nothing left behind"
 scripts/leftovers.sh
-rmdir "$TMPDIR" 2>/dev/null || true
