@@ -9,6 +9,13 @@ import (
 // blockSize is the unit handed from the output reader to the consumers.
 const blockSize = 256 << 10
 
+// earlySize is the least a block holds to be handed to consumers that are
+// idle before it fills: a runner that prints its whole output as it ends
+// (a cached go test, 120 KB at once) has it read while it writes the rest
+// and exits, not after. A busy consumer's blocks still fill, and a trickle
+// of lines waits for a Flush.
+const earlySize = 32 << 10
+
 // depth is the number of blocks in flight; with one being filled, memory is
 // bounded by (depth+1) blocks whatever the output size.
 const depth = 4
@@ -28,6 +35,9 @@ type fanout struct {
 	free   chan *block
 	chans  []chan *block
 	wg     sync.WaitGroup
+	// inflight counts the blocks sent and not yet written by every
+	// consumer: zero when all are idle.
+	inflight atomic.Int32
 }
 
 type block struct {
@@ -55,6 +65,7 @@ func newFanout(ws ...io.Writer) *fanout {
 					failed = err != nil
 				}
 				if blk.left.Add(-1) == 0 {
+					f.inflight.Add(-1)
 					blk.b = blk.b[:0]
 					f.free <- blk
 				}
@@ -76,6 +87,9 @@ func (f *fanout) Write(p []byte) (int, error) {
 			f.sendLocked()
 		}
 	}
+	if len(f.buf.b) >= earlySize && f.inflight.Load() == 0 {
+		f.sendLocked()
+	}
 	return n, nil
 }
 
@@ -85,6 +99,7 @@ func (f *fanout) sendLocked() {
 	}
 	blk := f.buf
 	blk.left.Store(int32(len(f.chans)))
+	f.inflight.Add(1)
 	for _, ch := range f.chans {
 		ch <- blk
 	}
