@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -51,10 +50,10 @@ type Call struct {
 	// Answer renders the finished call; what it returns is stored with the
 	// output and its verdict.
 	Answer func(*Called) any
-	// WorkDir, when set, is a directory this process holds where the call
-	// makes the directories it needs (services.Set.WorkDir); without it,
+	// Rooms, when set, hands out the directories the call needs, in a
+	// directory this process holds (services.Set.WorkRooms); without it,
 	// each is a scratch directory of its own.
-	WorkDir string
+	Rooms *scratch.Rooms
 
 	removeCover func() // removes coverageDir's directory
 }
@@ -182,15 +181,23 @@ func (c *Call) onHost(ctx context.Context) error {
 }
 
 // coverageDir gives a coverage run a directory of triage's own for the data
-// it names (Go's profile, LLVM's raw profiles): a new name in WorkDir,
-// returned for prepare to make, or without WorkDir a scratch directory made
-// now. removeCoverageDir removes either.
+// it names (Go's profile, LLVM's raw profiles): a room of Rooms (the one
+// made ahead, or a new name returned for prepare to make), or without
+// Rooms a scratch directory made now. removeCoverageDir removes either; a
+// room's removal has the next call's made ahead.
 func (c *Call) coverageDir() (mkdir string, err error) {
-	if c.WorkDir != "" {
-		c.Options.CoverageDir = filepath.Join(c.WorkDir, "cover-"+rand.Text())
-		dir := c.Options.CoverageDir
-		c.removeCover = sync.OnceFunc(func() { os.RemoveAll(dir) })
-		return c.Options.CoverageDir, nil
+	if c.Rooms != nil {
+		dir, made := c.Rooms.Take()
+		c.Options.CoverageDir = dir
+		rooms := c.Rooms
+		c.removeCover = sync.OnceFunc(func() {
+			os.RemoveAll(dir)
+			rooms.MakeAhead()
+		})
+		if made {
+			return "", nil
+		}
+		return dir, nil
 	}
 	d, err := scratch.Dir("", "cover")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
@@ -24,8 +25,8 @@ func openStore(t *testing.T) *store.Store {
 	return st
 }
 
-// A coverage call plans in a directory of its own (in the process's work
-// directory when it has one, else a scratch directory), removed after;
+// A coverage call plans in a directory of its own (a room of the process's
+// work directory when it has one, else a scratch directory), removed after;
 // keeps the report with the output, summarises the files under its
 // filter, and stores the answer with the verdict.
 func TestBuildOrTestKeepsCoverageAndAnswer(t *testing.T) {
@@ -37,10 +38,14 @@ func testKeepsCoverageAndAnswer(t *testing.T, work string) {
 	ctx := context.Background()
 	st := openStore(t)
 	dir := writeFiles(t, goModule)
+	var rooms *scratch.Rooms
+	if work != "" {
+		rooms = scratch.NewRooms(work)
+	}
 	var called *Called
 	var progress []string
 	res, err := BuildOrTest(ctx, Call{Tool: "test", Store: st, Budget: 8192, Kind: toolchain.StepTest, ProjectDir: dir,
-		Options: toolchain.Options{Coverage: true}, Level: logfilter.Standard, Coverage: filepath.Join(dir, "calc"), WorkDir: work,
+		Options: toolchain.Options{Coverage: true}, Level: logfilter.Standard, Coverage: filepath.Join(dir, "calc"), Rooms: rooms,
 		Progress: func(_ int64, msg string) { progress = append(progress, msg) },
 		Answer:   func(d *Called) any { called = d; return map[string]string{"verdict": d.Result.Line} }})
 	if err != nil {
@@ -50,6 +55,7 @@ func testKeepsCoverageAndAnswer(t *testing.T, work string) {
 		if filepath.Dir(called.Options.CoverageDir) != work {
 			t.Errorf("coverage directory %s, want one in the work directory %s", called.Options.CoverageDir, work)
 		}
+		rooms.Close() // and the next call's room, made ahead, with it
 		if entries, err := os.ReadDir(work); err != nil || len(entries) != 0 {
 			t.Errorf("the work directory holds %v (%v) after the call; want it empty and kept", entries, err)
 		}

@@ -87,7 +87,7 @@ type Set struct {
 	dumpsReady atomic.Bool
 
 	workOnce sync.Once
-	work     string
+	work     *scratch.Rooms
 
 	sessions notify.Changes // a debug or dump session changed (SessionsChanged)
 }
@@ -254,21 +254,25 @@ func (s *Set) Debugger() *debugger.Manager {
 	return s.debug
 }
 
-// WorkDir is a temporary directory this process holds (made on first use,
-// removed at Close; swept by a later triage if this one is killed), where
-// calls make the directories they need for a moment: a coverage run's
-// data. A directory made there costs one mkdir, not a scratch directory's
-// owner file and lock. "" when it could not be made: callers then make
-// scratch directories of their own.
-func (s *Set) WorkDir() string {
+// WorkRooms hands out directories in a temporary directory this process
+// holds (made on first use, removed at Close; swept by a later triage if
+// this one is killed), for what calls need for a moment: a coverage run's
+// data. A room there costs one mkdir, made ahead of the call that takes
+// it, not a scratch directory's owner file and lock. nil when the
+// directory could not be made: callers then make scratch directories of
+// their own.
+func (s *Set) WorkRooms() *scratch.Rooms {
 	s.workOnce.Do(func() {
 		owned, err := scratch.Dir("", "work")
 		if err != nil {
 			s.Log.Warn("making the work directory", "err", err)
 			return
 		}
-		s.work = owned.Path
-		s.OnClose(owned.Remove)
+		s.work = scratch.NewRooms(owned.Path)
+		s.OnClose(func() error {
+			s.work.Close()
+			return owned.Remove()
+		})
 	})
 	return s.work
 }

@@ -126,7 +126,7 @@ func (r planRequest) call(ctx context.Context, svc *services.Set) (pipeline.Call
 	} else if call.Remote, err = svc.Remote().Conn(ctx, r.sshHost); err != nil {
 		return call, err
 	}
-	call.WorkDir = svc.WorkDir()
+	call.Rooms = svc.WorkRooms()
 	call.Store, err = svc.Store(ctx)
 	return call, err
 }
