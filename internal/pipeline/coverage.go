@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/triage-dev/triage/internal/coverage"
@@ -92,8 +93,7 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 	var rep *coverage.Report
 	var err error
 	if early != nil {
-		<-early.done
-		rep, err = early.rep, early.err
+		rep, err = early.result()
 	} else {
 		rep, err = readCoverage(ctx, c, req, tools)
 	}
@@ -119,27 +119,37 @@ func (res *Result) collectCoverage(ctx context.Context, req Request, tools *cove
 // coverageRead is a coverage report read while the test step's report is
 // finished.
 type coverageRead struct {
-	done chan struct{}
-	rep  *coverage.Report
-	err  error
+	start func() // starts the read, once
+	done  chan struct{}
+	rep   *coverage.Report
+	err   error
 }
 
-// readCoverageEarly starts reading a Go profile as soon as the test step
-// has ended, beside the rest of the step's work (the test report's last
-// events, a crash's core); nil for other coverage data. go test writes
-// its profile itself as it exits; gcc's and LLVM's data are written by
-// every instrumented process, a test binary rerun to name what ended it
-// too, so they are read after.
+// result is the profile read, started now if it was not.
+func (r *coverageRead) result() (*coverage.Report, error) {
+	r.start()
+	<-r.done
+	return r.rep, r.err
+}
+
+// readCoverageEarly is the read of a Go profile, to start as soon as the
+// test step's process has exited (its start), beside the rest of the
+// step's work (its last output, the test report's end, a crash's core);
+// nil for other coverage data. go test writes its profile itself before it
+// exits; gcc's and LLVM's data are written by every instrumented process,
+// a test binary rerun to name what ended it too, so they are read after.
 func readCoverageEarly(req Request) *coverageRead {
 	c := coverageSpec(req)
 	if c == nil || c.Tool != coverage.ToolGo {
 		return nil
 	}
 	r := &coverageRead{done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		r.rep, r.err = readGoProfile(c, req.ProjectDir)
-	}()
+	r.start = sync.OnceFunc(func() {
+		go func() {
+			defer close(r.done)
+			r.rep, r.err = readGoProfile(c, req.ProjectDir)
+		}()
+	})
 	return r
 }
 

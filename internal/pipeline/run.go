@@ -132,17 +132,18 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	tools := prep.tools
 	p := &pipeline{raw: req.Raw, filter: logfilter.New(req.Level, filtered), count: newCounter()}
 	start := time.Now()
-	var early *coverageRead
+	early := readCoverageEarly(req) // started as the last step's process exits
 	for i, step := range req.Steps {
-		sr, err := runStep(ctx, req, p, i, start)
+		var onExit func()
+		if i == len(req.Steps)-1 && early != nil {
+			onExit = early.start
+		}
+		sr, err := runStep(ctx, req, p, i, start, onExit)
 		if err != nil {
 			p.filter.Close()
 			return nil, err
 		}
 		res.Steps = append(res.Steps, sr)
-		if i == len(req.Steps)-1 {
-			early = readCoverageEarly(req)
-		}
 		if step.Name == toolchain.StepTest {
 			res.testStepDone(ctx, p, sr, req)
 		}
@@ -171,7 +172,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 }
 
 // runStep runs one step, its output streaming through p.
-func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Time) (StepResult, error) {
+func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Time, onExit func()) (StepResult, error) {
 	step := req.Steps[i]
 	header := fmt.Sprintf("$ %s\n", step.CommandLine())
 	if i > 0 {
@@ -194,7 +195,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	// One pipe for stdout and stderr, as `2>&1` gives: a runner prints its
 	// progress on stderr (cargo's "Running …") and the tests' results on
 	// stdout (libtest), and two pipes would let those arrive out of order.
-	spec := spawn.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true, MergeStderr: true}
+	spec := spawn.Spec{Argv: step.Argv, Dir: step.Dir, Env: step.Env, CoreDumps: true, MergeStderr: true, OnExit: onExit}
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}

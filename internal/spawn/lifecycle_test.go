@@ -266,3 +266,60 @@ func BenchmarkStartToExit(b *testing.B) {
 		}
 	})
 }
+
+// OnExit is called once the leader has exited, before the output its
+// group still writes is read and Wait returns: what the leader wrote
+// before it exited is there to read.
+func TestOnExitComesAsTheLeaderExits(t *testing.T) {
+	dir := t.TempDir()
+	fifo, written := filepath.Join(dir, "fifo"), filepath.Join(dir, "written")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan string, 2)
+	w := newWatcher("late")
+	// The leader writes a file and exits; its child holds stdout until the
+	// test writes to the fifo.
+	script := `printf kept > "$1"; (cat "$2"; echo late) & exit 0`
+	p, err := spawn.Start(context.Background(), spawn.Spec{
+		Argv:   []string{"sh", "-c", script, "sh", written, fifo},
+		Stdout: w,
+		OnExit: func() {
+			data, _ := os.ReadFile(written)
+			exited <- string(data)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { p.Wait(); close(waited) }()
+	// The child's cat ends on the fifo's first line. After a failure the
+	// cat may not read yet (ENXIO): the group is killed after WaitDelay.
+	release := func(flag int) {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|flag, 0); err == nil {
+			f.WriteString("go on\n")
+			f.Close()
+		}
+	}
+	t.Cleanup(func() { release(syscall.O_NONBLOCK); <-waited })
+	select {
+	case got := <-exited:
+		if got != "kept" {
+			t.Errorf("OnExit read %q from the leader's file, want %q", got, "kept")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnExit was not called as the leader exited")
+	}
+	select {
+	case <-waited:
+		t.Fatal("Wait returned while the leader's child still held the output")
+	default:
+	}
+	release(0)
+	<-waited
+	w.wait(t)
+	if len(exited) != 0 {
+		t.Error("OnExit was called more than once")
+	}
+}

@@ -175,6 +175,7 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		oomBefore: oomBefore,
 		comb:      comb,
 		hang:      hangHook{fn: s.OnHang, limit: orDefault(s.HangLimit, DefaultHangLimit)},
+		onExit:    s.OnExit,
 	})
 	return p, nil
 }

@@ -81,6 +81,11 @@ type Spec struct {
 	OnHang func(context.Context, Hang)
 	// HangLimit bounds OnHang; 0 means DefaultHangLimit.
 	HangLimit time.Duration
+	// OnExit, when set, is called once the leader has exited, however it
+	// ended, before its group is reaped and the rest of its output read:
+	// what the leader wrote to files before it exited can be read then,
+	// beside that work. It must not block.
+	OnExit func()
 }
 
 // StartErrorKind says why a process could not be started.

@@ -14,6 +14,7 @@ type supervision struct {
 	oomBefore                 int64
 	comb                      *combiner
 	hang                      hangHook
+	onExit                    func()
 }
 
 type leaderExit struct {
@@ -49,6 +50,9 @@ func (p *Process) supervise(ctx context.Context, sv supervision) {
 		timeoutC = t.C
 	}
 	exit := w.until(ctx, waitc, timeoutC)
+	if sv.onExit != nil {
+		sv.onExit()
+	}
 	sv.hang.wait()
 	p.closeStdin()
 	res := w.res
