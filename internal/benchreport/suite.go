@@ -246,9 +246,11 @@ func searchFigure(kind, sub, grep string) Figure {
 // corpusCoverage is the figure of a corpus project's coverage run against
 // the toolchain's own commands (e2e/realworld).
 // triage's side is a call in one `triage serve` session, as an agent makes
-// it (the benchmark reports `triage call`'s time apart, as cli-ms).
+// it (the benchmark reports `triage call`'s time apart, as cli-ms). Its
+// overhead is the median over pairs, each call against the own run beside
+// it, not the difference of the two medians the other columns show.
 func corpusCoverage(project, toolchain, own string) Figure {
-	return Figure{Title: "`test` with coverage, corpus project " + project + " (" + toolchain + "), a call in a session",
+	return Figure{Title: "`test` with coverage, corpus project " + project + " (" + toolchain + "), a call in a session; overhead: median of the pairs",
 		Key:   Key("./e2e/realworld", "BenchmarkCorpusCoverage/"+project),
 		Value: "triage-ms", Unit: "ms", Base: "own-ms", BaseLabel: own,
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5}
