@@ -153,8 +153,7 @@ func TestStartCollectionStartsTheDueOne(t *testing.T) {
 	// Swept whole, the heap holds no garbage that growOver would count.
 	runtime.GC()
 	goal := heapGoal() // the default's
-	percent := debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
+	percent, _ := gcSettings()
 	defer debug.SetGCPercent(percent)
 	growOver(t, goal+goal/4)
 	debug.SetGCPercent(percent)
