@@ -14,14 +14,37 @@ import (
 	"github.com/triage-dev/triage/internal/fault"
 )
 
-// filesDir is where the files kept with output id live (a run's coverage
-// report): files/ID beside the bodies, removed with the output when it is
-// pruned. For an in-memory store it is inside the temporary body directory.
-func (s *Store) filesDir(id string) string {
+// filesRoot is where the files kept with outputs live (a run's coverage
+// report), each as ID.NAME (keptPath): files/ beside the bodies, inside the
+// temporary body directory for an in-memory store. One directory for all,
+// not one per output: making a directory costs up to a millisecond of CPU
+// on some disks (ext4 in a VM), a Go coverage run's most costly syscall.
+func (s *Store) filesRoot() string {
 	if s.tmp != nil {
-		return filepath.Join(s.bodies, "files", id)
+		return filepath.Join(s.bodies, "files")
 	}
-	return filepath.Join(filepath.Dir(s.bodies), "files", id)
+	return filepath.Join(filepath.Dir(s.bodies), "files")
+}
+
+// keptPath is where the file name kept with output id lives. An id has no
+// dot, so the name cannot make one id's file another's.
+func (s *Store) keptPath(id, name string) string {
+	return filepath.Join(s.filesRoot(), id+"."+name)
+}
+
+// legacyFilesDir is where stores of earlier versions kept output id's
+// files, files/ID/NAME: read when keptPath has none, removed with the
+// output.
+func (s *Store) legacyFilesDir(id string) string { return filepath.Join(s.filesRoot(), id) }
+
+// removeKept removes the files kept with output id, the temporary files
+// of a PutFile that never ended among them, in either layout.
+func (s *Store) removeKept(id string) {
+	kept, _ := filepath.Glob(filepath.Join(s.filesRoot(), id+".*"))
+	for _, f := range kept {
+		os.Remove(f)
+	}
+	os.RemoveAll(s.legacyFilesDir(id))
 }
 
 // checkFileName refuses a name that is not one plain file name.
@@ -60,10 +83,9 @@ func (w *Writer) PutFile(name string, write func(io.Writer) error) error {
 	return w.s.putFile(w.id, name, write)
 }
 
-// ReserveFile makes room for a file PutFile will keep with the output (its
-// directory and a temporary file), now and off the caller's path: making
-// a directory and a file costs nearly a millisecond on some disks, which
-// a producer's run hides. It is called before the producer ends; a room
+// ReserveFile makes room for a file PutFile will keep with the output (a
+// temporary file), now and off the caller's path: making a file costs
+// about half a millisecond on some disks, which a producer's run hides. It is called before the producer ends; a room
 // not used is removed when the output ends. A failure is left for
 // PutFile, which then makes the room itself.
 func (w *Writer) ReserveFile(name string) {
@@ -118,13 +140,16 @@ func (s *Store) putFile(id, name string, w func(io.Writer) error) error {
 	return s.fillFile(id, name, f, w)
 }
 
-// tempFile is a new temporary file among those kept with output id.
+// tempFile is a new temporary file among those kept with output id; the
+// directory is made the first time only.
 func (s *Store) tempFile(id, name string) (*os.File, error) {
-	dir := s.filesDir(id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("keeping %s with %s: %w", name, id, err)
+	pattern := id + "." + name + ".tmp*"
+	f, err := os.CreateTemp(s.filesRoot(), pattern)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(s.filesRoot(), 0o700); err == nil {
+			f, err = os.CreateTemp(s.filesRoot(), pattern)
+		}
 	}
-	f, err := os.CreateTemp(dir, name+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("keeping %s with %s: %w", name, id, err)
 	}
@@ -134,13 +159,12 @@ func (s *Store) tempFile(id, name string) (*os.File, error) {
 // fillFile writes f, a temporary file of tempFile's, with w and renames
 // it to name.
 func (s *Store) fillFile(id, name string, f *os.File, w func(io.Writer) error) error {
-	dir := s.filesDir(id)
 	err := w(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, name))
+		err = os.Rename(f.Name(), s.keptPath(id, name))
 	}
 	if err != nil {
 		os.Remove(f.Name())
@@ -158,7 +182,10 @@ func (s *Store) OpenFile(ctx context.Context, id, name string) (*os.File, error)
 	if _, err := s.Info(ctx, id); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(s.filesDir(id), name))
+	f, err := os.Open(s.keptPath(id, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = os.Open(filepath.Join(s.legacyFilesDir(id), name))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fault.NotFoundf("output %s has no %s kept with it", id, name)
 	}

@@ -59,8 +59,57 @@ func TestFilesKeptWithAnOutput(t *testing.T) {
 	if n, _ := s.Prune(context.Background(), time.Now().Add(2*time.Hour)); n != 1 {
 		t.Fatalf("pruned %d", n)
 	}
-	if _, err := os.Stat(s.filesDir(id)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the kept files outlived their output: %v", err)
+	if left := keptNames(t, s, id); len(left) > 0 {
+		t.Errorf("the kept files outlived their output: %v", left)
+	}
+}
+
+// keptNames lists what the files directory holds of output id's.
+func keptNames(t *testing.T, s *Store, id string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(s.filesRoot())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), id) {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// A file an earlier version kept in a directory of the output's own
+// (files/ID/NAME) is still read, and removed with the output.
+func TestFilesKeptInTheEarlierLayout(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:", Options{MaxAge: time.Hour})
+	id, err := s.Put(ctx, Meta{Tool: "test"}, "log\n", Final{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(s.filesRoot(), id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "coverage.jsonl"), []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.OpenFile(ctx, id, "coverage.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(f)
+	f.Close()
+	if string(data) != "old" {
+		t.Errorf("read %q", data)
+	}
+	if n, _ := s.Prune(ctx, time.Now().Add(2*time.Hour)); n != 1 {
+		t.Fatalf("pruned %d", n)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the earlier layout's directory outlived its output: %v", err)
 	}
 }
 
@@ -134,9 +183,8 @@ func TestReservedFiles(t *testing.T) {
 	if got := read(w.ID(), "coverage.jsonl"); got != "second" {
 		t.Errorf("read %q, want the file replaced", got)
 	}
-	entries, err := os.ReadDir(s.filesDir(w.ID()))
-	if err != nil || len(entries) != 1 || entries[0].Name() != "coverage.jsonl" {
-		t.Errorf("kept beside the output: %v, %v; want coverage.jsonl alone", entries, err)
+	if kept := keptNames(t, s, w.ID()); len(kept) != 1 || kept[0] != w.ID()+".coverage.jsonl" {
+		t.Errorf("kept beside the output: %v; want its coverage.jsonl alone", kept)
 	}
 
 	// The kept files' directory cannot be made: the reservation fails
@@ -145,10 +193,10 @@ func TestReservedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.filesDir(w.ID())), 0o700); err != nil {
+	if err := os.RemoveAll(s.filesRoot()); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(s.filesDir(w.ID()), nil, 0o600); err != nil {
+	if err := os.WriteFile(s.filesRoot(), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	w.ReserveFile("coverage.jsonl")

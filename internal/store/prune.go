@@ -80,7 +80,7 @@ func (s *Store) remove(ctx context.Context, id string) error {
 	}
 	os.Remove(s.bodyPath(id))
 	os.RemoveAll(s.CoreDir(id))
-	os.RemoveAll(s.filesDir(id))
+	s.removeKept(id)
 	s.changes.Notify()
 	return nil
 }
