@@ -38,8 +38,7 @@ func Decode(line []byte, ev *Event) error {
 	if decodeFast(line, ev, false) {
 		return nil
 	}
-	*ev = Event{}
-	return json.Unmarshal(line, ev)
+	return decodeSlow(line, ev)
 }
 
 // DecodeOutput is Decode keeping only the event's Action, Output and
@@ -50,8 +49,7 @@ func DecodeOutput(line []byte, ev *Event) error {
 	if decodeFast(line, ev, true) {
 		return nil
 	}
-	*ev = Event{}
-	return json.Unmarshal(line, ev)
+	return decodeSlow(line, ev)
 }
 
 // DecodeString is Decode of a line held as a string: the fields without
@@ -61,8 +59,18 @@ func DecodeString(line string, ev *Event) error {
 	if decodeFast(line, ev, false) {
 		return nil
 	}
-	*ev = Event{}
-	return json.Unmarshal([]byte(line), ev)
+	return decodeSlow([]byte(line), ev)
+}
+
+// decodeSlow is json.Unmarshal into a zero Event, set as ev. The event
+// it decodes into goes to the heap, being passed to encoding/json: this
+// way only on the lines it reads, not on every line (as ev would, passed
+// to it directly).
+func decodeSlow(line []byte, ev *Event) error {
+	var e Event
+	err := json.Unmarshal(line, &e)
+	*ev = e
+	return err
 }
 
 // text is a line of either kind.
