@@ -13,12 +13,19 @@ func pairCommonness(a, b byte) int {
 	return n
 }
 
-// commonPairs are the pairs that make up most of ordinary text.
+// commonPairs are the pairs that make up most of ordinary text, and those
+// on every line of a go test -json run (its event's keys, a module path on
+// github.com, "=== RUN", "--- PASS: Test (0.00s)"), which would otherwise
+// anchor literals such as "double free" (its "ub") and pass all of them.
 var commonPairs = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, p := range strings.Fields(`th he in er an re on at en nd ti es or te of ed
 		is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce
-		li ch ll be ma si om ur ex mp ck im pe pr ct ss ge ut il ac ec ot ed ns ca el`) {
+		li ch ll be ma si om ur ex mp ck im pe pr ct ss ge ut il ac ec ot ed ns ca el
+		ub un la`) {
+		m[p] = true
+	}
+	for _, p := range []string{": ", " (", " P", " F"} {
 		m[p] = true
 	}
 	return m

@@ -145,3 +145,22 @@ func FuzzPrefilteredScan(f *testing.F) {
 		checkScan(t, m, keys, line)
 	})
 }
+
+// The pack's prefilter passes over the events of a passing go test -json
+// run: every line of it holds the event's keys, a module path on
+// github.com, "=== RUN" or "--- PASS: … (0.00s)", none of which may
+// anchor a pattern, or the automaton reads every byte of such a run.
+func TestPrefilterPassesOverGoTestEvents(t *testing.T) {
+	m := compiledPatterns()
+	for _, line := range []string{
+		`{"Time":"2026-11-27T11:08:44.954204046Z","Action":"start","Package":"github.com/google/uuid"}`,
+		`{"Time":"2026-11-27T11:08:44.958959069Z","Action":"run","Package":"github.com/google/uuid","Test":"TestJSON"}`,
+		`{"Time":"2026-11-27T11:08:44.958994857Z","Action":"output","Package":"github.com/google/uuid","Test":"TestJSON","Output":"=== RUN   TestJSON\n"}`,
+		`{"Time":"2026-11-27T11:08:44.959104625Z","Action":"output","Package":"github.com/google/uuid","Test":"TestJSON","Output":"--- PASS: TestJSON (0.00s)\n"}`,
+		`{"Time":"2026-11-27T11:08:44.959125823Z","Action":"pass","Package":"github.com/google/uuid","Test":"TestJSON","Elapsed":0}`,
+	} {
+		if m.pre.Maybe([]byte(line)) {
+			t.Errorf("passed, holding no pattern: %s", line)
+		}
+	}
+}
