@@ -35,14 +35,8 @@ func TestFilesKeptWithAnOutput(t *testing.T) {
 	if err := s.PutFile(alice, id, "coverage.jsonl", put("second")); err != nil {
 		t.Fatal(err)
 	}
-	f, err := s.OpenFile(alice, id, "coverage.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(f)
-	f.Close()
-	if string(data) != "second" {
-		t.Errorf("read %q, want the file replaced", data)
+	if got := readKept(t, s, alice, id, "coverage.jsonl"); got != "second" {
+		t.Errorf("read %q, want the file replaced", got)
 	}
 	if _, err := s.OpenFile(bob, id, "coverage.jsonl"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("another identity read it: %v", err)
@@ -62,6 +56,18 @@ func TestFilesKeptWithAnOutput(t *testing.T) {
 	if left := keptNames(t, s, id); len(left) > 0 {
 		t.Errorf("the kept files outlived their output: %v", left)
 	}
+}
+
+// readKept reads the file name kept with output id.
+func readKept(t *testing.T, s *Store, ctx context.Context, id, name string) string {
+	t.Helper()
+	f, err := s.OpenFile(ctx, id, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(f)
+	return string(data)
 }
 
 // keptNames lists what the files directory holds of output id's.
@@ -96,14 +102,8 @@ func TestFilesKeptInTheEarlierLayout(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "coverage.jsonl"), []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := s.OpenFile(ctx, id, "coverage.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(f)
-	f.Close()
-	if string(data) != "old" {
-		t.Errorf("read %q", data)
+	if got := readKept(t, s, ctx, id, "coverage.jsonl"); got != "old" {
+		t.Errorf("read %q", got)
 	}
 	if n, _ := s.Prune(ctx, time.Now().Add(2*time.Hour)); n != 1 {
 		t.Fatalf("pruned %d", n)
@@ -151,16 +151,7 @@ func TestReservedFiles(t *testing.T) {
 	put := func(text string) func(io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, text); return err }
 	}
-	read := func(id, name string) string {
-		t.Helper()
-		f, err := s.OpenFile(ctx, id, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		data, _ := io.ReadAll(f)
-		return string(data)
-	}
+	read := func(id, name string) string { t.Helper(); return readKept(t, s, ctx, id, name) }
 	w, err := s.Create(ctx, Meta{Tool: "test"})
 	if err != nil {
 		t.Fatal(err)
