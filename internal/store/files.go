@@ -85,9 +85,10 @@ func (w *Writer) PutFile(name string, write func(io.Writer) error) error {
 
 // ReserveFile makes room for a file PutFile will keep with the output (a
 // temporary file), now and off the caller's path: making a file costs
-// about half a millisecond on some disks, which a producer's run hides. It is called before the producer ends; a room
-// not used is removed when the output ends. A failure is left for
-// PutFile, which then makes the room itself.
+// about half a millisecond on some disks, which a producer's run hides.
+// It is called before the producer ends; a room not used is removed when
+// the output ends. A failure is left for PutFile, which then makes the
+// room itself.
 func (w *Writer) ReserveFile(name string) {
 	if checkFileName(name) != nil || w.reserved[name] != nil {
 		return
