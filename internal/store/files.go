@@ -37,14 +37,20 @@ func (s *Store) keptPath(id, name string) string {
 // output.
 func (s *Store) legacyFilesDir(id string) string { return filepath.Join(s.filesRoot(), id) }
 
-// removeKept removes the files kept with output id, the temporary files
-// of a PutFile that never ended among them, in either layout.
-func (s *Store) removeKept(id string) {
-	kept, _ := filepath.Glob(filepath.Join(s.filesRoot(), id+".*"))
-	for _, f := range kept {
-		os.Remove(f)
+// removeKept removes the files kept with the outputs in gone, the
+// temporary files of a PutFile that never ended among them, in either
+// layout: one read of the directory however many outputs went.
+func (s *Store) removeKept(gone map[string]bool) {
+	if len(gone) == 0 {
+		return
 	}
-	os.RemoveAll(s.legacyFilesDir(id))
+	entries, _ := os.ReadDir(s.filesRoot())
+	for _, e := range entries {
+		id, _, _ := strings.Cut(e.Name(), ".") // ID.NAME, or an earlier version's ID/
+		if gone[id] {
+			os.RemoveAll(filepath.Join(s.filesRoot(), e.Name()))
+		}
+	}
 }
 
 // checkFileName refuses a name that is not one plain file name.

@@ -12,6 +12,8 @@ import (
 // Outputs still being written are never removed.
 func (s *Store) Prune(ctx context.Context, now time.Time) (int, error) {
 	removed := 0
+	gone := map[string]bool{} // the outputs removed, whose kept files go last
+	defer func() { s.removeKept(gone) }()
 	if s.opts.MaxAge > 0 {
 		rows, err := s.ids(ctx, `SELECT id FROM outputs WHERE created < ? AND finished IS NOT NULL`, now.Add(-s.opts.MaxAge).UnixNano())
 		if err != nil {
@@ -21,6 +23,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time) (int, error) {
 			if err := s.remove(ctx, id); err != nil {
 				return removed, err
 			}
+			gone[id] = true
 			removed++
 		}
 	}
@@ -41,6 +44,7 @@ func (s *Store) Prune(ctx context.Context, now time.Time) (int, error) {
 			if err := s.remove(ctx, id); err != nil {
 				return removed, err
 			}
+			gone[id] = true
 			removed++
 		}
 	}
@@ -80,7 +84,6 @@ func (s *Store) remove(ctx context.Context, id string) error {
 	}
 	os.Remove(s.bodyPath(id))
 	os.RemoveAll(s.CoreDir(id))
-	s.removeKept(id)
 	s.changes.Notify()
 	return nil
 }
