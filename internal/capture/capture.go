@@ -232,10 +232,8 @@ func (c *Capture) Close() Result {
 }
 
 // Finish ends the capture once the producer is done: it stores the rest of
-// the output with how the producer ended, the entry's row beside the
-// caller's answer (store.Writer.FinishBeside: the store's readers wait for
-// it). It is not cancelled with ctx, so that a cancelled call still records
-// what it got.
+// the output with how the producer ended. It is not cancelled with ctx, so
+// that a cancelled call still records what it got.
 func (c *Capture) Finish(ctx context.Context, f store.Final) Result {
 	return c.FinishWith(ctx, f, nil)
 }
@@ -253,7 +251,7 @@ func (c *Capture) FinishWith(ctx context.Context, f store.Final, answer any) Res
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	err := c.w.FinishBeside(context.WithoutCancel(ctx), f)
+	err := c.w.Finish(context.WithoutCancel(ctx), f)
 	c.end()
 	return Result{ID: c.w.ID(), Lines: c.w.Lines(), Excerpt: c.ex.Excerpt(), Err: err}
 }

@@ -92,9 +92,6 @@ type Store struct {
 	// body, a reserved kept file): Close waits for them, so that none is
 	// made in a directory being removed.
 	making sync.WaitGroup
-	// ending holds the rows FinishBeside writes in the background, which
-	// readers wait for.
-	ending endings
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.
@@ -293,14 +290,12 @@ func (s *Store) Put(ctx context.Context, m Meta, text string, f Final) (string, 
 // Info returns an output's entry. An output another identity created is
 // not found (see identity), in the words of an unknown id.
 func (s *Store) Info(ctx context.Context, id string) (Entry, error) {
-	s.ending.await(id)
 	all, who := visibleTo(ctx)
 	row := s.db.QueryRowContext(ctx, `SELECT `+entryCols+` FROM outputs WHERE id=? AND (? OR identity=?)`, id, all, who)
 	e, err := scanEntry(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, notFound(id)
 	}
-	s.ending.mark(&e)
 	return e, err
 }
 
@@ -340,7 +335,6 @@ func (s *Store) List(ctx context.Context, limit int) ([]Entry, error) {
 	if limit <= 0 {
 		limit = 20
 	}
-	s.ending.awaitAll()
 	all, who := visibleTo(ctx)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+entryCols+` FROM outputs WHERE ? OR identity=? ORDER BY created DESC LIMIT ?`, all, who, limit)
 	if err != nil {
@@ -353,7 +347,6 @@ func (s *Store) List(ctx context.Context, limit int) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.ending.mark(&e)
 		out = append(out, e)
 	}
 	return out, rows.Err()

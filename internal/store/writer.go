@@ -195,6 +195,34 @@ func (w *Writer) Close() error {
 	return w.err
 }
 
+// Finish commits what remains and records how the producer ended.
+func (w *Writer) Finish(ctx context.Context, f Final) error {
+	if w.done {
+		return nil
+	}
+	if w.err == nil && len(w.buf) > 0 {
+		w.commit(true)
+	}
+	w.done = true
+	w.closeBody()
+	complete := 1
+	status := f.Status
+	if w.err != nil {
+		complete = 0
+		status = "incomplete"
+	}
+	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, progress='' WHERE id=?`,
+		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, keptResult(f.Result), w.id)
+	w.s.changes.Notify()
+	if w.err != nil {
+		return w.err
+	}
+	if err != nil {
+		return fmt.Errorf("finishing output %s: %w", w.id, describe(err))
+	}
+	return nil
+}
+
 // Abort ends the output as incomplete, keeping what was committed.
 func (w *Writer) Abort() {
 	if w.done {
