@@ -154,6 +154,8 @@ func (s *Store) migrate(ctx context.Context) error {
 		{"result", "TEXT"},
 		{"progress", "TEXT NOT NULL DEFAULT ''"},
 		{"progressed", "INTEGER"},
+		{"result_at", "INTEGER"},
+		{"result_len", "INTEGER"},
 	} {
 		if cols[c.name] {
 			continue

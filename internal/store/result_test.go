@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -41,6 +42,53 @@ func TestResultKeptWithTheVerdict(t *testing.T) {
 	bad, _ := s.Put(ctx, Meta{Tool: "run"}, "z\n", Final{Status: "success", Result: json.RawMessage(`{"a":`)})
 	if got, _ := s.Result(ctx, bad); !json.Valid(got) {
 		t.Errorf("a result that is not JSON is kept as %s", got)
+	}
+}
+
+// TestResultKeptAfterTheLog: a result is kept in the body file after the
+// log, out of the row; the log reads back as it was written, a search
+// does not see the result, and the entry counts the log's bytes alone. A
+// result the body cannot take (the disk full) is kept in the row.
+func TestResultKeptAfterTheLog(t *testing.T) {
+	ctx := context.Background()
+	log := "first line\nsecond line\n"
+	res := json.RawMessage(`{"tests":[` + strings.Repeat(`{"name":"TestMarker","status":"passed"},`, 300) + `{}]}`)
+	for _, c := range []struct {
+		name   string
+		opts   Options
+		inBody bool
+	}{
+		{"after the log", Options{}, true},
+		{"the disk full", Options{diskLimit: int64(len(log)) + 100}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t, filepath.Join(t.TempDir(), "t.db"), c.opts)
+			id, err := s.Put(ctx, Meta{Tool: "test"}, log, Final{Status: "success", Result: res})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.Result(ctx, id); err != nil || string(got) != string(res) {
+				t.Fatalf("Result = %.100s, %v; want the result given", got, err)
+			}
+			var inRow sql.NullString
+			var length sql.NullInt64
+			if err := s.db.QueryRow(`SELECT result, result_len FROM outputs WHERE id=?`, id).Scan(&inRow, &length); err != nil {
+				t.Fatal(err)
+			}
+			if c.inBody != length.Valid || c.inBody == inRow.Valid {
+				t.Errorf("kept in the body: %v (length %v), in the row: %v; want in the body %v", length.Valid, length.Int64, inRow.Valid, c.inBody)
+			}
+			e, err := s.Info(ctx, id)
+			if err != nil || e.Bytes != int64(len(log)) || e.Lines != 2 || !e.Complete {
+				t.Errorf("entry %+v, %v; want the log's %d bytes and 2 lines, complete", e, err, len(log))
+			}
+			if p, err := s.Page(ctx, id, 0, 10); err != nil || strings.Join(p.Lines, "\n")+"\n" != log || p.More {
+				t.Errorf("the log reads back as %q (more %v), %v; want %q", p.Lines, p.More, err, log)
+			}
+			if r, err := s.Search(ctx, Query{ID: id, Pattern: "TestMarker"}); err != nil || len(r.Matches) != 0 {
+				t.Errorf("a search of the log found the result: %+v, %v", r.Matches, err)
+			}
+		})
 	}
 }
 
@@ -108,7 +156,7 @@ func TestMigrateResult(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
 	s := open(t, path, Options{})
 	old, _ := s.Put(ctx, Meta{Tool: "run"}, "a\n", Final{Status: "success", VerdictLine: "SUCCEEDED"})
-	for _, col := range []string{"result", "progress", "progressed"} {
+	for _, col := range []string{"result", "progress", "progressed", "result_at", "result_len"} {
 		if _, err := s.db.Exec(`ALTER TABLE outputs DROP COLUMN ` + col); err != nil {
 			t.Fatal(err)
 		}

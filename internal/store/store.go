@@ -130,7 +130,9 @@ CREATE TABLE IF NOT EXISTS outputs (
 	identity    TEXT NOT NULL DEFAULT '',
 	result      TEXT,
 	progress    TEXT NOT NULL DEFAULT '',
-	progressed  INTEGER
+	progressed  INTEGER,
+	result_at   INTEGER,
+	result_len  INTEGER
 );
 CREATE INDEX IF NOT EXISTS outputs_created ON outputs(created);
 CREATE TABLE IF NOT EXISTS chunks (

@@ -204,6 +204,7 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		w.commit(true)
 	}
 	w.done = true
+	r := w.placeResult(f.Result)
 	w.closeBody()
 	complete := 1
 	status := f.Status
@@ -211,8 +212,8 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		complete = 0
 		status = "incomplete"
 	}
-	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, progress='' WHERE id=?`,
-		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, keptResult(f.Result), w.id)
+	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, result_at=?, result_len=?, progress='' WHERE id=?`,
+		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, r.inRow, r.at, r.length, w.id)
 	w.s.changes.Notify()
 	if w.err != nil {
 		return w.err
