@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 )
@@ -189,4 +191,37 @@ func TestDaemonStartsOnce(t *testing.T) {
 	if len(daemons) != 1 {
 		t.Errorf("%d daemons running (%v), want 1 (pid %d)", len(daemons), daemons, pid)
 	}
+}
+
+// A daemon that ends, stopped or idle, leaves nothing of itself in the
+// runtime directory: its socket, pid, lock and log files all go.
+func TestDaemonLeavesNothing(t *testing.T) {
+	for _, how := range []string{"stopped", "idle"} {
+		t.Run(how, func(t *testing.T) {
+			sh := newShell(t, t.TempDir())
+			if how == "idle" {
+				sh.env = append(sh.env, "TRIAGE_DAEMON_IDLE=300ms")
+			}
+			sh.call(0, "process_list")
+			pid := sh.daemonPid()
+			if how == "stopped" {
+				sh.call(0, "daemon", "stop")
+			}
+			for start := time.Now(); !processGone(pid); runtime.Gosched() {
+				if time.Since(start) > 30*time.Second {
+					t.Fatalf("the daemon (pid %d) has not ended", pid)
+				}
+			}
+			dir := filepath.Join(sh.env[0][len("XDG_RUNTIME_DIR="):], "triage")
+			if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
+				t.Errorf("the %s daemon left %v in %s (%v)", how, left, dir, err)
+			}
+		})
+	}
+}
+
+// processGone says pid has exited and been reaped.
+func processGone(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return err != nil
 }

@@ -212,7 +212,7 @@ func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 }
 
 // stopDaemon asks the daemon to end (SIGTERM: it stops every child it owns
-// first) and waits until its socket is gone.
+// first) and waits until it has ended, its files removed.
 func stopDaemon(ctx context.Context, p daemon.Paths, pid int, stdout io.Writer) error {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("stopping the daemon (pid %d): %w", pid, err)
@@ -220,7 +220,7 @@ func stopDaemon(ctx context.Context, p daemon.Paths, pid int, stdout io.Writer) 
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	pause := time.Millisecond
-	for fileExists(p.Socket) && syscall.Kill(pid, 0) == nil {
+	for !daemon.Gone(pid) {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("the daemon (pid %d) did not stop within 30 s: see %s", pid, p.Log)

@@ -87,13 +87,20 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 // serveDaemon serves the CLI's daemon on its unix socket until stopped or
-// idle; its socket and pid file go with it.
-func serveDaemon(ctx context.Context, srv *server.Server, svc *services.Set, f serveFlags) error {
-	ln, remove, err := daemon.Listen(daemon.FromSocket(f.unix))
+// idle; its socket and pid file go with it, and, when it ended cleanly,
+// its lock and log files too (daemon.Leave).
+func serveDaemon(ctx context.Context, srv *server.Server, svc *services.Set, f serveFlags) (err error) {
+	p := daemon.FromSocket(f.unix)
+	ln, remove, err := daemon.Listen(p)
 	if err != nil {
 		return err
 	}
-	defer remove()
+	defer func() {
+		remove()
+		if err == nil {
+			daemon.Leave(p)
+		}
+	}()
 	svc.Log.Info("serving MCP to the CLI", "socket", f.unix, "idle", f.idle, "workflows", svc.EnabledWorkflows)
 	err = srv.ServeUnix(ctx, ln, server.UnixOptions{Idle: f.idle, Busy: svc.Busy})
 	svc.Log.Info("daemon ending", "err", err)

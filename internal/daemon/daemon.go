@@ -9,7 +9,8 @@
 // stands between another local user and a process that runs programs as
 // this one. For each daemon: NAME.sock (mode 0600), NAME.lock (held while a
 // daemon is started, so that concurrent first calls start one), NAME.pid and
-// NAME.log (its stderr).
+// NAME.log (its stderr). A daemon that ends cleanly removes them all
+// (Leave); one killed leaves them to the next call, which replaces it.
 package daemon
 
 import (
@@ -18,6 +19,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -69,6 +71,11 @@ func runtimeDir() (string, error) {
 	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
 		dir = filepath.Join(x, "triage")
 	}
+	return runtimeDirAt(dir)
+}
+
+// runtimeDirAt makes dir as runtimeDir does, and checks it.
+func runtimeDirAt(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("daemon directory: %w", err)
 	}
@@ -133,21 +140,61 @@ func processAlive(pid int) bool {
 }
 
 // Lock takes the daemon's start lock, waiting for another caller that holds
-// it (it is starting the daemon); the returned function releases it.
+// it (it is starting the daemon); the returned function releases it. A
+// daemon that ends cleanly removes the lock file under the lock (Leave): a
+// caller that was waiting on the removed file finds it gone and locks the
+// file now at the path instead, so that the lock is always the path's.
 func Lock(p Paths) (func(), error) {
-	f, err := os.OpenFile(p.Lock, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("daemon lock: %w", err)
+	for {
+		f, err := os.OpenFile(p.Lock, os.O_CREATE|os.O_RDWR, 0o600)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The runtime directory was removed under us (a tmp cleaner):
+			// made again, checked as For checks it.
+			if _, err = runtimeDirAt(p.Dir); err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("daemon lock: %w", err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("daemon lock: %w", err)
+		}
+		held, herr := f.Stat()
+		now, nerr := os.Stat(p.Lock)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return func() {
+				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		f.Close() // removed while we waited: the path's file is the lock now
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("daemon lock: %w", err)
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
+
+// Leave removes what a daemon that ended cleanly leaves of itself once its
+// socket and pid file are gone: its lock and log files, so that a
+// directory's daemon leaves nothing in the runtime directory (its log is
+// kept when it ended with an error, to be read). It takes the start lock,
+// and leaves the files to a daemon started meanwhile (its pid file is
+// there). The runtime directory itself stays, empty, as tmux's does:
+// removing it would race the next call's start.
+func Leave(p Paths) {
+	unlock, err := Lock(p)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	if ReadPid(p) != 0 {
+		return
+	}
+	os.Remove(p.Log)
+	os.Remove(p.Lock) // held: a caller waiting on it locks the next one (Lock)
+}
+
+// Gone reports whether the daemon process pid has ended (a zombie counts).
+func Gone(pid int) bool { return !processAlive(pid) }
 
 // WaitReady waits until the daemon accepts connections, it exits (exited
 // closes), or ctx ends, retrying with a growing pause.
@@ -181,7 +228,8 @@ func ReadPid(p Paths) int {
 
 // Listen creates the socket (mode 0600; the directory, 0700, already keeps
 // others out before the chmod) and records the pid; the returned function
-// removes both.
+// removes both, unless another daemon has taken their place (the pid file
+// is then its own: one started when this one's socket had gone).
 func Listen(p Paths) (net.Listener, func(), error) {
 	os.Remove(p.Socket) // a stale one: the caller holds the lock, or was told to replace it
 	ln, err := net.Listen("unix", p.Socket)
@@ -197,9 +245,13 @@ func Listen(p Paths) (net.Listener, func(), error) {
 		return nil, nil, fmt.Errorf("daemon pid file: %w", err)
 	}
 	return ln, func() {
+		mine := ReadPid(p) == os.Getpid()
+		if ul, ok := ln.(*net.UnixListener); ok && !mine {
+			ul.SetUnlinkOnClose(false) // the path is the other daemon's socket
+		}
 		ln.Close()
-		os.Remove(p.Socket)
-		if ReadPid(p) == os.Getpid() {
+		if mine {
+			os.Remove(p.Socket)
 			os.Remove(p.Pid)
 		}
 	}, nil

@@ -5,8 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestRuntimeDirIsPrivate(t *testing.T) {
@@ -115,5 +119,125 @@ func TestStaleWhenProcessGone(t *testing.T) {
 	}
 	if !Stale(p) {
 		t.Error("a daemon whose process is gone is not stale")
+	}
+}
+
+// A caller waiting for the start lock while a daemon that ended removes
+// the lock file (Leave) ends up holding the file now at the path, not the
+// removed one, so that a third caller waits for it.
+func TestLockFollowsTheRemovedFile(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := Lock(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p.Lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := fi.Sys().(*syscall.Stat_t).Ino
+	got := make(chan func(), 1)
+	go func() {
+		u, err := Lock(p)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- u
+	}()
+	waitForBlockedFlock(t, ino)
+	os.Remove(p.Lock)
+	unlock()
+	second := <-got
+	defer second()
+	f, err := os.Open(p.Lock)
+	if err != nil {
+		t.Fatalf("the waiter holds no lock file at the path: %v", err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+		t.Errorf("the file at the path is not locked by the waiter: flock %v", err)
+	}
+}
+
+// waitForBlockedFlock waits until /proc/locks shows a caller blocked on
+// the flock of inode ino: the waiter is in flock(2).
+func waitForBlockedFlock(t *testing.T, ino uint64) {
+	t.Helper()
+	want := ":" + strconv.FormatUint(ino, 10) + " "
+	for start := time.Now(); time.Since(start) < 10*time.Second; runtime.Gosched() {
+		locks, err := os.ReadFile("/proc/locks")
+		if err != nil {
+			t.Skipf("no /proc/locks to see the waiter by: %v", err)
+		}
+		for _, l := range strings.Split(string(locks), "\n") {
+			if strings.Contains(l, "-> FLOCK") && strings.Contains(l, want) {
+				return
+			}
+		}
+	}
+	t.Fatal("the second Lock never waited on the first")
+}
+
+// Leave removes a daemon's lock and log files once its socket and pid file
+// are gone, and leaves them to another daemon that has started.
+func TestLeave(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, remove, err := Listen(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.Log, []byte("daemon ending\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	remove()
+	Leave(p)
+	if left, _ := os.ReadDir(p.Dir); len(left) != 0 {
+		t.Errorf("a daemon that ended left %v", left)
+	}
+
+	// Another daemon started meanwhile: its files stay.
+	other := strconv.Itoa(os.Getppid())
+	for _, f := range []string{p.Log, p.Pid, p.Lock} {
+		if err := os.WriteFile(f, []byte(other+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Leave(p)
+	for _, f := range []string{p.Log, p.Pid, p.Lock} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("another daemon's %s was removed: %v", filepath.Base(f), err)
+		}
+	}
+}
+
+// A daemon whose socket another daemon has taken over (started when the
+// first one's socket had gone) leaves that daemon's socket and pid file as
+// it ends.
+func TestListenRemoveSparesAnotherDaemons(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, remove, err := Listen(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.Pid, []byte(strconv.Itoa(os.Getppid())+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	remove()
+	for _, f := range []string{p.Socket, p.Pid} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("the other daemon's %s was removed: %v", filepath.Base(f), err)
+		}
 	}
 }
