@@ -137,7 +137,7 @@ var Figures = []Figure{
 	searchFigure("alternation", "alternation", "grep -E -c"),
 	searchFigure("case-folded", "fold", "grep -i -E -c"),
 	{Title: "`output_search` through `serve --http`, 1 GiB output, 100,000 matches", Key: Key("./e2e", "BenchmarkSearchServer"),
-		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, the output's body file",
+		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`grep -E -c`, the output's log copied out of its body file",
 		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3},
 	{Title: "server peak RSS during that search", Key: Key("./e2e", "BenchmarkSearchServer"),
 		Value: "peak-RSS-MB", Unit: "MB", Op: "<=", Limit: 64},

@@ -91,8 +91,12 @@ func (s *Store) Result(ctx context.Context, id string) (json.RawMessage, error) 
 	return nil, nil
 }
 
-// bodyResult reads the result kept after output id's log.
+// bodyResult reads the result kept after output id's log; a length over
+// the bound the store keeps is a damaged row, not a size to allocate.
 func (s *Store) bodyResult(id string, at, length int64) (json.RawMessage, error) {
+	if at < 0 || length < 0 || length > MaxResultBytes {
+		return nil, fmt.Errorf("reading the result of output %s: its place (%d bytes at byte %d) is out of bounds", id, length, at)
+	}
 	body, err := os.Open(s.bodyPath(id))
 	if err != nil {
 		return nil, fmt.Errorf("reading the result of output %s: %w", id, err)

@@ -92,6 +92,23 @@ func TestResultKeptAfterTheLog(t *testing.T) {
 	}
 }
 
+// TestResultOutOfBounds: a row whose result's place is past the bound
+// the store keeps (a damaged database) is refused, not read.
+func TestResultOutOfBounds(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "t.db"), Options{})
+	id, err := s.Put(ctx, Meta{Tool: "test"}, "x\n", Final{Status: "success", Result: json.RawMessage(`{"ok":true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(`UPDATE outputs SET result_len=? WHERE id=?`, int64(1)<<40, id); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Result(ctx, id); err == nil || !strings.Contains(err.Error(), "out of bounds") {
+		t.Errorf("Result = %.100s, %v; want an error saying the place is out of bounds", r, err)
+	}
+}
+
 // TestProgressWhileRunning: a running output shows its latest progress
 // line (cut to its bound), which is announced and changes Version; its end
 // clears it.
