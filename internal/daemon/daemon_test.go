@@ -45,11 +45,7 @@ func TestKey(t *testing.T) {
 // A socket file with no daemon behind it is stale; dialing it says no
 // daemon runs; a live listener is not stale.
 func TestStaleAndListen(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	p, err := For("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pathsIn(t)
 	if Stale(p) {
 		t.Error("no socket file at all is not stale")
 	}
@@ -126,11 +122,7 @@ func TestStaleWhenProcessGone(t *testing.T) {
 // the lock file (Leave) ends up holding the file now at the path, not the
 // removed one, so that a third caller waits for it.
 func TestLockFollowsTheRemovedFile(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	p, err := For("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pathsIn(t)
 	unlock, err := Lock(p)
 	if err != nil {
 		t.Fatal(err)
@@ -185,11 +177,7 @@ func waitForBlockedFlock(t *testing.T, ino uint64) {
 // Leave removes a daemon's lock and log files once its socket and pid file
 // are gone, and leaves them to another daemon that has started.
 func TestLeave(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	p, err := For("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pathsIn(t)
 	_, remove, err := Listen(p)
 	if err != nil {
 		t.Fatal(err)
@@ -222,11 +210,7 @@ func TestLeave(t *testing.T) {
 // first one's socket had gone) leaves that daemon's socket and pid file as
 // it ends.
 func TestListenRemoveSparesAnotherDaemons(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	p, err := For("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pathsIn(t)
 	_, remove, err := Listen(p)
 	if err != nil {
 		t.Fatal(err)
@@ -240,4 +224,16 @@ func TestListenRemoveSparesAnotherDaemons(t *testing.T) {
 			t.Errorf("the other daemon's %s was removed: %v", filepath.Base(f), err)
 		}
 	}
+}
+
+// pathsIn is the paths of daemon "k" in a runtime directory of the test's
+// own.
+func pathsIn(t *testing.T) Paths {
+	t.Helper()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	p, err := For("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
