@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -71,11 +70,6 @@ func runtimeDir() (string, error) {
 	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
 		dir = filepath.Join(x, "triage")
 	}
-	return runtimeDirAt(dir)
-}
-
-// runtimeDirAt makes dir as runtimeDir does, and checks it.
-func runtimeDirAt(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("daemon directory: %w", err)
 	}
@@ -147,13 +141,6 @@ func processAlive(pid int) bool {
 func Lock(p Paths) (func(), error) {
 	for {
 		f, err := os.OpenFile(p.Lock, os.O_CREATE|os.O_RDWR, 0o600)
-		if errors.Is(err, fs.ErrNotExist) {
-			// The runtime directory was removed under us (a tmp cleaner):
-			// made again, checked as For checks it.
-			if _, err = runtimeDirAt(p.Dir); err == nil {
-				continue
-			}
-		}
 		if err != nil {
 			return nil, fmt.Errorf("daemon lock: %w", err)
 		}
