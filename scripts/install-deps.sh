@@ -24,6 +24,8 @@ declare -A PKG=(
   # the real-world corpus (scripts/corpus.sh): Debian source packages and
   # autotools projects
   [dpkg-source]=dpkg-dev [autoreconf]=autoconf [automake]=automake [libtoolize]=libtool
+  # meson projects (the meson toolchain and its test log)
+  [meson]=meson [ninja]=ninja-build
   # the web page's browser tests (internal/webui), headless
   [chromium]=chromium
 )

@@ -8,7 +8,9 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/triage-dev/triage/internal/alarm"
 	"github.com/triage-dev/triage/internal/gotestjson"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // ErrClosed is returned by Write after Close.
@@ -156,6 +158,16 @@ func (f *Filter) line(raw []byte) {
 		f.takeLocation(line)
 	}
 	c := classify(line)
+	// An echoed command line (the bulk of a verbose build log) quotes
+	// flags and paths; it says nothing of how anything ended.
+	if !c.noise {
+		if h, ok := alarm.Match(line); ok {
+			f.alarm(line, h)
+			if !c.kind.MustKeep() && c.kind != KindSummary {
+				c = clsAlarm // kept at every level, and counted as a failure line
+			}
+		}
+	}
 
 	if f.block != 0 {
 		if f.blockItem(line) {
@@ -171,6 +183,19 @@ func (f *Filter) line(raw []byte) {
 		f.ctx = ctxNone
 	}
 	f.topLine(line, c)
+}
+
+// maxAlarmText bounds the text kept of an alarm line.
+const maxAlarmText = 300
+
+// alarm records a line holding a word of the alarm table: the first of the
+// most severe class is kept.
+func (f *Filter) alarm(line []byte, h alarm.Hit) {
+	f.sum.Alarms++
+	if a := f.sum.Alarm; a != nil && a.Class >= h.Class {
+		return
+	}
+	f.sum.Alarm = &Alarm{Line: f.sum.Lines, Text: textclip.String(string(line[:min(len(line), maxAlarmText+4)]), maxAlarmText), Word: h.Word, Class: h.Class}
 }
 
 // blockItem writes the indented items of a failure list; it reports false at

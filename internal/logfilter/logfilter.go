@@ -34,6 +34,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/triage-dev/triage/internal/alarm"
 )
 
 // Level selects how much of a log a [Filter] keeps.
@@ -138,6 +140,19 @@ type Summary struct {
 	// DiagnosticsTruncated is set when more diagnostics were seen than
 	// [MaxDiagnostics].
 	DiagnosticsTruncated bool `json:"diagnostics_truncated,omitempty"`
+	// Alarms counts the lines that hold a word of the alarm table (a
+	// crash, kill, timeout or failure in any runner's words); Alarm is the
+	// first of the most severe class. Such lines are kept at every level.
+	Alarms int    `json:"alarms,omitempty"`
+	Alarm  *Alarm `json:"alarm,omitempty"`
+}
+
+// Alarm is one line that holds a word of the alarm table.
+type Alarm struct {
+	Line  int64       `json:"line"` // 1-based, in the raw log
+	Text  string      `json:"text"` // the line, bounded
+	Word  string      `json:"word"` // the table's word: "killed by signal"
+	Class alarm.Class `json:"class"`
 }
 
 // Limits that keep a Filter's memory bounded.

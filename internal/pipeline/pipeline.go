@@ -200,7 +200,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 	}
 	res := &Result{Kind: KindBuild, Log: p.filter.Summary()}
 	if perr == nil && rep != nil && rep.RanTests() {
-		res.Kind, res.Report, res.Format = KindTest, rep, format
+		res.Kind, res.Report, res.Format, res.guessed = KindTest, rep, format, p.tests.guessed
 		nameFromStacks(rep, stacks.Report())
 		if rep.Status == testreport.Crashed {
 			// The log is all there is: the crash is reported at the frame

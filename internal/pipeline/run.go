@@ -239,6 +239,7 @@ func reportProgress(ctx context.Context, req Request, p *pipeline, r *capture.Ru
 // core of a test process that crashed under the runner.
 func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult, req Request) {
 	rep, format, err := p.tests.finish()
+	res.guessed = p.tests.guessed
 	p.tests = nil
 	if err != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("parsing test output: %v", err))
