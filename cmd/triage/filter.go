@@ -24,6 +24,7 @@ var filterFormats = map[string]string{
 	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
 	"swift": testreport.FormatXCTest, "xctest": testreport.FormatXCTest,
 	"junit": testreport.FormatJUnit,
+	"meson": testreport.FormatMeson,
 	"make":  "", "gcc": "", "clang": "",
 }
 
@@ -44,7 +45,7 @@ type filterOutput struct {
 // (unless --allow-empty).
 func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
-	tc := fs.String("toolchain", "", "what wrote the log: go, cargo, cmake, make, xcodebuild, swift, junit (default: detected)")
+	tc := fs.String("toolchain", "", "what wrote the log: go, cargo, cmake, make, meson, xcodebuild, swift, junit (default: detected)")
 	levelName := fs.String("level", "standard", "lines kept: minimal, standard or verbose")
 	output := fs.String("output", "text", "text or json")
 	allowEmpty := fs.Bool("allow-empty", false, "an empty log is a success (by default it is a failure: it proves nothing)")
@@ -121,7 +122,7 @@ func filterFormat(tc string) (string, error) {
 	}
 	format, ok := filterFormats[strings.ToLower(tc)]
 	if !ok {
-		return "", usagef("--toolchain %q: use go, cargo, cmake, make, xcodebuild, swift or junit", tc)
+		return "", usagef("--toolchain %q: use go, cargo, cmake, make, meson, xcodebuild, swift or junit", tc)
 	}
 	return format, nil
 }

@@ -41,6 +41,8 @@ func Parse(format string, r io.Reader) (*Report, error) {
 		rep, err = parseCTest(r)
 	case FormatAutomake, "make-check":
 		rep, err = parseAutomake(r)
+	case FormatMeson, "mesontest":
+		rep, err = parseMeson(r)
 	case FormatJUnit, "xml":
 		rep, err = parseJUnit(r)
 	case FormatXCTest, "xcodebuild", "swift", "swift-testing", "swiftpm":
@@ -96,6 +98,10 @@ func DetectFormat(sample []byte) string {
 		bytes.Contains(sample, []byte("** TEST")) || bytes.Contains(sample, []byte("** BUILD")) ||
 		bytes.Contains(sample, []byte("Testing failed:")) || bytes.Contains(sample, []byte("Test Suite '")):
 		return FormatXCTest
+	case isMesonOutput(sample):
+		// Before automake and cargo: under -v meson prints its tests' own
+		// output, which may hold "PASS: x" or "running 3 tests".
+		return FormatMeson
 	case automakeLineRE().Match(sample):
 		// Before cargo's "running ": autotools logs say "running CONFIG_SHELL=…".
 		return FormatAutomake

@@ -1,0 +1,623 @@
+package testreport
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/triage-dev/triage/internal/textclip"
+)
+
+// ParseMesonTestlog reads meson's machine log of a test run,
+// meson-logs/testlog.json in the build directory: one JSON object a line,
+// written as each test ends, with the test's name (as the console prints
+// it), result (OK, FAIL, TIMEOUT… as on the console), returncode (negative:
+// the signal that killed it, as Python's subprocess reports it), duration
+// in seconds, stdout and, when it wrote any, stderr; the environment and
+// command are skipped. Statuses and messages are those of the console
+// reader (parseMeson), the message's evidence taken from the test's own
+// output, which the console shows only under -v or --print-errorlogs.
+//
+// The file is read as it streams: a field's text is decoded as it comes,
+// only a few lines of a test's output are kept, and a record is never held
+// whole, so a test that printed megabytes costs no more than one that
+// printed a line.
+//
+// The file carries no tally. A record cut off by the end of the file
+// (meson killed while writing, a copy cut) is recorded in
+// [Report.CutShort]; a run killed between records leaves only the tests it
+// finished (fewer still, as meson buffers the file), which the file alone
+// cannot show: the console output's tally can.
+func ParseMesonTestlog(r io.Reader) (*Report, error) {
+	rep := &Report{Format: FormatMeson}
+	d := &testlogDecoder{br: bufio.NewReaderSize(r, 64<<10)}
+	bad := 0
+	for {
+		rec, err := d.next()
+		if err == io.EOF {
+			break
+		}
+		var rerr *testlogReadError
+		if errors.As(err, &rerr) {
+			return nil, fmt.Errorf("reading meson testlog: %w", rerr.err)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			how := fmt.Sprintf("testlog.json ended inside the record of line %d", d.line)
+			if rec.name != "" {
+				rep.Cases = append(rep.Cases, Case{Suite: mesonSuite(rec.name), Name: rec.name, Status: Errored,
+					Message: "the test's record in testlog.json is cut off"})
+			}
+			rep.cutShort(FormatMeson, rec.name, how)
+			break
+		}
+		if err != nil {
+			bad++
+			if bad == 1 {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("testlog.json line %d: %v", d.line, err))
+			}
+			if err := d.skipLine(); err != nil {
+				break
+			}
+			continue
+		}
+		rep.Cases = append(rep.Cases, rec.testCase())
+	}
+	if bad > 1 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("testlog.json: %d lines are not test records", bad))
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// testlogRecord is what is read of one test's record.
+type testlogRecord struct {
+	name, result string
+	returncode   int
+	hasCode      bool
+	duration     float64
+	out          testOutput
+}
+
+// testCase is the record's case, with the details the console would print
+// of its exit (meson shows them for a non-zero returncode).
+func (rec *testlogRecord) testCase() Case {
+	detail := ""
+	if rec.hasCode && rec.returncode != 0 {
+		detail = mesonExitStatus(rec.returncode)
+	}
+	c := mesonCase(rec.name, rec.result, detail, time.Duration(rec.duration*float64(time.Second)))
+	rec.out.apply(&c)
+	return c
+}
+
+// mesonExitStatus says a returncode in meson's words.
+func mesonExitStatus(code int) string {
+	switch {
+	case code < 0:
+		return fmt.Sprintf("killed by signal %d %s", -code, signalName(-code))
+	case code <= 128:
+		return fmt.Sprintf("exit status %d", code)
+	case code-128 < 32:
+		return fmt.Sprintf("(exit status %d or signal %d %s)", code, code-128, signalName(code-128))
+	}
+	return fmt.Sprintf("(exit status %d or %#x)", code, code)
+}
+
+// signalNames are Linux's signal numbers.
+var signalNames = [...]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT",
+	7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE",
+	14: "SIGALRM", 15: "SIGTERM", 16: "SIGSTKFLT", 17: "SIGCHLD", 18: "SIGCONT", 19: "SIGSTOP", 20: "SIGTSTP",
+	21: "SIGTTIN", 22: "SIGTTOU", 23: "SIGURG", 24: "SIGXCPU", 25: "SIGXFSZ", 26: "SIGVTALRM", 27: "SIGPROF",
+	28: "SIGWINCH", 29: "SIGIO", 30: "SIGPWR", 31: "SIGSYS"}
+
+func signalName(n int) string {
+	if n > 0 && n < len(signalNames) {
+		return signalNames[n]
+	}
+	return "SIGinvalid"
+}
+
+// Bounds of what testlog.json's records keep.
+const (
+	maxKey        = 64      // a field name
+	maxNameField  = 4 << 10 // a test's name
+	maxWordField  = 64      // a result
+	maxNumberText = 32      // a number's text
+)
+
+// testlogDecoder reads testlog.json's records from a stream. It knows
+// just enough JSON for them: an object of strings, numbers, literals, and
+// (skipped) objects and arrays, one a line.
+type testlogDecoder struct {
+	br   *bufio.Reader
+	nl   int // newlines read
+	line int // of the record being read, from 1
+}
+
+// testlogReadError is a failure to read the input, not a fault in it.
+type testlogReadError struct{ err error }
+
+func (e *testlogReadError) Error() string { return e.err.Error() }
+
+var errTestlogSyntax = errors.New("not a JSON object")
+
+// read reads a byte of a record: io.ErrUnexpectedEOF at the end of the
+// input, a *testlogReadError when reading fails, errTestlogSyntax at the
+// end of the line (left for skipLine).
+func (d *testlogDecoder) read() (byte, error) {
+	b, err := d.br.ReadByte()
+	switch {
+	case err == io.EOF:
+		return 0, io.ErrUnexpectedEOF
+	case err != nil:
+		return 0, &testlogReadError{err}
+	case b == '\n':
+		d.br.UnreadByte()
+		return 0, errTestlogSyntax
+	}
+	return b, nil
+}
+
+// next reads the next record; io.EOF when there is none.
+func (d *testlogDecoder) next() (*testlogRecord, error) {
+	rec := &testlogRecord{}
+	for {
+		b, err := d.br.ReadByte()
+		if err == io.EOF {
+			return rec, io.EOF
+		}
+		if err != nil {
+			return rec, &testlogReadError{err}
+		}
+		if b == '\n' {
+			d.nl++
+		}
+		if b == '\n' || b == ' ' || b == '\t' || b == '\r' {
+			continue
+		}
+		d.line = d.nl + 1
+		if b != '{' {
+			d.br.UnreadByte()
+			return rec, errTestlogSyntax
+		}
+		return rec, d.object(rec)
+	}
+}
+
+// skipLine skips what is left of a line that is not a record.
+func (d *testlogDecoder) skipLine() error {
+	_, err := d.br.ReadSlice('\n')
+	for err == bufio.ErrBufferFull {
+		_, err = d.br.ReadSlice('\n')
+	}
+	if err == nil {
+		d.nl++
+	}
+	return err
+}
+
+// space skips blanks within a line.
+func (d *testlogDecoder) space() (byte, error) {
+	for {
+		b, err := d.read()
+		if err != nil || (b != ' ' && b != '\t' && b != '\r') {
+			return b, err
+		}
+	}
+}
+
+// object reads a record's fields, after its "{".
+func (d *testlogDecoder) object(rec *testlogRecord) error {
+	for {
+		b, err := d.space()
+		if err != nil {
+			return err
+		}
+		switch b {
+		case '}':
+			return nil
+		case ',':
+			continue
+		case '"':
+		default:
+			return errTestlogSyntax
+		}
+		key, err := d.text(maxKey, nil)
+		if err != nil {
+			return err
+		}
+		if b, err = d.space(); err != nil {
+			return err
+		} else if b != ':' {
+			return errTestlogSyntax
+		}
+		if err := d.field(rec, key); err != nil {
+			return err
+		}
+	}
+}
+
+// field reads the value of the field key.
+func (d *testlogDecoder) field(rec *testlogRecord, key string) error {
+	b, err := d.space()
+	if err != nil {
+		return err
+	}
+	d.br.UnreadByte()
+	switch {
+	case b == '"' && (key == "name" || key == "result"):
+		d.br.ReadByte()
+		max := maxWordField
+		if key == "name" {
+			max = maxNameField
+		}
+		s, err := d.text(max, nil)
+		if key == "name" {
+			rec.name = s
+		} else {
+			rec.result = s
+		}
+		return err
+	case b == '"' && (key == "stdout" || key == "stderr"):
+		d.br.ReadByte()
+		lw := lineWriter{out: &rec.out}
+		_, err := d.text(0, &lw)
+		lw.flush()
+		return err
+	case key == "returncode" && (b == '-' || isDigit(b)):
+		s, err := d.number()
+		if err != nil {
+			return err
+		}
+		n, perr := strconv.Atoi(s)
+		rec.returncode, rec.hasCode = n, perr == nil
+		return nil
+	case key == "duration" && isDigit(b):
+		s, err := d.number()
+		if err != nil {
+			return err
+		}
+		rec.duration, _ = strconv.ParseFloat(s, 64)
+		return nil
+	}
+	return d.skipValue()
+}
+
+// number reads a number's text.
+func (d *testlogDecoder) number() (string, error) {
+	var buf []byte
+	for {
+		b, err := d.read()
+		if err != nil {
+			return "", err
+		}
+		if !isDigit(b) && !strings.ContainsRune("-+.eE", rune(b)) {
+			d.br.UnreadByte()
+			return string(buf), nil
+		}
+		if len(buf) >= maxNumberText {
+			return "", errTestlogSyntax
+		}
+		buf = append(buf, b)
+	}
+}
+
+// text reads a string after its opening quote: up to keepMax bytes of it are
+// returned (cut on a character), and all of it, decoded, goes to w (when
+// not nil). Runs of plain bytes are taken from the buffer whole.
+func (d *testlogDecoder) text(keepMax int, w *lineWriter) (string, error) {
+	var keep []byte
+	plain := func(b []byte) {
+		if room := keepMax - len(keep); room > 0 {
+			keep = append(keep, b[:min(room, len(b))]...)
+		}
+		if w != nil {
+			w.write(b)
+		}
+	}
+	done := func() string { return strings.ToValidUTF8(string(keep), "") }
+	for {
+		if n := d.br.Buffered(); n > 0 {
+			buf, _ := d.br.Peek(n)
+			i := bytes.IndexAny(buf, "\"\\\n")
+			if i < 0 {
+				i = n
+			}
+			if i > 0 {
+				plain(buf[:i])
+				d.br.Discard(i)
+				continue
+			}
+		}
+		b, err := d.read()
+		if err != nil {
+			return done(), err
+		}
+		switch b {
+		case '"':
+			return done(), nil
+		case '\\':
+			r, err := d.escape()
+			if err != nil {
+				return done(), err
+			}
+			var enc [utf8.UTFMax]byte
+			plain(enc[:utf8.EncodeRune(enc[:], r)])
+		default:
+			plain([]byte{b})
+		}
+	}
+}
+
+// escape reads an escape after its backslash.
+func (d *testlogDecoder) escape() (rune, error) {
+	b, err := d.read()
+	if err != nil {
+		return 0, err
+	}
+	switch b {
+	case '"', '\\', '/':
+		return rune(b), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u':
+		r, err := d.hex4()
+		if err != nil || !utf16IsHigh(r) {
+			return r, err
+		}
+		// A surrogate pair, "\ud83c\udf11".
+		if b, err := d.br.Peek(2); err != nil || string(b) != `\u` {
+			return utf8.RuneError, nil
+		}
+		d.br.Discard(2)
+		lo, err := d.hex4()
+		if err != nil {
+			return 0, err
+		}
+		if lo < 0xdc00 || lo > 0xdfff {
+			return utf8.RuneError, nil
+		}
+		return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), nil
+	}
+	return 0, errTestlogSyntax
+}
+
+func utf16IsHigh(r rune) bool { return r >= 0xd800 && r < 0xdc00 }
+
+func (d *testlogDecoder) hex4() (rune, error) {
+	var r rune
+	for range 4 {
+		b, err := d.read()
+		if err != nil {
+			return 0, err
+		}
+		var v byte
+		switch {
+		case isDigit(b):
+			v = b - '0'
+		case 'a' <= b && b <= 'f':
+			v = b - 'a' + 10
+		case 'A' <= b && b <= 'F':
+			v = b - 'A' + 10
+		default:
+			return 0, errTestlogSyntax
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, nil
+}
+
+// skipValue skips a value: a string, a number, a literal, or an object or
+// array of any depth (the environment, the command).
+func (d *testlogDecoder) skipValue() error {
+	depth := 0
+	for {
+		b, err := d.read()
+		if err != nil {
+			return err
+		}
+		switch b {
+		case '"':
+			if _, err := d.text(0, nil); err != nil {
+				return err
+			}
+			if depth == 0 {
+				return nil
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 { // the record's end, after a number or a literal
+				d.br.UnreadByte()
+				return nil
+			}
+			if depth--; depth == 0 {
+				return nil
+			}
+		case ',':
+			if depth == 0 {
+				d.br.UnreadByte()
+				return nil
+			}
+		}
+	}
+}
+
+// lineWriter splits a field's decoded text into lines for a testOutput,
+// each cut to maxOutputLine.
+type lineWriter struct {
+	out *testOutput
+	buf []byte
+	cut bool
+}
+
+// write takes the next piece of the text.
+func (w *lineWriter) write(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		line := b
+		if i >= 0 {
+			line = b[:i]
+		}
+		if room := maxOutputLine - len(w.buf); len(line) > room {
+			w.buf, w.cut = append(w.buf, line[:max(room, 0)]...), true
+		} else {
+			w.buf = append(w.buf, line...)
+		}
+		if i < 0 {
+			return
+		}
+		w.flush()
+		b = b[i+1:]
+	}
+}
+
+// flush ends the line being read, at a newline or the text's end.
+func (w *lineWriter) flush() {
+	if len(w.buf) > 0 {
+		l := strings.ToValidUTF8(string(w.buf), "")
+		if w.cut {
+			l += "…"
+		}
+		w.out.feed(l)
+	}
+	w.buf, w.cut = w.buf[:0], false
+}
+
+// Bounds of what testOutput keeps.
+const (
+	maxOutputLines = 5   // lines of evidence kept
+	maxOutputLine  = 512 // bytes of one line
+)
+
+// failureLineRE finds the lines of a test's output that say what failed.
+var failureLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)assert|\bfail|\berror\b|panic|fatal|abort|exception|segmentation fault|^not ok\b|\bexpected\b`)
+})
+
+// testOutput reads a test's own output for why it failed, keeping a few
+// lines: a sanitizer's report (its kind, and its first frame in the
+// project), a data race's, the lines that say something failed (an
+// assertion, "not ok", an error), and else the first lines.
+type testOutput struct {
+	first, hits []string
+	sanitizer   string // "AddressSanitizer: heap-buffer-overflow"
+	inReport    bool   // the sanitizer report's frames are being read
+	frame, file string
+	line        int
+	race        *raceReport
+	raceMsg     string
+	raceDone    bool // the race report ended
+}
+
+// feed reads one line of the output.
+func (o *testOutput) feed(line string) {
+	t := strings.TrimSpace(line)
+	if t == "" || t == "stdout:" || t == "stderr:" || t == "Listing only the last 100 lines from a long log." ||
+		strings.Contains(t, " time out (After ") {
+		return // meson's words, not the test's
+	}
+	switch {
+	case o.raceMsg == "" && isRaceStart(t):
+		o.raceMsg = sanitizerMessage(t)
+		o.race = &raceReport{}
+		o.race.feed(t)
+		return
+	case o.race != nil && !o.raceDone:
+		o.raceDone = o.race.feed(line) || !o.race.started
+		return
+	case o.sanitizer == "" && isSanitizerReport(t):
+		o.sanitizer, o.inReport = sanitizerMessage(t), true
+		return
+	case o.inReport:
+		if fn, file, n, ok := sanitizerFrame(t); ok {
+			o.frame, o.file, o.line, o.inReport = fn, file, n, false
+		}
+		return
+	case o.sanitizer != "":
+		return // the rest of the report ("==42==ABORTING", shadow bytes) says no more
+	}
+	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return // a rule, "=========="
+	}
+	t = textclip.String(t, maxOutputLine)
+	if len(o.hits) < maxOutputLines && failureLineRE().MatchString(t) {
+		o.hits = append(o.hits, t)
+	}
+	if len(o.first) < 3 {
+		o.first = append(o.first, t)
+	}
+}
+
+// apply gives c what the output says, when c did not pass. A sanitizer's
+// report makes a failed test crashed (as under CTest: the sanitizer chose
+// the exit status), unless meson killed it; a data race marks it. The
+// message starts with what meson said of the exit, then the output's
+// evidence, the first line joined to it.
+func (o *testOutput) apply(c *Case) {
+	status := c.Status
+	if status == Passed || status == Skipped {
+		return
+	}
+	if o.race != nil && o.race.site == nil {
+		o.race.finish()
+	}
+	var lead string
+	switch {
+	case o.sanitizer != "":
+		lead = o.sanitizer
+		if o.frame != "" {
+			c.File, c.Line = o.file, o.line
+			lead += " in " + o.frame + " at " + filepath.Base(o.file) + ":" + strconv.Itoa(o.line)
+		}
+		if !mesonKilled(c) {
+			c.Status = Crashed
+		}
+	case o.raceMsg != "":
+		c.Kind, lead = KindDataRace, o.raceMsg
+		if o.race != nil && o.race.site != nil {
+			s := o.race.site
+			c.File, c.Line = s.File, s.Line
+			lead += " in " + s.Function + " at " + filepath.Base(s.File) + ":" + strconv.Itoa(s.Line)
+		}
+	}
+	evidence := o.hits
+	if len(evidence) == 0 {
+		evidence = o.first
+	}
+	msg := c.Message
+	if lead != "" {
+		msg = lead + " (" + msg + ")"
+	}
+	for i, l := range evidence {
+		switch {
+		case i == 0 && lead == "" && msg != "":
+			msg += ": " + l
+		case msg == "":
+			msg = l
+		default:
+			msg += "\n" + l
+		}
+	}
+	c.Message = bound(msg)
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
