@@ -29,7 +29,9 @@ func callArguments(schema func() (map[string]any, error), jsonArgs string, pairs
 		if err != nil {
 			return nil, err
 		}
-		applyPairs(arguments, pairs, props)
+		if err := applyPairs(arguments, pairs, props); err != nil {
+			return nil, err
+		}
 	}
 	return arguments, nil
 }
@@ -121,13 +123,17 @@ func toolHelp(tool string, stdout, stderr io.Writer) error {
 const callUsage = `triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
   triage call TOOL --help describes the tool: its arguments, defaults and examples.
   --KEY VALUE sets one argument; VALUE is read by the argument's type (numbers,
-  true/false, JSON for objects); repeat --KEY for arrays, or pass a JSON array.`
+  true/false, JSON for objects); repeat --KEY for arrays, or pass a JSON array
+  (--command '["meson","test","-C","build"]').`
 
 // splitCallArgs separates the call command's own flags from --KEY VALUE tool
 // arguments.
 func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if strings.HasPrefix(strings.TrimSpace(a), "{") {
+			return nil, nil, usagef("unexpected argument %q: give a JSON object of arguments as --json '{...}', or each one as --KEY VALUE", a)
+		}
 		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
 			return nil, nil, usagef("unexpected argument %q: tool arguments are --KEY VALUE pairs", a)
 		}
@@ -186,13 +192,23 @@ func schemaProperties(schema any) (map[string]any, error) {
 // applyPairs converts each --KEY VALUE by the schema type of KEY. A KEY the
 // tool does not take, or a VALUE that is not of KEY's type, is passed on as
 // given: the tool refuses it by the rule that words every argument error
-// (the names it takes, the type it expects), as it would over MCP.
-func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) {
+// (the names it takes, the type it expects), as it would over MCP. A VALUE
+// that is meant as JSON (an array's or object's, or one of an argument of
+// any type, such as command's argv) and is not valid JSON is refused here,
+// naming the argument and what is wrong with it.
+func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) error {
 	for _, p := range pairs {
 		key, raw := p[0], p[1]
-		prop, _ := props[key].(map[string]any)
-		typ, _ := prop["type"].(string)
-		v, ok := convertArg(typ, raw)
+		prop, known := props[key].(map[string]any)
+		if !known {
+			args[key] = raw
+			continue
+		}
+		typ := schemaType(prop)
+		v, ok, err := convertArg(typ, raw)
+		if err != nil {
+			return usagef("--%s %s", key, err)
+		}
 		if !ok {
 			v = raw
 		}
@@ -205,34 +221,84 @@ func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) {
 		}
 		args[key] = v
 	}
+	return nil
 }
 
-// convertArg reads raw as a value of JSON type typ; ok is false when it is
-// not one.
-func convertArg(typ, raw string) (v any, ok bool) {
-	var err error
+// schemaType is a property's JSON type: "type" as a string, or the one
+// type beside "null" of a list; "" when the schema gives none (any).
+func schemaType(prop map[string]any) string {
+	switch t := prop["type"].(type) {
+	case string:
+		return t
+	case []any:
+		typ := ""
+		for _, e := range t {
+			if s, _ := e.(string); s != "null" {
+				if typ != "" {
+					return ""
+				}
+				typ = s
+			}
+		}
+		return typ
+	}
+	return ""
+}
+
+// convertArg reads raw as a value of JSON type typ ("" for any); ok is
+// false when it is not one. An array takes a JSON array, or raw as its one
+// element (`--run '[Tt]est'` is a pattern); an object takes a JSON object,
+// and an argument of any type (command's argv) a JSON array or object, else
+// raw. err says why a raw meant as JSON is not valid JSON.
+func convertArg(typ, raw string) (v any, ok bool, err error) {
 	switch typ {
 	case "integer":
 		v, err = strconv.ParseInt(raw, 10, 64)
+		return v, err == nil, nil
 	case "number":
 		v, err = strconv.ParseFloat(raw, 64)
+		return v, err == nil, nil
 	case "boolean":
 		v, err = strconv.ParseBool(raw)
-	case "array":
-		if !strings.HasPrefix(raw, "[") {
-			return []any{raw}, true
-		}
-		var list []any
-		err = json.Unmarshal([]byte(raw), &list)
-		v = list
-	case "object":
-		var obj map[string]any
-		err = json.Unmarshal([]byte(raw), &obj)
-		v = obj
+		return v, err == nil, nil
+	case "array", "object", "":
 	default:
-		return raw, true
+		return raw, true, nil
 	}
-	return v, err == nil
+	open := strings.TrimSpace(raw)
+	if open == "" || open[0] != '[' && open[0] != '{' {
+		if typ == "array" {
+			return []any{raw}, true, nil
+		}
+		return raw, typ == "", nil
+	}
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		switch {
+		case meantAsJSON(open):
+			return nil, false, jsonArgError(open[0], err)
+		case typ == "array":
+			return []any{raw}, true, nil
+		}
+		return raw, typ == "", nil
+	}
+	_, isList := v.([]any)
+	_, isObj := v.(map[string]any)
+	return v, typ == "" || typ == "array" && isList || typ == "object" && isObj, nil
+}
+
+// meantAsJSON: t opens a JSON array or object with a string or a nested
+// object (`["meson"`, `{"A":`), not a pattern such as "[Tt]est" or "{A".
+func meantAsJSON(t string) bool {
+	t = strings.TrimSpace(t[1:])
+	return t != "" && strings.ContainsRune(`"{]}`, rune(t[0]))
+}
+
+// jsonArgError words a malformed JSON array or object, by its opening.
+func jsonArgError(open byte, err error) error {
+	if open == '{' {
+		return fmt.Errorf(`is not a valid JSON object (%v): give one such as {"KEY": "VALUE"}`, err)
+	}
+	return fmt.Errorf(`is not a valid JSON array (%v): give one such as ["a", "b"]`, err)
 }
 
 // imageInfo describes an image of a result without its data: a terminal

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,5 +68,85 @@ func TestCallArgumentErrorsTeach(t *testing.T) {
 		if code != exitUsage || !strings.Contains(out, tt.want) {
 			t.Errorf("triage call %s: exit %d, output %q; want exit %d and %q", strings.Join(tt.args, " "), code, out, exitUsage, tt.want)
 		}
+	}
+}
+
+// A JSON array is an array argument's value, and command's (whose schema
+// gives no type) too: `--command '["true"]'` runs true, where it was refused
+// as "a string". A malformed array or object is refused by the CLI, naming
+// the argument and what is wrong; a JSON object of arguments given without
+// --json is pointed to --json.
+func TestCallJSONValues(t *testing.T) {
+	t.Setenv("TRIAGE_CONFIG", "")
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"build", "--project_dir", dir, "--command", `["true"]`}, exitOK, "BUILD SUCCEEDED"},
+		{[]string{"build", "--project_dir", dir, "--command", ` [ "sh", "-c", "exit 0" ] `}, exitOK, "BUILD SUCCEEDED"},
+		{[]string{"test", "--project_dir", dir, "--command", `["meson","test","-C"`}, exitUsage,
+			`--command is not a valid JSON array (unexpected end of JSON input)`},
+		{[]string{"test", "--project_dir", dir, "--run", `["a",]`}, exitUsage,
+			`--run is not a valid JSON array (invalid character ']' looking for beginning of value)`},
+		{[]string{"run", "--program", "/bin/true", "--env", `{"A": 1`}, exitUsage,
+			`--env is not a valid JSON object (unexpected end of JSON input)`},
+		{[]string{"run", "--program", "/bin/true", "--env", `{"A": "1"}`}, exitOK, ""},
+		{[]string{"test", `{"project_dir": "."}`}, exitUsage,
+			`unexpected argument "{\"project_dir\": \".\"}": give a JSON object of arguments as --json '{...}'`},
+	}
+	for _, tt := range tests {
+		code, out := callCLI(t, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("triage call %s: exit %d, output %q; want exit %d and %q", strings.Join(tt.args, " "), code, out, tt.code, tt.want)
+		}
+	}
+}
+
+// convertArg reads a value by its argument's schema type: JSON for arrays,
+// objects and arguments of any type, only when it is meant as JSON.
+func TestConvertArg(t *testing.T) {
+	tests := []struct {
+		typ, raw string
+		want     any // nil: not of the type, passed on as given
+		err      string
+	}{
+		{"array", `["meson","test","-C","build"]`, []any{"meson", "test", "-C", "build"}, ""},
+		{"array", `[]`, []any{}, ""},
+		{"array", `TestX`, []any{"TestX"}, ""},
+		{"array", `[Tt]est`, []any{"[Tt]est"}, ""}, // a pattern, not JSON
+		{"array", `[[:digit:]]+`, []any{"[[:digit:]]+"}, ""},
+		{"array", `["a"`, nil, "is not a valid JSON array (unexpected end of JSON input)"},
+		{"array", `{"a": 1}`, nil, ""},
+		{"", `["make","check"]`, []any{"make", "check"}, ""},
+		{"", `make check`, "make check", ""},
+		{"", `true`, "true", ""},
+		{"", `["make"`, nil, "is not a valid JSON array"},
+		{"", `{"a":`, nil, "is not a valid JSON object"},
+		{"object", `{"A": "1"}`, map[string]any{"A": "1"}, ""},
+		{"object", `{A`, nil, ""},
+		{"object", `[1]`, nil, ""},
+		{"object", `{"A":`, nil, "is not a valid JSON object"},
+		{"integer", `12`, int64(12), ""},
+		{"integer", `ten`, nil, ""},
+		{"string", `["a"]`, `["a"]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typ+" "+tt.raw, func(t *testing.T) {
+			v, ok, err := convertArg(tt.typ, tt.raw)
+			switch {
+			case tt.err != "":
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("err %v, want %q", err, tt.err)
+				}
+			case err != nil:
+				t.Errorf("err %v", err)
+			case tt.want == nil && ok:
+				t.Errorf("got %#v, want it passed on as given", v)
+			case tt.want != nil && (!ok || !reflect.DeepEqual(v, tt.want)):
+				t.Errorf("got %#v, %v; want %#v", v, ok, tt.want)
+			}
+		})
 	}
 }

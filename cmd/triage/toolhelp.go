@@ -62,7 +62,7 @@ func writeToolHelp(w io.Writer, sel *catalog.Selection, all *catalog.Selection, 
 	for _, ex := range examples[name] {
 		fmt.Fprintf(w, "  triage %s\n", strings.TrimSpace(name+" "+ex))
 	}
-	fmt.Fprintln(w, "\n--KEY VALUE sets an argument (repeat --KEY for a list, JSON for an object; a value that starts with - as --KEY=VALUE); --json '{...}' gives them all; --output json prints the structured result.")
+	fmt.Fprintln(w, "\n--KEY VALUE sets an argument (repeat --KEY for a list, or give a JSON array; JSON for an object; a value that starts with - as --KEY=VALUE); --json '{...}' gives them all; --output json prints the structured result.")
 	return nil
 }
 

@@ -70,7 +70,10 @@ func TestToolHelpExamples(t *testing.T) {
 				continue
 			}
 			args := map[string]any{}
-			applyPairs(args, pairs, props)
+			if err := applyPairs(args, pairs, props); err != nil {
+				t.Errorf("triage %s %s: %v", tool.Name, e, err)
+				continue
+			}
 			if err := resolved.Validate(args); err != nil {
 				t.Errorf("triage %s %s: not a valid call: %v", tool.Name, e, err)
 			}

@@ -150,7 +150,7 @@ func parseGDBFrame(idx int, s string) Frame {
 		f.Function = s
 		return f
 	}
-	f.Function = strings.TrimSpace(stripTrailingParens(s))
+	f.Function = stripArgs(s)
 	if f.Function == "??" {
 		f.Function = ""
 	}
@@ -177,10 +177,8 @@ func ParseLLDBBacktrace(out string) (*Trace, error) {
 			}
 			continue
 		}
-		if m := lldbFrameRE().FindStringSubmatch(ln); m != nil {
-			idx, _ := strconv.Atoi(m[1])
-			addr, _ := strconv.ParseUint(m[2][2:], 16, 64)
-			t.Frames = append(t.Frames, parseLLDBFrame(idx, addr, m[3]))
+		if f, ok := ParseLLDBFrameLine(ln); ok {
+			t.Frames = append(t.Frames, f)
 			continue
 		}
 		if w, ok := strings.CutPrefix(strings.TrimSpace(ln), "warning: "); ok {
@@ -195,9 +193,22 @@ func ParseLLDBBacktrace(out string) (*Trace, error) {
 	return t, nil
 }
 
+// ParseLLDBFrameLine reads one frame line of lldb's bt or thread
+// backtrace, "  * frame #0: 0x… segv`crash_here(p=0x0) at segv.c:5:9".
+func ParseLLDBFrameLine(line string) (Frame, bool) {
+	m := lldbFrameRE().FindStringSubmatch(line)
+	if m == nil {
+		return Frame{}, false
+	}
+	idx, _ := strconv.Atoi(m[1])
+	addr, _ := strconv.ParseUint(m[2][2:], 16, 64)
+	return parseLLDBFrame(idx, addr, m[3]), true
+}
+
 // parseLLDBFrame reads the part after "frame #N: 0xADDR ":
 //
 //	segv`crash_here(p=0x0000000000000000) at segv.c:5:9
+//	lib`ns::klass::as_int(this=0x00007ffd8e4c8778, i=4) const at lib.cpp:14:35
 //	libstdc++.so.6`std::terminate() + 21
 //	stripped`___lldb_unnamed_symbol14 + 12
 func parseLLDBFrame(idx int, addr uint64, s string) Frame {
@@ -216,7 +227,7 @@ func parseLLDBFrame(idx int, addr uint64, s string) Frame {
 	if m := lldbSourceRE().FindStringSubmatch(s); m != nil {
 		f.File = m[1]
 		f.Line, _ = strconv.Atoi(m[2])
-		s = stripTrailingParens(s[:len(s)-len(m[0])]) // "crash_here(p=0x0)": drop the arguments
+		s = stripArgs(s[:len(s)-len(m[0])]) // "crash_here(p=0x0)": drop the arguments
 	} else if m := lldbOffRE().FindStringSubmatch(s); m != nil {
 		f.Offset, _ = strconv.ParseUint(m[1], 10, 64)
 		s = s[:len(s)-len(m[0])]
@@ -227,6 +238,32 @@ func parseLLDBFrame(idx int, addr uint64, s string) Frame {
 	}
 	return f
 }
+
+// stripArgs removes the argument list a debugger prints after a function's
+// name, and the qualifiers lldb prints after that list for a C++ method:
+// "ns::klass::as_int(this=0x…, i=4) const" is "ns::klass::as_int". gdb
+// prints a method's qualifiers in its name, before the list
+// ("ns::klass::as_ref(int) & (this=0x…, i=4)"), where they stay.
+func stripArgs(s string) string {
+	s = strings.TrimRight(s, " ")
+	name := s
+	for {
+		q := name[strings.LastIndexByte(name, ' ')+1:]
+		if !methodQualifiers[q] {
+			break
+		}
+		name = strings.TrimRight(strings.TrimSuffix(name, q), " ")
+	}
+	if name != s {
+		if t := stripTrailingParens(name); t != name {
+			return strings.TrimSpace(t)
+		}
+	}
+	return strings.TrimSpace(stripTrailingParens(s))
+}
+
+// methodQualifiers may follow a C++ method's parameter list.
+var methodQualifiers = map[string]bool{"const": true, "volatile": true, "&": true, "&&": true, "noexcept": true}
 
 // stripTrailingParens removes a balanced "(...)" group ending s, if any:
 // the argument list gdb and lldb print after a function name. Parentheses

@@ -66,11 +66,9 @@ func ParseLLDBThreads(out string) []ThreadTrace {
 	var cur *ThreadTrace
 	for ln := range strings.SplitSeq(out, "\n") {
 		ln = strings.TrimRight(ln, "\r")
-		if m := lldbFrameRE().FindStringSubmatch(ln); m != nil {
+		if f, ok := ParseLLDBFrameLine(ln); ok {
 			if cur != nil {
-				idx, _ := strconv.Atoi(m[1])
-				addr, _ := strconv.ParseUint(m[2][2:], 16, 64)
-				cur.Frames = append(cur.Frames, parseLLDBFrame(idx, addr, m[3]))
+				cur.Frames = append(cur.Frames, f)
 			}
 			continue
 		}

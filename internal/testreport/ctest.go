@@ -91,6 +91,10 @@ func (p *ctestParser) result(m []string) {
 	if c.Status != Passed {
 		c.Message = result
 	}
+	if strings.HasPrefix(result, "Timeout") {
+		// "***Timeout  30.06 sec": CTest killed it at its limit.
+		c.Kind, c.Message = KindTimeout, "timed out after "+m[3]+" s"
+	}
 	p.rep.Cases = append(p.rep.Cases, c)
 }
 
@@ -225,25 +229,14 @@ func sanitizerMessage(line string) string {
 }
 
 // sanitizerFrame reads a sanitizer stack frame, "#0 0x55d1 in fill
-// /src/tests/asan.c:4:10", when it is in the program's own code by the one
-// crashing-frame rule (crashsite): not the sanitizer's interceptors, nor a
-// system library.
+// /src/tests/asan.c:4:10" (crashsite.SanitizerFrame: either shape, C++ and
+// Rust names with spaces), when it has a source line in the program's own
+// code by the one crashing-frame rule (crashsite): not the sanitizer's
+// interceptors, nor a system library.
 func sanitizerFrame(line string) (fn, file string, ln int, ok bool) {
-	f := strings.Fields(line)
-	if len(f) < 5 || !strings.HasPrefix(f[0], "#") || f[2] != "in" || strings.HasPrefix(f[4], "(") {
+	f, ok := crashsite.SanitizerFrame(line)
+	if !ok || !f.HasSource() || crashsite.OriginOf(f, "") != crashsite.Project {
 		return "", "", 0, false
 	}
-	fn, loc := f[3], f[4]
-	parts := strings.Split(loc, ":")
-	if len(parts) < 2 {
-		return "", "", 0, false
-	}
-	n, err := strconv.Atoi(parts[1])
-	if err != nil {
-		return "", "", 0, false
-	}
-	if crashsite.OriginOf(crashsite.Frame{Function: fn, File: parts[0], Line: n}, "") != crashsite.Project {
-		return "", "", 0, false
-	}
-	return fn, parts[0], n, true
+	return f.Function, f.File, f.Line, true
 }

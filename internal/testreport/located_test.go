@@ -95,6 +95,17 @@ func TestRaceSite(t *testing.T) {
 			"==77==WARNING: ThreadSanitizer: data race (pid=77)\n  Atomic write of size 8 at 0x7b04 by thread T1:\n    #0 memcpy <null> (libtsan.so.2+0x1)\n    #1 fill /src/fill.c:12:5 (app+0x2)\n\n" +
 				"  Previous read of size 8 at 0x7b04 by main thread:\n    #0 main /src/main.c:30:3 (app+0x3)\n\n  Thread T1 (tid=78, running) created by main thread at:\n    #0 main /src/main.c:25:3 (app+0x4)\n\nSUMMARY: ThreadSanitizer: data race /src/fill.c:12:5 in fill\n",
 			"fill", "/src/fill.c", 12},
+		{"TSan, a volatile C++ method called from a lambda (g++ 12 -fsanitize=thread)",
+			"WARNING: ThreadSanitizer: data race (pid=18377)\n  Read of size 4 at 0x7ffc8b811d9c by thread T2:\n" +
+				"    #0 ns::counter::bump(int) volatile /src/tsq/race.cpp:6 (race+0x195f)\n" +
+				"    #1 operator() /src/tsq/race.cpp:12 (race+0x125a)\n" +
+				"    #2 __invoke_impl<void, main()::<lambda()> > /usr/include/c++/12/bits/invoke.h:61 (race+0x1807)\n" +
+				"    #7 <null> <null> (libstdc++.so.6+0xd44a2)\n\n" +
+				"  Thread T2 (tid=18382, running) created by main thread at:\n" +
+				"    #0 pthread_create ../../../../src/libsanitizer/tsan/tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5e686)\n" +
+				"    #1 std::thread::_M_start_thread(std::unique_ptr<std::thread::_State, std::default_delete<std::thread::_State> >, void (*)()) <null> (libstdc++.so.6+0xd4578)\n" +
+				"    #2 main /src/tsq/race.cpp:13 (race+0x12d1)\n\nSUMMARY: ThreadSanitizer: data race /src/tsq/race.cpp:6 in ns::counter::bump(int) volatile\n",
+			"ns::counter::bump(int) volatile", "/src/tsq/race.cpp", 6},
 		{"no race", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:3 +0x1\n", "", "", 0},
 	} {
 		site, ok := raceIn(tt.text)

@@ -52,9 +52,8 @@ type raceReport struct {
 }
 
 var (
-	raceGoFunc   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+)\(.*\)$`) })
-	raceGoFile   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+\.go):(\d+)`) })
-	raceTSanLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`) })
+	raceGoFunc = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+)\(.*\)$`) })
+	raceGoFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+\.go):(\d+)`) })
 )
 
 // isRaceStart recognises a race report's first line.
@@ -109,9 +108,10 @@ func (r *raceReport) feed(line string) bool {
 }
 
 func (r *raceReport) frame(line string) {
-	if m := raceTSanLine().FindStringSubmatch(line); m != nil {
-		n, _ := strconv.Atoi(m[3])
-		r.frames = append(r.frames, crashsite.Frame{Function: m[1], File: m[2], Line: n})
+	if f, ok := crashsite.SanitizerFrame(line); ok {
+		if f.HasSource() {
+			r.frames = append(r.frames, crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line})
+		}
 		return
 	}
 	if m := raceGoFunc().FindStringSubmatch(line); m != nil {

@@ -40,6 +40,11 @@ const (
 	NoTests Status = "no_tests"
 )
 
+// KindTimeout is the Kind of an Errored case that its runner stopped at
+// the runner's own time limit (CTest's TIMEOUT property or --timeout); its
+// Message says after how long: "timed out after 30.06 s".
+const KindTimeout = "timeout"
+
 // Case is one test.
 type Case struct {
 	Suite    string        `json:"suite,omitempty"`
@@ -50,7 +55,7 @@ type Case struct {
 	File     string        `json:"file,omitempty"`
 	Line     int           `json:"line,omitempty"`
 	// Kind says what failed the case when its status does not say all:
-	// KindDataRace. File and Line are then where it happened.
+	// KindDataRace (File and Line are then where it happened), KindTimeout.
 	Kind string `json:"kind,omitempty"`
 	// OutputRef locates the case's output in a stored log (for example an
 	// output-store id and line), set by callers that store the raw log.

@@ -193,8 +193,6 @@ func (s *Scanner) record(k int, p *pattern, line []byte) {
 var (
 	goFuncLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\S+)\([^()]*\)$`) })
 	goFileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+\.go):(\d+)`) })
-	sanFrame   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ 0x[0-9a-fA-F]+ in (\S+) (\S+?):(\d+)`) })
-	tsanFrame  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\d+ (\S+) (\S+?):(\d+)`) })
 )
 
 // lookForFrame reads one line of the trace that follows a crash indicator.
@@ -205,7 +203,8 @@ func (s *Scanner) lookForFrame(line []byte) {
 		s.frameStyle = frameNone
 		return
 	}
-	var fn, file, ln string
+	var fn, file string
+	var n int
 	switch s.frameStyle {
 	case frameGoTrace:
 		if m := goFuncLine().FindSubmatch(line); m != nil {
@@ -216,20 +215,17 @@ func (s *Scanner) lookForFrame(line []byte) {
 		if m == nil || s.goFunc == "" {
 			return
 		}
-		fn, file, ln = s.goFunc, string(m[1]), string(m[2])
+		fn, file = s.goFunc, string(m[1])
+		n, _ = strconv.Atoi(string(m[2]))
 		s.goFunc = "" // "created by F in goroutine N" has a file line of its own
 	case frameSanStack, frameTSanStack:
-		re := sanFrame()
-		if s.frameStyle == frameTSanStack {
-			re = tsanFrame()
-		}
-		m := re.FindSubmatch(line)
-		if m == nil {
+		// crashsite reads both shapes, and C++ and Rust names with spaces.
+		f, ok := crashsite.SanitizerFrame(string(line))
+		if !ok || !f.HasSource() {
 			return
 		}
-		fn, file, ln = string(m[1]), string(m[2]), string(m[3])
+		fn, file, n = f.Function, f.File, f.Line
 	}
-	n, _ := strconv.Atoi(ln)
 	s.trace = append(s.trace, crashsite.Frame{Function: keep([]byte(fn)), File: keep([]byte(file)), Line: n})
 }
 

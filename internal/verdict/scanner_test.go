@@ -3,9 +3,12 @@ package verdict_test
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/testutil/txtar"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -252,6 +255,21 @@ func TestScannerCrashFrameIsProjectCode(t *testing.T) {
 			"    #1 0x4011 in count /work/c/count.c:9\n" +
 			"    #2 0x4022 in main /work/c/main.c:4\n",
 			"/work/c", "count /work/c/count.c:9"},
+		{"asan in a const method (gcc 12)", "==11958==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020\n" +
+			"READ of size 4 at 0x602000000020 thread T0\n" +
+			"    #0 0x561ab9c5ddbd in ns::klass::as_int(int) const /tmp/qfr/lib.cpp:13\n" +
+			"    #1 0x561ab9c5d81f in main /tmp/qfr/lib.cpp:48\n",
+			"", "ns::klass::as_int(int) const /tmp/qfr/lib.cpp:13"},
+		{"asan in a Rust trait impl", "==13823==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x7c0e7afe0034\n" +
+			"    #0 0x55cc94099db7 in <mycrate::A as core::fmt::Debug>::fmt /tmp/qfr/rs/src/main.rs:23:26\n" +
+			"    #1 0x55cc940d4f09 in <core::fmt::rt::Argument>::fmt /rustc/e50aa6fba4e6/library/core/src/fmt/rt.rs:152:76\n" +
+			"    #9 0x55cf85461661 in mycrate::main /tmp/qfr/rs/src/main.rs:35:9\n",
+			"", "<mycrate::A as core::fmt::Debug>::fmt /tmp/qfr/rs/src/main.rs:23"},
+		{"tsan in a C++ method", "WARNING: ThreadSanitizer: data race (pid=31578)\n" +
+			"  Write of size 4 at 0x56547dfee05c by thread T2:\n" +
+			"    #0 ns::counter::bump(int) volatile /src/race.cpp:8:3 (race+0x11dc)\n" +
+			"    #1 worker(void*) /src/race.cpp:14 (race+0x1224)\n",
+			"", "ns::counter::bump(int) volatile /src/race.cpp:8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,5 +284,45 @@ func TestScannerCrashFrameIsProjectCode(t *testing.T) {
 				t.Errorf("frame %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestScannerCrashFrameOfQualifiedNames: every recorded AddressSanitizer
+// report (g++ 12, clang++ 22, rustc nightly; ../crashsite/testdata) is
+// reported at the function its SUMMARY line names: the const method,
+// template, lambda, anonymous namespace, operator, closure or trait impl
+// that overflowed, not its caller.
+func TestScannerCrashFrameOfQualifiedNames(t *testing.T) {
+	data, err := os.ReadFile("../crashsite/testdata/qualified-frames.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range txtar.Parse(data).Files {
+		if !strings.HasPrefix(f.Name, "asan/") {
+			continue
+		}
+		n++
+		t.Run(f.Name, func(t *testing.T) {
+			_, summary, _ := strings.Cut(f.Data, "SUMMARY: AddressSanitizer: heap-buffer-overflow ")
+			summary, _, _ = strings.Cut(summary, "\n")
+			loc, fn, _ := strings.Cut(summary, " in ") // "FILE:LINE[:COLUMN]"
+			for _, project := range []string{"", "/src/qfr"} {
+				s := verdict.NewScanner()
+				s.Write([]byte(f.Data))
+				s.Flush()
+				got := s.CrashFrame(project)
+				if got == nil {
+					t.Fatalf("no frame, want %s", summary)
+				}
+				at := got.File + ":" + strconv.Itoa(got.Line)
+				if got.Function != fn || (loc != at && !strings.HasPrefix(loc, at+":")) {
+					t.Errorf("project %q: frame %s %s:%d, want %s", project, got.Function, got.File, got.Line, summary)
+				}
+			}
+		})
+	}
+	if n != 20 {
+		t.Errorf("%d reports, want 20", n)
 	}
 }

@@ -1,12 +1,14 @@
 package lldbcli
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/debugger"
 )
 
@@ -25,9 +27,6 @@ var (
 	bpHitRE          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.\d+`) })
 	noProcRE         = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)no process|invalid process|process must be launched`)
-	})
-	frameRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*\*?\s*frame #(\d+): (0x[0-9a-fA-F]+)(?: (\S+?)` + "`" + `([^\s(]+)(?:\(.*?\))?(?: [+] \d+)?(?: at ([^:]+):(\d+)(?::\d+)?)?)?`)
 	})
 	varRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\((.*?)\) (\S+) = (.*)$`) })
 	bpSetRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Breakpoint (\d+): (.*)$`) })
@@ -142,18 +141,18 @@ func parseStop(out string) *debugger.Stop {
 	return s
 }
 
-// parseFrames reads `thread backtrace` output. Frame IDs are index+1, so
-// that 0 can mean "the top frame".
+// parseFrames reads `thread backtrace` output, each line as coredump reads
+// lldb's (a C++ method's qualifiers, templates and lambdas included).
+// Frame IDs are index+1, so that 0 can mean "the top frame".
 func parseFrames(out string) []debugger.Frame {
 	var frames []debugger.Frame
 	for _, line := range strings.Split(out, "\n") {
-		m := frameRE().FindStringSubmatch(line)
-		if m == nil {
+		c, ok := coredump.ParseLLDBFrameLine(line)
+		if !ok {
 			continue
 		}
-		idx, _ := strconv.Atoi(m[1])
-		f := debugger.Frame{ID: idx + 1, Index: idx, Address: m[2], Function: m[4], File: m[5]}
-		f.Line, _ = strconv.Atoi(m[6])
+		f := debugger.Frame{ID: c.Index + 1, Index: c.Index, Address: fmt.Sprintf("0x%016x", c.Address),
+			Function: c.Function, File: c.File, Line: c.Line}
 		if f.Function == "" {
 			f.Function = "??"
 		}

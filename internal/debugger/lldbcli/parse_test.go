@@ -72,6 +72,29 @@ func TestParseFrames(t *testing.T) {
 	}
 }
 
+// TestParseFramesCxx: a C++ method's qualifier after its arguments, a
+// template's spaces, an anonymous namespace and an operator keep the
+// frame's source line (lldb 16 on clang 22 programs,
+// internal/crashsite/testdata/qualified-frames.txtar).
+func TestParseFramesCxx(t *testing.T) {
+	for _, tc := range []struct {
+		line, fn, file string
+		ln             int
+	}{
+		{"  * frame #0: 0x000055c8f92e1876 plain-clang`ns::klass::as_int(this=0x00007ffd8e4c8778, i=4) const at lib.cpp:14:35", "ns::klass::as_int", "lib.cpp", 14},
+		{"  * frame #0: 0x00005630c2c648b6 plain-clang`ns::klass::as_ref(this=0x00007ffc0d2853e8, i=4) & at lib.cpp:16:31", "ns::klass::as_ref", "lib.cpp", 16},
+		{"  * frame #0: 0x000055ccac388917 plain-clang`ns::Holder<int, std::allocator<int>>::at(this=0x00007fffc2f98ce8, i=4) at lib.cpp:24:33", "ns::Holder<int, std::allocator<int>>::at", "lib.cpp", 24},
+		{"  * frame #0: 0x000055bf5902a386 plain-clang`foo(int*)::$_0::operator()(this=0x00007fff8299ca60, i=4) const at lib.cpp:39:31", "foo(int*)::$_0::operator()", "lib.cpp", 39},
+		{"  * frame #0: 0x0000556d6eecc773 plain-clang`(anonymous namespace)::f(p=0x0000000000000000, i=4) at lib.cpp:29:31", "(anonymous namespace)::f", "lib.cpp", 29},
+		{"  * frame #0: 0x0000558854c7232b plain-clang`operator<<(os=0x00007fab17217500, x=0x00007ffe012aa830) at lib.cpp:36:71", "operator<<", "lib.cpp", 36},
+	} {
+		fr := parseFrames(tc.line)
+		if len(fr) != 1 || fr[0].Function != tc.fn || fr[0].File != tc.file || fr[0].Line != tc.ln || fr[0].ID != 1 {
+			t.Errorf("%s:\n got %+v\nwant %s at %s:%d", tc.line, fr, tc.fn, tc.file, tc.ln)
+		}
+	}
+}
+
 func TestParseVariablesAndBreakpoints(t *testing.T) {
 	vars := parseVariables("(int) a = 3\n(point) pt = {\n  x = 3\n  y = 4\n}\n(char *) s = 0x0000 \"hi\"\n")
 	if len(vars) != 3 || vars[0].Value != "3" || vars[1].Value != "{ x = 3 y = 4 }" || vars[2].Type != "char *" {
