@@ -164,7 +164,7 @@ func (f *Filter) line(raw []byte) {
 		if h, ok := alarm.Match(line); ok {
 			f.alarm(line, h)
 			if !c.kind.MustKeep() && c.kind != KindSummary {
-				c = clsAlarm // kept at every level, and counted as a failure line
+				c = clsAlarm // kept at every level
 			}
 		}
 	}
@@ -416,6 +416,9 @@ func hasLocation(line []byte) bool {
 }
 
 func (f *Filter) count(line []byte, c class) {
+	if c == clsAlarm {
+		return // kept, and in Summary.Alarm; not a diagnostic of its own
+	}
 	switch c.kind {
 	case KindError:
 		f.sum.Errors++

@@ -195,7 +195,7 @@ func (r *Result) concludeBuild(where string) {
 	case r.Log.Crashes > 0:
 		r.Status = Crashed
 		r.Line = fmt.Sprintf("CRASHED: %s in the log", plural(r.Log.Crashes, "crash indicator"))
-	case r.Log.Failures > 0 && len(r.Steps) == 0 && r.Log.Alarm != nil:
+	case len(r.Steps) == 0 && r.Log.Alarm != nil:
 		// A log no reader knows that says in a runner's words that
 		// something crashed, timed out or failed.
 		r.alarmVerdict()
