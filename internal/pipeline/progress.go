@@ -26,6 +26,7 @@ type counter struct {
 	lines          atomic.Int64
 	passed, failed atomic.Int64
 	partial        []byte // an incomplete line, at most maxCounted bytes
+	mesonSummary   bool   // meson test's "Summary of Failures:" was seen
 }
 
 // maxCounted bounds the bytes of one line the counter looks at.
@@ -115,5 +116,47 @@ func (c *counter) line(l []byte) {
 		case bytes.Contains(l, []byte("' failed (")):
 			c.failed.Add(1)
 		}
+	case bytes.Equal(l, litMesonFailures):
+		// meson test lists its failed tests' lines again after this.
+		c.mesonSummary = true
+	case !c.mesonSummary:
+		switch mesonResult(l) {
+		case "OK", "EXPECTEDFAIL":
+			c.passed.Add(1)
+		case "FAIL", "TIMEOUT", "UNEXPECTEDPASS", "ERROR":
+			c.failed.Add(1)
+		}
 	}
+}
+
+var litMesonFailures = []byte("Summary of Failures:")
+
+// mesonResult is the result of a meson test line, "2/5 name  FAIL
+// 0.02s   killed by signal 11 SIGSEGV" (the name may hold spaces): the
+// word before the duration; "" for another line.
+func mesonResult(l []byte) string {
+	l = bytes.TrimLeft(l, " ")
+	i := bytes.IndexByte(l, '/')
+	if i <= 0 || !allDigits(l[:i]) {
+		return ""
+	}
+	fields := bytes.Fields(l[i+1:])
+	if len(fields) < 4 || !allDigits(fields[0]) {
+		return ""
+	}
+	for j := 2; j+1 < len(fields); j++ {
+		if d := fields[j+1]; len(d) > 1 && d[len(d)-1] == 's' && allDigits(bytes.Replace(d[:len(d)-1], []byte("."), nil, 1)) {
+			return string(fields[j])
+		}
+	}
+	return ""
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }

@@ -18,6 +18,9 @@ import (
 	"github.com/triage-dev/triage/internal/textclip"
 )
 
+// FormatMesonTestlog names meson-logs/testlog.json for [Parse].
+const FormatMesonTestlog = "meson-testlog"
+
 // ParseMesonTestlog reads meson's machine log of a test run,
 // meson-logs/testlog.json in the build directory: one JSON object a line,
 // written as each test ends, with the test's name (as the console prints

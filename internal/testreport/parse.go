@@ -43,6 +43,8 @@ func Parse(format string, r io.Reader) (*Report, error) {
 		rep, err = parseAutomake(r)
 	case FormatMeson, "mesontest":
 		rep, err = parseMeson(r)
+	case FormatMesonTestlog:
+		rep, err = ParseMesonTestlog(r)
 	case FormatJUnit, "xml":
 		rep, err = parseJUnit(r)
 	case FormatXCTest, "xcodebuild", "swift", "swift-testing", "swiftpm":

@@ -119,16 +119,28 @@ func safeDirName(s string) string {
 // arguments), or "" when it gives none. The build type is left out: it
 // names the directory already.
 func flagsSuffix(env map[string]string, configureArgs []string) string {
-	var keys []string
-	for k := range env {
-		if slices.Contains(flagEnv, k) || strings.HasPrefix(k, "CMAKE_") && k != "CMAKE_BUILD_TYPE" {
-			keys = append(keys, k)
-		}
-	}
 	var args []string
 	for _, a := range configureArgs {
 		if !strings.HasPrefix(a, "-DCMAKE_BUILD_TYPE") {
 			args = append(args, a)
+		}
+	}
+	return settingsSuffix(env, cmakeCaches, args)
+}
+
+// cmakeCaches reports whether CMake keeps what the environment variable
+// named says from the first configure of a build directory on.
+func cmakeCaches(name string) bool {
+	return slices.Contains(flagEnv, name) || strings.HasPrefix(name, "CMAKE_") && name != "CMAKE_BUILD_TYPE"
+}
+
+// settingsSuffix is "-" and a short hash of the environment variables
+// that cached selects and of args, or "" when there are none.
+func settingsSuffix(env map[string]string, cached func(name string) bool, args []string) string {
+	var keys []string
+	for k := range env {
+		if cached(k) {
+			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 && len(args) == 0 {

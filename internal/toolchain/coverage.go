@@ -67,6 +67,8 @@ func checkCoverage(p *planInput) error {
 		return nil
 	}
 	switch {
+	case p.tc == Meson:
+		return p.errorf("coverage", "not collected for meson projects yet: go, cargo, cmake, make and swift have it")
 	case !local(p.o.files()):
 		return p.errorf("coverage", "not collected on another host yet (ssh_host): run the tests here")
 	case p.tc == CMake && p.o.BuildDir != "":

@@ -27,7 +27,7 @@ type TestCall struct {
 
 // TestRebuildHints are the next calls after a test crash without debug
 // info in nd, while test ran ("" when unknown), under the toolchain tc
-// that ran it: for CMake, cargo and swift, the same test call in the
+// that ran it: for CMake, Meson, cargo and swift, the same test call in the
 // debug configuration, running only the crashed test; for make, which
 // does not recompile on a flag change, a clean build, then the same test
 // call.
@@ -41,6 +41,8 @@ func TestRebuildHints(tc string, call TestCall, nd *coredump.NoDebugInfo, test s
 	switch Toolchain(tc) {
 	case CMake:
 		return cmakeRebuildHints(call, test)
+	case Meson:
+		return mesonRebuildHints(call, test)
 	case Cargo, Swift:
 		return profileRebuildHints(call, test)
 	case Make:
@@ -50,13 +52,40 @@ func TestRebuildHints(tc string, call TestCall, nd *coredump.NoDebugInfo, test s
 }
 
 func cmakeRebuildHints(call TestCall, test string) []verdict.Hint {
-	if HasDebugInfoType(CMakeBuildType(call.ProjectDir, call.Options)) {
+	buildType := CMakeBuildType(call.ProjectDir, call.Options)
+	_, inArgs, fromArgs := configureArg(call.Options.ConfigureArgs, "CMAKE_BUILD_TYPE")
+	if fromArgs {
+		buildType = inArgs
+	}
+	if HasDebugInfoType(buildType) {
 		return []verdict.Hint{{Text: "the build type already has -g, so the project's own flags drop it (look for -g0, -s or CMAKE_C_FLAGS_DEBUG in its CMakeLists.txt); fix that and test again"}}
+	}
+	if fromArgs {
+		// They would override configuration's -DCMAKE_BUILD_TYPE.
+		return []verdict.Hint{{Text: "configure_args give CMAKE_BUILD_TYPE=" + inArgs + ", which has no debug info: give -DCMAKE_BUILD_TYPE=Debug there instead and test again"}}
 	}
 	args := call.args()
 	args["configuration"] = "debug"
 	if test != "" {
 		args["run"] = []string{"^" + regexp.QuoteMeta(test) + "$"}
+	}
+	return []verdict.Hint{{Text: "rebuild with debug info and rerun " + orAll(test), Tool: "test", Args: args}}
+}
+
+// mesonRebuildHints: the debug build type, unless the build type already
+// has -g or configure_args give it (configuration would then clash).
+func mesonRebuildHints(call TestCall, test string) []verdict.Hint {
+	buildType := MesonBuildType(call.ProjectDir, call.Options)
+	if mesonHasDebugInfo(buildType) {
+		return []verdict.Hint{{Text: "the build type " + buildType + " already has -g, so the project's own flags drop it (look for debug=false, -g0 or strip in configure_args or meson.build's default_options); fix that and test again"}}
+	}
+	if _, ok := mesonArgsBuildType(call.Options.ConfigureArgs); ok {
+		return []verdict.Hint{{Text: "configure_args give the build type " + buildType + ", which has no debug info: give --buildtype=debug there and test again"}}
+	}
+	args := call.args()
+	args["configuration"] = "debug"
+	if test != "" {
+		args["run"] = []string{test} // meson test's names are exact
 	}
 	return []verdict.Hint{{Text: "rebuild with debug info and rerun " + orAll(test), Tool: "test", Args: args}}
 }
@@ -107,6 +136,9 @@ func (call TestCall) args() map[string]any {
 	}
 	if len(o.Args) > 0 {
 		args["args"] = o.Args
+	}
+	if len(o.ConfigureArgs) > 0 {
+		args["configure_args"] = o.ConfigureArgs
 	}
 	if o.Jobs != 0 {
 		args["jobs"] = o.Jobs

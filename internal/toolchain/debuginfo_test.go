@@ -55,3 +55,26 @@ func TestRunRebuildHintsFindTheCMakeProject(t *testing.T) {
 		t.Errorf("not built by CMake: %+v", hs)
 	}
 }
+
+// TestCMakeRebuildHintsKeepConfigureArgs: the rerun keeps the call's
+// configure arguments (its build directory), and a build type they give,
+// which configuration could not override, gets advice instead.
+func TestCMakeRebuildHintsKeepConfigureArgs(t *testing.T) {
+	dir := t.TempDir()
+	own := &coredump.NoDebugInfo{File: filepath.Join(dir, "build/t")}
+	call := TestCall{ProjectDir: dir, Options: Options{Configuration: "Release", ConfigureArgs: []string{"-DFOO=ON"}}}
+	want := map[string]any{"project_dir": dir, "configuration": "debug", "run": []string{"^t\\.x$"}, "configure_args": []string{"-DFOO=ON"}}
+	if hs := TestRebuildHints("cmake", call, own, "t.x"); len(hs) != 1 || !reflect.DeepEqual(hs[0].Args, want) {
+		t.Errorf("release: %+v", hs)
+	}
+	for args, text := range map[string]string{
+		"-DCMAKE_BUILD_TYPE=Release":           "give -DCMAKE_BUILD_TYPE=Debug there",
+		"-DCMAKE_BUILD_TYPE:STRING=MinSizeRel": "give -DCMAKE_BUILD_TYPE=Debug there",
+		"-DCMAKE_BUILD_TYPE=RelWithDebInfo":    "already has -g",
+	} {
+		call := TestCall{ProjectDir: dir, Options: Options{ConfigureArgs: []string{args}}}
+		if hs := TestRebuildHints("cmake", call, own, "t"); len(hs) != 1 || hs[0].Tool != "" || !strings.Contains(hs[0].Text, text) {
+			t.Errorf("%s: %+v, want advice saying %q", args, hs, text)
+		}
+	}
+}

@@ -13,20 +13,34 @@ import (
 type marker struct {
 	file string
 	tc   Toolchain
+	// root, when set, tells a project's root file from one of the same
+	// name in a subdirectory of the project (a Meson subdir's meson.build).
+	root func(fsys Files, path string) bool
+}
+
+// in reports whether dir holds m's file, as a project's root.
+func (m marker) in(fsys Files, dir string) bool {
+	p := filepath.Join(dir, m.file)
+	return isFile(fsys, p) && (m.root == nil || m.root(fsys, p))
 }
 
 // markers in Detect's order of preference. A CMake project with a Makefile
 // in its root is a CMake project built in-source; a Go, Cargo or SwiftPM
 // project with a Makefile is driven well by its own tool, which knows how to
-// select tests.
+// select tests, and so is a Meson project with a Makefile (a wrapper of
+// meson's commands, at most). A project with both a CMakeLists.txt and a
+// meson.build stays CMake, as it was before triage knew Meson: such
+// projects mostly build with CMake and keep the other file so that others
+// can use them as a subproject (toolchain: meson picks Meson).
 var markers = []marker{
-	{"go.mod", Go},
-	{"Cargo.toml", Cargo},
-	{"CMakeLists.txt", CMake},
-	{"Package.swift", Swift},
-	{"GNUmakefile", Make},
-	{"makefile", Make},
-	{"Makefile", Make},
+	{file: "go.mod", tc: Go},
+	{file: "Cargo.toml", tc: Cargo},
+	{file: "CMakeLists.txt", tc: CMake},
+	{file: "meson.build", tc: Meson, root: mesonRoot},
+	{file: "Package.swift", tc: Swift},
+	{file: "GNUmakefile", tc: Make},
+	{file: "makefile", tc: Make},
+	{file: "Makefile", tc: Make},
 }
 
 // Xcode bundle suffixes: directories that Detect reports as *XcodeProjectError.
@@ -91,7 +105,7 @@ func detectAll(fsys Files, dir string) ([]Toolchain, error) {
 	}
 	var found []Toolchain
 	for _, m := range markers {
-		if isFile(fsys, filepath.Join(abs, m.file)) && !slices.Contains(found, m.tc) {
+		if !slices.Contains(found, m.tc) && m.in(fsys, abs) {
 			found = append(found, m.tc)
 		}
 	}
@@ -187,7 +201,7 @@ const maxAncestors = 64
 func nearestProject(fsys Files, dir string) (string, string) {
 	for i, d := 0, filepath.Dir(dir); i < maxAncestors; i, d = i+1, filepath.Dir(d) {
 		for _, m := range markers {
-			if isFile(fsys, filepath.Join(d, m.file)) {
+			if m.in(fsys, d) {
 				return d, m.file
 			}
 		}

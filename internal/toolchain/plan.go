@@ -23,30 +23,36 @@ type Options struct {
 	//   cargo: a profile: "debug"/"dev" (the default), "release", or a custom one
 	//   cmake: CMAKE_BUILD_TYPE (Debug, Release, RelWithDebInfo, ...), also
 	//          --config for multi-config generators and -C for ctest
+	//   meson: --buildtype (plain, debug, debugoptimized, release, minsize,
+	//          custom; CMake's RelWithDebInfo and MinSizeRel are taken too)
 	//   swift: "debug" or "release"
 	//   make:  none (pass variables in Args)
 	Configuration string
 	// Targets selects what to build: go package patterns (default ./...),
-	// cargo packages (--package), cmake targets (--target), swift targets
-	// (one build step each), make targets (for tests, instead of the test
-	// target).
+	// cargo packages (--package), cmake targets (--target), meson targets
+	// (meson compile's), swift targets (one build step each), make targets
+	// (for tests, instead of the test target).
 	Targets []string
 	// Features are go build tags or cargo features.
 	Features []string
 	// Run and Skip select tests: go -run/-skip regular expressions (several
 	// are joined with '|'), cargo/libtest name substrings, ctest -R/-E
-	// regular expressions, swift test --filter/--skip. make has no filter.
+	// regular expressions, meson test names (exact; no skip), swift test
+	// --filter/--skip. make has no filter.
 	Run, Skip []string
 	// Args are appended to the main command (the build, or the test runner).
 	// For cargo test, arguments after a "--" go to the test harness.
 	Args []string
-	// ConfigureArgs are appended to cmake's configure step (-DFOO=ON).
+	// ConfigureArgs are appended to the configure step: cmake's
+	// (-DFOO=ON), or meson setup's (-Dfoo=true). They give a build
+	// directory of their own.
 	ConfigureArgs []string
-	// BuildDir is cmake's build directory, relative to the project or
-	// absolute; "build" when empty.
+	// BuildDir is the cmake or meson build directory, relative to the
+	// project or absolute; triage's own (.triage/build/NAME) when empty.
 	BuildDir string
 	// Jobs caps build parallelism (go -p, cargo/swift --jobs, cmake
-	// --parallel, make --jobs, ctest --parallel); 0 leaves the tool's default.
+	// --parallel, meson compile --jobs, make --jobs, ctest --parallel,
+	// meson test --num-processes); 0 leaves the tool's default.
 	Jobs int
 	// Env holds environment overrides for every step.
 	Env map[string]string
@@ -132,6 +138,7 @@ var planners = map[Toolchain]planner{
 	Go:    {goBuild, goTest},
 	Cargo: {cargoBuild, cargoTest},
 	CMake: {cmakeBuild, cmakeTest},
+	Meson: {mesonBuild, mesonTest},
 	Swift: {swiftBuild, swiftTest},
 	Make:  {makeBuild, makeTest},
 }
@@ -287,8 +294,8 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	if err := checkEnv(o.Env); err != nil {
 		return nil, planner{}, err
 	}
-	if tc != CMake && (len(o.ConfigureArgs) > 0 || o.BuildDir != "") {
-		return nil, planner{}, p.errorf("configure_args/build_dir", "only cmake has a configure step and a build directory")
+	if tc != CMake && tc != Meson && (len(o.ConfigureArgs) > 0 || o.BuildDir != "") {
+		return nil, planner{}, p.errorf("configure_args/build_dir", "only cmake and meson have a configure step and a build directory")
 	}
 	if len(o.Features) > 0 && tc != Go && tc != Cargo {
 		return nil, planner{}, p.errorf("features", "only go (build tags) and cargo (features) have them; pass definitions in args")

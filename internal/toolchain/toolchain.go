@@ -5,12 +5,13 @@
 //
 // The model: a Plan is a list of Steps run in order, each an argv, a working
 // directory and environment overrides. Most toolchains need one step; CMake
-// needs three for a test run (configure, build, ctest in the build
-// directory). A test Step names the testreport format of its output, so the
-// caller parses the output with testreport.Parse, and carries a Filter
-// describing the test selection: a filter that matches nothing cannot be
-// known in advance, so the caller, seeing testreport.NoTests, can say which
-// filter selected nothing rather than report a vacuous success.
+// and Meson need three for a test run (configure, build, then ctest or
+// meson test in the build directory). A test Step names the testreport
+// format of its output, so the caller parses the output with
+// testreport.Parse, and carries a Filter describing the test selection: a
+// filter that matches nothing cannot be known in advance, so the caller,
+// seeing testreport.NoTests, can say which filter selected nothing rather
+// than report a vacuous success.
 //
 // Quirks of the tools on the other end, which the plans account for:
 //   - go test splits a -run/-skip pattern on '/' to match subtests, so
@@ -23,6 +24,10 @@
 //   - swift build takes one --target, so several targets are several steps.
 //   - make knows no configuration and no filter; the test target is "test",
 //     or "check" when only that one is defined (autotools).
+//   - meson setup on a configured directory ignores its options ("Directory
+//     already configured"), and meson 1.0's setup --reconfigure refuses a
+//     directory never configured; meson test takes exact test names, not
+//     patterns, and has no exclusion by name (see meson.go).
 //
 // Flag values the user supplies are passed in the "-flag=value" form where
 // the tool accepts it, and names starting with '-' are refused, so no target
@@ -44,12 +49,13 @@ const (
 	Go    Toolchain = "go"
 	Cargo Toolchain = "cargo"
 	CMake Toolchain = "cmake"
+	Meson Toolchain = "meson"
 	Swift Toolchain = "swift"
 	Make  Toolchain = "make"
 )
 
 // Known lists every toolchain, in Detect's order of preference.
-func Known() []Toolchain { return []Toolchain{Go, Cargo, CMake, Swift, Make} }
+func Known() []Toolchain { return []Toolchain{Go, Cargo, CMake, Meson, Swift, Make} }
 
 // aliases maps other common names to a toolchain.
 var aliases = map[string]Toolchain{

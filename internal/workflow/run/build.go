@@ -12,12 +12,13 @@ import (
 // build_command, configuration, env and timeout_s are session-managed.
 type buildParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson make swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	BuildCommand  any               `json:"build_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
 	Args          []string          `json:"args,omitempty"`
+	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake or meson setup options (-DFOO=ON, -Dfoo=true)"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
@@ -31,7 +32,8 @@ func (p buildParams) request() planRequest {
 		kind: toolchain.StepBuild, projectDir: p.ProjectDir, toolchain: p.Toolchain,
 		command: p.Command, commandField: "command", sessionCommand: p.BuildCommand, sessionField: "build_command",
 		options: toolchain.Options{
-			Configuration: p.Configuration, Targets: p.Targets, Args: p.Args, Jobs: p.Jobs, Env: p.Env, Clean: p.Clean,
+			Configuration: p.Configuration, Targets: p.Targets, Args: p.Args, ConfigureArgs: p.ConfigureArgs,
+			Jobs: p.Jobs, Env: p.Env, Clean: p.Clean,
 		},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
 	}

@@ -68,7 +68,7 @@ type BuildTestOutput struct {
 	Crash       *wire.TestCrash   `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
 	Hang        *wire.Hang        `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string          `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
-	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake)"`
+	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake, meson)"`
 	Next        []wire.Hint       `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
 	DurationMS  int64             `json:"duration_ms" jsonschema:"wall time"`
 	SSHHost     string            `json:"ssh_host,omitempty" jsonschema:"the host it ran on"`
@@ -140,9 +140,7 @@ func (r planRequest) render(d *pipeline.Called) catalog.Result[BuildTestOutput] 
 	if c := res.Crash; c != nil {
 		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
-	if tc == string(toolchain.CMake) {
-		out.Build = toolchain.CMakeBuildNote(r.projectDir, r.options)
-	}
+	out.Build = toolchain.BuildNote(tc, r.projectDir, r.options)
 	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(res.Log.Lines))
 	outcome := catalog.OK
 	switch {

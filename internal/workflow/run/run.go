@@ -43,10 +43,14 @@ func (h *handler) runTools() []*catalog.Tool {
 		catalog.New("build", "Build a project: verdict, errors with file:line, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
 			Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
-			Unlisted("", "clean"),         // swift only, rarely wanted: not worth its tokens in every tools/list
+			Unlisted("", "clean").         // swift only, rarely wanted: not worth its tokens in every tools/list
+			// cmake and meson only: the ~30 tokens it costs in every
+			// tools/list are over the budget (internal/server/budget_test.go).
+			Unlisted("", "configure_args"),
 		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests (message, file:line), counts, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
-			Unlisted("", "test_command"),
+			Unlisted("", "test_command").
+			Unlisted("", "configure_args"), // as for build
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",

@@ -12,7 +12,7 @@ import (
 // test_command, configuration, env and timeout_s are session-managed.
 type testParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, make or swift (detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson make swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	TestCommand   any               `json:"test_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
@@ -20,6 +20,7 @@ type testParams struct {
 	Run           []string          `json:"run,omitempty" jsonschema:"only matching tests (go -run, cargo filter, ctest -R)"`
 	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
 	Args          []string          `json:"args,omitempty" jsonschema:"runner arguments (cargo: after -- to the test binaries)"`
+	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake or meson setup options (-DFOO=ON, -Dfoo=true)"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`
@@ -33,7 +34,7 @@ func (p testParams) request() planRequest {
 		kind: toolchain.StepTest, projectDir: p.ProjectDir, toolchain: p.Toolchain,
 		command: p.Command, commandField: "command", sessionCommand: p.TestCommand, sessionField: "test_command",
 		options: toolchain.Options{Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
-			Args: p.Args, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != ""},
+			Args: p.Args, ConfigureArgs: p.ConfigureArgs, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != ""},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
 	}
 }
