@@ -80,7 +80,8 @@ type Finder struct {
 	// negative value means look once.
 	Wait time.Duration
 
-	onMiss func() // test hook: called after each poll that found nothing
+	onMiss func()            // test hook: called after each poll that found nothing
+	onHold func(path string) // test hook: a CoreWatch opened a core file
 }
 
 // DefaultWait is how long Find polls asynchronous crash handlers.
@@ -149,11 +150,15 @@ func (f *Finder) findLinux(ctx context.Context, c Crash) ([]Artifact, error) {
 		usesPid = strings.TrimSpace(string(b)) != "0"
 	}
 	loc := locate(pat.raw, c, f.hostname(), usesPid)
-	arts := coreFiles(loc, c)
+	arts, other := coreFiles(loc, c)
 	if len(arts) > 0 {
 		return arts, nil
 	}
-	return nil, &NoCoreError{Reason: noFileCoreReason(c, pat.raw, loc)}
+	reason := noFileCoreReason(c, pat.raw, loc)
+	if other != "" {
+		reason += "; " + other
+	}
+	return nil, &NoCoreError{Reason: reason}
 }
 
 // ExpectedCore is where a file core_pattern puts c's core: the exact path,
@@ -188,13 +193,14 @@ func (f *Finder) findPiped(ctx context.Context, c Crash, pat corePattern) ([]Art
 
 // coreFiles returns the cores at loc written during the crash. A core at
 // the exact path that predates the run, or whose pid is another process's,
-// is a leftover from an earlier crash and is skipped.
-func coreFiles(loc coreLocation, c Crash) []Artifact {
+// is a leftover from an earlier crash and is skipped; other says so of the
+// first core of another process written since the run started (a later
+// crash in the same directory overwrote the one the crash left).
+func coreFiles(loc coreLocation, c Crash) (arts []Artifact, other string) {
 	paths := []string{loc.exact}
 	if loc.exact == "" {
 		paths, _ = filepath.Glob(loc.glob)
 	}
-	var arts []Artifact
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() {
@@ -205,7 +211,10 @@ func coreFiles(loc coreLocation, c Crash) []Artifact {
 		}
 		art := Artifact{Kind: "core", Path: p, Size: st.Size(), ModTime: st.ModTime()}
 		if info, err := OpenCore(p); err == nil {
-			if c.Pid > 0 && info.Pid != c.Pid {
+			if !info.IsOf(Proc{Pid: c.Pid}) {
+				if other == "" {
+					other = info.NotOf(filepath.Dir(p), "the crashed process", Proc{Pid: c.Pid, Exe: c.Exe})
+				}
 				continue
 			}
 			art.Note = info.Summary()
@@ -215,7 +224,7 @@ func coreFiles(loc coreLocation, c Crash) []Artifact {
 		arts = append(arts, art)
 	}
 	slices.SortFunc(arts, func(a, b Artifact) int { return b.ModTime.Compare(a.ModTime) })
-	return arts
+	return arts, other
 }
 
 func noFileCoreReason(c Crash, pattern string, loc coreLocation) string {
@@ -223,7 +232,7 @@ func noFileCoreReason(c Crash, pattern string, loc coreLocation) string {
 	if !c.CoreDumped {
 		why = append(why, "the kernel reported no core dump (WCOREDUMP unset): RLIMIT_CORE was 0 (run with core dumps enabled), the directory was not writable, the disk was full, or the program was not dumpable (setuid, prctl PR_SET_DUMPABLE)")
 	} else {
-		why = append(why, "the kernel reported a core dump, but it is not there: it was moved or deleted, or the process changed directory before crashing")
+		why = append(why, "the kernel reported a core dump, but it is not there: it was moved or deleted (a later crash in the same directory overwrites it), or the process changed directory before crashing")
 	}
 	return fmt.Sprintf("expected at %s (core_pattern %q): %s", loc, pattern, strings.Join(why, "; "))
 }

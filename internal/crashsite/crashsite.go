@@ -26,6 +26,11 @@
 // runtime's (a stripped program's own code: "0x5555… in ??"), else the
 // first frame with a source location, else frame 0.
 //
+// SanitizerFrame reads a frame line of a sanitizer's report, for every
+// reader of one (the verdict's scanner, CTest's and automake's readers, the
+// data race reader), so that a C++ or Rust name with spaces in it
+// ("ns::klass::as_int(int) const") is read as one function everywhere.
+//
 // A Site is what a verdict shows of that frame: its source around the
 // faulting line, and, from the debugger run that took the backtrace, its
 // arguments and locals and a memory fault's address, each bounded.

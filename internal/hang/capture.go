@@ -48,6 +48,11 @@ type Report struct {
 	TotalStacks int     `json:"total_stacks"`
 	// Stuck is set by Analyze.
 	Stuck []Stuck `json:"stuck,omitempty"`
+	// Building names the build's tools that were running ("go's
+	// compiler", "rustc") when nothing else was: the run was still
+	// building, no test or program of the project had started, and no
+	// stacks were taken.
+	Building []string `json:"building,omitempty"`
 	// Notes say what could not be taken.
 	Notes    []string      `json:"notes,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
@@ -102,6 +107,16 @@ func (rep *Report) busyMembers(pgid int) []spawn.Member {
 	leaves := leafMembers(members)
 	if len(leaves) == 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no stacks taken: process group %d has no live process left", pgid))
+		return nil
+	}
+	// The program under test, not the build's tools (building.go).
+	tools, toolPids, rest := splitBuilding(leaves)
+	switch {
+	case len(rest) > 0:
+		leaves = rest
+	case len(tools) > 0 && onlyBuilding(members, leaves):
+		rep.Building = slices.Compact(slices.Sorted(slices.Values(tools)))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("still building: only the build's tools were running (%s), no program of the project", pidList(tools, toolPids)))
 		return nil
 	}
 	if len(leaves) > maxProcesses {

@@ -3,3 +3,5 @@
 package hang
 
 func exePath(int) string { return "" }
+
+func cmdlinePath(int) string { return "" }

@@ -14,7 +14,9 @@ import (
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
-// TestCrash describes a test process that died under the test runner.
+// TestCrash describes a test process that died under the test runner, or
+// the process whose crash failed a build step (a generator a custom
+// command ran: stepcores.go).
 type TestCrash struct {
 	// Test is the test that was running ("" when the report names none).
 	Test string `json:"test,omitempty"`
@@ -126,8 +128,10 @@ func startTestCrash(sr StepResult, rep *testreport.Report, projectDir string) (*
 // process: a core of the step's process group written since the step
 // started, in dirs or below them (relative core_pattern cores land in the
 // crashing process's working directory: CTest's build/tests, a crate's
-// directory). Cores found in the user's tree are moved into keep, when set.
-// The crash is reported at the first frame in projectDir's code.
+// directory), and of the crashed process itself when the run names it
+// (crashedProc: its pid, else its executable). Cores found in the user's
+// tree are moved into keep, when set. The crash is reported at the first
+// frame in projectDir's code.
 func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) (c *TestCrash) {
 	defer func() { c.sourceSite(projectDir) }()
 	c, done := startTestCrash(sr, rep, projectDir)
@@ -145,12 +149,20 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		// Piped core handlers (systemd-coredump, apport) keep cores apart.
 		arts, _ = coredump.List(ctx, coredump.ListQuery{Since: res.Started, Limit: 5})
 	}
-	if keep != "" {
-		arts = capture.KeepCores(arts, keep, dirs)
-	}
+	arts, found := keepCores(arts, keep, dirs)
+	want := crashedProc(sr, rep, c.Message)
+	foreign := ""
 	for _, a := range coreOfTest(arts, c.Test) {
 		ci, err := coredump.OpenCore(a.Path)
 		if err != nil {
+			continue
+		}
+		if !ci.IsOf(want) {
+			// Another process's core (a later crash overwrote ./core):
+			// never this crash's evidence, but said.
+			if foreign == "" {
+				foreign = foreignCore(ci, found[a.Path], a.Path, want)
+			}
 			continue
 		}
 		if other, ok := crashedCaseOf(rep, ci); ok && qualifiedName(other, rep.Format) != c.Test {
@@ -163,10 +175,37 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		c.nameFromStack(rep)
 		return c
 	}
-	if c.Signal != "" {
+	switch {
+	case foreign != "":
+		c.NoCore = "no core of the crashed test: " + foreign
+	case c.Signal != "":
 		c.NoCore = "no core dump of the test process found since the tests started (check `ulimit -c` and core_pattern)"
 	}
 	return c
+}
+
+// foreignCore says that the core at path, found in dir, is not of the
+// crashed process want.
+func foreignCore(ci *coredump.CoreInfo, dir, path string, want coredump.Proc) string {
+	s := ci.NotOf(dir, "the crashed test", want)
+	if filepath.Dir(path) != dir {
+		s += "; kept as " + path
+	}
+	return s
+}
+
+// keepCores moves the cores found in dirs (the user's tree) into keep,
+// when set, and maps each core's path to the directory it was found in.
+func keepCores(arts []coredump.Artifact, keep string, dirs []string) ([]coredump.Artifact, map[string]string) {
+	kept := arts
+	if keep != "" {
+		kept = capture.KeepCores(arts, keep, dirs)
+	}
+	found := make(map[string]string, len(arts))
+	for i, a := range arts {
+		found[kept[i].Path] = filepath.Dir(a.Path)
+	}
+	return kept, found
 }
 
 // messageFrame reads the crash frame from a crashed case's message (a Go

@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/toolchain"
 )
 
 // withStuck names where a timed-out step was stuck, from the stacks the
@@ -15,10 +17,16 @@ import (
 //	TIMED OUT after 10s in TestWaitsForever, blocked in chan receive at hang_test.go:7
 //	TIMED OUT after 10s in the build step: in gen.main, blocked in read at gen.go:12
 //	TIMED OUT after 10s in the test step while running x: deadlocked: ...
+//	TIMED OUT after 30s while still building (go's compiler was running; no test had started)
 func (r *Result) withStuck(f *StepResult, line string) string {
 	rep := f.Outcome.Hang
 	if rep == nil {
 		return line
+	}
+	if len(rep.Building) > 0 {
+		// Only the build's tools ran: their stacks are no test's.
+		r.Hang = rep.Trimmed()
+		return r.stillBuilding(f, line, rep.Building)
 	}
 	stuck := rep.Analyze(runningTest(r.Report))
 	if len(stuck) == 1 && stuck[0].Test != "" && r.Report != nil {
@@ -35,6 +43,35 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 		return fmt.Sprintf("TIMED OUT after %s %s", f.Outcome.Result.Duration.Round(time.Second), phrase)
 	}
 	return line + ": " + phrase
+}
+
+// stillBuilding is the verdict of a step timed out while only the
+// build's tools ran: in a test step, that no test had started (or, when
+// some had finished, that none was running); in another, what it built.
+func (r *Result) stillBuilding(f *StepResult, line string, tools []string) string {
+	running := andList(tools) + " was running"
+	if len(tools) > 1 {
+		running = andList(tools) + " were running"
+	}
+	if f.Step.Name != toolchain.StepTest {
+		if r.Kind == KindTest {
+			running += "; the tests did not run"
+		}
+		return line + " while still building (" + running + ")"
+	}
+	none := "no test had started"
+	if r.Report != nil && r.Report.Totals.Total > 0 {
+		none = "no test was running"
+	}
+	return fmt.Sprintf("TIMED OUT after %s while still building (%s; %s)", f.Outcome.Result.Duration.Round(time.Second), running, none)
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // runningTest is the bare name of the test the report saw start and not

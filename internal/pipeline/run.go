@@ -101,6 +101,9 @@ type StepResult struct {
 	Outcome *capture.Outcome `json:"-"`
 	// Ran is false for steps not run because an earlier one failed.
 	Ran bool `json:"ran"`
+	// coresSeen counts the core files seen written while it ran
+	// (stepcores.go).
+	coresSeen int
 }
 
 // ErrNoSteps is returned by Run for a request without steps.
@@ -147,6 +150,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		if step.Name == toolchain.StepTest {
 			res.testStepDone(ctx, p, sr, req)
 		}
+		res.collectStepCores(ctx, req, sr) // stepcores.go
 		if !sr.Outcome.Result.Success() && step.Name != toolchain.StepTest {
 			for _, rest := range req.Steps[i+1:] {
 				res.Steps = append(res.Steps, StepResult{Step: rest})
@@ -199,8 +203,10 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	if dl, ok := ctx.Deadline(); ok {
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
+	watch := watchStepCores(req, step) // cores a later one replaces: stepcores.go
 	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks, Remote: req.Remote})
 	if err != nil {
+		watch.Stop(0)
 		if p.tests != nil {
 			p.tests.finish()
 		}
@@ -209,7 +215,8 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	progress := reportProgress(ctx, req, p, r, i, start)
 	o := r.Wait(ctx)
 	progress.Stop()
-	return StepResult{Step: step, Outcome: o, Ran: true}, nil
+	watch.Stop(o.Result.Pid)
+	return StepResult{Step: step, Outcome: o, Ran: true, coresSeen: watch.Seen()}, nil
 }
 
 // reportProgress reports the step's start, then its progress every interval
