@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,7 +19,7 @@ import (
 // filterFormats maps --toolchain names to the test output format of their
 // logs; "" marks a toolchain whose logs are build logs only.
 var filterFormats = map[string]string{
-	"go": testreport.FormatGoJSON, "go-json": testreport.FormatGoJSON,
+	"go": goTestLog, "go-json": testreport.FormatGoJSON, "go-text": testreport.FormatGoText,
 	"cargo": testreport.FormatCargo, "rust": testreport.FormatCargo,
 	"cmake": testreport.FormatCTest, "ctest": testreport.FormatCTest,
 	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
@@ -87,6 +88,9 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 		defer f.Close()
 		in = f
 	}
+	if format == goTestLog {
+		in, format = goTestFormat(in)
+	}
 	// The filtered log is held until the end: the verdict line comes first.
 	var filtered strings.Builder
 	res, err := pipeline.Analyze(in, pipeline.AnalyzeOptions{Format: format, Level: level, Filtered: &filtered, AllowEmpty: *allowEmpty,
@@ -113,6 +117,17 @@ func printFiltered(stdout io.Writer, res *pipeline.Result, filtered, output stri
 	io.WriteString(stdout, filtered)
 	writeFilterSummary(stdout, res)
 	return code, nil
+}
+
+// goTestLog is --toolchain go: go test's -json events, or its text when
+// the log is not JSON (`go test ./...`, with or without -v).
+const goTestLog = "go test"
+
+// goTestFormat reads the start of a go test log to tell -json from text.
+func goTestFormat(in io.Reader) (io.Reader, string) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	sample, _ := br.Peek(64 << 10) // a read error comes again to the reader
+	return br, testreport.GoFormat(sample)
 }
 
 // filterFormat is the log format --toolchain names ("": detected).

@@ -44,7 +44,8 @@ type goPackage struct {
 	sawVerdict  bool   // the test binary printed PASS or FAIL
 	exitStatus  string // "exit status 2", when go test printed it
 	failedBuild bool
-	testFailed  bool // a test failed: its failure explains the package's
+	testFailed  bool  // a test failed: its failure explains the package's
+	end         goEnd // a panic or the -timeout alarm in its output
 }
 
 func parseGoJSON(r io.Reader) (*Report, error) {
@@ -173,11 +174,11 @@ func (p *goParser) caseFor(ev gotestjson.Event) *Case {
 
 func (p *goParser) collect(key testKey, ev gotestjson.Event) {
 	out := ev.Output
-	if strings.HasPrefix(strings.TrimLeft(out, " "), "panic: ") {
+	st := p.pkgs[ev.Package]
+	if st.end.line(out) == goPanicLine {
 		p.panics[key] = true
 		p.panics[testKey{ev.Package, ""}] = true
 	}
-	st := p.pkgs[ev.Package]
 	switch t := strings.TrimSpace(out); {
 	case ev.Test == "" && (t == "PASS" || t == "FAIL"):
 		st.sawVerdict = true
@@ -249,21 +250,7 @@ func (p *goParser) endTest(key testKey, ev gotestjson.Event) {
 
 func (p *goParser) setMessage(c *Case, key testKey) {
 	if b := p.output[key]; b != nil {
-		var keep []string
-		for _, l := range strings.SplitAfter(b.String(), "\n") {
-			if !dropped(l) {
-				keep = append(keep, l)
-			}
-		}
-		c.Message = bound(strings.TrimRight(strings.Join(keep, ""), "\n"))
-		c.File, c.Line = goLocation(c.Message)
-		if site, ok := raceIn(c.Message); ok && c.Status == Failed {
-			// "testing.go:1712: race detected during execution of test"
-			c.Kind = KindDataRace
-			if c.File == "" {
-				c.File, c.Line = site.File, site.Line
-			}
-		}
+		goCaseMessage(c, b.String())
 	}
 }
 
@@ -311,6 +298,8 @@ func (p *goParser) endPackage(ev gotestjson.Event) {
 	}
 	how := st.exitStatus
 	switch {
+	case st.end.timeout != "":
+		how = st.end.timeout
 	case ev.Action == "pass":
 		how = "exit 0"
 	case how == "":
@@ -329,19 +318,26 @@ func (p *goParser) endPackage(ev gotestjson.Event) {
 }
 
 // endRunning ends the tests of pkg still running: the binary ended under
-// them (how says how). A test whose output shows a panic crashed; the
-// others were cut short.
+// them (how says how). A test whose output shows a panic crashed; one the
+// -timeout alarm named errored by the timeout; the others were cut short.
 func (p *goParser) endRunning(pkg, how string) {
+	end := &p.pkg(pkg).end
 	for _, test := range p.running[pkg] {
 		p.pkg(pkg).testFailed = true
 		key := testKey{pkg, test}
 		c := p.caseFor(gotestjson.Event{Package: pkg, Test: test})
 		c.Status = Errored
 		why := "the test binary ended before the test finished (" + how + ")"
-		if p.panics[key] || p.panics[testKey{pkg, ""}] {
+		switch {
+		case end.timedOut(test):
+			end.timedOutCase(c)
+			continue
+		case end.timeout != "":
+			// Not cut short: the alarm, which names the test it timed out, ended it.
+		case p.panics[key] || p.panics[testKey{pkg, ""}]:
 			c.Status = Crashed
 			why = "the test binary exited before the test finished"
-		} else {
+		default:
 			p.rep.cutShort(pkg, test, how)
 		}
 		p.setMessage(c, key)

@@ -35,6 +35,8 @@ func Parse(format string, r io.Reader) (*Report, error) {
 	switch strings.ToLower(format) {
 	case FormatGoJSON, "go", "gotest":
 		rep, err = parseGoJSON(r)
+	case FormatGoText, "gotext":
+		rep, err = parseGoText(r)
 	case FormatCargo, "rust", "libtest":
 		rep, err = parseCargo(r)
 	case FormatCTest:
@@ -107,6 +109,8 @@ func DetectFormat(sample []byte) string {
 	case automakeLineRE().Match(sample):
 		// Before cargo's "running ": autotools logs say "running CONFIG_SHELL=…".
 		return FormatAutomake
+	case isGoText(sample): // before cargo's "running ": a Go test may print it
+		return FormatGoText
 	case bytes.Contains(sample, []byte("test result: ")) || bytes.Contains(sample, []byte("\nrunning ")):
 		return FormatCargo
 	case bytes.Contains(sample, []byte(" Test #")) || bytes.Contains(sample, []byte("tests failed out of")):

@@ -1,6 +1,7 @@
 // Package testreport turns the output of test runners into one result model.
 //
-// Parsers exist for `go test -json`, cargo/libtest text, CTest text, JUnit
+// Parsers exist for `go test -json` and go test's text (gotext.go),
+// cargo/libtest text, CTest text, JUnit
 // XML (CTest's, go-junit-report's, xcbeautify's, anyone's) and the text of
 // xcodebuild / `swift test` runs, which interleave XCTest and Swift Testing
 // output, including parallel runs on simulator clones. Each reads its input
