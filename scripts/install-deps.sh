@@ -43,6 +43,20 @@ for crate in semver strsim serde; do
   [ -d /usr/share/cargo/registry ] && ls -d /usr/share/cargo/registry/"$crate"-[0-9]* >/dev/null 2>&1 ||
     missing+=("librust-$crate-dev")
 done
+# C/C++ test frameworks whose own output internal/testreport reads
+# (testdata/frameworks/README): libraries, known by their headers.
+for hdr in boost/test/unit_test.hpp=libboost-test-dev CUnit/Basic.h=libcunit1-dev check.h=check \
+  cmocka.h=libcmocka-dev criterion/criterion.h=libcriterion-dev; do
+  [ -e "/usr/include/${hdr%%=*}" ] || missing+=("${hdr#*=}")
+done
+# TAP (prove), GoogleTest, Catch2 and doctest, whose own output
+# internal/testreport reads (testdata/frameworks/{tap,gtest,catch2,doctest}):
+# headers, sources and Perl modules, not commands.
+for f in /usr/include/gtest/gtest.h=libgtest-dev /usr/src/googletest=googletest \
+  /usr/include/catch2/catch.hpp=catch2 /usr/include/doctest/doctest.h=doctest-dev \
+  /usr/share/perl5/TAP/Harness.pm=libtest-harness-perl; do
+  [ -e "${f%%=*}" ] || missing+=("${f#*=}")
+done
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)

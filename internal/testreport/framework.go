@@ -32,13 +32,63 @@ var frameworks = []framework{
 		sync.OnceValue(func() *regexp.Regexp {
 			return regexp.MustCompile(`^\[=+\] \d+ tests? from \d+ test (?:suites?|cases?) ran`)
 		})},
-	// Catch2 v3: "Randomness seeded to: 1234" …
-	// "All tests passed (3 assertions in 2 test cases)" or "test cases: 2 | 1 passed | 1 failed"
+	// Catch2 v3: "Randomness seeded to: 1234"; v2 (whose passing run
+	// prints nothing before its summary): the banner before its first
+	// report, "t is a Catch v2.13.10 host application." …
+	// "All tests passed (3 assertions in 2 test cases)", "test cases: 2 | 1 passed | 1 failed", "No tests ran"
 	{"Catch2",
-		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Randomness seeded to: \d+`) }),
 		sync.OnceValue(func() *regexp.Regexp {
-			return regexp.MustCompile(`^(?:All tests passed \(|test cases:\s+\d+ \|)`)
+			return regexp.MustCompile(`^(?:Randomness seeded to: \d+|\S.* is a Catch2? v\d+\.\d+\.\d+ host application\.$)`)
+		}),
+		sync.OnceValue(func() *regexp.Regexp {
+			return regexp.MustCompile(`^(?:All tests passed \(|test cases:\s+\d+ \||No tests ran$)`)
 		})},
+	// `[doctest] doctest version is "2.4.9"` … "[doctest] Status: SUCCESS!"
+	{"doctest",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[doctest\] doctest version is "`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[doctest\] Status: (?:SUCCESS|FAILURE)!`) })},
+	// TAP ends with its plan's count met, which a line cannot check. A
+	// plan first ("1..4", then the results) is taken as finished at its
+	// first result: only a program that ends between its plan and its
+	// first result is caught. The TAP reader (tap.go) counts the results
+	// when the program's output is read whole.
+	{"TAP",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^1\.\.[1-9]\d*\s*$`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:not )?ok\b`) })},
+	// A plan last (Test::More's done_testing()): "ok 1 - loads" … "1..4".
+	{"TAP",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:not )?ok 1(?:\s|$)`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^1\.\.\d+\s*$`) })},
+	// "Running 4 test cases..." … the report (coloured on a pipe too):
+	// "*** No errors detected", `*** 1 failure is detected in the test
+	// module "m"`, `Test module "m" has passed with:`; or the log's
+	// `Leaving test module "m"` (--log_level=test_suite).
+	{"Boost.Test",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Running \d+ test cases?\.\.\.`) }),
+		sync.OnceValue(func() *regexp.Regexp {
+			return regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*(?:\*\*\* |Test module ".*" (?:has|was) |Leaving test module ")`)
+		})},
+	// "Running suite(s): Math" … "75%: Checks: 4, Failures: 1, Errors: 0"
+	{"Check",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Running suite\(s\):`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,3}%: Checks: \d+, Failures: \d+, Errors: \d+`) })},
+	// "[==========] Running 4 test(s)." … "[==========] 4 test(s) run."
+	{"cmocka",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[=+\] (?:\S+: )?Running \d+ test\(s\)\.`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[=+\] (?:\S+: )?\d+ test\(s\) run\.`) })},
+	// --verbose's "[----] Criterion v2.4.1", or a test's line (by default
+	// a passing run prints nothing before its summary) …
+	// "[====] Synthesis: Tested: 4 | Passing: 4 | Failing: 0 | Crashing: 0"
+	{"Criterion",
+		sync.OnceValue(func() *regexp.Regexp {
+			return regexp.MustCompile(`^\[(?:----\] Criterion v|====\] Running \d+ tests? from |(?:RUN |PASS|FAIL|SKIP)\] [^\s:]+::)`)
+		}),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[====\] Synthesis: `) })},
+	// "     CUnit - A unit testing framework for C - Version 2.1-3" …
+	// "Run Summary:    Type  Total    Ran Passed Failed Inactive"
+	{"CUnit",
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*CUnit - A unit testing framework for C`) }),
+		sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-*Run Summary:`) })},
 }
 
 // frameworkWatch follows one program's output, line by line.

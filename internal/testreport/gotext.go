@@ -432,17 +432,7 @@ func (p *goTextParser) endBlock(pkg, verdict, rest string) {
 		return
 	}
 	p.rep.testEvents = true
-	how := b.exitStatus
-	switch {
-	case b.end.timeout != "":
-		how = b.end.timeout
-	case verdict == "ok":
-		how = "exit 0"
-	case verdict == "":
-		how = "the output ended"
-	case how == "":
-		how = "a non-zero exit"
-	}
+	how := b.howEnded(verdict)
 	// Tests the alarm named that -v did not show start.
 	for _, t := range b.end.running {
 		if _, ok := b.index[t]; !ok {
@@ -490,6 +480,22 @@ func (p *goTextParser) endBlock(pkg, verdict, rest string) {
 		return
 	}
 	p.endPackage(b, pkg, verdict, rest, how)
+}
+
+// howEnded says how the package's test binary ended, for a test it left
+// unfinished: "exit 0", "the output ended", the alarm's timeout.
+func (b *goTextBlock) howEnded(verdict string) string {
+	switch {
+	case b.end.timeout != "":
+		return b.end.timeout
+	case verdict == "ok":
+		return "exit 0"
+	case verdict == "":
+		return "the output ended"
+	case b.exitStatus == "":
+		return "a non-zero exit"
+	}
+	return b.exitStatus
 }
 
 // message sets a case's message from its output.

@@ -51,6 +51,26 @@ func Parse(format string, r io.Reader) (*Report, error) {
 		rep, err = parseJUnit(r)
 	case FormatXCTest, "xcodebuild", "swift", "swift-testing", "swiftpm":
 		rep, err = parseApple(r)
+	case FormatBoostTest, "boost":
+		rep, err = parseBoostTest(r)
+	case FormatCheck, "libcheck":
+		rep, err = parseCheck(r)
+	case FormatCmocka:
+		rep, err = parseCmocka(r)
+	case FormatCriterion:
+		rep, err = parseCriterion(r)
+	case FormatCUnit:
+		rep, err = parseCUnit(r)
+	case FormatUnity:
+		rep, err = parseUnity(r)
+	case FormatTAP, "prove":
+		rep, err = parseTAP(r)
+	case FormatGTest, "googletest":
+		rep, err = parseGTest(r)
+	case FormatCatch2, "catch":
+		rep, err = parseCatch2(r)
+	case FormatDoctest:
+		rep, err = parseDoctest(r)
 	default:
 		return nil, fmt.Errorf("parsing test output as %q: %w", format, ErrUnknownFormat)
 	}
@@ -115,6 +135,10 @@ func DetectFormat(sample []byte) string {
 		return FormatCargo
 	case bytes.Contains(sample, []byte(" Test #")) || bytes.Contains(sample, []byte("tests failed out of")):
 		return FormatCTest
+	case frameworkFormat(sample) != "": // after CTest, whose log holds its programs' output
+		return frameworkFormat(sample)
+	case detectFramework(sample) != "": // TAP, GoogleTest, Catch2, doctest: frameworkout.go
+		return detectFramework(sample)
 	}
 	return ""
 }

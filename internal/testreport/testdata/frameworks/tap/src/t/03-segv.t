@@ -1,0 +1,1 @@
+exec './crash/segv' or die "exec: $!";

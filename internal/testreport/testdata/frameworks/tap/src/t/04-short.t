@@ -1,0 +1,1 @@
+exec './crash/short' or die "exec: $!";

@@ -1,0 +1,1 @@
+exec './crash/noplan' or die "exec: $!";
