@@ -25,9 +25,20 @@ var filterFormats = map[string]string{
 	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
 	"swift": testreport.FormatXCTest, "xctest": testreport.FormatXCTest,
 	"junit": testreport.FormatJUnit,
-	"meson": testreport.FormatMeson,
-	"make":  "", "gcc": "", "clang": "",
+	"meson": testreport.FormatMeson, "automake": testreport.FormatAutomake,
+	"make": "", "gcc": "", "clang": "",
+	// A test framework's own output, its program run directly.
+	"tap": testreport.FormatTAP, "prove": testreport.FormatTAP,
+	"gtest": testreport.FormatGTest, "googletest": testreport.FormatGTest,
+	"catch2": testreport.FormatCatch2, "doctest": testreport.FormatDoctest,
+	"boost-test": testreport.FormatBoostTest, "cunit": testreport.FormatCUnit,
+	"check": testreport.FormatCheck, "cmocka": testreport.FormatCmocka,
+	"criterion": testreport.FormatCriterion, "unity": testreport.FormatUnity,
 }
+
+// filterToolchains is the --toolchain list the help and errors give.
+const filterToolchains = "go, cargo, cmake, make, automake, meson, xcodebuild, swift, junit, or a test framework's: " +
+	"tap, gtest, catch2, doctest, boost-test, cunit, check, cmocka, criterion, unity"
 
 // filterOutput is `triage filter --output json`.
 type filterOutput struct {
@@ -46,7 +57,7 @@ type filterOutput struct {
 // (unless --allow-empty).
 func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
-	tc := fs.String("toolchain", "", "what wrote the log: go, cargo, cmake, make, meson, xcodebuild, swift, junit (default: detected)")
+	tc := fs.String("toolchain", "", "what wrote the log: "+filterToolchains+" (default: detected)")
 	levelName := fs.String("level", "standard", "lines kept: minimal, standard or verbose")
 	output := fs.String("output", "text", "text or json")
 	allowEmpty := fs.Bool("allow-empty", false, "an empty log is a success (by default it is a failure: it proves nothing)")
@@ -137,7 +148,7 @@ func filterFormat(tc string) (string, error) {
 	}
 	format, ok := filterFormats[strings.ToLower(tc)]
 	if !ok {
-		return "", usagef("--toolchain %q: use go, cargo, cmake, make, meson, xcodebuild, swift or junit", tc)
+		return "", usagef("--toolchain %q: use %s", tc, filterToolchains)
 	}
 	return format, nil
 }
