@@ -253,6 +253,9 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 	}
 	if sr.Step.ReportFile != "" {
 		jr, err := readReportFile(ctx, req.Remote, sr.Step.ReportFile, sr.Step.ReportFormat)
+		if err == nil && req.Remote == nil {
+			res.holdToClosings(sr.Step.ReportFile, jr) // closings.go
+		}
 		switch {
 		case err != nil:
 		case rep == nil || rep.Totals.Total == 0:

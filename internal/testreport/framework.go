@@ -96,7 +96,9 @@ type frameworkWatch struct {
 	carry     []byte
 	started   int // index+1 of the framework whose test lines were seen
 	summary   bool
-	truncated bool // the runner cut the output short itself: the end is unknown
+	truncated bool   // the runner cut the output short itself: the end is unknown
+	last      []byte // the last non-blank line (Case.Closing), at most maxClosing bytes
+	lines     int    // non-blank lines seen (Case.OutputLines)
 }
 
 // ctestTruncated is the line CTest puts where it removed a test's output
@@ -126,6 +128,10 @@ func (w *frameworkWatch) line(l []byte) {
 	if bytes.HasPrefix(l, []byte(ctestTruncated)) {
 		w.truncated = true
 		return
+	}
+	if t := bytes.TrimSpace(l); len(t) > 0 {
+		w.last = append(w.last[:0], t[:min(len(t), maxClosing)]...)
+		w.lines++
 	}
 	if w.started == 0 {
 		for i, f := range frameworks {

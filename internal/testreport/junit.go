@@ -121,7 +121,12 @@ func (p *junitParser) endCase() {
 	if cur == nil {
 		return
 	}
-	if fw := p.watch.cutShort(); fw != "" && cur.Status == Passed {
+	fw := p.watch.cutShort() // ends the last line too
+	if !p.watch.truncated {
+		cur.Closing = strings.ToValidUTF8(string(p.watch.last), "")
+		cur.OutputLines = p.watch.lines
+	}
+	if fw != "" && cur.Status == Passed {
 		// Exit 0 passed it; its own framework never finished.
 		how := "exit 0 before " + fw + "'s summary"
 		cur.Status, cur.Message = Errored, "the test program ended early: "+how

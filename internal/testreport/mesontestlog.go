@@ -100,6 +100,7 @@ func (rec *testlogRecord) testCase() Case {
 	}
 	c := mesonCase(rec.name, rec.result, detail, time.Duration(rec.duration*float64(time.Second)))
 	rec.out.apply(&c)
+	c.Closing, c.OutputLines = rec.out.last, rec.out.lines
 	return c
 }
 
@@ -528,7 +529,9 @@ type testOutput struct {
 	line        int
 	race        *raceReport
 	raceMsg     string
-	raceDone    bool // the race report ended
+	raceDone    bool   // the race report ended
+	last        string // the last non-blank line (Case.Closing)
+	lines       int    // non-blank lines (Case.OutputLines)
 }
 
 // feed reads one line of the output.
@@ -538,6 +541,8 @@ func (o *testOutput) feed(line string) {
 		strings.Contains(t, " time out (After ") {
 		return // meson's words, not the test's
 	}
+	o.last = strings.ToValidUTF8(t[:min(len(t), maxClosing)], "")
+	o.lines++
 	switch {
 	case o.raceMsg == "" && isRaceStart(t):
 		o.raceMsg = sanitizerMessage(t)

@@ -64,6 +64,12 @@ type Case struct {
 	// LogFile is the test's own log, where the runner keeps its output
 	// apart from the run's (automake's NAME.log beside the test).
 	LogFile string `json:"log_file,omitempty"`
+	// Closing is the last non-blank line of the test program's own
+	// output, where the runner keeps it (CTest's JUnit file, meson's
+	// testlog.json): what HoldToClosings compares.
+	Closing string `json:"-"`
+	// OutputLines counts the lines of that output; 0 when unknown.
+	OutputLines int `json:"-"`
 }
 
 // Suite groups cases as the tool grouped them.
