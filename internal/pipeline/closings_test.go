@@ -63,3 +63,35 @@ func TestOwnRunnerHeldToItsClosingLine(t *testing.T) {
 		t.Errorf("pristine again: %s %q, want a pass", res.Status, res.Line)
 	}
 }
+
+// TestNoTestsNamesTheTestOption: a CMake project that builds its tests
+// only when asked answers NO TESTS RAN with the configure argument that
+// turns them on; given it, the tests run.
+func TestNoTestsNamesTheTestOption(t *testing.T) {
+	nativeprojects.Need(t, "cmake", "ctest", "cc")
+	dir := nativeprojects.Write(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(opt C)\n" +
+			"option(OPT_BUILD_TESTS \"build the tests\" OFF)\nif(OPT_BUILD_TESTS)\n  enable_testing()\n" +
+			"  add_executable(t t.c)\n  add_test(NAME t COMMAND t)\nendif()\n",
+		"t.c": "int main(void) { return 0; }\n",
+	})
+	run := func(o toolchain.Options) *Result {
+		t.Helper()
+		steps, err := toolchain.TestPlan(toolchain.CMake, dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, ProjectDir: dir, Timeout: 2 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(toolchain.Options{})
+	if res.Status != NoTests || !strings.Contains(res.Line, `configure_args ["-DOPT_BUILD_TESTS=ON"]`) {
+		t.Fatalf("tests off: %s %q, want NO TESTS RAN naming -DOPT_BUILD_TESTS=ON", res.Status, res.Line)
+	}
+	if res := run(toolchain.Options{ConfigureArgs: []string{"-DOPT_BUILD_TESTS=ON"}}); res.Status != Succeeded {
+		t.Errorf("with the option: %s %q, want a pass", res.Status, res.Line)
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -415,7 +416,15 @@ func (r *Result) noTestsLine() string {
 	if filter != "" {
 		return fmt.Sprintf("NO TESTS RAN: filter %s matched nothing", filter)
 	}
-	return "NO TESTS RAN: the run found no tests"
+	line := "NO TESTS RAN: the run found no tests"
+	if n := len(r.Steps); n > 0 {
+		if opts := toolchain.TestOptionsOff(r.Steps[n-1].Step.Dir); len(opts) > 0 {
+			// Projects often build their tests only when asked.
+			q, _ := json.Marshal(opts)
+			line += fmt.Sprintf("; the build directory has its test options off: configure_args %s would turn them on", q)
+		}
+	}
+	return line
 }
 
 // testStepOutcome is what the verdict needs of the test step's process.
