@@ -13,6 +13,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/testutil/crashers"
+	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 )
 
 // TestCoreIsOf: a core is a process's by its pid when that is known, else
@@ -84,10 +85,33 @@ func TestFindSaysTheCoreIsAnothers(t *testing.T) {
 	}
 }
 
-// TestWatchKeepsTheOverwrittenCore: two processes of one group crash in
+// TestWatchKeepsTheOverwrittenCore: two processes of one run crash in
 // turn in one directory under core_pattern "core"; the second's core
-// replaces the first's, and the watch keeps the first as core.PID.
+// replaces the first's, and the watch keeps the first as core.PID. Both
+// are of the run: of its process group; children its leader started in
+// sessions of their own (meson's tests, under os.setsid); or forked in
+// sessions of their own, running programs the run names (Programs,
+// GroupQuery.Exes), and then only by those.
 func TestWatchKeepsTheOverwrittenCore(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  func(exe string) string // the shell command that runs exe
+		// programs: the run names its programs, by which alone the cores
+		// are the run's.
+		programs bool
+	}{
+		{"one group", func(exe string) string { return exe }, false},
+		{"sessions of their own", func(exe string) string { return "setsid " + exe }, false},
+		{"forked in sessions of their own", func(exe string) string { return "setsid sh -c '" + exe + "; exit 1'" }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { watchTwoCrashes(t, tc.run, tc.programs) })
+	}
+}
+
+// watchTwoCrashes runs two crashers in turn by run, under a watch, and
+// checks that both cores are found, the first one kept.
+func watchTwoCrashes(t *testing.T, run func(exe string) string, programs bool) {
+	nativeprojects.Need(t, "setsid")
 	dir := t.TempDir()
 	held := make(chan string, 4)
 	f := Finder{onHold: func(p string) { held <- p }}
@@ -97,6 +121,11 @@ func TestWatchKeepsTheOverwrittenCore(t *testing.T) {
 		t.Skipf("core_pattern %q (or core_uses_pid) names each core apart: nothing to watch", strings.TrimSpace(string(pattern)))
 	}
 	segv, abort := crashers.Build(t, "segv"), crashers.Build(t, "abort")
+	var exes []string
+	if programs {
+		exes = []string{segv, abort}
+		w.Programs(exes)
+	}
 	gate := filepath.Join(dir, "gate")
 	if err := syscall.Mkfifo(gate, 0o600); err != nil {
 		t.Fatal(err)
@@ -113,7 +142,7 @@ func TestWatchKeepsTheOverwrittenCore(t *testing.T) {
 			g.Close()
 		}
 	}()
-	script := segv + "; read x < " + gate + "; " + abort + "; exit 1"
+	script := run(segv) + "; read x < " + gate + "; " + run(abort) + "; exit 1"
 	res, err := spawn.Run(context.Background(), spawn.Spec{Argv: []string{"/bin/sh", "-c", script}, Dir: dir, CoreDumps: true, Timeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +151,14 @@ func TestWatchKeepsTheOverwrittenCore(t *testing.T) {
 	if len(saved) != 1 || w.Seen() != 2 {
 		t.Fatalf("saved %v, seen %d; want the first core saved of 2 seen (run: %v)", saved, w.Seen(), res)
 	}
-	arts, err := FindGroup(context.Background(), GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: []string{dir}})
+	q := GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: []string{dir}}
+	if programs {
+		if arts, err := FindGroup(context.Background(), q); err != nil || len(arts) != 0 {
+			t.Errorf("FindGroup without the run's programs = %v, %v; want no core", arts, err)
+		}
+		q.Exes = exes
+	}
+	arts, err := FindGroup(context.Background(), q)
 	if err != nil || len(arts) != 2 {
 		t.Fatalf("FindGroup = %v, %v; want both cores", arts, err)
 	}
@@ -140,5 +176,8 @@ func TestWatchKeepsTheOverwrittenCore(t *testing.T) {
 	}
 	if saved[0] != filepath.Join(dir, "core."+strconv.Itoa(first.Pid)) || first.SignalName != "SIGSEGV" {
 		t.Errorf("saved %s of pid %d (%s)", saved[0], first.Pid, first.SignalName)
+	}
+	if inGroup := !strings.HasPrefix(run(segv), "setsid "); (first.Pgrp == res.Pid) != inGroup {
+		t.Errorf("the first core's group is %d, the run's %d: want it in the run's %v", first.Pgrp, res.Pid, inGroup)
 	}
 }

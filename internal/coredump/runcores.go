@@ -30,6 +30,12 @@ type GroupQuery struct {
 	// working directory and the project's. Their subdirectories are looked
 	// in too, to MaxDepth levels.
 	Dirs []string
+	// Exes are the programs the run names as its tests (absolute paths;
+	// others are ignored): a core of one of them is the run's whatever its
+	// process group, for a test a runner starts in a session of its own
+	// and that a wrapper between forked. (A child the leader started in a
+	// session of its own is the run's already: see ofRun.)
+	Exes []string
 	// MaxDepth bounds the descent into Dirs (0: DefaultGroupDepth).
 	MaxDepth int
 }
@@ -88,11 +94,12 @@ func SearchFor(pattern string, q GroupQuery) (GroupSearch, error) {
 	return s, nil
 }
 
-// FindGroup finds the core files of q's process group written since
-// q.Since, newest first. Cores that predate the run, or that are another
-// process's (a core the user kept in the tree), are never returned. Only
-// core_pattern file patterns are searched; piped handlers keep cores
-// elsewhere (see List).
+// FindGroup finds the core files of q's run written since q.Since, newest
+// first: its process group's, its leader's children's in a group of their
+// own, and its test programs' (ofRun). Cores that predate the run, or that
+// are another process's (a core the user kept in the tree), are never
+// returned. Only core_pattern file patterns are searched; piped handlers
+// keep cores elsewhere (see List).
 func FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error) {
 	var f Finder
 	return f.FindGroup(ctx, q)
@@ -130,7 +137,7 @@ func (f *Finder) FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error
 			}
 			seen[path] = true
 			ci, err := OpenCore(path)
-			if err != nil || !ci.inGroup(q.Pgid) {
+			if err != nil || !ci.ofRun(q.Pgid, q.Exes) {
 				return
 			}
 			out = append(out, Artifact{Kind: "core", Path: path, Size: info.Size(), ModTime: info.ModTime(), Note: ci.Summary()})
@@ -140,10 +147,25 @@ func (f *Finder) FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error
 	return out, ctx.Err()
 }
 
-// inGroup reports whether the core's process belonged to process group
-// pgid, or was its leader.
-func (c *CoreInfo) inGroup(pgid int) bool {
-	return c.Pid == pgid || c.Pgrp == pgid
+// ofRun reports whether the core's process was one of the run that pgid
+// leads (NT_PRPSINFO's ids): the leader, a process of its group, or a
+// child the leader started in a session or group of its own (meson runs
+// each test under os.setsid, so the test's group is its own pid and its
+// parent is meson; prove and some make check harnesses do likewise); or
+// whether it ran one of exes, the run's test programs, wherever it was
+// in the process tree (a test a wrapper forked in the test's session).
+// An exe that is not an absolute path is not compared: a base name alone
+// could be any program's.
+func (c *CoreInfo) ofRun(pgid int, exes []string) bool {
+	if pgid > 0 && (c.Pid == pgid || c.Pgrp == pgid || c.PPid == pgid) {
+		return true
+	}
+	for _, exe := range exes {
+		if filepath.IsAbs(exe) && c.ranExe(exe) {
+			return true
+		}
+	}
+	return false
 }
 
 // skipDirs are not descended into: version control, dependency and build

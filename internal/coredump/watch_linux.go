@@ -42,6 +42,7 @@ type CoreWatch struct {
 	done  chan struct{}
 
 	onHold func(path string) // test hook: called after each core file is opened
+	exes   []string          // the run's test programs (Programs); set before Stop, read by Stop
 
 	mu   sync.Mutex
 	held []heldCore // guarded by mu until done is closed
@@ -192,10 +193,21 @@ func (w *CoreWatch) hold(path string) bool {
 	return true
 }
 
+// Programs names the run's test programs (absolute paths), whose cores
+// Stop saves whatever their process group, as FindGroup's GroupQuery.Exes
+// finds them. It returns w, and is called before Stop.
+func (w *CoreWatch) Programs(exes []string) *CoreWatch {
+	if w != nil {
+		w.exes = exes
+	}
+	return w
+}
+
 // Stop ends the watch, once the run's processes are all dead, and saves
-// the cores of process group pgid that a later core replaced: each is
-// written beside the one that replaced it, named after its pid. It returns
-// the paths written.
+// the cores of the run that pgid leads (its group, its children in groups
+// of their own, its Programs: FindGroup's rule) that a later core
+// replaced: each is written beside the one that replaced it, named after
+// its pid. It returns the paths written.
 func (w *CoreWatch) Stop(pgid int) []string {
 	if w == nil {
 		return nil
@@ -204,7 +216,7 @@ func (w *CoreWatch) Stop(pgid int) []string {
 	<-w.done
 	var saved []string
 	for _, h := range w.held {
-		if p, err := h.rescue(pgid); err == nil && p != "" {
+		if p, err := h.rescue(pgid, w.exes); err == nil && p != "" {
 			saved = append(saved, p)
 		}
 		h.f.Close()
@@ -225,7 +237,7 @@ func (w *CoreWatch) Seen() int {
 
 // rescue copies a held core out when its name now holds another file
 // (a later crash's core): "" when it need not or may not be.
-func (h heldCore) rescue(pgid int) (string, error) {
+func (h heldCore) rescue(pgid int, exes []string) (string, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(h.f.Fd()), &st); err != nil || st.Nlink > 0 {
 		return "", err
@@ -235,7 +247,7 @@ func (h heldCore) rescue(pgid int) (string, error) {
 		return "", err // removed, not replaced: whoever removed it meant to
 	}
 	ci, err := OpenCore(procFD(h.f))
-	if err != nil || !ci.inGroup(pgid) {
+	if err != nil || !ci.ofRun(pgid, exes) {
 		return "", err
 	}
 	dst := h.path + "." + itoa(ci.Pid)

@@ -17,3 +17,6 @@ func (w *CoreWatch) Seen() int { return 0 }
 
 // Stop does nothing.
 func (w *CoreWatch) Stop(pgid int) []string { return nil }
+
+// Programs does nothing.
+func (w *CoreWatch) Programs(exes []string) *CoreWatch { return w }

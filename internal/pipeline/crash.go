@@ -125,13 +125,15 @@ func startTestCrash(sr StepResult, rep *testreport.Report, projectDir string) (*
 }
 
 // findTestCrash names the crashed test and looks for the core of the test
-// process: a core of the step's process group written since the step
-// started, in dirs or below them (relative core_pattern cores land in the
-// crashing process's working directory: CTest's build/tests, a crate's
-// directory), and of the crashed process itself when the run names it
-// (crashedProc: its pid, else its executable). Cores found in the user's
-// tree are moved into keep, when set. The crash is reported at the first
-// frame in projectDir's code.
+// process: a core of the step's run (its process group, a child of its
+// leader in a group of its own, a test program its runner names:
+// coredump.FindGroup) written since the step started, in dirs or below
+// them (relative core_pattern cores land in the crashing process's working
+// directory: CTest's build/tests, a crate's directory, meson's build
+// directory or a test's workdir), and of the crashed process itself when
+// the run names it (crashedProc: its pid, else its executable). Cores found
+// in the user's tree are moved into keep, when set. The crash is reported
+// at the first frame in projectDir's code.
 func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, dirs []string, projectDir, keep string) (c *TestCrash) {
 	defer func() { c.sourceSite(projectDir) }()
 	c, done := startTestCrash(sr, rep, projectDir)
@@ -139,8 +141,9 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		return c
 	}
 	res := sr.Outcome.Result
-	dirs = slices.Compact(dirs)
-	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs})
+	progs := stepTestPrograms(sr.Step) // testprograms.go
+	dirs = slices.Compact(append(dirs, progs.dirsOf(rep)...))
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs, Exes: progs.exes()})
 	if err != nil {
 		c.NoCore = "looking for the test's core: " + err.Error()
 		return c
@@ -150,7 +153,8 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		arts, _ = coredump.List(ctx, coredump.ListQuery{Since: res.Started, Limit: 5})
 	}
 	arts, found := keepCores(arts, keep, dirs)
-	want := crashedProc(sr, rep, c.Message)
+	crashed, _ := firstCrashed(rep)
+	want := crashedProc(sr, rep, c.Message, progs.of(crashed.Name).Exe)
 	foreign := ""
 	for _, a := range coreOfTest(arts, c.Test) {
 		ci, err := coredump.OpenCore(a.Path)
@@ -165,7 +169,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 			}
 			continue
 		}
-		if other, ok := crashedCaseOf(rep, ci); ok && qualifiedName(other, rep.Format) != c.Test {
+		if other, ok := crashedCaseOfCore(rep, ci, progs); ok && qualifiedName(other, rep.Format) != c.Test {
 			// The core is another crashed test's (this one's was overwritten
 			// or not written): name the test the evidence is of.
 			c.Test, c.Message = qualifiedName(other, rep.Format), other.Message
@@ -249,8 +253,19 @@ func coreOfTest(arts []coredump.Artifact, test string) []coredump.Artifact {
 
 // crashedCaseOf finds the crashed case whose name is the core's program.
 func crashedCaseOf(rep *testreport.Report, ci *coredump.CoreInfo) (testreport.Case, bool) {
+	return crashedCaseOfCore(rep, ci, nil)
+}
+
+// crashedCaseOfCore finds the crashed case whose program (progs: the
+// runner's word) the core ran, else whose name is the core's program.
+func crashedCaseOfCore(rep *testreport.Report, ci *coredump.CoreInfo, progs testPrograms) (testreport.Case, bool) {
 	if rep == nil {
 		return testreport.Case{}, false
+	}
+	for _, tc := range rep.Cases {
+		if exe := progs.of(tc.Name).Exe; tc.Status == testreport.Crashed && exe != "" && ci.IsOf(coredump.Proc{Exe: exe}) {
+			return tc, true
+		}
 	}
 	for _, tc := range rep.Cases {
 		if tc.Status == testreport.Crashed && (tc.Name == filepath.Base(ci.ExePath) || tc.Name == ci.Program) {
@@ -287,17 +302,23 @@ func rustTestInBacktrace(frames []coredump.Frame) string {
 // report alone.
 func crashedTest(rep *testreport.Report) *TestCrash {
 	c := &TestCrash{}
-	if rep == nil {
-		return c
-	}
-	for _, tc := range rep.Cases {
-		if tc.Status == testreport.Crashed {
-			c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
-			c.Signal = signalWord(c.Message)
-			break
-		}
+	if tc, ok := firstCrashed(rep); ok {
+		c.Test, c.Message = qualifiedName(tc, rep.Format), tc.Message
+		c.Signal = signalWord(c.Message)
 	}
 	return c
+}
+
+// firstCrashed is the first crashed case of a report.
+func firstCrashed(rep *testreport.Report) (testreport.Case, bool) {
+	if rep != nil {
+		for _, tc := range rep.Cases {
+			if tc.Status == testreport.Crashed {
+				return tc, true
+			}
+		}
+	}
+	return testreport.Case{}, false
 }
 
 // qualifiedName names a case with its suite (a Go package, a Rust test

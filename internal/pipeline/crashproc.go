@@ -34,15 +34,19 @@ var (
 )
 
 // crashedProc is what the run says of the test process whose crash c
-// reports: the crashed case's message (cargo names the test binary), else,
-// when no report tells the crashes apart (make), the first crash line of
-// the output that names the process; automake's test-driver line is its
-// test's. Nothing known is the zero Proc.
-func crashedProc(sr StepResult, rep *testreport.Report, msg string) coredump.Proc {
+// reports: the crashed case's message (cargo names the test binary), else
+// the case's program as its runner names it (exe: meson's command,
+// testprograms.go), else, when no report tells the crashes apart (make),
+// the first crash line of the output that names the process; automake's
+// test-driver line is its test's. Nothing known is the zero Proc.
+func crashedProc(sr StepResult, rep *testreport.Report, msg, exe string) coredump.Proc {
 	for line := range strings.SplitSeq(msg, "\n") {
 		if p := procOfLine(strings.TrimSpace(line)); p.Known() {
 			return p
 		}
+	}
+	if exe != "" {
+		return coredump.Proc{Exe: exe}
 	}
 	if sr.Outcome == nil || rep != nil && rep.Format != testreport.FormatAutomake {
 		return coredump.Proc{}

@@ -16,11 +16,13 @@ import (
 // build/core, a build script crashes under cargo, a tool crashes and the
 // recipe goes on. A step whose output tells of a crash, or during which a
 // core file was written where the step runs, is followed by the search a
-// crashed test gets (coredump.FindGroup: the step's process group, since
-// it started, under the project and build directories); the cores found
-// are moved into the store like a test's, and each is said. A failed step
-// other than the tests has its crashed process's core as the run's crash
-// evidence (Result.Crash: backtrace, site, the calls that open it).
+// crashed test gets (coredump.FindGroup: the step's process group, its
+// leader's children in groups of their own, the test programs its runner
+// names, since it started, under the project and build directories); the
+// cores found are moved into the store like a test's, and each is said. A
+// failed step other than the tests has its crashed process's core as the
+// run's crash evidence (Result.Crash: backtrace, site, the calls that open
+// it).
 //
 // Under a core_pattern whose name repeats ("core"), a later crash in the
 // same directory replaces an earlier one's core: the step's directories and
@@ -68,7 +70,7 @@ func watchStepCores(req Request, step toolchain.Step) *coredump.CoreWatch {
 	if req.Remote != nil {
 		return nil
 	}
-	return coredump.WatchCores(coreDirs(req, step), watchDepth)
+	return coredump.WatchCores(coreDirs(req, step), watchDepth).Programs(stepTestPrograms(step).exes())
 }
 
 // watchDepth is how deep a step's directories are watched: each and its
@@ -90,7 +92,7 @@ func (res *Result) collectStepCores(ctx context.Context, req Request, sr StepRes
 		return
 	}
 	dirs := coreDirs(req, sr.Step)
-	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: o.Result.Started, Pgid: o.Result.Pid, Dirs: dirs})
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: o.Result.Started, Pgid: o.Result.Pid, Dirs: dirs, Exes: stepTestPrograms(sr.Step).exes()})
 	if err != nil || len(arts) == 0 {
 		return
 	}
