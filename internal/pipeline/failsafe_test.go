@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/alarm"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -69,5 +70,21 @@ func TestFailSafeRun(t *testing.T) {
 	}
 	if res.Status != Succeeded {
 		t.Errorf("build: %s %q, want a success", res.Status, res.Line)
+	}
+}
+
+// TestFailSafeEveryWord: `triage filter` is never a success on a log that
+// holds any line of the alarm table's examples, one word of the table each,
+// whatever reader takes the log.
+func TestFailSafeEveryWord(t *testing.T) {
+	for _, ex := range alarm.Says {
+		log := "starting the suite\n" + ex.Line + "\nsuite finished\n"
+		res, err := Analyze(strings.NewReader(log), AnalyzeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status.OK() {
+			t.Errorf("%q (%s): %s %q, want no success", ex.Line, ex.Word, res.Status, res.Line)
+		}
 	}
 }
