@@ -168,6 +168,9 @@ func TestBuildStepCoreIsCollected(t *testing.T) {
 		if c.Frame == nil || c.Frame.Function != "gen_crash" || c.Signal != "SIGSEGV" {
 			t.Errorf("crash frame %+v (%s), want gen_crash (SIGSEGV)", c.Frame, c.Signal)
 		}
+		if !strings.HasPrefix(res.Line, "CRASHED: gen SIGSEGV in gen_crash at gen.c:") || !strings.HasSuffix(res.Line, "(in the build step)") {
+			t.Errorf("verdict %q: want gen's crash named from its core", res.Line)
+		}
 	})
 	t.Run("a child of the generator crashed", func(t *testing.T) {
 		res, dir, keep := run(t, "GEN_CHILD_CRASHES")

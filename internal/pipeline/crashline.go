@@ -70,6 +70,20 @@ func crashedStepLine(program, line string) string {
 	return "CRASHED: " + line
 }
 
+// buildCrashLine names a program that crashed under a build step by its
+// core: "CRASHED: gen SIGSEGV in gen_crash at gen.c:5 (in the build step)".
+func buildCrashLine(c *TestCrash, step string) string {
+	line := "CRASHED: " + baseName(c.Program)
+	if c.Signal != "" {
+		line += " " + c.Signal
+	}
+	line += " in " + c.Frame.Function
+	if c.Frame.File != "" {
+		line += fmt.Sprintf(" at %s:%d", baseName(c.Frame.File), c.Frame.Line)
+	}
+	return line + " (in the " + step + " step)"
+}
+
 // evidenceLine names a crash that has no crash record, by the best
 // evidence: the test case the report records as crashed (the runner
 // restarted after it), the runner's own crash verdict (a signal, a crash

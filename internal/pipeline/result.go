@@ -169,6 +169,11 @@ func (r *Result) concludeBuild(where string) {
 	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
 		r.Status = Crashed
 		r.Line = crashedStepLine(f.Step.Argv[0], f.Outcome.Verdict.Line)
+		if c := r.Crash; c != nil && c.Program != "" && c.Frame != nil && c.Frame.Function != "" {
+			// The process that crashed under the step (a generator a
+			// custom command ran), from its own core.
+			r.Line = buildCrashLine(c, f.Step.Name)
+		}
 		return
 	}
 	exit := 0
