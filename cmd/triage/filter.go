@@ -25,7 +25,7 @@ var filterFormats = map[string]string{
 	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
 	"swift": testreport.FormatXCTest, "xctest": testreport.FormatXCTest,
 	"junit": testreport.FormatJUnit,
-	"meson": testreport.FormatMeson, "automake": testreport.FormatAutomake,
+	"meson": testreport.FormatMeson, "automake": testreport.FormatAutomake, "autotools": testreport.FormatAutomake,
 	"make": "", "gcc": "", "clang": "",
 	// A test framework's own output, its program run directly.
 	"tap": testreport.FormatTAP, "prove": testreport.FormatTAP,
@@ -37,7 +37,7 @@ var filterFormats = map[string]string{
 }
 
 // filterToolchains is the --toolchain list the help and errors give.
-const filterToolchains = "go, cargo, cmake, make, automake, meson, xcodebuild, swift, junit, or a test framework's: " +
+const filterToolchains = "go, cargo, cmake, make, autotools, meson, xcodebuild, swift, junit, or a test framework's: " +
 	"tap, gtest, catch2, doctest, boost-test, cunit, check, cmocka, criterion, unity"
 
 // filterOutput is `triage filter --output json`.

@@ -33,7 +33,7 @@ type Values struct {
 	SimulatorName   string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"or simulator_id"`
 	DeviceID        string            `json:"device_id,omitempty" yaml:"device_id,omitempty" jsonschema:"physical device id"`
 	Platform        string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
-	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"go cargo cmake meson make swift"`
+	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"as for build"`
 	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
 	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
 	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty"`

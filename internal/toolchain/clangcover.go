@@ -70,13 +70,14 @@ func makeCompiler(dir string, o Options) string {
 	return envCompiler(o)
 }
 
-// planClang is the clang a make or CMake plan compiles with, "" for
+// planClang is the clang a make or CMake plan (or an autotools one of a
+// tree configured in-source, which is make's) compiles with, "" for
 // another compiler or toolchain.
 func planClang(p *planInput) string {
 	switch p.tc {
 	case CMake:
 		return clangPath(cmakeCompiler(p.o), p.o)
-	case Make:
+	case Make, Autotools:
 		return clangPath(makeCompiler(p.dir, p.o), p.o)
 	}
 	return ""

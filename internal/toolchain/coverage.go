@@ -69,6 +69,8 @@ func checkCoverage(p *planInput) error {
 	switch {
 	case p.tc == Meson:
 		return p.errorf("coverage", "not collected for meson projects yet: go, cargo, cmake, make and swift have it")
+	case p.tc == Autotools && !planAutotoolsConfig(p).inSource:
+		return p.errorf("coverage", "not collected for autotools builds out of tree yet: a tree configured in-source (./configure) has it, as make's")
 	case !local(p.o.files()):
 		return p.errorf("coverage", "not collected on another host yet (ssh_host): run the tests here")
 	case p.tc == CMake && p.o.BuildDir != "":

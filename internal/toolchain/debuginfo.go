@@ -30,7 +30,8 @@ type TestCall struct {
 // that ran it: for CMake, Meson, cargo and swift, the same test call in the
 // debug configuration, running only the crashed test; for make, which
 // does not recompile on a flag change, a clean build, then the same test
-// call.
+// call; for autotools, the test call in the debug configuration (a build
+// directory of its own), or make's hints for a tree configured in-source.
 func TestRebuildHints(tc string, call TestCall, nd *coredump.NoDebugInfo, test string) []verdict.Hint {
 	if nd == nil {
 		return nil
@@ -47,6 +48,8 @@ func TestRebuildHints(tc string, call TestCall, nd *coredump.NoDebugInfo, test s
 		return profileRebuildHints(call, test)
 	case Make:
 		return makeRebuildHints(call)
+	case Autotools:
+		return autotoolsRebuildHints(call)
 	}
 	return []verdict.Hint{{Text: "rebuild " + nd.File + " with -g and test again"}}
 }

@@ -31,12 +31,18 @@ func (m marker) in(fsys Files, dir string) bool {
 // meson's commands, at most). A project with both a CMakeLists.txt and a
 // meson.build stays CMake, as it was before triage knew Meson: such
 // projects mostly build with CMake and keep the other file so that others
-// can use them as a subproject (toolchain: meson picks Meson).
+// can use them as a subproject (toolchain: meson picks Meson). An autotools
+// project (configure.ac) comes after those, for the same reason, and before
+// a Makefile: a tree configured in-source has one, and is autotools' to
+// build (autotools.go); before Package.swift too, which C libraries built
+// with autotools carry for SwiftPM's users.
 var markers = []marker{
 	{file: "go.mod", tc: Go},
 	{file: "Cargo.toml", tc: Cargo},
 	{file: "CMakeLists.txt", tc: CMake},
 	{file: "meson.build", tc: Meson, root: mesonRoot},
+	{file: "configure.ac", tc: Autotools},
+	{file: "configure.in", tc: Autotools},
 	{file: "Package.swift", tc: Swift},
 	{file: "GNUmakefile", tc: Make},
 	{file: "makefile", tc: Make},

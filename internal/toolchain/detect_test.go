@@ -121,7 +121,7 @@ func TestDetectNotAProject(t *testing.T) {
 			if ne.Dir != dir {
 				t.Errorf("Dir = %q, want %q", ne.Dir, dir)
 			}
-			for _, want := range []string{"go.mod", "Cargo.toml", "CMakeLists.txt", "meson.build", "Package.swift", "Makefile", "*.xcodeproj", "*.xcworkspace"} {
+			for _, want := range []string{"go.mod", "Cargo.toml", "CMakeLists.txt", "meson.build", "configure.ac", "configure.in", "Package.swift", "Makefile", "*.xcodeproj", "*.xcworkspace"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not list %s", err, want)
 				}

@@ -13,10 +13,11 @@ import (
 
 // Files is where planning reads a project's files: its directory's
 // entries, and the few files whose text decides a plan (Makefiles,
-// CMakeLists.txt, meson.build). Paths are absolute and the files' host's
-// own. A nil Options.Files is this machine's file system; a project on
-// another host is read from a snapshot of it (remote.Snapshot), which
-// answers only for the project directory and its entries.
+// CMakeLists.txt, meson.build, Makefile.am, autotools' bootstrap
+// scripts). Paths are absolute and the files' host's own. A nil
+// Options.Files is this machine's file system; a project on another host
+// is read from a snapshot of it (remote.Snapshot), which answers only for
+// the project directory and its entries.
 type Files interface {
 	Stat(name string) (fs.FileInfo, error)
 	ReadDir(name string) ([]fs.DirEntry, error)
@@ -26,7 +27,7 @@ type Files interface {
 // PlanFiles are the files in a project directory whose text planning
 // reads: what a snapshot of a project on another host must hold.
 func PlanFiles() []string {
-	return append(append([]string{}, makefiles...), "CMakeLists.txt", "meson.build")
+	return append(append(append([]string{}, makefiles...), "CMakeLists.txt", "meson.build", "Makefile.am"), bootstrapScripts...)
 }
 
 // localFiles is this machine's file system.

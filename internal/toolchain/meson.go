@@ -286,13 +286,15 @@ func mesonHasDebugInfo(buildType string) bool {
 
 // BuildNote says what a plan of the toolchain tc configured and where,
 // for those that configure a build directory of triage's own (CMake,
-// Meson); "" for the others.
+// Meson, autotools); "" for the others.
 func BuildNote(tc, dir string, o Options) string {
 	switch Toolchain(tc) {
 	case CMake:
 		return CMakeBuildNote(dir, o)
 	case Meson:
 		return MesonBuildNote(dir, o)
+	case Autotools:
+		return AutotoolsBuildNote(dir, o)
 	}
 	return ""
 }

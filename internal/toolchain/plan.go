@@ -9,6 +9,8 @@ import (
 
 // Step names.
 const (
+	StepBootstrap = "bootstrap" // generates configure (autotools)
+	StepMkdir     = "mkdir"     // makes the build directory configure runs in
 	StepConfigure = "configure"
 	StepClean     = "clean"
 	StepBuild     = "build"
@@ -135,12 +137,13 @@ type planner struct {
 }
 
 var planners = map[Toolchain]planner{
-	Go:    {goBuild, goTest},
-	Cargo: {cargoBuild, cargoTest},
-	CMake: {cmakeBuild, cmakeTest},
-	Meson: {mesonBuild, mesonTest},
-	Swift: {swiftBuild, swiftTest},
-	Make:  {makeBuild, makeTest},
+	Go:        {goBuild, goTest},
+	Cargo:     {cargoBuild, cargoTest},
+	CMake:     {cmakeBuild, cmakeTest},
+	Meson:     {mesonBuild, mesonTest},
+	Autotools: {autotoolsBuild, autotoolsTest},
+	Swift:     {swiftBuild, swiftTest},
+	Make:      {makeBuild, makeTest},
 }
 
 // planInput is what a toolchain's planner works from: options checked for
@@ -294,8 +297,8 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 	if err := checkEnv(o.Env); err != nil {
 		return nil, planner{}, err
 	}
-	if tc != CMake && tc != Meson && (len(o.ConfigureArgs) > 0 || o.BuildDir != "") {
-		return nil, planner{}, p.errorf("configure_args/build_dir", "only cmake and meson have a configure step and a build directory")
+	if tc != CMake && tc != Meson && tc != Autotools && (len(o.ConfigureArgs) > 0 || o.BuildDir != "") {
+		return nil, planner{}, p.errorf("configure_args/build_dir", "only cmake, meson and autotools have a configure step and a build directory")
 	}
 	if len(o.Features) > 0 && tc != Go && tc != Cargo {
 		return nil, planner{}, p.errorf("features", "only go (build tags) and cargo (features) have them; pass definitions in args")

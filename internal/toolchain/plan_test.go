@@ -195,11 +195,11 @@ func TestPlanRefusals(t *testing.T) {
 		{"make configuration", Make, false, Options{Configuration: "Release"}, "configuration", "no standard configuration"},
 		{"make filter", Make, true, Options{Run: []string{"x"}}, "run/skip", "no test filter"},
 		{"features on cmake", CMake, false, Options{Features: []string{"x"}}, "features", "only go"},
-		{"build dir on go", Go, false, Options{BuildDir: "b"}, "configure_args/build_dir", "only cmake and meson"},
-		{"configure args on make", Make, false, Options{ConfigureArgs: []string{"--enable-x"}}, "configure_args/build_dir", "only cmake and meson"},
+		{"build dir on go", Go, false, Options{BuildDir: "b"}, "configure_args/build_dir", "only cmake, meson and autotools"},
+		{"configure args on make", Make, false, Options{ConfigureArgs: []string{"--enable-x"}}, "configure_args/build_dir", "only cmake, meson and autotools"},
 		{"bad env name", Go, false, Options{Env: map[string]string{"A=B": "1"}}, "env", "invalid variable name"},
 		{"NUL in env value", Go, false, Options{Env: map[string]string{"A": "\x00"}}, "env", "NUL"},
-		{"unknown toolchain", "bazel", false, Options{}, "", "known toolchains are go, cargo, cmake, meson, swift, make"},
+		{"unknown toolchain", "bazel", false, Options{}, "", "known toolchains are go, cargo, cmake, meson, autotools, swift, make"},
 		{"xcode toolchain", "xcodebuild", true, Options{}, "", "xcode workflow"},
 	}
 	for _, tt := range tests {
@@ -275,7 +275,7 @@ func TestCommandLineQuoting(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	for name, want := range map[string]Toolchain{"go": Go, " Go ": Go, "golang": Go, "CARGO": Cargo, "rust": Cargo, "cmake": CMake, "ctest": CMake, "Meson": Meson, "swift": Swift, "swiftpm": Swift, "make": Make, "gmake": Make} {
+	for name, want := range map[string]Toolchain{"go": Go, " Go ": Go, "golang": Go, "CARGO": Cargo, "rust": Cargo, "cmake": CMake, "ctest": CMake, "Meson": Meson, "autotools": Autotools, "autoconf": Autotools, "Automake": Autotools, "swift": Swift, "swiftpm": Swift, "make": Make, "gmake": Make} {
 		got, err := Parse(name)
 		if err != nil || got != want {
 			t.Errorf("Parse(%q) = %q, %v; want %q", name, got, err, want)
@@ -283,8 +283,8 @@ func TestParse(t *testing.T) {
 	}
 	_, err := Parse("ninja")
 	var ue *UnknownToolchainError
-	if !errors.As(err, &ue) || ue.Name != "ninja" || len(ue.Known) != 6 {
-		t.Errorf("Parse(ninja) error = %#v, want *UnknownToolchainError listing 6", err)
+	if !errors.As(err, &ue) || ue.Name != "ninja" || len(ue.Known) != 7 {
+		t.Errorf("Parse(ninja) error = %#v, want *UnknownToolchainError listing 7", err)
 	}
 	if _, err := Parse("Xcode"); !errors.Is(err, ErrXcode) {
 		t.Errorf("Parse(Xcode) error = %v, want ErrXcode", err)

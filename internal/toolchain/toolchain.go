@@ -28,6 +28,9 @@
 //     already configured"), and meson 1.0's setup --reconfigure refuses a
 //     directory never configured; meson test takes exact test names, not
 //     patterns, and has no exclusion by name (see meson.go).
+//   - autotools' configure refuses to configure out of tree a source
+//     directory configured in-source, and a checkout has no configure
+//     until it is bootstrapped in the source tree (see autotools.go).
 //
 // Flag values the user supplies are passed in the "-flag=value" form where
 // the tool accepts it, and names starting with '-' are refused, so no target
@@ -50,21 +53,25 @@ const (
 	Cargo Toolchain = "cargo"
 	CMake Toolchain = "cmake"
 	Meson Toolchain = "meson"
-	Swift Toolchain = "swift"
-	Make  Toolchain = "make"
+	// Autotools is autoconf's configure and automake's Makefiles.
+	Autotools Toolchain = "autotools"
+	Swift     Toolchain = "swift"
+	Make      Toolchain = "make"
 )
 
 // Known lists every toolchain, in Detect's order of preference.
-func Known() []Toolchain { return []Toolchain{Go, Cargo, CMake, Meson, Swift, Make} }
+func Known() []Toolchain { return []Toolchain{Go, Cargo, CMake, Meson, Autotools, Swift, Make} }
 
 // aliases maps other common names to a toolchain.
 var aliases = map[string]Toolchain{
-	"golang":  Go,
-	"rust":    Cargo,
-	"ctest":   CMake,
-	"swiftpm": Swift,
-	"spm":     Swift,
-	"gmake":   Make,
+	"golang":   Go,
+	"rust":     Cargo,
+	"ctest":    CMake,
+	"autoconf": Autotools,
+	"automake": Autotools,
+	"swiftpm":  Swift,
+	"spm":      Swift,
+	"gmake":    Make,
 }
 
 // ErrXcode says the project or toolchain asked for is Xcode's, which the

@@ -12,13 +12,13 @@ import (
 // build_command, configuration, env and timeout_s are session-managed.
 type buildParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson make swift (detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson autotools make swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	BuildCommand  any               `json:"build_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
 	Targets       []string          `json:"targets,omitempty" jsonschema:"packages or targets"`
 	Args          []string          `json:"args,omitempty"`
-	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake or meson setup options (-DFOO=ON, -Dfoo=true)"`
+	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake, meson setup or configure options (-DFOO=ON, -Dfoo=true, --enable-foo)"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`

@@ -68,7 +68,7 @@ type BuildTestOutput struct {
 	Crash       *wire.TestCrash   `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
 	Hang        *wire.Hang        `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string          `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
-	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake, meson)"`
+	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake, meson, autotools)"`
 	Next        []wire.Hint       `json:"next,omitempty" jsonschema:"calls to make next: after a crash without debug info, the ones that rebuild with it and rerun what crashed"`
 	DurationMS  int64             `json:"duration_ms" jsonschema:"wall time"`
 	SSHHost     string            `json:"ssh_host,omitempty" jsonschema:"the host it ran on"`

@@ -44,7 +44,7 @@ func (h *handler) runTools() []*catalog.Tool {
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.build)).
 			Unlisted("", "build_command"). // filled from session defaults; command is its explicit twin
 			Unlisted("", "clean").         // swift only, rarely wanted: not worth its tokens in every tools/list
-			// cmake and meson only: the ~30 tokens it costs in every
+			// cmake, meson and autotools only: the ~30 tokens it costs in every
 			// tools/list are over the budget (internal/server/budget_test.go).
 			Unlisted("", "configure_args"),
 		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests (message, file:line), counts, filtered log.",

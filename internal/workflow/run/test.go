@@ -12,7 +12,7 @@ import (
 // test_command, configuration, env and timeout_s are session-managed.
 type testParams struct {
 	ProjectDir    string            `json:"project_dir,omitempty"`
-	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson make swift (detected)"`
+	Toolchain     string            `json:"toolchain,omitempty" jsonschema:"go cargo cmake meson autotools make swift (detected)"`
 	Command       any               `json:"command,omitempty" jsonschema:"argv (no shell) to run instead"`
 	TestCommand   any               `json:"test_command,omitempty" jsonschema:"session default for command (argv array)"`
 	Configuration string            `json:"configuration,omitempty" jsonschema:"debug or release"`
@@ -20,7 +20,7 @@ type testParams struct {
 	Run           []string          `json:"run,omitempty" jsonschema:"only matching tests (go -run, cargo filter, ctest -R)"`
 	Skip          []string          `json:"skip,omitempty" jsonschema:"go -skip, cargo --skip, ctest -E"`
 	Args          []string          `json:"args,omitempty" jsonschema:"runner arguments (cargo: after -- to the test binaries)"`
-	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake or meson setup options (-DFOO=ON, -Dfoo=true)"`
+	ConfigureArgs []string          `json:"configure_args,omitempty" jsonschema:"cmake, meson setup or configure options (-DFOO=ON, -Dfoo=true, --enable-foo)"`
 	Jobs          int               `json:"jobs,omitempty"`
 	Level         string            `json:"level,omitempty" jsonschema:"minimal, standard or verbose"`
 	Env           map[string]string `json:"env,omitempty"`

@@ -17,7 +17,7 @@ type Defaults struct {
 	SimulatorName   string            `json:"simulator_name,omitempty" jsonschema:"or simulator_id"`
 	DeviceID        string            `json:"device_id,omitempty" jsonschema:"physical device id"`
 	Platform        string            `json:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
-	Toolchain       string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, meson, make or swift"`
+	Toolchain       string            `json:"toolchain,omitempty" jsonschema:"go, cargo, cmake, meson, autotools, make or swift"`
 	BuildCommand    []string          `json:"build_command,omitempty" jsonschema:"argv"`
 	TestCommand     []string          `json:"test_command,omitempty" jsonschema:"argv"`
 	Env             map[string]string `json:"env,omitempty"`
