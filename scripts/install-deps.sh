@@ -39,7 +39,7 @@ done
 new_sshd=""
 [ -x /usr/sbin/sshd ] || { missing+=(openssh-server); new_sshd=1; }
 # Rust crates of the corpus, with what their manifests must resolve offline.
-for crate in semver strsim serde; do
+for crate in semver strsim serde matches; do
   [ -d /usr/share/cargo/registry ] && ls -d /usr/share/cargo/registry/"$crate"-[0-9]* >/dev/null 2>&1 ||
     missing+=("librust-$crate-dev")
 done
@@ -56,6 +56,20 @@ for f in /usr/include/gtest/gtest.h=libgtest-dev /usr/src/googletest=googletest 
   /usr/include/catch2/catch.hpp=catch2 /usr/include/doctest/doctest.h=doctest-dev \
   /usr/share/perl5/TAP/Harness.pm=libtest-harness-perl; do
   [ -e "${f%%=*}" ] || missing+=("${f#*=}")
+done
+# Build-Depends of the corpus's C and C++ projects that scripts/corpus-pick.sh
+# installed for the ones it chose (scripts/corpus.sh's DEB_SOURCES).
+CORPUS_DEBS=(libtinyxml-dev libconsole-bridge-dev liburdfdom-headers-dev # urdfdom
+  libboost-filesystem-dev libboost-iostreams-dev libmaeparser-dev # schroedinger-coordgenlibs
+  libev-dev libnghttp3-dev                                        # ngtcp2
+  protobuf-c-compiler libprotobuf-c-dev libjson-c-dev             # riemann-c-client
+  perl-xs-dev                                                     # libperl-destruct-level-perl
+  sharness libnss-wrapper                                         # libnss-unknown
+  flex shunit2                                                    # libvc
+  libglib2.0-dev libmxml-dev                                      # libomemo
+)
+for pkg in "${CORPUS_DEBS[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
 done
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 if [ ${#missing[@]} -gt 0 ]; then

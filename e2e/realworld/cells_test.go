@@ -33,7 +33,7 @@ type Cell struct {
 	Keep        []string       // regexps ({line} is the FAULT line): every raw-log line matching one survives triage filter
 	Options     map[string]any // more arguments of triage's test call (timeout_s, args, env)
 	Build       bool           // also judged through triage call build
-	CI          bool           // in the default `go test` subset
+	CI          bool           // in the default `go test` subset: one cell per runner (docs/VERDICTS.md)
 	Known       string         // what triage answers today, while a fix is pending
 }
 
@@ -71,7 +71,7 @@ const (
 
 var cells = []Cell{
 	// Go: github.com/google/uuid
-	{Project: "uuid", Fault: "failing assertion", Class: Failed, Test: "TestUUID", Frame: true, CI: true,
+	{Project: "uuid", Fault: "failing assertion", Class: Failed, Test: "TestUUID", Frame: true,
 		Edits: []Edit{{"uuid_test.go", uuidTest, "\tt.Errorf(\"injected failure: got %d, want %d\", 1, 2) // FAULT\n"}},
 		Keep:  []string{`injected failure`, `--- FAIL: TestUUID`}},
 	{Project: "uuid", Fault: "Go panic", Class: Crashed, Test: "TestNullUUIDValue", Frame: true, CI: true,
@@ -86,11 +86,11 @@ var cells = []Cell{
 	{Project: "uuid", Fault: "infinite loop", Class: TimedOut, Test: "TestUUID", Frame: false,
 		Options: map[string]any{"timeout_s": 20},
 		Edits:   []Edit{{"uuid_test.go", uuidTest, "\tfor injected := true; injected; { // FAULT\n\t}\n"}}},
-	{Project: "uuid", Fault: "syscall.Exit(0)", Class: Failed, Test: "TestUUID", CI: true,
+	{Project: "uuid", Fault: "syscall.Exit(0)", Class: Failed, Test: "TestUUID",
 		Edits: []Edit{
 			{"uuid_test.go", "import (\n", "\t\"syscall\"\n"},
 			{"uuid_test.go", uuidTest, "\tsyscall.Exit(0) // FAULT\n"}}},
-	{Project: "uuid", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true, CI: true,
+	{Project: "uuid", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
 		Edits: []Edit{{"uuid.go", "func (uuid UUID) String() string {\n", goUndef}},
 		Keep:  []string{`uuid\.go:\d+:\d+: `}},
 	{Project: "uuid", Fault: "compile error in test file", Class: BuildFailed, Frame: true,
@@ -106,7 +106,7 @@ var cells = []Cell{
 		Keep:  []string{`injected failure`, `--- FAIL: TestDecodeFile`}},
 
 	// Go: golang.org/x/sync (errgroup), under -race
-	{Project: "xsync", Fault: "data race (-race)", Class: Failed, Test: "TestWithContext", Frame: true, CI: true,
+	{Project: "xsync", Fault: "data race (-race)", Class: Failed, Test: "TestWithContext", Frame: true,
 		Options: map[string]any{"args": []string{"-race"}},
 		Edits: []Edit{
 			{"errgroup/errgroup.go", errgroupGo, "\t\tinjectedCount++ // FAULT\n"},
@@ -126,7 +126,7 @@ var cells = []Cell{
 			{"xxhash.go", "func (d *Digest) Reset() {\n", "\tsyscall.Exit(0) // FAULT\n"}}},
 
 	// C, CMake + CTest (Unity): cjson
-	{Project: "cjson", Fault: "failing assertion", Class: Failed, Test: "parse_number", Frame: true, CI: true,
+	{Project: "cjson", Fault: "failing assertion", Class: Failed, Test: "parse_number", Frame: true,
 		Edits: []Edit{{"tests/parse_number.c", cjsonTest, "    TEST_ASSERT_EQUAL_INT_MESSAGE(1, 2, \"injected\"); /* FAULT */\n"}},
 		Keep:  []string{`:FAIL`, `\*\*\*Failed`}},
 	{Project: "cjson", Fault: "SIGSEGV in library", Class: Crashed, Test: "cjson_add", Frame: true, Core: true, CI: true,
@@ -139,7 +139,7 @@ var cells = []Cell{
 	// no passing test's output: the raw log alone reads as a pass. call test
 	// reads the programs' own output in CTest's JUnit file, where Unity's
 	// summary is missing.
-	{Project: "cjson", Fault: "exit(0)", Class: Failed, Test: "cjson_add", CI: true,
+	{Project: "cjson", Fault: "exit(0)", Class: Failed, Test: "cjson_add",
 		Edits: []Edit{{"cJSON.c", cjsonLib, cExit0}}},
 	{Project: "cjson", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
 		Edits: []Edit{{"cJSON.c", cjsonLib, cUndef}}, Keep: []string{`cJSON\.c:\d+:\d+: error`}},
@@ -184,7 +184,7 @@ var cells = []Cell{
 	// prologue's first stack write hits the guard page (gdb: the innermost
 	// injected_deep at its fn line; the recursive call's line is the
 	// callers').
-	{Project: "semver", Fault: "stack overflow", Known: "filter: now and then names no test: the test program writes Rust's overflow message in pieces and libtest's own output lands between them (a plain shell pipe shows it too), so the log's only line naming the thread can come split; call test names it from the core", Class: Crashed, Test: "test_default", Frame: true, Core: true, CI: true,
+	{Project: "semver", Fault: "stack overflow", Known: "filter: now and then names no test: the test program writes Rust's overflow message in pieces and libtest's own output lands between them (a plain shell pipe shows it too), so the log's only line naming the thread can come split; call test names it from the core", Class: Crashed, Test: "test_default", Frame: true, Core: true,
 		Edits: []Edit{{"src/lib.rs", semverLib, "        #[inline(never)]\n        fn injected_deep(n: u64) -> u64 { // FAULT\n            let pad = std::hint::black_box([n; 64]);\n            if n == u64::MAX { pad[0] } else { injected_deep(n + 1) + pad[1] }\n        }\n        std::hint::black_box(injected_deep(0));\n"}},
 		Keep:  []string{`has overflowed its stack`, `process didn't exit successfully`}},
 	{Project: "semver", Fault: "process::abort", Class: Crashed, Test: "test_default", Frame: true, Core: true,

@@ -1,7 +1,12 @@
 // Package realworld judges triage's verdicts on real open-source projects
 // with faults injected: Go modules, C projects from Debian source packages
 // and Rust crates from Debian's packaged registry, fetched by
-// scripts/corpus.sh into the test cache (never into the repository).
+// scripts/corpus.sh into the test cache (never into the repository). Which
+// projects is a written rule's outcome (docs/VERDICTS.md, "How the corpus is
+// chosen", applied by scripts/corpus-pick.sh), the seed corpus aside; each
+// project has a pristine cell (no fault: its tests must pass through triage
+// call test and triage filter, and nothing may be called failed) and the
+// faults its own fault sites allow (cells_test.go, picked_test.go).
 //
 // Each cell of the matrix (a project and one fault, applied as a small
 // source patch to a fresh copy) is judged three ways: `triage call test`
@@ -11,7 +16,8 @@
 // triage's own hint gave, then dump_report, in one `triage serve` session. The faults are data (cells_test.go);
 // the expected fault line is the line of the patch marked FAULT.
 //
-// `go test` runs the cells marked CI; TRIAGE_VERDICTS=all runs them all,
+// `go test` runs the cells marked CI (one per runner, and the pristine runs
+// of the projects marked CI); TRIAGE_VERDICTS=all runs them all,
 // and TRIAGE_VERDICTS_MD=FILE writes the table (`make verdicts` does both,
 // into docs/VERDICTS.md). A cell whose truth triage gets wrong fails the
 // test unless it carries a Known reason, in which case it is reported.

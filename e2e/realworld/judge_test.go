@@ -29,7 +29,7 @@ func classOf(line string) Class {
 		class  Class
 	}{
 		{"CRASHED", Crashed}, {"TIMED OUT", TimedOut}, {"BUILD FAILED", BuildFailed},
-		{"TESTS PASSED", Passed}, {"BUILD SUCCEEDED", Passed}, {"SUCCEEDED", Passed},
+		{"TESTS PASSED", Passed}, {"BUILD SUCCEEDED", Passed}, {"SUCCEEDED", Passed}, {"TEST COMMAND SUCCEEDED", Passed},
 		{"TESTS FAILED", Failed}, {"FAILED", Failed}, {"NO TESTS RAN", Failed}, {"TESTS DID NOT FINISH", Failed},
 	} {
 		if strings.HasPrefix(line, c.prefix) {
@@ -183,8 +183,18 @@ func runCell(t *testing.T, c Cell) Outcome {
 	if len(p.Targets) > 0 {
 		args["targets"] = p.Targets
 	}
+	if len(p.ConfigureArgs) > 0 {
+		args["configure_args"] = p.ConfigureArgs
+	}
 	for k, v := range c.Options {
 		args[k] = v
+	}
+	if len(p.Env) > 0 {
+		env := map[string]any{}
+		for k, v := range cellEnv(c) {
+			env[k] = v
+		}
+		args["env"] = env
 	}
 	o := Outcome{Cell: c, Truth: truth(c, loc)}
 	test := callTool(t, store, "test", args)
@@ -227,6 +237,9 @@ func runCell(t *testing.T, c Cell) Outcome {
 	}
 	if c.Core {
 		o.Problems = append(o.Problems, judgeCore(t, store, test.Text, loc)...)
+	}
+	if c.Class == Passed {
+		o.Problems = append(o.Problems, judgePristine(t, store, args, test)...)
 	}
 	if c.Build {
 		delete(args, "timeout_s")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,11 +130,22 @@ func exitCode(err error) int {
 	return -1
 }
 
-// copyProject copies the pristine corpus entry into a fresh directory.
+// copyProject copies the pristine corpus entry into a fresh directory,
+// keeping its files' times: an automake tree whose Makefile.am looked newer
+// than its Makefile.in would try to regenerate it.
+//
+// The directory's name is not the test's: a cell's name may hold
+// parentheses ("exit(0)"), which a Makefile recipe's shell would read as
+// syntax.
 func copyProject(t testing.TB, src string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), filepath.Base(src))
-	if out, err := exec.Command("cp", "-R", src, dir).CombinedOutput(); err != nil {
+	tmp, err := os.MkdirTemp("", "realworld-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	dir := filepath.Join(tmp, filepath.Base(src))
+	if out, err := exec.Command("cp", "-R", "-p", src, dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy %s: %v\n%s", src, err, out)
 	}
 	return dir
@@ -181,8 +193,10 @@ func applyEdits(t *testing.T, dir string, edits []Edit) faultLoc {
 			}
 		}
 	}
-	t.Fatal("no FAULT line in the cell's edits")
-	return faultLoc{}
+	if len(edits) > 0 {
+		t.Fatal("no FAULT line in the cell's edits")
+	}
+	return faultLoc{} // a pristine run
 }
 
 // prepare runs the project's preparation (./configure) in the copy, with
@@ -205,9 +219,13 @@ func prepare(t testing.TB, p Project, dir string, env map[string]string) {
 	}
 }
 
-// cellEnv is the cell's env option as strings.
+// cellEnv is the project's environment with the cell's env option over
+// it, as strings.
 func cellEnv(c Cell) map[string]string {
-	env := map[string]string{}
+	env := maps.Clone(projects[c.Project].Env)
+	if env == nil {
+		env = map[string]string{}
+	}
 	if m, ok := c.Options["env"].(map[string]any); ok {
 		for k, v := range m {
 			env[k] = fmt.Sprint(v)

@@ -1,0 +1,227 @@
+package realworld
+
+// The cells of the projects scripts/corpus-pick.sh chose (docs/VERDICTS.md,
+// "How the corpus is chosen"), each with fault sites of its own: an anchor
+// in a library function one test calls, and one in a test file.
+
+// Anchors.
+const (
+	isattyLib    = "func IsCygwinTerminal(fd uintptr) bool {\n" // only TestCygwinPipeName calls it before the example
+	isattyTest   = "func TestCygwinPipeName(t *testing.T) {\n"
+	strftimeLib  = "func Parse(fmt, value string) (time.Time, error) {\n" // TestParse calls it first
+	strftimeTest = "func TestParse(t *testing.T) {\n"
+	matchesTest  = "fn assert_matches_works() {\n    let foo = Some(\"-12\");\n"                             // lib.rs: the crate is macros, its tests beside them
+	urdfLib      = "bool parseMaterial(Material &material, TiXmlElement *config, bool only_name_is_ok)\n{\n" // only parse_color_doubles parses a material
+	urdfTest     = "TEST(URDF_UNIT_TEST, parse_color_doubles)\n{\n"
+	coordgenLib  = "vertexCoords Polyomino::coordinatesOfSubstituent(const vertexCoords pos) const\n{\n" // only testPolyominoCoordinatesOfSubstituent calls it
+	coordgenTest = "BOOST_AUTO_TEST_CASE(testPolyominoCoordinatesOfSubstituent)\n{\n"
+	ngtcp2Lib    = "int ngtcp2_range_not_after(const ngtcp2_range *a, const ngtcp2_range *b) {\n" // only the range_not_after test calls it
+	ngtcp2Test   = "void test_ngtcp2_range_not_after(void) {\n  ngtcp2_range a, b;\n"
+	riemannLib   = "int\nriemann_attribute_set_key (riemann_attribute_t *attrib, const char *key)\n{\n" // first called by test_riemann_attribute_set
+	riemannTest  = "START_TEST (test_riemann_attribute_set)\n{\n  riemann_attribute_t *attrib;\n"
+	perlXS       = "pdl_get_destruct_level()\n    CODE:\n" // t/01level0.t calls it first
+	perlTest     = "is(Perl::Destruct::Level::get_destruct_level(), 0);\n"
+	nssLib       = "static char * determine_homedir (uid_t uid, char *buffer, size_t buflen)\n{\n  char *home;\n"
+	nssTest      = ". /usr/share/sharness/sharness.sh\n"
+	vcLib        = "vc_new ()\n{\n  vc_component *new_vc = NULL;\n"
+	vcTest       = "### Launch the unit tests\n"
+	omemoLib     = "int omemo_default_crypto_random_bytes(uint8_t ** buf_pp, size_t buf_len, void * user_data_p) {\n  (void) user_data_p;\n" // test_random_bytes calls it first
+	omemoTest    = "void test_aes_gcm_encrypt_decrypt(void ** state) {\n  (void) state;\n"
+)
+
+// Known reasons several cells share.
+const (
+	automakeLogs   = "the test program's own output is in tests/main.log, which automake's parallel test driver keeps and `make check` does not print, and triage does not read"
+	makeCheckBuild = "test: `FAILED (exit 2) but no failing test was reported`, though it lists the compiler's error: `make check` builds, then tests, in one step, and a compile error in it is not read as a build failure (zlib's `make test` is); call build is right"
+)
+
+// asanEnvCXX is asanEnv for C++ sources.
+var asanEnvCXX = map[string]any{"env": map[string]any{
+	"CFLAGS": "-g -O0 -fsanitize=address -fno-omit-frame-pointer", "CXXFLAGS": "-g -O0 -fsanitize=address -fno-omit-frame-pointer",
+	"LDFLAGS": "-fsanitize=address",
+}}
+
+// plainGo runs go test without -json: its plain text is what triage and
+// triage filter read (go-text).
+var plainGo = map[string]any{"command": []string{"go", "test", "."}}
+
+var pickedCells = []Cell{
+	// Go: github.com/mattn/go-isatty (the rule's smallest module of go.mod with tests)
+	{Project: "isatty", Fault: "Go panic", Class: Crashed, Test: "TestCygwinPipeName", Frame: true,
+		Edits: []Edit{{"isatty_tcgets.go", isattyLib, "\tif fd < 1<<20 {\n\t\tpanic(\"injected panic\") // FAULT\n\t}\n"}},
+		Keep:  []string{`^panic: injected panic`}},
+	{Project: "isatty", Fault: "failing assertion (plain go test)", Class: Failed, Test: "TestCygwinPipeName", Frame: true, CI: true,
+		Options: plainGo,
+		Edits:   []Edit{{"isatty_others_test.go", isattyTest, "\tt.Errorf(\"injected failure: got %d, want %d\", 1, 2) // FAULT\n"}},
+		Keep:    []string{`injected failure`, `--- FAIL: TestCygwinPipeName`}},
+	{Project: "isatty", Fault: "Go panic (plain go test)", Class: Crashed, Test: "TestCygwinPipeName", Frame: true,
+		Options: plainGo,
+		Edits:   []Edit{{"isatty_tcgets.go", isattyLib, "\tif fd < 1<<20 {\n\t\tpanic(\"injected panic\") // FAULT\n\t}\n"}},
+		Keep:    []string{`^panic: injected panic`}},
+	{Project: "isatty", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"isatty_tcgets.go", isattyLib, goUndef}},
+		Keep:  []string{`isatty_tcgets\.go:\d+:\d+: `}},
+
+	// Go: github.com/ncruces/go-strftime
+	{Project: "strftime", Fault: "failing assertion", Class: Failed, Test: "TestParse", Frame: true,
+		Edits: []Edit{{"strftime_test.go", strftimeTest, "\tt.Errorf(\"injected failure: got %d, want %d\", 1, 2) // FAULT\n"}},
+		Keep:  []string{`injected failure`, `--- FAIL: TestParse`}},
+	{Project: "strftime", Fault: "nil-map write", Class: Crashed, Test: "TestParse", Frame: true,
+		Edits: []Edit{{"strftime.go", strftimeLib, "\tvar injected map[string]int\n\tinjected[fmt] = 1 // FAULT\n"}},
+		Keep:  []string{`^panic: assignment to entry in nil map`}},
+	{Project: "strftime", Fault: "syscall.Exit(0) (plain go test -v)", Class: Failed, Test: "TestParse",
+		Options: map[string]any{"command": []string{"go", "test", "-v", "."}},
+		Edits: []Edit{
+			{"strftime.go", "import (\n", "\t\"syscall\"\n"},
+			{"strftime.go", strftimeLib, "\tsyscall.Exit(0) // FAULT\n"}}},
+	// Without -v, go test prints "ok" and exits 0 when a test ends the
+	// binary with exit status 0: the log alone reads as a pass.
+	{Project: "strftime", Fault: "syscall.Exit(0) (plain go test)", Class: Failed, FilterClass: Passed, Test: "TestParse",
+		Known:   "test: passed: a go test command without -v or -json prints only `ok` and exits 0 when a test calls exit(0), so nothing in its output tells; triage runs a given command as it is (its own plan uses -json, which catches it: the uuid and xxhash syscall.Exit(0) rows); it could add -json to a go test command it is given",
+		Options: plainGo,
+		Edits: []Edit{
+			{"strftime.go", "import (\n", "\t\"syscall\"\n"},
+			{"strftime.go", strftimeLib, "\tsyscall.Exit(0) // FAULT\n"}}},
+	{Project: "strftime", Fault: "infinite loop", Class: TimedOut, Test: "TestParse",
+		Options: map[string]any{"timeout_s": 20},
+		Edits:   []Edit{{"strftime.go", strftimeLib, "\tfor injected := true; injected; { // FAULT\n\t}\n"}}},
+
+	// Rust: matches (the rule's smallest crate with no crate dependency and five tests)
+	{Project: "matches", Fault: "failing assertion", Class: Failed, Test: "assert_matches_works", Frame: true,
+		Edits: []Edit{{"lib.rs", matchesTest, "    assert_eq!(1 + 1, 3, \"injected\"); // FAULT\n"}},
+		Keep:  []string{`panicked at`, `assertion .*failed`}},
+	{Project: "matches", Fault: "process::abort", Class: Crashed, Test: "assert_matches_works", Frame: true, Core: true,
+		Edits: []Edit{{"lib.rs", matchesTest, "    if foo.is_some() {\n        std::process::abort(); // FAULT\n    }\n"}},
+		Keep:  []string{`process didn't exit successfully`}},
+	{Project: "matches", Fault: "process::exit(0)", Class: Failed, Test: "assert_matches_works",
+		Edits: []Edit{{"lib.rs", matchesTest, "    if foo.is_some() {\n        std::process::exit(0); // FAULT\n    }\n"}}},
+	{Project: "matches", Fault: "compile error in test file", Class: BuildFailed, Frame: true,
+		Edits: []Edit{{"tests/macro_use_one.rs", "fn matches_works() {\n", rsUndef}},
+		Keep:  []string{`^error\[E\d+\]: `, `--> tests/macro_use_one\.rs:{line}:`}},
+
+	// C++, CMake + CTest (GoogleTest): urdfdom. CTest runs each test
+	// program twice (urdf_unit_test and urdf_unit_test_locale).
+	{Project: "urdfdom", Fault: "failing assertion", Class: Failed, Test: "parse_color_doubles", Frame: true,
+		Known: "test and filter name the CTest test urdf_unit_test, not the GoogleTest case, and no file:line: GoogleTest's own lines inside CTest's output (`[ RUN      ] URDF_UNIT_TEST.parse_color_doubles`, `[  FAILED  ]`, `urdf_unit_test.cpp:N: Failure`) are kept but not read for the case yet (internal/testreport's GoogleTest reader, under way)",
+		Edits: []Edit{{"urdf_parser/test/urdf_unit_test.cpp", urdfTest, "  EXPECT_EQ(1, 2) << \"injected\"; /* FAULT */\n"}},
+		Keep:  []string{`\[  FAILED  \] URDF_UNIT_TEST\.parse_color_doubles`, `\*\*\*Failed`}},
+	{Project: "urdfdom", Fault: "SIGSEGV in library", Class: Crashed, Test: "parse_color_doubles", Frame: true, Core: true,
+		Known: "test and dump_open name parseMaterial but no line: the project sets CMAKE_BUILD_TYPE Release when none is given, and triage leaves a project's own build type alone (toolchain/cmakeconfig.go), so the library has no line table; filter names the CTest test urdf_unit_test, not the GoogleTest case",
+		Edits: []Edit{{"urdf_parser/src/link.cpp", urdfLib, cSegv}}, Keep: []string{`\*\*\*Exception`}},
+	{Project: "urdfdom", Fault: "abort", Class: Crashed, Test: "parse_color_doubles", Frame: true, Core: true,
+		Known: "test and dump_open name parseVisual [clone .cold], where -O3 inlined parseMaterial, and no line: the project sets CMAKE_BUILD_TYPE Release when none is given, and triage leaves a project's own build type alone (toolchain/cmakeconfig.go), so the library has no line table; filter names the CTest test urdf_unit_test, not the GoogleTest case",
+		Edits: []Edit{{"urdf_parser/src/link.cpp", urdfLib, cAbort}}, Keep: []string{`\*\*\*Exception`}},
+	{Project: "urdfdom", Fault: "exit(0)", Class: Failed, Test: "parse_color_doubles",
+		Known: "test and filter name the CTest test urdf_unit_test, not the GoogleTest case that was running: GoogleTest's own lines inside CTest's output (`[ RUN      ] URDF_UNIT_TEST.parse_color_doubles`, `[  FAILED  ]`, `urdf_unit_test.cpp:N: Failure`) are kept but not read for the case yet (internal/testreport's GoogleTest reader, under way)",
+		Edits: []Edit{{"urdf_parser/src/link.cpp", urdfLib, cExit0}}},
+	{Project: "urdfdom", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"urdf_parser/src/link.cpp", urdfLib, cUndef}}, Keep: []string{`link\.cpp:\d+:\d+: error`}},
+	{Project: "urdfdom", Fault: "compile error in test file", Class: BuildFailed, Frame: true,
+		Edits: []Edit{{"urdf_parser/test/urdf_unit_test.cpp", urdfTest, cUndef}}, Keep: []string{`urdf_unit_test\.cpp:\d+:\d+: error`}},
+	{Project: "urdfdom", Fault: "ASan report", Class: Crashed, Test: "parse_color_doubles", Frame: true, Options: asanEnvCXX,
+		Known: "test and filter name the CTest test urdf_unit_test, not the GoogleTest case: GoogleTest's own lines inside CTest's output (`[ RUN      ] URDF_UNIT_TEST.parse_color_doubles`, `[  FAILED  ]`, `urdf_unit_test.cpp:N: Failure`) are kept but not read for the case yet (internal/testreport's GoogleTest reader, under way)",
+		Edits: []Edit{{"urdf_parser/src/link.cpp", urdfLib, cAsan}},
+		Keep:  []string{`ERROR: AddressSanitizer`, `SUMMARY: AddressSanitizer`}},
+
+	// C++, CMake + CTest (Boost.Test): schroedinger-coordgenlibs. Boost.Test
+	// catches a fatal signal itself, reports it against the test case and
+	// goes on: no core. Its CMake runs test_coordgen twice (test_coordgen
+	// and test_smilesparser).
+	{Project: "coordgen", Fault: "failing assertion", Class: Failed, Test: "testPolyominoCoordinatesOfSubstituent", Frame: true,
+		Known: "test names the CTest test and no line: Boost.Test writes its failure as `test_coordgen.cpp(344): error: in \"testPolyominoCoordinatesOfSubstituent\": check 1 == 2 has failed`, file(line), after a colour escape; filter drops that line and names only test_coordgen",
+		Edits: []Edit{{"test/test_coordgen.cpp", coordgenTest, "    BOOST_CHECK_EQUAL(1, 2); /* FAULT */\n"}},
+		Keep:  []string{`error: in "testPolyominoCoordinatesOfSubstituent"`, `\*\*\*Failed`}},
+	{Project: "coordgen", Fault: "SIGSEGV in library", Class: Crashed, Test: "testPolyominoCoordinatesOfSubstituent",
+		Known: "test and filter: failed, not crashed: Boost.Test catches the SIGSEGV itself (catch_system_errors), prints `unknown location(0): fatal error: in \"…\": memory access violation` after a colour escape, goes on and exits non-zero; that line is not read as a crash, and filter drops it",
+		Edits: []Edit{{"CoordgenMacrocycleBuilder.cpp", coordgenLib, cSegv}}, Keep: []string{`memory access violation`}},
+	{Project: "coordgen", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"CoordgenMacrocycleBuilder.cpp", coordgenLib, cUndef}}, Keep: []string{`CoordgenMacrocycleBuilder\.cpp:\d+:\d+: error`}},
+
+	// C, autotools + make check (CUnit): ngtcp2; configure without crypto
+	// libraries builds and tests the library alone.
+	{Project: "ngtcp2", Fault: "failing assertion", Class: Failed, Test: "range_not_after", Frame: true,
+		Known: "test and filter name automake's test program main, not CUnit's range_not_after, and no line: " + automakeLogs,
+		Edits: []Edit{{"tests/ngtcp2_range_test.c", ngtcp2Test, "  CU_ASSERT(1 == 2); /* FAULT */\n"}},
+		Keep:  []string{`^FAIL: main`}},
+	{Project: "ngtcp2", Fault: "SIGSEGV in library", Class: Crashed, Test: "range_not_after", Frame: true, Core: true,
+		Known: "filter names the test program main, not CUnit's test: the log shows only `FAIL: main` (" + automakeLogs + "); call test names it from the core",
+		Edits: []Edit{{"lib/ngtcp2_range.c", ngtcp2Lib, cSegv}}, Keep: []string{`^FAIL: main`}},
+	{Project: "ngtcp2", Fault: "exit(0)", Class: Failed, FilterClass: Passed, Test: "range_not_after",
+		Known: "test: passed: CUnit's run ends in exit(0) before its summary, automake's driver calls the exit status 0 a PASS, and the log shows only `PASS: main` (" + automakeLogs + ")",
+		Edits: []Edit{{"lib/ngtcp2_range.c", ngtcp2Lib, "  exit(0); /* FAULT */\n"}}},
+	{Project: "ngtcp2", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Known: makeCheckBuild,
+		Edits: []Edit{{"lib/ngtcp2_range.c", ngtcp2Lib, cUndef}}, Keep: []string{`ngtcp2_range\.c:\d+:\d+: error`}},
+
+	// C, autotools + make check (Check, CK_FORK=no): riemann-c-client
+	{Project: "riemann", Fault: "failing assertion", Class: Failed, Test: "test_riemann_attribute_set", Frame: true,
+		Known: "test and filter name the program tests/check_libriemann, not Check's test, and no line: Check's failure line (`check_attributes.c:20:F:…:test_riemann_attribute_set:0: Assertion '1 == 2' failed`) in make check's output is not read for the case yet (internal/testreport's Check reader, under way)",
+		Edits: []Edit{{"tests/check_attributes.c", riemannTest, "  ck_assert_int_eq (1, 2); /* FAULT */\n"}},
+		Keep:  []string{`^FAIL: tests/check_libriemann`}},
+	{Project: "riemann", Fault: "SIGSEGV in library", Class: Crashed, Test: "test_riemann_attribute_set", Frame: true, Core: true,
+		Known: "test and filter: failed, not crashed: with CK_FORK=no the SIGSEGV kills tests/check_libriemann, which automake reports as `FAIL`, and triage finds no core of it, so it names neither the test nor the frame (why no core is found is not known yet)",
+		Edits: []Edit{{"lib/riemann/attribute.c", riemannLib, cSegv}}, Keep: []string{`^FAIL: tests/check_libriemann`}},
+	{Project: "riemann", Fault: "exit(0)", Class: Failed, Test: "test_riemann_attribute_set",
+		Known: "test and filter: passed: Check's `Running suite(s): …` line has no `N%: Checks:` summary after it, and automake calls the exit status 0 a PASS; a Check run without its summary is not called cut short yet",
+		Edits: []Edit{{"lib/riemann/attribute.c", riemannLib, cExit0}}},
+	{Project: "riemann", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Known: makeCheckBuild,
+		Edits: []Edit{{"lib/riemann/attribute.c", riemannLib, cUndef}}, Keep: []string{`attribute\.c:\d+:\d+: error`}},
+
+	// Perl XS, perl Makefile.PL + make test (TAP through Test::Harness):
+	// libperl-destruct-level-perl. Its C is Level.xs, compiled through
+	// xsubpp with #line directives back to it.
+	{Project: "perl-destruct-level", Fault: "SIGSEGV in XS", Class: Crashed, Test: "01level0.t", Frame: true, Core: true,
+		Edits: []Edit{{"Level.xs", perlXS, "\t{ volatile int *injected_null = NULL; *injected_null = 1; } /* FAULT */\n"}},
+		Keep:  []string{`^t/01level0\.t \(Wstat: \d+`, `Non-zero wait status: \d+`}},
+	{Project: "perl-destruct-level", Fault: "failing assertion", Class: Failed, Test: "01level0.t", Frame: true,
+		Known: "filter drops Test::More's `#   Failed test 'injected'` diagnostic (a TAP comment), which says which assertion failed",
+		Edits: []Edit{{"t/01level0.t", perlTest, "is(1, 2, 'injected'); # /* FAULT */\n"}},
+		Keep:  []string{`Failed test 'injected'`}},
+	{Project: "perl-destruct-level", Fault: "exit(0) in XS", Class: Failed, Test: "01level0.t",
+		Edits: []Edit{{"Level.xs", perlXS, "\texit(0); /* FAULT */\n"}}},
+	{Project: "perl-destruct-level", Fault: "compile error in XS", Class: BuildFailed, Frame: true, Build: true,
+		Known: "test: `TESTS FAILED (exit 2): 1 error in the output; no test results recognised`: `make test` builds, then tests, in one step, and a compile error in it is not read as a build failure",
+		Edits: []Edit{{"Level.xs", perlXS, "\tinjected_undeclared_identifier = 1; /* FAULT */\n"}}, Keep: []string{`Level\.xs:\d+:\d+: error`}},
+
+	// C, meson (its one test a sharness script, TAP on its output; the
+	// library is loaded into getent through nss_wrapper): libnss-unknown
+	{Project: "nss-unknown", Fault: "failing assertion", Class: Failed, Test: "Resolve unknown current user", CI: true,
+		Edits: []Edit{{"tests/resolve-unknown-current-user.t", nssTest, "test_expect_success 'injected failure' 'test 1 = 2' # /* FAULT */\n"}},
+		Keep:  []string{`not ok \d+ - injected failure`}},
+	{Project: "nss-unknown", Fault: "infinite loop in library", Class: TimedOut, Test: "Resolve unknown current user",
+		Known:   "test: failed, not timed out: meson test's own 30 s timeout ends the test first (its result TIMEOUT), and triage reads that result as a failure",
+		Options: map[string]any{"timeout_s": 90},
+		Edits:   []Edit{{"src/nss-unknown.c", nssLib, cLoop}}},
+	{Project: "nss-unknown", Fault: "exit 0 mid-script", Class: Failed, Test: "Resolve unknown current user",
+		Edits: []Edit{{"tests/resolve-unknown-current-user.t", "  'test -n \"$entry\"'\n", "exit 0 # /* FAULT */\n"}}},
+	{Project: "nss-unknown", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"src/nss-unknown.c", nssLib, cUndef}}, Keep: []string{`nss-unknown\.c:\d+:\d+: error`}},
+
+	// C, autotools + make check (a shunit2 script that compiles and runs
+	// programs against the library): libvc
+	{Project: "libvc", Fault: "failing assertion", Class: Failed, Test: "run-tests", CI: true,
+		Edits: []Edit{{"test/run-tests", vcTest, "test_injected() { assertEquals 'injected' 1 2; } # /* FAULT */\n"}},
+		Keep:  []string{`^FAIL: run-tests`}},
+	{Project: "libvc", Fault: "SIGSEGV in library", Class: Crashed, Test: "run-tests",
+		Known: "test and filter: failed, not crashed: the crashed program is one run-tests compiled and ran (call test notes its core, tmp.XXXX in test/); the script's `Segmentation fault (core dumped)` is in test/run-tests.log, and run-tests itself exits 2",
+		Edits: []Edit{{"src/vc.c", vcLib, cSegv}}, Keep: []string{`^FAIL: run-tests`}},
+	{Project: "libvc", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Known: makeCheckBuild,
+		Edits: []Edit{{"src/vc.c", vcLib, cUndef}}, Keep: []string{`vc\.c:\d+:\d+: error`}},
+
+	// C, CMake + CTest (cmocka): libomemo. cmocka catches a fatal signal
+	// itself, reports it against the test and goes on: no core.
+	{Project: "libomemo", Fault: "failing assertion", Class: Failed, Test: "test_aes_gcm_encrypt_decrypt", Frame: true,
+		Known: "test and filter name the CTest test test_crypto, not cmocka's test, and filter points at no line: cmocka's `[  FAILED  ] test_aes_gcm_encrypt_decrypt` and `…/test_crypto.c:36: error: Failure!` inside CTest's output are not read for the case yet",
+		Edits: []Edit{{"test/test_crypto.c", omemoTest, "  assert_int_equal(1, 2); /* FAULT */\n"}},
+		Keep:  []string{`\[  FAILED  \] test_aes_gcm_encrypt_decrypt`, `\*\*\*Failed`}},
+	{Project: "libomemo", Fault: "SIGSEGV in library", Class: Crashed, Test: "test_random_bytes",
+		Known: "test and filter: failed, not crashed, naming only test_crypto: cmocka catches the SIGSEGV itself (`Test failed with exception: Segmentation fault(11)`), fails the test and goes on; no core",
+		Edits: []Edit{{"src/libomemo_crypto.c", omemoLib, cSegv}}, Keep: []string{`Segmentation fault`}},
+	{Project: "libomemo", Fault: "exit(0)", Class: Failed, Test: "test_random_bytes",
+		Known: "test and filter name the CTest test test_crypto, not cmocka's test_random_bytes, which was running (its `[ RUN      ]` line has no end)",
+		Edits: []Edit{{"src/libomemo_crypto.c", omemoLib, cExit0}}},
+	{Project: "libomemo", Fault: "compile error in library", Class: BuildFailed, Frame: true, Build: true,
+		Edits: []Edit{{"src/libomemo_crypto.c", omemoLib, cUndef}}, Keep: []string{`libomemo_crypto\.c:\d+:\d+: error`}},
+}
