@@ -14,6 +14,7 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // filterFormats maps --toolchain names to the test output format of their
@@ -171,17 +172,7 @@ func writeFilterSummary(w io.Writer, res *pipeline.Result) {
 		t := rep.Totals
 		fmt.Fprintf(w, "tests (%s): %d total, %d passed, %d failed, %d errored, %d crashed, %d skipped\n",
 			rep.Format, t.Total, t.Passed, t.Failed, t.Errored, t.Crashed, t.Skipped)
-		for _, c := range rep.Failures() {
-			status := string(c.Status)
-			if c.Kind != "" {
-				status += ": " + c.Kind
-			}
-			fmt.Fprintf(w, "  %s %s [%s]", c.Suite, c.Name, status)
-			if c.File != "" {
-				fmt.Fprintf(w, " at %s:%d", c.File, c.Line)
-			}
-			fmt.Fprintln(w)
-		}
+		writeFailures(w, rep.Failures())
 		writeSkipped(w, rep)
 		for _, n := range rep.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
@@ -190,6 +181,32 @@ func writeFilterSummary(w io.Writer, res *pipeline.Result) {
 	s := res.Log
 	fmt.Fprintf(w, "log (%s): %d lines, %d kept; %d errors, %d warnings, %d failures, %d crash lines\n",
 		s.Toolchain, s.Lines, s.KeptLines, s.Errors+s.LinkerErrors, s.Warnings, s.Failures, s.Crashes)
+}
+
+// maxListedFailures bounds the failed tests the summary names.
+const maxListedFailures = 50
+
+// writeFailures names the failed tests, each with where and the first
+// line of why.
+func writeFailures(w io.Writer, fails []testreport.Case) {
+	for i, c := range fails {
+		if i == maxListedFailures {
+			fmt.Fprintf(w, "  … and %d more failed\n", len(fails)-i)
+			return
+		}
+		status := string(c.Status)
+		if c.Kind != "" {
+			status += ": " + c.Kind
+		}
+		fmt.Fprintf(w, "  %s %s [%s]", c.Suite, c.Name, status)
+		if c.File != "" {
+			fmt.Fprintf(w, " at %s:%d", c.File, c.Line)
+		}
+		if msg, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n"); msg != "" {
+			fmt.Fprintf(w, ": %s", textclip.String(msg, 200))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // maxListedSkips bounds the skipped tests the summary names.

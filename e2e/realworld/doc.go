@@ -19,7 +19,8 @@
 // `go test` runs the cells marked CI (one per runner, and the pristine runs
 // of the projects marked CI); TRIAGE_VERDICTS=all runs them all,
 // and TRIAGE_VERDICTS_MD=FILE writes the table (`make verdicts` does both,
-// into docs/VERDICTS.md). A cell whose truth triage gets wrong fails the
+// into docs/VERDICTS.md); TRIAGE_VERDICTS_KEEP=DIR keeps each cell's raw
+// log and answers there. A cell whose truth triage gets wrong fails the
 // test unless it carries a Known reason, in which case it is reported.
 //
 // Coverage runs are judged apart (coverage_test.go): on one project per

@@ -98,6 +98,8 @@ func logLine(raw string) string {
 	return raw
 }
 
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
 // judgeKept checks that every raw-log line matching one of the cell's Keep
 // expressions is in triage filter's output, and that the raw log has one.
 func judgeKept(c Cell, loc faultLoc, raw []string, filtered string) []string {
@@ -106,7 +108,8 @@ func judgeKept(c Cell, loc faultLoc, raw []string, filtered string) []string {
 		re := regexp.MustCompile(strings.ReplaceAll(expr, "{line}", fmt.Sprint(loc.Line)))
 		seen := false
 		for _, r := range raw {
-			l := strings.TrimSpace(logLine(r))
+			// The filter prints lines without their colour escapes.
+			l := strings.TrimSpace(ansiEscape.ReplaceAllString(logLine(r), ""))
 			if !re.MatchString(l) {
 				continue
 			}
@@ -212,6 +215,7 @@ func runCell(t *testing.T, c Cell) Outcome {
 	} else {
 		raw := rawLog(t, store, out.OutputID)
 		filtered, code := filterLog(t, p.Toolchain, raw)
+		keepLogs(t, c, raw, test.Text, filtered)
 		o.Filter = firstLine(filtered)
 		// A log cut short by a timeout reads, to a filter, as a run that
 		// ended with a test unfinished.

@@ -233,3 +233,18 @@ func cellEnv(c Cell) map[string]string {
 	}
 	return env
 }
+
+// keepLogs writes a cell's raw log and its two answers under
+// $TRIAGE_VERDICTS_KEEP, when set, to read a wrong cell's evidence.
+func keepLogs(t *testing.T, c Cell, raw []string, test, filtered string) {
+	dir := os.Getenv("TRIAGE_VERDICTS_KEEP")
+	if dir == "" {
+		return
+	}
+	base := filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(c.Name()))
+	for ext, text := range map[string]string{".raw.log": strings.Join(raw, "\n") + "\n", ".test.txt": test, ".filter.txt": filtered} {
+		if err := os.WriteFile(base+ext, []byte(text), 0o644); err != nil {
+			t.Logf("keeping logs: %v", err)
+		}
+	}
+}

@@ -268,6 +268,8 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 				// The log says so too, for whoever reads it later.
 				testreport.WriteReportSection(p, path.Base(sr.Step.ReportFile), jr.CutShort)
 			}
+			// And what each program's own framework said of its tests.
+			rep.AdoptFramework(jr)
 		}
 	}
 	if rep != nil {

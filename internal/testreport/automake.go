@@ -173,39 +173,53 @@ func (r *Report) ReadTestLogs(dir string, read LogReader, maxLogs int, w io.Writ
 		read = readLocalLog
 	}
 	changed := false
-	for i := range r.Cases {
-		c := &r.Cases[i]
-		if c.LogFile == "" || (c.Status != Failed && c.Status != Errored && c.Status != Crashed) {
-			continue
-		}
-		if maxLogs--; maxLogs < 0 {
-			unread++
-			continue
-		}
-		path := c.LogFile
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		log, err := read(path, maxTestLog)
-		if ext := filepath.Ext(c.Name); err != nil && ext != "" {
-			path = strings.TrimSuffix(path, ext+".log") + ".log"
-			log, err = read(path, maxTestLog)
-		}
-		if err != nil {
-			continue
-		}
-		c.LogFile = path
-		if readTestLogFrom(c, bytes.NewReader(log)) {
-			changed = true
-			if w != nil {
-				writeTestLogSection(w, c.Name, filepath.Base(path), log)
+	// The failed tests' logs first; then, while the bound allows, the
+	// passed ones', whose framework may say the program ended early
+	// (exit 0 in a test) or that a test failed (CUnit exits 0).
+	for _, failed := range []bool{true, false} {
+		for i := range r.Cases {
+			c := &r.Cases[i]
+			bad := c.Status == Failed || c.Status == Errored || c.Status == Crashed
+			if c.LogFile == "" || bad != failed || !bad && c.Status != Passed {
+				continue
 			}
+			if maxLogs--; maxLogs < 0 {
+				if failed {
+					unread++
+				}
+				continue
+			}
+			changed = r.readTestLog(c, dir, read, w) || changed
 		}
 	}
 	if changed {
 		r.finish()
 	}
 	return unread
+}
+
+// readTestLog reads c's own log; it reports whether c changed.
+func (r *Report) readTestLog(c *Case, dir string, read LogReader, w io.Writer) bool {
+	path := c.LogFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	log, err := read(path, maxTestLog)
+	if ext := filepath.Ext(c.Name); err != nil && ext != "" {
+		path = strings.TrimSuffix(path, ext+".log") + ".log"
+		log, err = read(path, maxTestLog)
+	}
+	if err != nil {
+		return false
+	}
+	c.LogFile = path
+	if !r.readTestLogFrom(c, bytes.NewReader(log)) {
+		return false
+	}
+	if w != nil {
+		writeTestLogSection(w, c.Name, filepath.Base(path), log)
+	}
+	return true
 }
 
 // LogReader reads up to max bytes of a test's own log.
@@ -220,9 +234,29 @@ func readLocalLog(path string, max int) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, int64(max)))
 }
 
-// readTestLogFrom reads a test's log into c; it reports whether c changed.
-func readTestLogFrom(c *Case, r io.Reader) bool {
-	sc := bufio.NewScanner(r)
+// readTestLogFrom reads a test's log into c, r's case, and what the test
+// program's framework said of its tests (nested.go); it reports whether c
+// changed.
+func (r *Report) readTestLogFrom(c *Case, log io.Reader) bool {
+	var prog programOutput
+	passed := c.Status == Passed
+	changed := false
+	if passed {
+		io.Copy(&prog, log)
+	} else {
+		changed = readTestLogEvidence(c, io.TeeReader(log, &prog))
+	}
+	if cut := c.adoptFramework(prog.framework(), prog.truncated); cut != nil && passed {
+		r.cutShort(c.Suite, c.Name, cut.afterExitZero())
+	}
+	return changed || c.byFramework
+}
+
+// readTestLogEvidence reads a failed test's log into c: a sanitizer's
+// report, a signal's exit status, an assertion. It reports whether c
+// changed.
+func readTestLogEvidence(c *Case, log io.Reader) bool {
+	sc := bufio.NewScanner(log)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var sanitizer, assertion, frame string
 	var file string

@@ -2,7 +2,6 @@ package testreport
 
 import (
 	"io"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,12 +21,6 @@ var (
 	// "    Start 2: crash"
 	ctestStartRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*Start\s+\d+: (\S+)$`)
-	})
-	// Unity's failure line, which --output-on-failure prints after the
-	// failed test's result line:
-	// "/src/tests/parse_number.c:72:parse_number_should_parse_zero:FAIL: Expected 1 Was 2. injected"
-	unityFailRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(\S+?\.\w+):(\d+):(\w+):FAIL(?::\s*(.*))?$`)
 	})
 	// "33% tests passed, 2 tests failed out of 3"
 	ctestSummaryRE = sync.OnceValue(func() *regexp.Regexp {
@@ -55,7 +48,9 @@ type ctestParser struct {
 	summary  bool
 	inReport bool // a sanitizer report's frames are being read
 	race     *raceReport
-	report   reportSection // what the pipeline adopted from CTest's JUnit file
+	report   reportSection  // what the pipeline adopted from CTest's JUnit file
+	out      *programOutput // a failed test's output (--output-on-failure)
+	outCase  int            // its case's index
 }
 
 func (p *ctestParser) line(line string) {
@@ -63,19 +58,34 @@ func (p *ctestParser) line(line string) {
 		return
 	}
 	if m := ctestStartRE().FindStringSubmatch(line); m != nil {
+		p.endOutput()
 		p.started = append(p.started, m[1])
 		return
 	}
 	if m := ctestCaseRE().FindStringSubmatch(line); m != nil {
+		p.endOutput()
 		p.result(m)
 		return
 	}
-	if p.failedOutput(line) {
+	if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
+		p.endOutput()
+		p.tally(line, m)
 		return
 	}
-	if m := ctestSummaryRE().FindStringSubmatch(line); m != nil {
-		p.tally(line, m)
+	if p.out != nil {
+		p.out.line(line)
 	}
+	p.failedOutput(line)
+}
+
+// endOutput ends a failed test's output: what its framework said of it
+// (the test inside that failed, where) goes to its case.
+func (p *ctestParser) endOutput() {
+	if p.out == nil {
+		return
+	}
+	p.rep.Cases[p.outCase].adoptFramework(p.out.framework(), p.out.truncated)
+	p.out = nil
 }
 
 // result records a test's result line.
@@ -90,6 +100,9 @@ func (p *ctestParser) result(m []string) {
 	}
 	if c.Status != Passed {
 		c.Message = result
+		if c.Status != Skipped {
+			p.out, p.outCase = &programOutput{}, len(p.rep.Cases)
+		}
 	}
 	if strings.HasPrefix(result, "Timeout") {
 		// "***Timeout  30.06 sec": CTest killed it at its limit.
@@ -107,15 +120,15 @@ func (p *ctestParser) lastFailed() *Case {
 }
 
 // failedOutput reads what --output-on-failure prints after a failed test's
-// result line, and reports whether the line was taken: a sanitizer report
-// there makes the test crashed, whatever exit status the sanitizer chose.
-func (p *ctestParser) failedOutput(line string) bool {
+// result line: a sanitizer report there makes the test crashed, whatever
+// exit status the sanitizer chose.
+func (p *ctestParser) failedOutput(line string) {
 	if c := p.lastFailed(); c != nil && isRaceStart(line) {
 		// A data race fails the test, which ran to its end: race.go.
 		c.Kind, c.Message = KindDataRace, sanitizerMessage(line)
 		p.race = &raceReport{}
 		p.race.feed(line)
-		return true
+		return
 	}
 	if p.race != nil && p.race.feed(line) {
 		c := &p.rep.Cases[len(p.rep.Cases)-1]
@@ -126,19 +139,7 @@ func (p *ctestParser) failedOutput(line string) bool {
 	if c := p.lastFailed(); c != nil && isSanitizerReport(line) {
 		c.Status, c.Message = Crashed, sanitizerMessage(line)
 		p.inReport = true
-		return true
-	}
-	if c := p.lastFailed(); c != nil && c.File == "" {
-		if m := unityFailRE().FindStringSubmatch(line); m != nil {
-			// The first failed assertion of the test program.
-			c.File = m[1]
-			c.Line, _ = strconv.Atoi(m[2])
-			c.Message = m[3] + " at " + filepath.Base(m[1]) + ":" + m[2]
-			if m[4] != "" {
-				c.Message += ": " + m[4]
-			}
-			return true
-		}
+		return
 	}
 	if n := len(p.rep.Cases); p.inReport && n > 0 {
 		// The report's first frame in the program's own code.
@@ -149,7 +150,6 @@ func (p *ctestParser) failedOutput(line string) bool {
 			p.inReport = false
 		}
 	}
-	return false
 }
 
 // tally records ctest's summary line, "50% tests passed, 1 tests failed out of 2".
@@ -169,6 +169,7 @@ func (p *ctestParser) tally(line string, m []string) {
 
 // finish marks the run cut short when ctest's summary never came.
 func (p *ctestParser) finish() {
+	p.endOutput()
 	p.report.adopt(p.rep)
 	if p.summary {
 		return

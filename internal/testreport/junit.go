@@ -36,6 +36,7 @@ func parseJUnit(r io.Reader) (*Report, error) {
 			}
 			if p.inOut {
 				p.watch.Write(t)
+				p.out.Write(t)
 			}
 		case xml.EndElement:
 			p.end(t)
@@ -53,6 +54,7 @@ type junitParser struct {
 	inFail bool     // inside <failure> or <error>: collect text
 	inOut  bool     // inside the case's <system-out>
 	watch  *frameworkWatch
+	out    *programOutput // the case's output, for its framework's reader
 	text   strings.Builder
 	depth  int
 	tally  junitTally
@@ -72,7 +74,7 @@ func (p *junitParser) start(t xml.StartElement) {
 		p.suites = append(p.suites, attr(t.Attr, "name"))
 	case "testcase":
 		p.cur = junitCase(t.Attr, p.suites)
-		p.watch = &frameworkWatch{}
+		p.watch, p.out = &frameworkWatch{}, &programOutput{}
 	case "system-out":
 		p.inOut = p.cur != nil
 	case "failure", "error":
@@ -126,11 +128,21 @@ func (p *junitParser) endCase() {
 		cur.Closing = strings.ToValidUTF8(string(p.watch.last), "")
 		cur.OutputLines = p.watch.lines
 	}
-	if fw != "" && cur.Status == Passed {
+	passed := cur.Status == Passed
+	cut := cur.adoptFramework(p.out.framework(), p.watch.truncated || p.out.truncated)
+	switch {
+	case fw != "" && passed:
 		// Exit 0 passed it; its own framework never finished.
 		how := "exit 0 before " + fw + "'s summary"
-		cur.Status, cur.Message = Errored, "the test program ended early: "+how
+		if cut != nil && cut.Test != "" {
+			how += ", while running " + cut.Test
+		}
+		if cur.Status == Passed || cur.Status == Errored {
+			cur.Status, cur.Message = Errored, "the test program ended early: "+how
+		}
 		p.rep.cutShort(cur.Suite, cur.Name, how)
+	case cut != nil && passed:
+		p.rep.cutShort(cur.Suite, cur.Name, cut.afterExitZero())
 	}
 	p.rep.Cases = append(p.rep.Cases, *cur)
 	p.cur = nil

@@ -73,7 +73,11 @@ func ParseMesonTestlog(r io.Reader) (*Report, error) {
 			}
 			continue
 		}
-		rep.Cases = append(rep.Cases, rec.testCase())
+		c := rec.testCase()
+		if cut := rec.out.cut; cut != nil {
+			rep.cutShort(c.Suite, c.Name, cut.afterExitZero())
+		}
+		rep.Cases = append(rep.Cases, c)
 	}
 	if bad > 1 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("testlog.json: %d lines are not test records", bad))
@@ -529,9 +533,11 @@ type testOutput struct {
 	line        int
 	race        *raceReport
 	raceMsg     string
-	raceDone    bool   // the race report ended
-	last        string // the last non-blank line (Case.Closing)
-	lines       int    // non-blank lines (Case.OutputLines)
+	raceDone    bool          // the race report ended
+	last        string        // the last non-blank line (Case.Closing)
+	lines       int           // non-blank lines (Case.OutputLines)
+	program     programOutput // for the test program's framework's reader
+	cut         *CutShort     // the framework's run cut short in a test that passed
 }
 
 // feed reads one line of the output.
@@ -541,6 +547,7 @@ func (o *testOutput) feed(line string) {
 		strings.Contains(t, " time out (After ") {
 		return // meson's words, not the test's
 	}
+	o.program.line(line)
 	o.last = strings.ToValidUTF8(t[:min(len(t), maxClosing)], "")
 	o.lines++
 	switch {
@@ -575,16 +582,25 @@ func (o *testOutput) feed(line string) {
 	}
 }
 
-// apply gives c what the output says, when c did not pass. A sanitizer's
+// apply gives c what the output says: the evidence when c did not pass,
+// and what the test program's framework said of its tests (nested.go),
+// which may fail a test that passed.
+func (o *testOutput) apply(c *Case) {
+	passed := c.Status == Passed
+	if !passed && c.Status != Skipped {
+		o.evidence(c)
+	}
+	if cut := c.adoptFramework(o.program.framework(), o.program.truncated); cut != nil && passed {
+		o.cut = cut
+	}
+}
+
+// evidence gives c, which did not pass, what the output says. A sanitizer's
 // report makes a failed test crashed (as under CTest: the sanitizer chose
 // the exit status), unless meson killed it; a data race marks it. The
 // message starts with what meson said of the exit, then the output's
 // evidence, the first line joined to it.
-func (o *testOutput) apply(c *Case) {
-	status := c.Status
-	if status == Passed || status == Skipped {
-		return
-	}
+func (o *testOutput) evidence(c *Case) {
 	if o.race != nil && o.race.site == nil {
 		o.race.finish()
 	}

@@ -42,8 +42,9 @@ const (
 )
 
 // KindTimeout is the Kind of an Errored case that its runner stopped at
-// the runner's own time limit (CTest's TIMEOUT property or --timeout); its
-// Message says after how long: "timed out after 30.06 s".
+// the runner's own time limit (CTest's TIMEOUT property or --timeout,
+// meson test's timeout: times its multiplier); its Message says after how
+// long: "timed out after 30.06 s".
 const KindTimeout = "timeout"
 
 // Case is one test.
@@ -70,6 +71,10 @@ type Case struct {
 	Closing string `json:"-"`
 	// OutputLines counts the lines of that output; 0 when unknown.
 	OutputLines int `json:"-"`
+	// byFramework: the program's own test framework told its status,
+	// message or place (adoptFramework).
+	byFramework bool
+	within      string // the framework's test that failed
 }
 
 // Suite groups cases as the tool grouped them.

@@ -118,7 +118,7 @@ func (s *testLogSection) line(line string, rep *Report) bool {
 	if t == testLogEnd+s.test+reportSectionSuffix {
 		for i := len(rep.Cases) - 1; i >= 0; i-- {
 			if rep.Cases[i].Name == s.test {
-				readTestLogFrom(&rep.Cases[i], &s.buf)
+				rep.readTestLogFrom(&rep.Cases[i], &s.buf)
 				break
 			}
 		}

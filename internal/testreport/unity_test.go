@@ -25,7 +25,7 @@ func TestCTestUnityFailureLine(t *testing.T) {
 	if c.Name != "parse_number" || c.File != "/src/cjson/tests/parse_number.c" || c.Line != 72 {
 		t.Errorf("case %s at %s:%d, want parse_number at /src/cjson/tests/parse_number.c:72", c.Name, c.File, c.Line)
 	}
-	if want := "parse_number_should_parse_zero at parse_number.c:72: Expected 1 Was 2. injected"; c.Message != want {
+	if want := "parse_number_should_parse_zero failed at parse_number.c:72: Expected 1 Was 2. injected"; c.Message != want {
 		t.Errorf("message %q, want %q", c.Message, want)
 	}
 	if rep.CutShort != nil {

@@ -82,7 +82,10 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 	if c := cfg.buildType; c != "" {
 		configure = append(configure, "-DCMAKE_BUILD_TYPE="+c)
 	}
-	if p.o.Coverage {
+	if cfg.addDebugInfo {
+		configure = append(configure, "-DCMAKE_C_FLAGS_INIT=-g", "-DCMAKE_CXX_FLAGS_INIT=-g")
+	}
+	if p.o.Coverage || cfg.addDebugInfo {
 		// The flags of every language are given; CMake need not warn of
 		// those the project does not use.
 		configure = append(configure, "--no-warn-unused-cli")

@@ -38,6 +38,11 @@ var flagEnv = []string{"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CPPFLAGS",
 type cmakeConfig struct {
 	buildType string
 	buildDir  string
+	// addDebugInfo: the build type in use has no -g (the project's own
+	// Release, a caller's MinSizeRel), so triage adds it through
+	// CMAKE_<LANG>_FLAGS_INIT, which keeps CFLAGS and the type's own
+	// flags: -g changes no generated code, and a crash gets its lines.
+	addDebugInfo bool
 }
 
 func planCMakeConfig(p *planInput) cmakeConfig {
@@ -55,11 +60,15 @@ func planCMakeConfig(p *planInput) cmakeConfig {
 		name = "default"
 	}
 	if d := p.o.BuildDir; d != "" {
+		// The caller's own build tree keeps the flags its cache holds.
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(p.dir, d)
 		}
 		c.buildDir = filepath.Clean(d)
 		return c
+	}
+	if c.addDebugInfo = !HasDebugInfoType(name); c.addDebugInfo {
+		name += "-g" // a directory configured before without it keeps its flags
 	}
 	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env, configureArgs(p.o)))
 	return c
@@ -194,6 +203,9 @@ func CMakeBuildNote(dir string, o Options) string {
 		what = "configuration " + t + " (from the environment or configure arguments)"
 	default:
 		what = "the project's own build type"
+	}
+	if c.addDebugInfo {
+		what += " with -g added"
 	}
 	return what + ", built in " + c.buildDir
 }

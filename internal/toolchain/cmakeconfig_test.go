@@ -3,6 +3,7 @@ package toolchain
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,10 +29,10 @@ func TestCMakeBuildTypeAndDirectory(t *testing.T) {
 		buildDir  string // relative to dir
 	}{
 		{"no build type anywhere: Debug, for debug info", plain, Options{}, "Debug", ".triage/build/debug"},
-		{"the caller's configuration", plain, Options{Configuration: "Release"}, "Release", ".triage/build/release"},
-		{"the project's own default", ownType, Options{}, "", ".triage/build/default"},
+		{"the caller's configuration", plain, Options{Configuration: "Release"}, "Release", ".triage/build/release-g"},
+		{"the project's own default", ownType, Options{}, "", ".triage/build/default-g"},
 		{"configuration overrides the project's", ownType, Options{Configuration: "Debug"}, "Debug", ".triage/build/debug"},
-		{"configure args set it", plain, Options{ConfigureArgs: []string{"-DCMAKE_BUILD_TYPE:STRING=MinSizeRel"}}, "", ".triage/build/minsizerel"},
+		{"configure args set it", plain, Options{ConfigureArgs: []string{"-DCMAKE_BUILD_TYPE:STRING=MinSizeRel"}}, "", ".triage/build/minsizerel-g"},
 		{"the environment sets it", plain, Options{Env: map[string]string{"CMAKE_BUILD_TYPE": "RelWithDebInfo"}}, "", ".triage/build/relwithdebinfo"},
 		{"an explicit build dir", plain, Options{BuildDir: "out"}, "Debug", "out"},
 	}
@@ -54,6 +55,10 @@ func TestCMakeBuildTypeAndDirectory(t *testing.T) {
 			}
 			if got != tt.buildType {
 				t.Errorf("-DCMAKE_BUILD_TYPE=%q, want %q (%q)", got, tt.buildType, configure)
+			}
+			// -g for every build type without it; CFLAGS and the type's flags kept.
+			if g := slices.Contains(configure, "-DCMAKE_C_FLAGS_INIT=-g"); g != strings.HasSuffix(tt.buildDir, "-g") {
+				t.Errorf("configure %q: -g added %v, want it exactly for a build type without debug info", configure, g)
 			}
 			if c := strings.Join(test.Argv, " "); (tt.buildType != "") != strings.Contains(c, "-C "+tt.buildType) {
 				t.Errorf("ctest %q: want -C %s exactly when a build type is passed", c, tt.buildType)

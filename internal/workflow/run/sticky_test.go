@@ -51,9 +51,10 @@ func TestCMakeNothingSticky(t *testing.T) {
 			}
 		}
 	}
-	test(map[string]any{"configuration": "release"}, "release", "-C release", "build: configuration release (as asked)")
+	// release has no -g of its own: triage adds it, in a directory of its own.
+	test(map[string]any{"configuration": "release"}, "release-g", "-C release", "build: configuration release (as asked) with -g added")
 	test(map[string]any{}, "debug", "-C Debug", "build: configuration Debug (the default: the project sets no build type)")
-	for cfg, want := range map[string]string{"release": "CMAKE_BUILD_TYPE:STRING=release", "debug": "CMAKE_BUILD_TYPE:STRING=Debug"} {
+	for cfg, want := range map[string]string{"release-g": "CMAKE_BUILD_TYPE:STRING=release", "debug": "CMAKE_BUILD_TYPE:STRING=Debug"} {
 		cache, _ := os.ReadFile(filepath.Join(dir, ".triage", "build", cfg, "CMakeCache.txt"))
 		if !bytes.Contains(cache, []byte(want)) {
 			t.Errorf("%s's cache lacks %s", cfg, want)
