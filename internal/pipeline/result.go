@@ -209,30 +209,16 @@ func firstError(diags []logfilter.Diagnostic) string {
 	return first
 }
 
-// compilerErrors counts the errors a compiler printed at a source location,
-// and the linker's: what tells a build's output from a test's.
-func compilerErrors(diags []logfilter.Diagnostic) int {
-	n := 0
-	for _, d := range diags {
-		switch {
-		case d.Kind == logfilter.KindLinker:
-			n++
-		case d.Kind == logfilter.KindError && d.Line > 0 && compilers[d.Tool]:
-			n++
-		}
-	}
-	return n
-}
-
-// compilers are the Diagnostic tools that name a compiler.
-var compilers = map[string]bool{"cc": true, "go": true, "rustc": true, "swiftc": true, "clang": true}
-
 // concludeTests concludes a test run from its report.
 func (r *Result) concludeTests() {
 	rep := r.Report
 	var res *testStepOutcome
 	if len(r.Steps) > 0 {
 		res = newTestStepOutcome(r.Steps[len(r.Steps)-1], rep != nil)
+	}
+	if r.buildStoppedTests(res) { // buildstopped.go
+		r.concludeBuildStoppedTests()
+		return
 	}
 	if rep == nil {
 		r.concludeUnparsed(res)
@@ -355,12 +341,8 @@ func (r *Result) concludeUnparsed(res *testStepOutcome) {
 		r.Status = Crashed
 		r.Line = r.crashLine(res)
 	case res.exit != 0:
-		if compilerErrors(r.Log.Diagnostics) > 0 {
-			// make test, make check: the test step builds first, and
-			// its compiler stopped it.
-			r.concludeBuild("test step; no test results recognised")
-			return
-		}
+		// Compiler errors that stopped the step were concluded before
+		// (buildStoppedTests): these are other errors.
 		if r.Log.Errors+r.Log.LinkerErrors > 0 {
 			r.Status = Failed
 			r.Line = fmt.Sprintf("TESTS FAILED (exit %d): %s in the output; no test results recognised", res.exit, plural(r.Log.Errors+r.Log.LinkerErrors, "error"))
