@@ -25,7 +25,8 @@ type Cell struct {
 	Edits   []Edit
 	Class   Class
 	// FilterClass is what the raw log alone shows, when it shows less than
-	// the run did; a timed-out run's log reads as failed (a test unfinished).
+	// the run did; a timed-out run's log reads as failed (a test unfinished),
+	// unless the runner's own limit ended the test: set it to TimedOut then.
 	FilterClass Class
 	Test        string         // the test that was running; "" when the runner names none
 	Frame       bool           // the verdict points at the FAULT line (first project frame, or the compiler's location)

@@ -217,14 +217,15 @@ func runCell(t *testing.T, c Cell) Outcome {
 		filtered, code := filterLog(t, p.Toolchain, raw)
 		keepLogs(t, c, raw, test.Text, filtered)
 		o.Filter = firstLine(filtered)
-		// A log cut short by a timeout reads, to a filter, as a run that
-		// ended with a test unfinished.
+		// A log cut short by triage's timeout reads, to a filter, as a run
+		// that ended with a test unfinished; a cell whose runner's own
+		// limit ended the test (its log says so) sets FilterClass.
 		want := c.FilterClass
 		if want == "" {
 			want = c.Class
-		}
-		if want == TimedOut {
-			want = Failed
+			if want == TimedOut {
+				want = Failed
+			}
 		}
 		// A filter can name only what the log shows.
 		fc := c

@@ -35,6 +35,9 @@ var Says = []Example{
 	{"not ok 3 - parses a flow sequence", "not ok", Failure},
 	{"    not ok 1 - subtest", "not ok", Failure},
 	{"Bail out! no database", "Bail out!", Failure},
+	{"#   Failed test 'injected'", "Failed test", Failure},
+	{"    #   Failed test 'inner two'", "Failed test", Failure},
+	{"#   Failed test at t/02-fail.t line 4.", "Failed test", Failure},
 	// frameworks
 	{"[  FAILED  ] MathTest.Add (0 ms)", "FAILED", Failure},
 	{"test cases: 2 | 1 passed | 1 failed", "failed", Failure},

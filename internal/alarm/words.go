@@ -58,7 +58,16 @@ var phrases = []phrase{
 	{text: "Bail out!", class: Failure, guard: atLineStart},
 	{text: "Unexpected Pass:", class: Failure, guard: countAfter},
 	{text: "Traceback (most recent call last)", class: Failure},
+	{text: TestMoreFailed, class: Failure, guard: tapComment},
 }
+
+// TestMoreFailed is Test::More's diagnostic of a failed assertion, a TAP
+// comment on its stderr: "#   Failed test 'name'" (or "#   Failed test at
+// t/x.t line 6."), then "#   at t/x.t line 6." and what it got. prove shows
+// no "not ok" line unless -v, so this line is often the only one that
+// names the assertion; the log filter keeps the comments after it as its
+// context.
+const TestMoreFailed = "Failed test"
 
 // anchor is a phrase found by its first word: word starts off bytes into
 // the phrase's text (": runtime error: " by "runtime", off 2).
@@ -164,6 +173,14 @@ func tapNotOK(line []byte, at int) Class {
 		return None
 	}
 	return Failure
+}
+
+// tapComment is TestMoreFailed opening a TAP comment ("#   Failed test",
+// indented in a subtest), as a word: not "#   Failed (TODO) test", an
+// expected failure, nor prove's "Failed tests:  2, 5" in its summary.
+func tapComment(line []byte, at int) Class {
+	end := at + len(TestMoreFailed)
+	return pick(string(bytes.TrimSpace(line[:at])) == "#" && (end == len(line) || line[end] == ' '), Failure)
 }
 
 func atLineStart(line []byte, at int) Class {

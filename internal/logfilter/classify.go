@@ -1,6 +1,10 @@
 package logfilter
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/triage-dev/triage/internal/alarm"
+)
 
 // ctxMode says which following lines belong to a diagnostic as its context.
 type ctxMode uint8
@@ -9,6 +13,7 @@ const (
 	ctxNone     ctxMode = iota
 	ctxIndented         // indented lines, gutters, carets, notes (gcc, clang, swiftc, rustc, cmake)
 	ctxAny              // any line, up to a cap (panics, sanitizer reports, uncaught exceptions)
+	ctxHash             // TAP comment lines, "#   at t/x.t line 6." (Test::More's diagnostics): isHashContext
 )
 
 // class is the verdict on one line.
@@ -122,6 +127,35 @@ var (
 	// test's output may hold such words; a run's verdict weighs them only
 	// when no recognised runner's summary vouches for it.
 	clsAlarm = class{kind: KindFailure, tool: "alarm"}
+	// clsTestMoreFailed is clsAlarm for Test::More's "#   Failed test
+	// 'name'": the comments after it say where the assertion is and what it
+	// got, its context. Not folded: two test files may fail a test of the
+	// same name at different places.
+	clsTestMoreFailed = class{kind: KindFailure, tool: "alarm", ctx: ctxHash}
 )
+
+// alarmClass is the class of a line no rule knows that holds the alarm
+// table's word h.
+func alarmClass(h alarm.Hit) class {
+	if h.Word == alarm.TestMoreFailed {
+		return clsTestMoreFailed
+	}
+	return clsAlarm
+}
+
+// isAlarm reports the classes alarmClass gives: kept, never counted. It is
+// asked of most lines, which are of another kind.
+func (c class) isAlarm() bool {
+	return c.kind == KindFailure && (c == clsAlarm || c == clsTestMoreFailed)
+}
+
+// isHashContext reports a line that goes on the TAP comments of a
+// Test::More failure (body without its indent): another comment that no
+// rule makes more than a plain line. A blank line, a TAP result or a
+// comment that says something of its own ("# Looks like you failed 1 test
+// of 3.", an alarm) ends them.
+func isHashContext(body []byte, c class) bool {
+	return len(body) > 0 && body[0] == '#' && c.kind < KindWarning && c.kind != KindSummary
+}
 
 func with(c class, tool string) class { c.tool = tool; return c }

@@ -163,7 +163,7 @@ func (f *Filter) line(raw []byte) {
 		if h, ok := alarm.Match(line); ok {
 			f.alarm(line, h)
 			if !c.kind.MustKeep() && c.kind != KindSummary {
-				c = clsAlarm // kept at every level
+				c = alarmClass(h) // kept at every level
 			}
 		}
 	}
@@ -210,6 +210,9 @@ func (f *Filter) isContext(line []byte, c class) bool {
 		return false
 	}
 	body, indent := trimIndent(line)
+	if f.ctx == ctxHash {
+		return isHashContext(body, c)
+	}
 	if f.ctx == ctxAny {
 		// A panic's stack or a sanitizer report runs until the next
 		// top-level verdict.
@@ -405,7 +408,7 @@ func hasLocation(line []byte) bool {
 }
 
 func (f *Filter) count(line []byte, c class) {
-	if c == clsAlarm {
+	if c.isAlarm() {
 		return // kept, and in Summary.Alarm; not a diagnostic of its own
 	}
 	switch c.kind {

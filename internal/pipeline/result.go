@@ -238,7 +238,10 @@ func (r *Result) concludeTests() {
 		r.Line = "TESTS FAILED: " + cutShortClause(rep)
 	case bad > 0:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total) + kindClause(rep)
+		r.Line = runnerTimeoutLine(rep, bad) // runnertimeout.go
+		if r.Line == "" {
+			r.Line = fmt.Sprintf("TESTS FAILED: %d of %d failed", bad, t.Total) + kindClause(rep)
+		}
 	case len(rep.RunnerErrors) > 0:
 		// The runner said why it failed: not a silent failure.
 		r.Status = Failed

@@ -1,7 +1,6 @@
 package testreport
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -56,58 +55,6 @@ var (
 // maxMesonRunning bounds the tests kept as started without a result.
 const maxMesonRunning = 1024
 
-// isMesonOutput finds meson in a sample: a result line (its status maybe
-// coloured, after a terminal's erased progress line), the tally's first
-// two lines, or the failed rebuild before any test. A CTest line, "1/3
-// Test #1: a .....   Passed    0.01 sec", has no result word of meson's.
-// Only a line that starts as "N/M " is matched against the result line's
-// pattern, which keeps a sample of another tool's well under a
-// millisecond.
-func isMesonOutput(sample []byte) bool {
-	prevOk := false
-	for len(sample) > 0 {
-		line := sample
-		if i := bytes.IndexByte(sample, '\n'); i >= 0 {
-			line, sample = sample[:i], sample[i+1:]
-		} else {
-			sample = nil
-		}
-		if i := bytes.LastIndex(line, []byte("\x1b[K")); i >= 0 {
-			line = line[i+3:] // after a progress line the terminal erased
-		}
-		line = bytes.TrimRight(line, "\r")
-		t := bytes.TrimLeft(line, " ")
-		switch {
-		case prevOk && (bytes.HasPrefix(t, []byte("Expected Fail:")) || bytes.HasPrefix(t, []byte("Fail:"))):
-			return true
-		case bytes.HasPrefix(t, []byte("Could not rebuild ")):
-			return true
-		case len(t) > 0 && isDigit(t[0]) && startsTestNumber(t):
-			if mesonResultRE().MatchString(stripANSI(string(line))) {
-				return true
-			}
-		}
-		prevOk = bytes.HasPrefix(t, []byte("Ok:")) && mesonTallyRE().Match(t)
-	}
-	return false
-}
-
-// startsTestNumber reports whether l starts as "N/M ".
-func startsTestNumber(l []byte) bool {
-	i := 0
-	for i < len(l) && isDigit(l[i]) {
-		i++
-	}
-	if i == 0 || i == len(l) || l[i] != '/' {
-		return false
-	}
-	j := i + 1
-	for j < len(l) && isDigit(l[j]) {
-		j++
-	}
-	return j > i+1 && j < len(l) && l[j] == ' '
-}
-
 // parseMeson reads the console output of `meson test`, in each of its
 // shapes: the default (a line per finished test, then the command of a
 // failed one after ">>> "), --print-errorlogs and -v (a test's output
@@ -123,10 +70,12 @@ func startsTestNumber(l []byte) bool {
 // project's name), FormatMeson when there is none.
 //
 // A test killed by a signal is crashed, unless meson killed it (TIMEOUT,
-// INTERRUPT: errored). A failed test's output, when shown, gives its message
-// its first failure lines, and a sanitizer's report makes it crashed as
-// under CTest. EXPECTEDFAIL passes and UNEXPECTEDPASS fails, as meson
-// counts them (and automake's harness XFAIL and XPASS).
+// INTERRUPT: errored; a TIMEOUT is of Kind KindTimeout, as CTest's, since
+// the verdict names a test stopped at its runner's limit). A failed test's
+// output, when shown, gives its message its first failure lines, and a
+// sanitizer's report makes it crashed as under CTest. EXPECTEDFAIL passes
+// and UNEXPECTEDPASS fails, as meson counts them (and automake's harness
+// XFAIL and XPASS).
 //
 // A run is complete with meson's tally and a result for each of its M
 // tests: a run whose tally never came (meson killed, the log cut) was cut
@@ -434,8 +383,11 @@ func mesonCase(name, result, detail string, d time.Duration) Case {
 	c := Case{Suite: mesonSuite(name), Name: name, Duration: d}
 	detail = strings.TrimSpace(detail)
 	withDetail := func(s string) string {
-		if detail == "" {
+		switch {
+		case detail == "":
 			return s
+		case strings.HasPrefix(detail, "("): // "(exit status 143 or signal 15 SIGTERM)"
+			return s + " " + detail
 		}
 		return s + " (" + detail + ")"
 	}
@@ -447,7 +399,10 @@ func mesonCase(name, result, detail string, d time.Duration) Case {
 	case "IGNORED":
 		c.Status, c.Message = Skipped, "ignored: its results were not read (run interactively)"
 	case "TIMEOUT":
-		c.Status, c.Message = Errored, withDetail(fmt.Sprintf(msgTimedOut+" %.2fs", d.Seconds()))
+		// meson stopped it at the test's timeout: (times the multiplier),
+		// sending SIGTERM, then SIGKILL, which the detail then names.
+		c.Status, c.Kind = Errored, KindTimeout
+		c.Message = withDetail(fmt.Sprintf(msgTimedOut+" %.2f s", d.Seconds()))
 	case "INTERRUPT":
 		c.Status, c.Message = Errored, withDetail(msgInterrupted)
 	case "UNEXPECTEDPASS":
