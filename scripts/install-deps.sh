@@ -16,7 +16,7 @@ log() { printf '[install-deps] %s\n' "$*" >&2; }
 declare -A PKG=(
   [gcc]=gcc [g++]=g++ [make]=make [cmake]=cmake [gdb]=gdb
   [lldb-16]=lldb-16 [lldb-vscode-16]=lldb-16
-  [crash]=crash [drgn]=python3-drgn
+  [crash]=crash [drgn]=python3-drgn [valgrind]=valgrind
   [qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static [cpio]=cpio
   [node]=nodejs [npm]=npm [git]=git [xz]=xz-utils [file]=file
   # the remote test host (scripts/test-host.sh): sshd in a network namespace

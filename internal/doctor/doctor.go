@@ -111,6 +111,7 @@ func probes() []probe {
 		fromTool(toolpath.Dlv, "DAP debugger backend for Go", "version"),
 		fromTool(toolpath.Crash, "kernel vmcore analysis", "--version"),
 		fromTool(toolpath.Drgn, "programmable kernel and userspace dump analysis", "--version"),
+		fromTool(toolpath.Valgrind, "memory errors where they happen (memcheck), no rebuild", "--version"),
 		{[]string{"qemu-system-x86_64"}, "generating test kernel vmcores", []string{"--version"}, "apt-get install qemu-system-x86"},
 		{[]string{"xcodebuild"}, "Xcode builds and tests (macOS)", []string{"-version"}, "install Xcode (macOS only)"},
 		{[]string{"xcrun"}, "simctl, xcresulttool, lldb-dap (macOS)", []string{"--version"}, "install Xcode command line tools (macOS only)"},

@@ -1,5 +1,5 @@
 // Package toolpath finds the debuggers and dump engines triage drives (gdb,
-// lldb, lldb-dap, dlv, crash, drgn). It is the one place that decides which
+// lldb, lldb-dap, dlv, crash, drgn; valgrind). It is the one place that decides which
 // program is used, for the debugger backends, the first-look backtrace, the
 // hang stacks, the dump engines and the doctor alike. LLVM's tools carry a
 // version in their names on some systems (lldb-16, lldb-dap-18): the plain

@@ -39,6 +39,7 @@ var (
 	Dlv        = Tool{Name: "dlv", names: []string{"dlv"}, goBin: true, Install: "go install github.com/go-delve/delve/cmd/dlv@latest"}
 	Crash      = Tool{Name: "crash", names: []string{"crash"}, Install: "apt-get install crash"}
 	Drgn       = Tool{Name: "drgn", names: []string{"drgn"}, Install: "apt-get install python3-drgn"}
+	Valgrind   = Tool{Name: "valgrind", names: []string{"valgrind"}, Install: "apt-get install valgrind"}
 )
 
 // Candidates lists where t is looked for, in order: names in PATH, then
