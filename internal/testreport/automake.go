@@ -91,9 +91,18 @@ func parseAutomake(r io.Reader) (*Report, error) {
 	signal := "" // the driver's signal line, for the next failed test
 	summary := false
 	var own testLogSection // a test's own log, copied in by ReadTestLogs
+	// The serial harness prints a test's own output before its result
+	// line; the parallel one keeps it in the test's log.
+	var out programOutput
 	err := lines(r, func(line string) {
 		if own.line(line, rep) {
 			return
+		}
+		if !automakeResultRE().MatchString(line) {
+			out.line(line)
+			if ev := crashEvidence(line); ev != "" && signal == "" && !makeErrorRE().MatchString(line) {
+				signal = ev // a shell's "line 6: 27066 Segmentation fault (core dumped) ${dir}$tst"
+			}
 		}
 		if m := makeDirRE().FindStringSubmatch(line); m != nil {
 			if m[1] == "Entering" {
@@ -108,8 +117,13 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := automakeResultRE().FindStringSubmatch(line); m != nil {
-			rep.Cases = append(rep.Cases, automakeCase(m, dirs, signal))
-			signal = ""
+			c := automakeCase(m, dirs, signal)
+			passed := c.Status == Passed
+			if cut := c.adoptFramework(out.framework(), out.truncated); cut != nil && passed {
+				rep.cutShort(c.Suite, c.Name, cut.afterExitZero())
+			}
+			rep.Cases = append(rep.Cases, c)
+			signal, out = "", programOutput{}
 			return
 		}
 		if m := automakeTallyRE().FindStringSubmatch(line); m != nil {
@@ -258,7 +272,7 @@ func (r *Report) readTestLogFrom(c *Case, log io.Reader) bool {
 func readTestLogEvidence(c *Case, log io.Reader) bool {
 	sc := bufio.NewScanner(log)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	var sanitizer, assertion, frame string
+	var sanitizer, assertion, frame, death string
 	var file string
 	var line, status int
 	inReport := false
@@ -273,6 +287,8 @@ func readTestLogEvidence(c *Case, log io.Reader) bool {
 			}
 		case assertion == "" && strings.Contains(l, "Assertion `") && strings.Contains(l, "' failed"):
 			assertion = strings.TrimSpace(l)
+		case death == "":
+			death = crashEvidence(l) // a program the test ran died: the shell's "Segmentation fault"
 		}
 		if m := exitStatusRE().FindStringSubmatch(l); m != nil {
 			status, _ = strconv.Atoi(m[1])
@@ -292,6 +308,9 @@ func readTestLogEvidence(c *Case, log io.Reader) bool {
 		if assertion != "" {
 			c.Message += ": " + assertion
 		}
+	case death != "":
+		c.Status = Crashed
+		c.Message = strings.TrimSpace("a program the test ran died: " + death + "\n" + assertion)
 	case assertion != "":
 		c.Message = assertion
 	default:

@@ -71,7 +71,9 @@ func TestReadTestLogs(t *testing.T) {
 		"    #1 0x55 in main /src/yaml/tests/test-version.c:19\n"+
 		"FAIL asan (exit status: 1)\n")
 	write("plain.log", "expected 1, got 2\nFAIL plain (exit status: 1)\n")
-	log := "FAIL: abort\nFAIL: asan\nFAIL: plain\nPASS: ok\n# TOTAL: 4\n# PASS:  1\n# FAIL:  3\n"
+	// A test script whose program died: the shell said so, the script exited 2.
+	write("script.log", "./run-tests: line 12:  4242 Segmentation fault      (core dumped) ./tmp.Ab12\nFAIL script (exit status: 2)\n")
+	log := "FAIL: abort\nFAIL: asan\nFAIL: plain\nFAIL: script\nPASS: ok\n# TOTAL: 5\n# PASS:  1\n# FAIL:  4\n"
 	rep, err := Parse(FormatAutomake, strings.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
@@ -80,8 +82,8 @@ func TestReadTestLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if unread := capped.ReadTestLogs(dir, nil, 1, nil); unread != 2 {
-		t.Errorf("3 failed tests, at most 1 log: %d unread, want 2", unread)
+	if unread := capped.ReadTestLogs(dir, nil, 1, nil); unread != 3 {
+		t.Errorf("4 failed tests, at most 1 log: %d unread, want 3", unread)
 	}
 	var copied strings.Builder
 	if unread := rep.ReadTestLogs(dir, nil, 10, &copied); unread != 0 {
@@ -118,7 +120,10 @@ func checkTestLogs(t *testing.T, rep *Report) {
 	if c := got["plain"]; c.Status != Failed {
 		t.Errorf("plain: %s, want failed", c.Status)
 	}
-	if rep.Status != Crashed || rep.Totals.Crashed != 2 || rep.Totals.Failed != 1 {
+	if c := got["script"]; c.Status != Crashed || !strings.HasPrefix(c.Message, "a program the test ran died: SIGSEGV") {
+		t.Errorf("script: %s %q, want crashed by the SIGSEGV its shell reported", c.Status, c.Message)
+	}
+	if rep.Status != Crashed || rep.Totals.Crashed != 3 || rep.Totals.Failed != 1 {
 		t.Errorf("status %s totals %+v", rep.Status, rep.Totals)
 	}
 }

@@ -124,8 +124,16 @@ func (c *Case) adoptFramework(in *Report, truncated bool) *CutShort {
 		// a failure in a program that exits 0 (CUnit's basic run).
 		c.Status = f.Status
 	}
-	c.within = f.Name
-	lead := f.Name + " " + string(f.Status)
+	lead := "the test program " + string(f.Status)
+	if f.Name != UnnamedCase {
+		c.within = f.Name
+		lead = f.Name + " " + string(f.Status)
+	}
+	if f.Status == Errored && c.Status == Crashed && c.within != "" {
+		// The program died in the test: the runner said how.
+		c.Message = bound(strings.TrimSpace(c.Message + " while running " + f.Name))
+		return cutOf(in, f, truncated)
+	}
 	if n > 1 {
 		lead += fmt.Sprintf(" (and %d more of its tests)", n-1)
 	}

@@ -29,6 +29,7 @@ func TestFrameworkInsideRunners(t *testing.T) {
 		{"ctest-junit", underCTestJUnit},
 		{"ctest", underCTestConsole},
 		{"automake", underAutomake},
+		{"automake-serial", underAutomakeSerial},
 		{"meson-testlog", underMesonTestlog},
 	}
 	checked := 0
@@ -147,6 +148,21 @@ func underAutomake(t *testing.T, out []byte, exit int) (*Report, bool) {
 		}
 		return []byte(log), nil
 	}, 10, nil)
+	return rep, true
+}
+
+// underAutomakeSerial is make check's output under automake's serial
+// harness, which prints the program's output before its result line.
+func underAutomakeSerial(t *testing.T, out []byte, exit int) (*Report, bool) {
+	word, summary := "PASS", "All 1 tests passed"
+	if exit != 0 {
+		word, summary = "FAIL", "1 of 1 tests failed"
+	}
+	log := fmt.Sprintf("make --no-print-directory check-TESTS\n%s\n%s: prog\n%s\n", bytes.TrimRight(out, "\n"), word, summary)
+	rep, err := Parse(FormatAutomake, strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return rep, true
 }
 
