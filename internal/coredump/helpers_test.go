@@ -26,11 +26,12 @@ func crash(t testing.TB, name string, args ...string) (Crash, *spawn.Result) {
 	return CrashFromResult(res), res
 }
 
-// realCore crashes a crashers program and returns its core, skipping with
-// the reason when this machine does not leave one where we can read it.
-func realCore(t testing.TB, name string) (Crash, string) {
+// realCore crashes a crashers program (given args) and returns its core,
+// skipping with the reason when this machine does not leave one where we
+// can read it.
+func realCore(t testing.TB, name string, args ...string) (Crash, string) {
 	t.Helper()
-	c, res := crash(t, name)
+	c, res := crash(t, name, args...)
 	arts, err := Find(context.Background(), c)
 	if err != nil {
 		pattern, _ := os.ReadFile("/proc/sys/kernel/core_pattern")

@@ -161,10 +161,23 @@ func (t *Trace) CrashSite(projectDir string, dirs ...string) *crashsite.Site {
 	if d.hasFault && memoryFault(t.Signal) {
 		s.MarkFault(d.fault)
 	}
+	s.AddCallers(d.above(t.Frames[i+1:]), projectDir, dirs...)
 	if s.Source == nil && len(s.Args)+len(s.Locals) == 0 && s.FaultAddr == "" {
 		return nil
 	}
 	return s
+}
+
+// above are the frames above the site as crashsite's callers see them,
+// the first siteFrames: the debugger printed variables of no more.
+func (d *siteData) above(frames []Frame) []crashsite.Above {
+	frames = frames[:min(len(frames), siteFrames)]
+	out := make([]crashsite.Above, len(frames))
+	for i, f := range frames {
+		out[i] = crashsite.Above{Frame: f.Site(), Index: f.Index, Path: d.paths[f.Index],
+			Vars: func() ([]crashsite.Var, []crashsite.Var) { return d.args[f.Index], d.locals[f.Index] }}
+	}
+	return out
 }
 
 // GDBSiteCommands are the crash site's commands for a gdb session that

@@ -33,7 +33,9 @@
 //
 // A Site is what a verdict shows of that frame: its source around the
 // faulting line, and, from the debugger run that took the backtrace, its
-// arguments and locals and a memory fault's address, each bounded.
+// arguments and locals and a memory fault's address, each bounded; and
+// the frames above it in the project's code that passed or computed the
+// faulting value (AddCallers, callers.go).
 package crashsite
 
 import (

@@ -28,6 +28,9 @@ type Site struct {
 	VarsCut int
 	// FaultAddr is a memory fault's address ("0x0"), "" when not one.
 	FaultAddr string
+	// Callers are the frames above in the project's own code that called
+	// toward the crash (see AddCallers), innermost first.
+	Callers []Caller
 }
 
 // SourceLine is one line of the crash site's source.

@@ -9,7 +9,8 @@ import (
 // WriteText writes the site as every crash answer shows it (run, test,
 // crash_report_show, dump_report): the source with the faulting line
 // marked, the frame's arguments and locals, and a memory fault's address
-// beside the pointers at or just below it.
+// beside the pointers at or just below it; then the frames that called
+// toward the crash (writeCallers).
 //
 //	crash site: total at nullderef.c:13 (frame #0)
 //	      12 | 	const struct node *n = head->next;
@@ -32,15 +33,7 @@ func (s *Site) WriteText(b *strings.Builder) {
 		fmt.Fprintf(b, " (frame #%d)", s.Index)
 	}
 	b.WriteByte('\n')
-	for _, l := range s.Source {
-		mark := " "
-		if l.Current {
-			mark = ">"
-		}
-		// An empty line ends at its bar, not in a trailing space.
-		b.WriteString(strings.TrimRight(fmt.Sprintf("  %s %4d | %s", mark, l.Line, l.Text), " "))
-		b.WriteByte('\n')
-	}
+	writeSource(b, s.Source)
 	writeVars(b, "args", s.Args, 0)
 	writeVars(b, "locals", s.Locals, s.VarsCut)
 	if s.FaultAddr != "" {
@@ -52,6 +45,46 @@ func (s *Site) WriteText(b *strings.Builder) {
 				sep = ", "
 			}
 		}
+		b.WriteByte('\n')
+	}
+	s.writeCallers(b)
+}
+
+// writeCallers writes the frames that called toward the crash, each after
+// the sentence that says which of the frame below's arguments it passed:
+//
+//	  `node` is frame #1's `t->slots[i]`
+//	called from: table_grow at table.c:53 (frame #1)
+//	      52 | 			unsigned i = (unsigned)e->key & t->size;
+//	  >   53 | 			list_insert(t->slots[i], e->key);
+//	      54 | 		}
+//	  args: t = 0x7ffc…
+//	  locals: i = 8, e = 0x5555…, b = 1
+func (s *Site) writeCallers(b *strings.Builder) {
+	for _, c := range s.Callers {
+		if c.Param != "" {
+			fmt.Fprintf(b, "  `%s` is frame #%d's `%s`\n", c.Param, c.Index, c.Expr)
+		}
+		b.WriteString("called from: ")
+		if c.Function != "" {
+			b.WriteString(c.Function + " at ")
+		}
+		fmt.Fprintf(b, "%s:%d (frame #%d)\n", c.File, c.Line, c.Index)
+		writeSource(b, c.Source)
+		writeVars(b, "args", c.Args, 0)
+		writeVars(b, "locals", c.Locals, c.VarsCut)
+	}
+}
+
+// writeSource writes source lines, the frame's own marked.
+func writeSource(b *strings.Builder, lines []SourceLine) {
+	for _, l := range lines {
+		mark := " "
+		if l.Current {
+			mark = ">"
+		}
+		// An empty line ends at its bar, not in a trailing space.
+		b.WriteString(strings.TrimRight(fmt.Sprintf("  %s %4d | %s", mark, l.Line, l.Text), " "))
 		b.WriteByte('\n')
 	}
 }

@@ -23,7 +23,9 @@ var faultRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // crashsite's rule picks among frames (top first), the source around it
 // (a relative file looked for under dirs), its arguments and locals from
 // the backend, and for a memory fault the address the stop's description
-// names. Nil when the stop is no crash, or there is nothing to show.
+// names; then the frames above in the program's code that called toward
+// it (crashsite's AddCallers). Nil when the stop is no crash, or there is
+// nothing to show.
 func CrashSite(ctx context.Context, b Backend, stop *Stop, frames []Frame, dirs ...string) *crashsite.Site {
 	if !stop.Crashed() || len(frames) == 0 {
 		return nil
@@ -32,22 +34,41 @@ func CrashSite(ctx context.Context, b Backend, stop *Stop, frames []Frame, dirs 
 	for i, f := range frames {
 		sf[i] = crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line}
 	}
-	f := frames[max(crashsite.Pick(sf, ""), 0)]
+	i := max(crashsite.Pick(sf, ""), 0)
+	f := frames[i]
 	s := &crashsite.Site{Index: f.Index, Function: f.Function, File: f.File, Line: f.Line}
 	s.Path, s.Source = crashsite.ReadSource(f.File, f.Line, dirs...)
-	// Children are not shown: one level is the least the backends fetch.
-	args, _ := b.Variables(ctx, VariablesRequest{Frame: f.ID, Scope: "arguments", Depth: 1})
-	locals, _ := b.Variables(ctx, VariablesRequest{Frame: f.ID, Scope: "locals", Depth: 1})
-	s.SetVars(siteVars(args), siteVars(locals))
+	s.SetVars(frameVars(ctx, b, f.ID))
 	if m := faultRE().FindStringSubmatch(stop.Description); m != nil && (stop.Signal == "SIGSEGV" || stop.Signal == "SIGBUS") {
 		if addr, err := strconv.ParseUint(m[1][2:], 16, 64); err == nil {
 			s.MarkFault(addr)
 		}
 	}
+	s.AddCallers(above(ctx, b, frames[i+1:]), "", dirs...)
 	if s.Source == nil && len(s.Args)+len(s.Locals) == 0 {
 		return nil
 	}
 	return s
+}
+
+// frameVars are a frame's arguments and locals. Children are not shown:
+// one level is the least the backends fetch.
+func frameVars(ctx context.Context, b Backend, frame int) (args, locals []crashsite.Var) {
+	a, _ := b.Variables(ctx, VariablesRequest{Frame: frame, Scope: "arguments", Depth: 1})
+	l, _ := b.Variables(ctx, VariablesRequest{Frame: frame, Scope: "locals", Depth: 1})
+	return siteVars(a), siteVars(l)
+}
+
+// above are the frames above the site for its callers: a caller's
+// variables are asked of the backend only when it is shown (at most
+// crashsite.MaxCallers).
+func above(ctx context.Context, b Backend, frames []Frame) []crashsite.Above {
+	out := make([]crashsite.Above, len(frames))
+	for i, f := range frames {
+		out[i] = crashsite.Above{Frame: crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line}, Index: f.Index,
+			Vars: func() ([]crashsite.Var, []crashsite.Var) { return frameVars(ctx, b, f.ID) }}
+	}
+	return out
 }
 
 func siteVars(vs []Variable) []crashsite.Var {

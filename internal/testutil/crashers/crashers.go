@@ -20,6 +20,12 @@
 //	fpe           integer division by zero in divide(): SIGFPE
 //	trap          __builtin_trap(): SIGILL on x86, SIGTRAP on arm64
 //	stackoverflow unbounded recursion: SIGSEGV
+//	hashgrow      a hash table whose grow masks with the size, not size - 1:
+//	              list_insert(node=0x0) at hashgrow.c:23, called from
+//	              table_grow at hashgrow.c:53 with t->slots[i]; ARG wrapped:
+//	              through bucket_add(bucket) at hashgrow.c:29, called at
+//	              hashgrow.c:51; ARG main: a NULL local read in main at
+//	              hashgrow.c:68. SIGSEGV
 //	doublefree    glibc "free(): double free detected": SIGABRT
 //	assert        failed assert() in check() at assert.c:4: SIGABRT
 //	stacksmash    strcpy overflow, -fstack-protector-all: "*** stack smashing
@@ -93,6 +99,7 @@ var programs = map[string]program{
 	"fpe":           {src: "fpe.c", lang: langC, flags: cflags},
 	"trap":          {src: "trap.c", lang: langC, flags: cflags},
 	"stackoverflow": {src: "stackoverflow.c", lang: langC, flags: cflags},
+	"hashgrow":      {src: "hashgrow.c", lang: langC, flags: cflags},
 	"doublefree":    {src: "doublefree.c", lang: langC, flags: cflags},
 	"assert":        {src: "assert.c", lang: langC, flags: cflags},
 	"stacksmash":    {src: "stacksmash.c", lang: langC, flags: append(slices.Clone(cflags), "-fstack-protector-all", "-D_FORTIFY_SOURCE=0")},

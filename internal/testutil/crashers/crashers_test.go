@@ -26,6 +26,7 @@ func TestBuildAll(t *testing.T) {
 		"abort":         {signal: "SIGABRT"},
 		"fpe":           {signal: "SIGFPE"},
 		"stackoverflow": {signal: "SIGSEGV"},
+		"hashgrow":      {signal: "SIGSEGV", output: "filling the table"},
 		"doublefree":    {signal: "SIGABRT", output: "double free"},
 		"assert":        {signal: "SIGABRT", output: "Assertion `x == 2' failed."},
 		"stacksmash":    {signal: "SIGABRT", output: "*** stack smashing detected ***"},

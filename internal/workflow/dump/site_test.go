@@ -43,3 +43,32 @@ func TestReportCrashSite(t *testing.T) {
 		t.Errorf("crash_report_show lacks the crash site:\n%s", cr.Text)
 	}
 }
+
+// TestReportCallers: dump_report on a real core of a hash table whose grow
+// hands list_insert the NULL past its last bucket shows the frame that
+// computed it after the crash site: its call line, its locals, and that
+// node is its t->slots[i]; crash_report_show on the core shows the same.
+func TestReportCallers(t *testing.T) {
+	need(t, "gdb", "gdb")
+	exe, core := makeCore(t, "hashgrow")
+	c := mcptest.Connect(t, nil)
+	if open := c.Call("dump_open", map[string]any{"core": core, "program": exe}); open.IsError {
+		t.Fatalf("dump_open:\n%s", open.Text)
+	}
+	rep := c.Call("dump_report", nil)
+	caller := "  `node` is frame #1's `t->slots[i]`\n" +
+		"called from: table_grow at hashgrow.c:53 (frame #1)\n" +
+		"      52 | \t\t\telse\n" +
+		"  >   53 | \t\t\t\tlist_insert(t->slots[i], e->key);\n"
+	if !strings.Contains(rep.Text, caller) || !strings.Contains(rep.Text, "\n  locals: i = 8, ") {
+		t.Errorf("dump_report lacks the caller %q and its locals:\n%s", caller, rep.Text)
+	}
+	var ro wire.DumpReport
+	rep.Decode(t, &ro)
+	if s := ro.CrashSite; s == nil || len(s.Callers) != 1 || s.Callers[0].Function != "table_grow" || s.Callers[0].Expr != "t->slots[i]" {
+		t.Errorf("crash_site %+v", ro.CrashSite)
+	}
+	if cr := c.Call("crash_report_show", map[string]any{"path": core, "program": exe}); !strings.Contains(cr.Text, caller) {
+		t.Errorf("crash_report_show lacks the caller:\n%s", cr.Text)
+	}
+}

@@ -156,8 +156,9 @@ func TestMakeTestCrash(t *testing.T) {
 		frame:   "name_length",
 		kept:    []string{"check.c:3: FAIL compare: expected 1, got 2", "Segmentation fault (core dumped)"},
 		// The fault is in strlen; the site is the project's frame, from
-		// the test's own core.
-		site: []string{"crash site: name_length at lib.c:4 (frame #1)", "  >    4 |   return (int)strlen(s) + s[0] * 0;", "  args: s = 0x0", "  fault address 0x0: s = 0x0"},
+		// the test's own core; the NULL it was given is main's literal.
+		site: []string{"crash site: name_length at lib.c:4 (frame #1)", "  >    4 |   return (int)strlen(s) + s[0] * 0;", "  args: s = 0x0", "  fault address 0x0: s = 0x0",
+			"  `s` is frame #2's `0`", "called from: main at crasher.c:5 (frame #2)", "  >    5 |   return name_length(0);"},
 	})
 }
 

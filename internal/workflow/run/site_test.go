@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,5 +69,54 @@ func TestRunPanicSite(t *testing.T) {
 				t.Fatalf("crash_site %+v", s)
 			}
 		})
+	}
+}
+
+// TestRunCallers: a hash table's grow hands list_insert the NULL past its
+// last bucket; `run` shows, after list_insert's site, the frame that
+// computed it (table_grow: its call line, its locals, that node is its
+// t->slots[i]), in the text and the structured result. A NULL read in
+// main alone shows no caller; a stack overflow thousands of frames deep
+// shows at most three.
+func TestRunCallers(t *testing.T) {
+	c := mcptest.Connect(t, nil)
+	exe := crashers.Build(t, "hashgrow")
+	r := c.Call("run", map[string]any{"program": exe, "cwd": t.TempDir()})
+	if !strings.HasPrefix(r.FirstLine(), "CRASHED (SIGSEGV) in list_insert at hashgrow.c:23") {
+		t.Fatalf("verdict %q\n%s", r.FirstLine(), r.Text)
+	}
+	want := "  fault address 0x8: node = 0x0\n" +
+		"  `node` is frame #1's `t->slots[i]`\n" +
+		"called from: table_grow at hashgrow.c:53 (frame #1)\n" +
+		"      52 | \t\t\telse\n" +
+		"  >   53 | \t\t\t\tlist_insert(t->slots[i], e->key);\n" +
+		"      54 | \t\t}\n"
+	if !strings.Contains(r.Text, want) || !regexp.MustCompile(`\n  locals: i = 8, e = 0x[0-9a-f]+, b = 1, old = 0x[0-9a-f]+, old_size = 4\n`).MatchString(r.Text) {
+		t.Errorf("text lacks the caller %q and its locals:\n%s", want, r.Text)
+	}
+	var out run.RunOutput
+	r.Decode(t, &out)
+	s := out.CrashSite
+	if s == nil || len(s.Callers) != 1 {
+		t.Fatalf("crash_site %+v", s)
+	}
+	if cl := s.Callers[0]; cl.Frame != 1 || cl.Function != "table_grow" || cl.Line != 53 || cl.Param != "node" || cl.Expr != "t->slots[i]" ||
+		len(cl.Source) != 3 || !cl.Source[1].Current || len(cl.Locals) != 5 || cl.Locals[0].Name != "i" || cl.Locals[0].Value != "8" {
+		t.Errorf("caller %+v", cl)
+	}
+
+	for _, tc := range []struct {
+		prog  string
+		args  []string
+		most  int
+		first string
+	}{{"hashgrow", []string{"main"}, 0, "CRASHED (SIGSEGV) in main at hashgrow.c:68"}, {"stackoverflow", nil, 3, "CRASHED (SIGSEGV"}} {
+		r := c.Call("run", map[string]any{"program": crashers.Build(t, tc.prog), "args": tc.args, "cwd": t.TempDir()})
+		var out run.RunOutput
+		r.Decode(t, &out)
+		if !strings.HasPrefix(r.FirstLine(), tc.first) || out.CrashSite == nil || len(out.CrashSite.Callers) > tc.most ||
+			strings.Count(r.Text, "called from: ") != len(out.CrashSite.Callers) {
+			t.Errorf("%s %v: at most %d callers; verdict %q, site %+v\n%s", tc.prog, tc.args, tc.most, r.FirstLine(), out.CrashSite, r.Text)
+		}
 	}
 }

@@ -82,6 +82,24 @@ type CrashSite struct {
 	Locals    []Var        `json:"locals,omitempty"`
 	VarsCut   int          `json:"vars_cut,omitempty" jsonschema:"arguments and locals left out"`
 	FaultAddr string       `json:"fault_addr,omitempty" jsonschema:"a memory fault's address, 0x0 for NULL"`
+	Callers   []Caller     `json:"callers,omitempty" jsonschema:"the frames above in the project's code that called toward the crash, innermost first, up to the one that computed or passed the faulting value (at most 3)"`
+}
+
+// Caller is a frame above the crash site that called toward it, bounded
+// like the site: its call's line with one line either side, a few
+// arguments and locals.
+type Caller struct {
+	Frame    int          `json:"frame" jsonschema:"its index in the backtrace"`
+	Function string       `json:"function,omitempty"`
+	File     string       `json:"file,omitempty"`
+	Line     int          `json:"line,omitempty"`
+	Path     string       `json:"path,omitempty" jsonschema:"the source file read"`
+	Source   []SourceLine `json:"source,omitempty" jsonschema:"the call's line and one line either side"`
+	Args     []Var        `json:"args,omitempty"`
+	Locals   []Var        `json:"locals,omitempty"`
+	VarsCut  int          `json:"vars_cut,omitempty" jsonschema:"arguments and locals left out"`
+	Param    string       `json:"param,omitempty" jsonschema:"the argument of the frame below that this frame passed"`
+	Expr     string       `json:"expr,omitempty" jsonschema:"the expression this frame's call passes as param"`
 }
 
 // SourceLine is one line of a crash site's source.
@@ -108,6 +126,17 @@ func CrashSiteOf(s *crashsite.Site) *CrashSite {
 			Args:    list(s.Args, func(v crashsite.Var) Var { return Var(v) }),
 			Locals:  list(s.Locals, func(v crashsite.Var) Var { return Var(v) }),
 			VarsCut: s.VarsCut, FaultAddr: s.FaultAddr,
+			Callers: list(s.Callers, callerOf),
 		}
 	})
+}
+
+func callerOf(c crashsite.Caller) Caller {
+	return Caller{
+		Frame: c.Index, Function: c.Function, File: c.File, Line: c.Line, Path: c.Path,
+		Source:  list(c.Source, func(l crashsite.SourceLine) SourceLine { return SourceLine(l) }),
+		Args:    list(c.Args, func(v crashsite.Var) Var { return Var(v) }),
+		Locals:  list(c.Locals, func(v crashsite.Var) Var { return Var(v) }),
+		VarsCut: c.VarsCut, Param: c.Param, Expr: c.Expr,
+	}
 }
