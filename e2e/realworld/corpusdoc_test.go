@@ -53,7 +53,11 @@ const corpusRule = "## How the corpus is chosen\n\n" +
 	"- **The seed:** the nine projects of the corpus before the rule stay, hand-picked, since their\n" +
 	"  cells are pinned to their lines: Go uuid, toml, x/sync and xxhash; C cjson (CMake, Unity),\n" +
 	"  zlib (configure and make, its own test programs) and libyaml (autotools); Rust semver and\n" +
-	"  strsim. The rule never picks them again.\n\n" +
+	"  strsim. The rule never picks them again.\n" +
+	"- **The team's own:** for Catch2, doctest and Criterion, for which the rule chose none, a\n" +
+	"  tiny library of this repository's own (`e2e/realworld/testdata/own`) with its tests in the\n" +
+	"  framework, built with CMake and run as one CTest test against Debian's packages (`catch2`,\n" +
+	"  `doctest-dev`, `libcriterion-dev`): catch2-own, doctest-own and criterion-own.\n\n" +
 	"The picker builds every candidate it tries, so it runs by hand, once; it keeps its outcome in\n" +
 	"the corpus cache (`pick/outcome.tsv`), listed below when `make verdicts` runs where it ran. Its\n" +
 	"chosen list is written into `scripts/corpus.sh`, which fetches it, and\n" +

@@ -6,7 +6,9 @@
 // chosen", applied by scripts/corpus-pick.sh), the seed corpus aside; each
 // project has a pristine cell (no fault: its tests must pass through triage
 // call test and triage filter, and nothing may be called failed) and the
-// faults its own fault sites allow (cells_test.go, picked_test.go).
+// faults its own fault sites allow (cells_test.go, picked_test.go). For a
+// framework no packaged project uses (Catch2, doctest, Criterion), a tiny
+// project of our own in testdata/own stands in (own_test.go).
 //
 // Each cell of the matrix (a project and one fault, applied as a small
 // source patch to a fresh copy) is judged three ways: `triage call test`

@@ -172,10 +172,7 @@ func runCell(t *testing.T, c Cell) Outcome {
 			missing(t, tool+" not found: run scripts/install-deps.sh")
 		}
 	}
-	src := filepath.Join(corpusDir(), p.Dir)
-	if _, err := os.Stat(filepath.Join(src, ".fetched")); err != nil {
-		missing(t, src+" not fetched: run scripts/corpus.sh")
-	}
+	src := p.source(t)
 	start := time.Now()
 	dir := copyProject(t, src)
 	loc := applyEdits(t, dir, c.Edits)
@@ -201,6 +198,7 @@ func runCell(t *testing.T, c Cell) Outcome {
 	}
 	o := Outcome{Cell: c, Truth: truth(c, loc)}
 	test := callTool(t, store, "test", args)
+	o.Problems = append(o.Problems, leftRunning("test")...)
 	o.Test = firstLine(test.Text)
 	o.Problems = append(o.Problems, judgeAnswer("test", test.Text, c.Class, c, loc)...)
 	if want := c.Class != Passed; want != (test.Exit != 0) {

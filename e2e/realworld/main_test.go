@@ -34,3 +34,22 @@ func corpusDir() string {
 	}
 	return filepath.Join(d, "corpus")
 }
+
+// source is where a project's fresh copies come from: the corpus, which
+// must have been fetched, or the repository's testdata/own for the team's
+// own projects.
+func (p Project) source(t testing.TB) string {
+	t.Helper()
+	if p.Own {
+		src, err := filepath.Abs(filepath.Join("testdata", "own", p.Dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+	src := filepath.Join(corpusDir(), p.Dir)
+	if _, err := os.Stat(filepath.Join(src, ".fetched")); err != nil {
+		missing(t, src+" not fetched: run scripts/corpus.sh")
+	}
+	return src
+}

@@ -16,7 +16,7 @@ import (
 func matrix() []Cell {
 	var m []Cell
 	seen := map[string]bool{}
-	for _, c := range append(cells[:len(cells):len(cells)], pickedCells...) {
+	for _, c := range slices.Concat(cells, pickedCells, ownCells) {
 		if !seen[c.Project] {
 			seen[c.Project] = true
 			m = append(m, pristine(c.Project))

@@ -3,7 +3,8 @@ package realworld
 // Project is one corpus entry: where scripts/corpus.sh put it, how a user
 // would prepare a fresh copy, and the triage options that build and test it.
 type Project struct {
-	Dir       string     // under the corpus directory
+	Dir       string     // under the corpus directory, or under testdata/own when Own
+	Own       bool       // the team's own project, in the repository (own_test.go), not the corpus
 	Toolchain string     // triage's --toolchain, also given to triage filter
 	Tools     []string   // commands the project needs on PATH
 	Prepare   [][]string // run in the copy before triage (./configure)

@@ -95,7 +95,8 @@ func markdown(outcomes []Outcome, all bool, previous string) string {
 		"`triage filter` over the raw log of the same run. A row is right (✓) when both give the\n" +
 		"truth's class, name the test that was running, point at the fault's file:line, keep every\n" +
 		"error, failure and crash line of the raw log, and, for a core, when `dump_open` with the\n" +
-		"hinted arguments opens it. A wrong row (✗) says how, and why it is still wrong when known.\n" +
+		"hinted arguments opens it; `triage call test` may leave no process of the run running.\n" +
+		"A wrong row (✗) says how, and why it is still wrong when known.\n" +
 		"A *pristine* row is the project as fetched: both must say its tests passed, `triage call build`\n" +
 		"that it built, and no answer may list a crash, failure or error.\n\n")
 	b.WriteString("| project | fault | truth | triage call test | triage filter | | time |\n|---|---|---|---|---|---|---|\n")

@@ -88,6 +88,9 @@ var Says = []Example{
 	{"libc++abi: terminating due to uncaught exception", "libc++abi: terminating", Crash},
 	{"t: t.c:5: main: Assertion `x > 0' failed.", "Assertion", Crash},
 	{"Assertion failed: (x > 0), function main, file t.c, line 5.", "Assertion", Crash},
+	// Criterion
+	{"[----] ../../tests/test_bits.c:7: Assertion Failed", "Assertion", Crash},
+	{"[----] /src/tests/test_bits.c:19: Unexpected signal caught below this line!", "Unexpected signal caught", Crash},
 	{"*** stack smashing detected ***: terminated", "stack smashing detected", Crash},
 	{"double free or corruption (out)", "double free or corruption", Crash},
 	{"corrupted size vs. prev_size", "corrupted size vs. prev_size", Crash},

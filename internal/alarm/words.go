@@ -45,6 +45,7 @@ var phrases = []phrase{
 	{text: "terminate called", class: Crash},
 	{text: "libc++abi: terminating", class: Crash},
 	{text: "Assertion", class: Crash, guard: assertionFailed},
+	{text: "Unexpected signal caught", class: Crash},
 	{text: "stack smashing detected", class: Crash},
 	{text: "double free or corruption", class: Crash},
 	{text: "corrupted size vs. prev_size", class: Crash},
@@ -161,9 +162,11 @@ func fatalError(line []byte, at int) Class {
 }
 
 // assertionFailed is assert(3)'s "prog: x.c:5: main: Assertion `0'
-// failed." or the BSD "Assertion failed: (x), function f, file x.c".
+// failed.", the BSD "Assertion failed: (x), function f, file x.c", or
+// Criterion's "x.c:7: Assertion Failed".
 func assertionFailed(line []byte, at int) Class {
-	return pick(bytes.Contains(line[at:], []byte(" failed")), Crash)
+	rest := line[at:]
+	return pick(bytes.Contains(rest, []byte(" failed")) || bytes.Contains(rest, []byte(" Failed")), Crash)
 }
 
 // tapNotOK is TAP's "not ok 3 - name" at the start of a line (indented

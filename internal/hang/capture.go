@@ -104,6 +104,9 @@ func (rep *Report) busyMembers(pgid int) []spawn.Member {
 		rep.Notes = append(rep.Notes, "no stacks taken: "+err.Error())
 		return nil
 	}
+	// And the descendants that left the group (setsid: Criterion's runner
+	// and worker), whose stacks are the hang's as much.
+	members = append(members, spawn.Escaped(pgid, pgid)...)
 	leaves := leafMembers(members)
 	if len(leaves) == 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("no stacks taken: process group %d has no live process left", pgid))

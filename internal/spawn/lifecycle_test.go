@@ -323,3 +323,35 @@ func TestOnExitComesAsTheLeaderExits(t *testing.T) {
 		t.Error("OnExit was called more than once")
 	}
 }
+
+// A descendant that left the group (setsid, as Criterion's runner does) is
+// ended with it: a cancelled run leaves nothing behind.
+func TestCancelEndsEscapedDescendants(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("escaped descendants are found through /proc (Linux)")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newWatcher("grandchild ")
+	p, err := spawn.Start(ctx, spawn.Spec{
+		Argv:   []string{"sh", "-c", `setsid sh -c 'echo grandchild $$; exec sleep 1000' & wait`},
+		Stdout: w,
+		Grace:  100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.wait(t)
+	pid := grandchildPid(t, w.String())
+	if spawn.Escaped(p.Pid(), p.Pid()) == nil {
+		t.Fatalf("pid %d is not seen as escaped from group %d", pid, p.Pid())
+	}
+	cancel()
+	res, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cancelled {
+		t.Errorf("got %+v", res)
+	}
+	requireGone(t, pid)
+}

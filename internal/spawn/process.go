@@ -22,6 +22,7 @@ import (
 // killed, and both output streams are fully delivered to the sinks.
 type Process struct {
 	pid     int
+	escaped []escapee // descendants that left the group: escaped.go
 	os      *os.Process
 	argv    []string
 	path    string

@@ -55,6 +55,66 @@ func Exited(pid int) bool {
 	return !ok || m.State == 'Z' || m.State == 'X'
 }
 
+// Escaped lists the live descendants of pid, by /proc's parent links, that
+// are not in process group pgid: processes that left the group (setsid,
+// setpgid: Criterion's runner and its workers) and that a signal to the
+// group misses. Each has its start time, to tell it from a later process
+// given the same pid.
+func Escaped(pid, pgid int) []Member {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	type proc struct {
+		m    Member
+		pgrp int
+	}
+	children := map[int][]proc{}
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if m, pg, ok := readStat(fmt.Sprintf("/proc/%d/stat", n)); ok {
+			m.Pid = n
+			children[m.PPid] = append(children[m.PPid], proc{m, pg})
+		}
+	}
+	var out []Member
+	queue := []int{pid}
+	for len(queue) > 0 && len(out) < maxEscaped {
+		for _, c := range children[queue[0]] {
+			queue = append(queue, c.m.Pid)
+			if c.pgrp != pgid && c.m.State != 'Z' && c.m.State != 'X' {
+				out = append(out, c.m)
+			}
+		}
+		queue = queue[1:]
+	}
+	return out
+}
+
+// startTime reads a process's start time (clock ticks after boot), 0 when
+// it is gone.
+func startTime(pid int) uint64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return 0
+	}
+	// After comm: state is field 3 of stat, starttime field 22.
+	f := strings.Fields(s[end+1:])
+	if len(f) < 20 {
+		return 0
+	}
+	t, _ := strconv.ParseUint(f[19], 10, 64)
+	return t
+}
+
 // readStat reads pid (comm) state ppid pgrp from a stat file. comm may
 // hold spaces and parentheses: it ends at the last ')'.
 func readStat(file string) (m Member, pgrp int, ok bool) {

@@ -128,8 +128,11 @@ func (w *supervisor) terminate(grace time.Duration) {
 		return
 	}
 	w.terminating = true
+	w.p.noteEscaped() // while the leader lives: their parent links end with it
 	w.p.signalGroup(syscall.SIGTERM)
+	w.p.signalEscaped(syscall.SIGTERM)
 	w.p.signalGroup(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
+	w.p.signalEscaped(syscall.SIGCONT)
 	w.killC = time.After(grace)
 }
 
@@ -158,7 +161,9 @@ func (w *supervisor) graceOver() {
 
 func (w *supervisor) kill() {
 	w.weKilled = true
+	w.p.noteEscaped()
 	w.p.signalGroup(syscall.SIGKILL)
+	w.p.signalEscaped(syscall.SIGKILL)
 }
 
 // reapGroup runs phase 2 of supervise and reports whether it had to kill
@@ -182,6 +187,10 @@ func (p *Process) reapGroup(waitDelay time.Duration) bool {
 		killed = true
 		p.signalGroup(syscall.SIGKILL)
 	}
+	if len(p.escapedAlive()) > 0 {
+		killed = true
+		p.signalEscaped(syscall.SIGKILL)
+	}
 	if !drained(waitDelay) {
 		// Someone outside the group holds a pipe: stop reading anyway.
 		now := time.Now()
@@ -203,14 +212,18 @@ func (p *Process) reapGroup(waitDelay time.Duration) bool {
 // die: its pipes close before it becomes a zombie, so the pipes' EOF alone
 // does not mean the group is gone, and the caller is promised that it is.
 func (p *Process) awaitGroupDeath(d time.Duration) {
-	members, err := GroupMembers(p.pid)
-	if err != nil || len(members) == 0 {
+	members, _ := GroupMembers(p.pid)
+	pids := p.escapedAlive()
+	for _, m := range members {
+		pids = append(pids, m.Pid)
+	}
+	if len(pids) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	for _, m := range members {
-		WaitExited(ctx, m.Pid)
+	for _, pid := range pids {
+		WaitExited(ctx, pid)
 	}
 }
 

@@ -176,7 +176,7 @@ func (r *Report) AdoptCutShort(from *Report) int {
 			if c.Name != cs.Test || c.Status != Passed {
 				continue
 			}
-			c.Status = Errored
+			c.Status, c.overruled = Errored, true
 			c.Message = "the test program ended early: " + cs.How
 			r.CutShort = append(r.CutShort, CutShort{Suite: c.Suite, Test: c.Name, How: cs.How})
 			r.Totals.Passed--

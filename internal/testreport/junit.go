@@ -138,7 +138,7 @@ func (p *junitParser) endCase() {
 			how += ", while running " + cut.Test
 		}
 		if cur.Status == Passed || cur.Status == Errored {
-			cur.Status, cur.Message = Errored, "the test program ended early: "+how
+			cur.Status, cur.Message, cur.overruled = Errored, "the test program ended early: "+how, true
 		}
 		p.rep.cutShort(cur.Suite, cur.Name, how)
 	case cut != nil && passed:

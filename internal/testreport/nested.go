@@ -105,6 +105,8 @@ func (c *Case) adoptFramework(in *Report, truncated bool) *CutShort {
 	if in == nil || c.Status == Skipped {
 		return nil
 	}
+	passed := c.Status == Passed
+	defer func() { c.overruled = c.overruled || passed && c.Status != Passed }()
 	f, n := firstFailure(in, truncated)
 	if f != nil || len(in.CutShort) > 0 && !truncated {
 		c.byFramework = true
@@ -213,6 +215,7 @@ func (r *Report) AdoptFramework(from *Report) int {
 			continue
 		}
 		if statusRank(f.Status) > statusRank(c.Status) {
+			c.overruled = c.overruled || c.Status == Passed
 			c.Status = f.Status
 		}
 		switch {
