@@ -22,6 +22,11 @@ type Stuck struct {
 	Reason string `json:"reason"`
 	Lock   bool   `json:"lock,omitempty"` // waiting to take a lock
 	Test   string `json:"test,omitempty"` // the running test it belongs to
+	// Case is the test framework's case inside Test that the stack runs
+	// (Catch2's "popcount counts set bits" inside CTest's test_bits),
+	// read from the source of its frame in the test file: a framework
+	// that names a case only when it reports a failure never named it.
+	Case string `json:"case,omitempty"`
 }
 
 // maxDeadlocked bounds the lock waiters a deadlock names.
@@ -285,6 +290,7 @@ func isMain(st *Stack) bool {
 //
 //	in TestWaitsForever, blocked in chan receive at hang_test.go:7
 //	in spin, running at spin.c:4
+//	in test_bits (popcount counts set bits), running at bits.cpp:29
 //	deadlocked: one blocked in pthread_mutex_lock at abba.c:8; two blocked in pthread_mutex_lock at abba.c:14
 func Phrase(stuck []Stuck) string {
 	switch len(stuck) {
@@ -295,6 +301,8 @@ func Phrase(stuck []Stuck) string {
 		who := s.Test
 		if who == "" {
 			who = shortFunction(s.Frame.Function)
+		} else if s.Case != "" && s.Case != who {
+			who += " (" + s.Case + ")"
 		}
 		return fmt.Sprintf("in %s, %s", who, where(s))
 	}

@@ -2,9 +2,12 @@ package pipeline
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -32,6 +35,9 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 	if len(stuck) == 1 && stuck[0].Test != "" && r.Report != nil {
 		r.Report.NameCutShort("", stuck[0].Test, "it was still running when the run was killed")
 	}
+	if len(stuck) == 1 && stuck[0].Test != "" {
+		stuck[0].Case = stuckCase(rep, stuck[0], f.Step.Dir)
+	}
 	r.Hang = rep.Trimmed()
 	phrase := hang.Phrase(stuck)
 	switch {
@@ -43,6 +49,35 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 		return fmt.Sprintf("TIMED OUT after %s %s", f.Outcome.Result.Duration.Round(time.Second), phrase)
 	}
 	return line + ": " + phrase
+}
+
+// maxCaseFrames bounds the frames stuckCase reads the sources of.
+const maxCaseFrames = 32
+
+// stuckCase names the test case the stuck stack was running, from its
+// first frame, at or past the stuck one, whose source line lies in a test
+// case's body (testreport.CaseAt): Catch2 and doctest name a case only
+// when it reports a failure, so a hung one goes unnamed in their output.
+// A frame's relative file is taken from the step's directory.
+func stuckCase(rep *hang.Report, s hang.Stuck, dir string) string {
+	if s.Stack < 0 || s.Stack >= len(rep.Stacks) {
+		return ""
+	}
+	frames := rep.Stacks[s.Stack].Frames
+	start := slices.IndexFunc(frames, func(fr coredump.Frame) bool { return fr == s.Frame })
+	for _, fr := range frames[max(start, 0):min(len(frames), max(start, 0)+maxCaseFrames)] {
+		file := fr.File
+		if file == "" || fr.Line <= 0 || !filepath.IsAbs(file) && dir == "" {
+			continue
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if name, ok := testreport.CaseAt(file, fr.Line); ok {
+			return name
+		}
+	}
+	return ""
 }
 
 // stillBuilding is the verdict of a step timed out while only the

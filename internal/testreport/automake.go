@@ -61,7 +61,7 @@ func automakeCase(m []string, dirs []string, signal string) Case {
 		c.LogFile = filepath.Join(dirs[n-1], c.LogFile)
 	}
 	if signal != "" && (c.Status == Failed || c.Status == Errored) {
-		c.Status, c.Message = Crashed, signal
+		c.Status, c.Message, c.bySignalLine = Crashed, signal, true
 	}
 	return c
 }
@@ -255,21 +255,23 @@ func (r *Report) readTestLogFrom(c *Case, log io.Reader) bool {
 	var prog programOutput
 	passed := c.Status == Passed
 	changed := false
+	var stack stackCase
 	if passed {
 		io.Copy(&prog, log)
 	} else {
-		changed = readTestLogEvidence(c, io.TeeReader(log, &prog))
+		changed = readTestLogEvidence(c, io.TeeReader(log, &prog), &stack)
 	}
 	if cut := c.adoptFramework(prog.framework(), prog.truncated); cut != nil && passed {
 		r.cutShort(c.Suite, c.Name, cut.afterExitZero())
 	}
+	c.nameCase(&stack)
 	return changed || c.byFramework
 }
 
 // readTestLogEvidence reads a failed test's log into c: a sanitizer's
 // report, a signal's exit status, an assertion. It reports whether c
-// changed.
-func readTestLogEvidence(c *Case, log io.Reader) bool {
+// changed. stack reads the report's first stack for the case it ran in.
+func readTestLogEvidence(c *Case, log io.Reader, stack *stackCase) bool {
 	sc := bufio.NewScanner(log)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var sanitizer, assertion, frame, death string
@@ -278,6 +280,9 @@ func readTestLogEvidence(c *Case, log io.Reader) bool {
 	inReport := false
 	for sc.Scan() {
 		l := sc.Text()
+		if sanitizer != "" {
+			stack.feed(l) // the report's lines after its first
+		}
 		switch {
 		case sanitizer == "" && isSanitizerReport(l):
 			sanitizer, inReport = sanitizerMessage(l), true
@@ -295,6 +300,11 @@ func readTestLogEvidence(c *Case, log io.Reader) bool {
 		}
 	}
 	before := *c
+	if c.bySignalLine && status > 0 && coreSignals[status-128] == "" {
+		// Its own exit status says no signal: the line was a test's
+		// running beside it (the parallel harness prints as they end).
+		c.Status, c.Message, c.bySignalLine = Failed, "", false
+	}
 	switch {
 	case sanitizer != "":
 		c.Status, c.Message = Crashed, sanitizer
@@ -313,8 +323,6 @@ func readTestLogEvidence(c *Case, log io.Reader) bool {
 		c.Message = strings.TrimSpace("a program the test ran died: " + death + "\n" + assertion)
 	case assertion != "":
 		c.Message = assertion
-	default:
-		return false
 	}
 	return *c != before
 }

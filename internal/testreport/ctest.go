@@ -46,7 +46,8 @@ type ctestParser struct {
 	rep      *Report
 	started  []string // tests started without a result line, in order
 	summary  bool
-	inReport bool // a sanitizer report's frames are being read
+	inReport bool       // a sanitizer report's frames are being read
+	stack    *stackCase // the report's first stack, for the case it ran in
 	race     *raceReport
 	report   reportSection  // what the pipeline adopted from CTest's JUnit file
 	out      *programOutput // a failed test's output (--output-on-failure)
@@ -85,7 +86,8 @@ func (p *ctestParser) endOutput() {
 		return
 	}
 	p.rep.Cases[p.outCase].adoptFramework(p.out.framework(), p.out.truncated)
-	p.out = nil
+	p.rep.Cases[p.outCase].nameCase(p.stack)
+	p.out, p.stack = nil, nil
 }
 
 // result records a test's result line.
@@ -138,8 +140,11 @@ func (p *ctestParser) failedOutput(line string) {
 	}
 	if c := p.lastFailed(); c != nil && isSanitizerReport(line) {
 		c.Status, c.Message = Crashed, sanitizerMessage(line)
-		p.inReport = true
+		p.inReport, p.stack = true, &stackCase{}
 		return
+	}
+	if p.stack != nil {
+		p.stack.feed(line)
 	}
 	if n := len(p.rep.Cases); p.inReport && n > 0 {
 		// The report's first frame in the program's own code.

@@ -159,8 +159,9 @@ var failureLineRE = sync.OnceValue(func() *regexp.Regexp {
 // assertion, "not ok", an error), and else the first lines.
 type testOutput struct {
 	first, hits []string
-	sanitizer   string // "AddressSanitizer: heap-buffer-overflow"
-	inReport    bool   // the sanitizer report's frames are being read
+	sanitizer   string    // "AddressSanitizer: heap-buffer-overflow"
+	inReport    bool      // the sanitizer report's frames are being read
+	stack       stackCase // the report's first stack, for the case it ran in
 	frame, file string
 	line        int
 	race        *raceReport
@@ -198,8 +199,10 @@ func (o *testOutput) feed(line string) {
 		if fn, file, n, ok := sanitizerFrame(t); ok {
 			o.frame, o.file, o.line, o.inReport = fn, file, n, false
 		}
+		o.stack.feed(t)
 		return
 	case o.sanitizer != "":
+		o.stack.feed(t)
 		return // the rest of the report ("==42==ABORTING", shadow bytes) says no more
 	}
 	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
@@ -224,6 +227,9 @@ func (o *testOutput) apply(c *Case) {
 	}
 	if cut := c.adoptFramework(o.program.framework(), o.program.truncated); cut != nil && passed {
 		o.cut = cut
+	}
+	if !passed {
+		c.nameCase(&o.stack)
 	}
 }
 

@@ -78,6 +78,9 @@ type Case struct {
 	// overruled: the runner passed the case (exit 0) and the program's
 	// own output says it did not; the runner's tally counts it passed.
 	overruled bool
+	// bySignalLine: a shell's signal line before the result made it
+	// crashed; under the parallel harness it may have been another test's.
+	bySignalLine bool
 }
 
 // Suite groups cases as the tool grouped them.

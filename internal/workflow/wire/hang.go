@@ -46,6 +46,7 @@ type Stuck struct {
 	Reason string `json:"reason" jsonschema:"what it waited for"`
 	Lock   bool   `json:"lock,omitempty" jsonschema:"waiting to take a lock"`
 	Test   string `json:"test,omitempty" jsonschema:"the running test it belongs to"`
+	Case   string `json:"case,omitempty" jsonschema:"the test framework's case inside the test, read from the source at its frame in the test file"`
 }
 
 // HangOf converts a hang report, nil for nil.
@@ -58,7 +59,7 @@ func HangOf(r *hang.Report) *Hang {
 			}),
 			TotalStacks: r.TotalStacks,
 			Stuck: list(r.Stuck, func(s hang.Stuck) Stuck {
-				return Stuck{Stack: s.Stack, Kind: s.Kind, ID: s.ID, Frame: FrameOf(s.Frame), Reason: s.Reason, Lock: s.Lock, Test: s.Test}
+				return Stuck{Stack: s.Stack, Kind: s.Kind, ID: s.ID, Frame: FrameOf(s.Frame), Reason: s.Reason, Lock: s.Lock, Test: s.Test, Case: s.Case}
 			}),
 			Notes: r.Notes, Duration: r.Duration,
 		}
