@@ -76,6 +76,12 @@ type Outcome struct {
 	// Lines and Bytes count the combined output.
 	Lines int
 	Bytes int64
+	// Memcheck is the rerun under valgrind memcheck of a crash that looked
+	// like memory corruption (see memrerun.go); nil when there was none.
+	Memcheck *MemcheckRun
+	// coreInfo is what the core's notes say (its fault, its mappings),
+	// when a core was read.
+	coreInfo *coredump.CoreInfo
 }
 
 // Run runs the request to completion. The error is non-nil only when the
@@ -288,6 +294,7 @@ func (o *Outcome) collectCore(ctx context.Context, req Request, res *spawn.Resul
 	o.Trace = tr
 	ev = append(ev, verdict.Evidence{Kind: "backtrace", Summary: tr.Summary(req.ProjectDir)})
 	if ci, err := coredump.OpenCore(core); err == nil {
+		o.coreInfo = ci
 		if o.NoDebugInfo = tr.MissingDebugInfo(ci, res.Path, req.ProjectDir); o.NoDebugInfo != nil {
 			ev = append(ev, verdict.Evidence{Kind: "debug_info", Path: o.NoDebugInfo.File, Summary: o.NoDebugInfo.Reason()})
 		}

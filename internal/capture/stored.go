@@ -24,6 +24,9 @@ type StoredRun struct {
 	// Answer renders the finished run from its outcome and what the
 	// capture kept; what it returns is stored with the output.
 	Answer func(*Outcome, Result) any
+	// Memcheck: a crash that looks like memory corruption is rerun under
+	// valgrind memcheck before the answer (Outcome.Memcheck), unless Off.
+	Memcheck Memcheck
 }
 
 // RunStored runs r. The error is a usage error when the program cannot
@@ -42,7 +45,9 @@ func RunStored(ctx context.Context, r StoredRun) (Result, error) {
 		cp.Abort()
 		return Result{}, StartFailure(err)
 	}
-	answer := r.Answer(o, cp.Close())
+	kept := cp.Close() // its progress stops: the rerun reports its own
+	o.Memcheck = r.Memcheck.rerun(ctx, r.Store, req, o)
+	answer := r.Answer(o, kept)
 	return cp.FinishWith(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}, answer), nil
 }
 

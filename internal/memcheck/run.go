@@ -32,6 +32,11 @@ type Options struct {
 	Argv []string          // the program and its arguments; argv[0] is looked up in PATH by valgrind
 	Dir  string            // its working directory ("" inherits ours)
 	Env  map[string]string // overrides on top of the inherited environment
+	// Unset names variables removed from the inherited environment, and
+	// Stdin feeds the program's standard input (nil: /dev/null): a rerun
+	// of a program gets what its run got.
+	Unset []string
+	Stdin io.Reader
 	// ProjectDir is the project's directory, which decides the frame each
 	// report names (may be "").
 	ProjectDir string
@@ -137,7 +142,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer done()
 	argv := Command(vg, xmlPath, o)
 	head := &headWriter{max: maxStderr}
-	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Dir: o.Dir, Env: o.Env, Timeout: o.Timeout,
+	res, err := spawn.Run(ctx, spawn.Spec{Argv: argv, Dir: o.Dir, Env: o.Env, Unset: o.Unset, Stdin: o.Stdin, Timeout: o.Timeout,
 		Stdout: o.Stdout, Stderr: io.MultiWriter(head, orDiscard(o.Stderr))})
 	if err != nil {
 		return nil, err

@@ -27,6 +27,15 @@
 //	              hashgrow.c:51; ARG main: a NULL local read in main at
 //	              hashgrow.c:68. SIGSEGV
 //	doublefree    glibc "free(): double free detected": SIGABRT
+//	heapoverflow  [-]: fill() at heapoverflow.c:7 writes 40 bytes (with -, as
+//	              many as stdin says) into a 24-byte block allocated at
+//	              heapoverflow.c:15; the malloc at heapoverflow.c:17 dies on
+//	              it: "malloc(): corrupted top size", SIGABRT
+//	useafterfree  sum() at useafterfree.c:17 reads a node freed at
+//	              useafterfree.c:26 (allocated at :23) whose block glibc
+//	              handed out again: SIGSEGV at the wild 0x5a5a5a5a5a62
+//	fakecorrupt   prints glibc's "free(): invalid pointer" and sends itself
+//	              SIGSEGV: looks like memory corruption, is none
 //	assert        failed assert() in check() at assert.c:4: SIGABRT
 //	stacksmash    strcpy overflow, -fstack-protector-all: "*** stack smashing
 //	              detected ***", SIGABRT
@@ -101,6 +110,9 @@ var programs = map[string]program{
 	"stackoverflow": {src: "stackoverflow.c", lang: langC, flags: cflags},
 	"hashgrow":      {src: "hashgrow.c", lang: langC, flags: cflags},
 	"doublefree":    {src: "doublefree.c", lang: langC, flags: cflags},
+	"heapoverflow":  {src: "heapoverflow.c", lang: langC, flags: cflags},
+	"useafterfree":  {src: "useafterfree.c", lang: langC, flags: cflags},
+	"fakecorrupt":   {src: "fakecorrupt.c", lang: langC, flags: cflags},
 	"assert":        {src: "assert.c", lang: langC, flags: cflags},
 	"stacksmash":    {src: "stacksmash.c", lang: langC, flags: append(slices.Clone(cflags), "-fstack-protector-all", "-D_FORTIFY_SOURCE=0")},
 	"asan":          {src: "asan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},

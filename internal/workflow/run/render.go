@@ -18,6 +18,7 @@ func renderText(o *capture.Outcome, stuck *hang.Report, c catalog.Captured, ex e
 	var b strings.Builder
 	b.WriteString(o.Verdict.Line)
 	b.WriteByte('\n')
+	o.Memcheck.WriteText(&b) // the cause, when a rerun found it, before the symptom
 	o.WriteEnding(&b)
 	o.Verdict.WriteIndicators(&b)
 	o.Verdict.WriteEvidence(&b)

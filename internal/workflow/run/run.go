@@ -52,7 +52,8 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "test_command").
 			Unlisted("", "configure_args"), // as for build
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
-			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)),
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).
+			Unlisted("", "memcheck"), // on by default, seldom turned off: not worth its tokens in every tools/list
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
 		catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
@@ -86,6 +87,13 @@ type processParams struct {
 	TimeoutS   duration.Seconds  `json:"timeout_s,omitempty"`
 	CoreDumps  *bool             `json:"core_dumps,omitempty" jsonschema:"default true"`
 	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
+}
+
+// runParams are run's arguments: a program, and whether a crash that
+// looks like memory corruption is rerun under valgrind memcheck.
+type runParams struct {
+	processParams
+	Memcheck *bool `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
 }
 
 // request is the run the parameters describe, on ssh_host when given.
@@ -170,7 +178,7 @@ type RunOutput struct {
 	catalog.Captured
 }
 
-func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[RunOutput], error) {
+func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catalog.Result[RunOutput], error) {
 	req, err := in.request(ctx, h.svc, true)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
@@ -187,7 +195,8 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in processParams) (c
 			o.Verdict.Hints = append(toolchain.RunRebuildHints(o.NoDebugInfo, in.runCall()), o.Verdict.Hints...)
 			answer = renderOutcome(o, cr)
 			return answer.Output
-		}})
+		},
+		Memcheck: capture.Memcheck{Off: in.Memcheck != nil && !*in.Memcheck, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) }}})
 	if err != nil {
 		return answer, err
 	}
@@ -217,6 +226,7 @@ func renderOutcome(o *capture.Outcome, cr capture.Result) catalog.Result[RunOutp
 		Hang: wire.HangOf(stuck), CrashSite: wire.CrashSiteOf(o.Site), Core: o.Core(),
 		Captured: catalog.NewCaptured(cr.ID, ex.TotalLines, ex.Truncated),
 	}
+	out.Verdict.MemoryError = wire.MemoryErrorOf(o.Memcheck)
 	if o.Trace != nil {
 		out.Backtrace = wire.FramesOf(o.Trace.Frames)
 	}

@@ -15,6 +15,11 @@ type Verdict struct {
 	Hints          []Hint      `json:"hints,omitempty" jsonschema:"what to do next"`
 	CrashFrame     *Location   `json:"crash_frame,omitempty" jsonschema:"the first frame in the project's own code"`
 	ClaimedSuccess string      `json:"claimed_success,omitempty" jsonschema:"a success line the output printed although the run did not succeed"`
+	// MemoryError is set by the tools that rerun a crash (run), not by
+	// VerdictOf. It sits in the verdict rather than at the result's top
+	// level because tools/list names top-level fields only: here it costs
+	// every tools/list nothing.
+	MemoryError *MemoryError `json:"memory_error,omitempty" jsonschema:"run: a crash that looked like memory corruption, rerun under valgrind memcheck: its first memory error, or why none"`
 }
 
 // Indicator is a line of output that tells of a crash or failure.
