@@ -141,7 +141,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 		return c
 	}
 	res := sr.Outcome.Result
-	progs := stepTestPrograms(sr.Step) // testprograms.go
+	progs := sr.programs(ctx).withReport(rep, sr.Step.Dir) // testprograms.go, ctestprograms.go
 	dirs = slices.Compact(append(dirs, progs.dirsOf(rep)...))
 	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs, Exes: progs.exes()})
 	if err != nil {

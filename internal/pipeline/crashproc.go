@@ -35,23 +35,27 @@ var (
 
 // crashedProc is what the run says of the test process whose crash c
 // reports: the crashed case's message (cargo names the test binary), else
-// the case's program as its runner names it (exe: meson's command,
-// testprograms.go), else, when no report tells the crashes apart (make),
-// the first crash line of the output that names the process; automake's
-// test-driver line is its test's. Nothing known is the zero Proc.
+// the case's program as its runner names it (exe: meson's or CTest's
+// command, testprograms.go), else, when no report tells the crashes apart
+// (make), the first crash line of the output that names the process;
+// automake's test-driver line is its test's, and its pid comes before the
+// test's program (the program itself died, not a worker it forked: a pid
+// tells its core from a later run's of the same program). Nothing known
+// is the zero Proc.
 func crashedProc(sr StepResult, rep *testreport.Report, msg, exe string) coredump.Proc {
 	for line := range strings.SplitSeq(msg, "\n") {
 		if p := procOfLine(strings.TrimSpace(line)); p.Known() {
 			return p
 		}
 	}
-	if exe != "" {
+	automake := rep == nil || rep.Format == testreport.FormatAutomake
+	if !automake || sr.Outcome == nil {
 		return coredump.Proc{Exe: exe}
 	}
-	if sr.Outcome == nil || rep != nil && rep.Format != testreport.FormatAutomake {
-		return coredump.Proc{}
+	if p := firstProcOf(sr.Outcome.Verdict.Indicators, rep != nil); p.Known() {
+		return p
 	}
-	return firstProcOf(sr.Outcome.Verdict.Indicators, rep != nil)
+	return coredump.Proc{Exe: exe}
 }
 
 // firstProcOf is the process of the earliest crash line among the

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/coredump"
+	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -58,5 +60,35 @@ func TestFirstProcOf(t *testing.T) {
 	ins = append(ins, verdict.Indicator{Crash: true, LineNo: 7, Line: `../test-driver: line 112: 30 Segmentation fault (core dumped) "$@" >> "$log_file" 2>&1`})
 	if got := firstProcOf(ins, true); got != (coredump.Proc{Pid: 30}) {
 		t.Errorf("firstProcOf of test-driver lines = %+v, want pid 30", got)
+	}
+}
+
+// TestCrashedProcOrder: the crashed test's program, as its runner names
+// it, is the crashed process, but for automake, whose test-driver line
+// names the pid of a test program that itself died: that pid comes first,
+// and the program only when no such line is there (a worker the program
+// forked died).
+func TestCrashedProcOrder(t *testing.T) {
+	driver := verdict.Indicator{Crash: true, LineNo: 7, Line: `../test-driver: line 112: 30 Segmentation fault (core dumped) "$@" >> "$log_file" 2>&1`}
+	withLines := StepResult{Outcome: &capture.Outcome{Verdict: verdict.Verdict{Indicators: []verdict.Indicator{driver}}}}
+	noLines := StepResult{Outcome: &capture.Outcome{}}
+	ctest, automake := &testreport.Report{Format: testreport.FormatCTest}, &testreport.Report{Format: testreport.FormatAutomake}
+	for _, tt := range []struct {
+		name string
+		sr   StepResult
+		rep  *testreport.Report
+		exe  string
+		want coredump.Proc
+	}{
+		{"ctest's program", withLines, ctest, "/b/forker", coredump.Proc{Exe: "/b/forker"}},
+		{"ctest, no program", withLines, ctest, "", coredump.Proc{}},
+		{"automake's driver line", withLines, automake, "/b/forker", coredump.Proc{Pid: 30}},
+		{"automake, no driver line", noLines, automake, "/b/forker", coredump.Proc{Exe: "/b/forker"}},
+		{"automake, nothing", noLines, automake, "", coredump.Proc{}},
+		{"no outcome", StepResult{}, automake, "/b/forker", coredump.Proc{Exe: "/b/forker"}},
+	} {
+		if got := crashedProc(tt.sr, tt.rep, "", tt.exe); got != tt.want {
+			t.Errorf("%s: crashedProc = %+v, want %+v", tt.name, got, tt.want)
+		}
 	}
 }

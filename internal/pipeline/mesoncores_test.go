@@ -58,10 +58,24 @@ var mesonCrashes = map[string]string{
 // for the tests, cores kept in a directory of their own.
 func runMesonCrashes(t *testing.T, dir string, env map[string]string) (*Result, string) {
 	t.Helper()
-	steps, err := toolchain.TestPlan(toolchain.Meson, dir, toolchain.Options{Jobs: 3, Env: env})
+	return runPlannedCrash(t, toolchain.Meson, dir, toolchain.Options{Jobs: 3, Env: env}, "null_deref")
+}
+
+// runPlannedCrash tests the project in dir as `test` plans it for tc with
+// o, cores kept in a directory of their own, and wants test's crash.
+func runPlannedCrash(t *testing.T, tc toolchain.Toolchain, dir string, o toolchain.Options, test string) (*Result, string) {
+	t.Helper()
+	steps, err := toolchain.TestPlan(tc, dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runCrashSteps(t, steps, dir, test)
+}
+
+// runCrashSteps runs steps for the project in dir, cores kept in a
+// directory of their own, and wants test's crash.
+func runCrashSteps(t *testing.T, steps []toolchain.Step, dir, test string) (*Result, string) {
+	t.Helper()
 	keep := t.TempDir()
 	res, err := Run(context.Background(), Request{Kind: KindTest, Steps: steps, Level: logfilter.Standard,
 		ProjectDir: dir, CoreDirs: []string{dir}, KeepCores: keep, Timeout: 2 * time.Minute})
@@ -69,8 +83,8 @@ func runMesonCrashes(t *testing.T, dir string, env map[string]string) (*Result, 
 		t.Fatal(err)
 	}
 	t.Logf("verdict: %s", res.Line)
-	if res.Status != Crashed || res.Crash == nil || res.Crash.Test != "null_deref" {
-		t.Fatalf("%s %q, crash %+v: want null_deref's crash", res.Status, res.Line, res.Crash)
+	if res.Status != Crashed || res.Crash == nil || res.Crash.Test != test {
+		t.Fatalf("%s %q, crash %+v: want %s's crash", res.Status, res.Line, res.Crash, test)
 	}
 	return res, keep
 }

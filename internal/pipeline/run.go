@@ -104,6 +104,10 @@ type StepResult struct {
 	// coresSeen counts the core files seen written while it ran
 	// (stepcores.go).
 	coresSeen int
+	// progs are its tests' programs as its runner names them, read once
+	// it failed (progsRead): StepResult.programs.
+	progs     testPrograms
+	progsRead bool
 }
 
 // ErrNoSteps is returned by Run for a request without steps.
@@ -215,8 +219,16 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 	progress := reportProgress(ctx, req, p, r, i, start)
 	o := r.Wait(ctx)
 	progress.Stop()
+	sr := StepResult{Step: step, Outcome: o, Ran: true}
+	if req.Remote == nil && step.Name == toolchain.StepTest && !o.Result.Success() {
+		// A core of a test's program is the run's whatever its process
+		// group (a worker a test program forked): ctestprograms.go.
+		sr.progs, sr.progsRead = testProgramsOf(ctx, step), true
+		watch.Programs(sr.progs.exes())
+	}
 	watch.Stop(o.Result.Pid)
-	return StepResult{Step: step, Outcome: o, Ran: true, coresSeen: watch.Seen()}, nil
+	sr.coresSeen = watch.Seen()
+	return sr, nil
 }
 
 // reportProgress reports the step's start, then its progress every interval

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,13 +21,13 @@ import (
 // own test's by its program (coredump.Proc's rule), whatever the tests
 // are called.
 //
-// Only meson says: its introspection file BUILDDIR/meson-info/intro-tests.json,
-// which meson setup writes and a regeneration rewrites (so it is the
-// build's before meson test runs), has each test's name, suites, command
-// (cmd: the program, then its arguments) and working directory (workdir,
-// null for meson's own, the build directory). testlog.json's records hold
-// the same command, but after each test's output, which the report's
-// reader does not keep.
+// meson says, and CTest (ctestprograms.go). meson's introspection file
+// BUILDDIR/meson-info/intro-tests.json, which meson setup writes and a
+// regeneration rewrites (so it is the build's before meson test runs), has
+// each test's name, suites, command (cmd: the program, then its arguments)
+// and working directory (workdir, null for meson's own, the build
+// directory). testlog.json's records hold the same command, but after each
+// test's output, which the report's reader does not keep.
 
 // testProgram is what the runner says of one test.
 type testProgram struct {
@@ -44,9 +45,9 @@ type testPrograms map[string]testProgram
 // maxIntroTests bounds the introspection file read.
 const maxIntroTests = 16 << 20
 
-// stepTestPrograms reads what the step's runner says of its tests'
-// programs; nil when it says nothing (every runner but meson) or the file
-// cannot be read.
+// stepTestPrograms reads what meson says of its tests' programs; nil for
+// every other runner (CTest's: testProgramsOf) or when the file cannot be
+// read.
 func stepTestPrograms(step toolchain.Step) testPrograms {
 	if step.Name != toolchain.StepTest || step.Format != testreport.FormatMeson && step.ReportFormat != toolchain.MesonTestlogFormat {
 		return nil
@@ -163,4 +164,28 @@ func (p testPrograms) dirsOf(rep *testreport.Report) []string {
 func isExecutable(path string) bool {
 	kind, err := coredump.Identify(path)
 	return err == nil && kind == coredump.KindExecutable
+}
+
+// withReport adds the programs an automake suite's report names: a test's
+// name is its program's path from the build directory dir (TESTS), so a
+// core of it is the run's (the worker Check forks in a group of its own
+// for each test, whose parent is the test program). Only the failed
+// tests' are looked at.
+func (p testPrograms) withReport(rep *testreport.Report, dir string) testPrograms {
+	if rep == nil || rep.Format != testreport.FormatAutomake {
+		return p
+	}
+	out := maps.Clone(p)
+	for _, tc := range rep.Cases {
+		if _, ok := out[tc.Name]; ok || tc.Status == testreport.Passed || tc.Status == testreport.Skipped {
+			continue
+		}
+		if exe := filepath.Join(dir, tc.Name); filepath.IsLocal(tc.Name) && isExecutable(exe) {
+			if out == nil {
+				out = testPrograms{}
+			}
+			out[tc.Name] = testProgram{Exe: exe}
+		}
+	}
+	return out
 }
