@@ -18,32 +18,32 @@ import (
 // tells the runner's case what the framework's reader made of it.
 
 // maxProgramOutput bounds the output of one test program kept for its
-// framework's reader; a longer output is read in its first part. An
-// output whose first sniffSize bytes show no framework is not kept
-// further: a framework's first lines come first.
+// framework's reader; a longer output is read in its first part. Output
+// whose sniffSize bytes show no framework is let go and the rest looked
+// at afresh: a build's lines may come before a test's (automake's serial
+// harness prints both), and a framework's first lines come first in its
+// program's output.
 const maxProgramOutput = 512 << 10
 
 // programOutput is one test program's own output, as a runner kept it.
 type programOutput struct {
 	buf       []byte
 	truncated bool // the runner or the bound cut it: its end is not known
-	none      bool // its start showed no framework
+	found     bool // a framework's lines are in buf
 }
 
 // Write appends p, up to maxProgramOutput.
 func (o *programOutput) Write(p []byte) (int, error) {
 	n := len(p)
-	if o.none {
-		return n, nil
-	}
 	if room := maxProgramOutput - len(o.buf); len(p) > room {
 		o.truncated = true
 		p = p[:max(room, 0)]
 	}
-	had := len(o.buf)
 	o.buf = append(o.buf, p...)
-	if had < sniffSize && len(o.buf) >= sniffSize && o.format() == "" {
-		o.buf, o.none = nil, true
+	if !o.found && len(o.buf) >= sniffSize {
+		if o.found = o.format() != ""; !o.found {
+			o.buf = o.buf[:0]
+		}
 	}
 	return n, nil
 }
@@ -73,7 +73,7 @@ func (o *programOutput) format() string {
 // framework reads the output with the reader of the framework that wrote
 // it; nil when no framework's lines are in it.
 func (o *programOutput) framework() *Report {
-	if o.none || len(o.buf) == 0 {
+	if len(o.buf) == 0 {
 		return nil
 	}
 	format := o.format()

@@ -187,3 +187,26 @@ func underMesonTestlog(t *testing.T, out []byte, exit int) (*Report, bool) {
 	}
 	return rep, true
 }
+
+// A long build before the tests (automake's serial harness prints both in
+// one stream) does not hide the test program's framework output after it.
+func TestFrameworkAfterLongBuild(t *testing.T) {
+	out, err := os.ReadFile("testdata/frameworks/check/check-nofork-fail.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := strings.Repeat("  CC       lib/riemann/attribute.lo\n", 4000) // 144 kB
+	log := build + string(out) + "FAIL: tests/check_libriemann\n1 of 1 tests failed\n"
+	rep, err := Parse(FormatAutomake, strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := Parse(FormatCheck, bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := firstFailure(direct, false)
+	if len(rep.Cases) != 1 || f == nil || !strings.Contains(rep.Cases[0].Message, f.Name) {
+		t.Fatalf("cases %+v, want the program's case naming Check's %+v", rep.Cases, f)
+	}
+}
