@@ -65,6 +65,7 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	failOnSkip := fs.Bool("fail-on-skip", false, "a skipped test is a failure, unless --allow-skip matches its name")
 	var allowSkip regexpList
 	fs.Var(&allowSkip, "allow-skip", "with --fail-on-skip, a regular expression (RE2) matching skipped tests that are expected, such as `pkg/TestX`; repeat for more")
+	ci := newCIFlags(fs)
 	fs.Usage = func() {} // written below: to stdout when asked for, to stderr after a mistake
 	if err := parseFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -91,6 +92,9 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	if *output != "text" && *output != "json" {
 		return 0, usagef("--output %q: use text or json", *output)
 	}
+	if ci.annotations && *output == "json" {
+		return 0, usagef("--github-annotations needs --output text")
+	}
 	in := stdin
 	if fs.NArg() == 1 {
 		f, err := os.Open(fs.Arg(0))
@@ -110,7 +114,7 @@ func cmdFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, err
 	}
-	return printFiltered(stdout, res, filtered.String(), *output)
+	return ci.print(stdout, stderr, res, filtered.String(), *output)
 }
 
 // printFiltered prints the verdict, the filtered log and the summary, as
@@ -156,11 +160,15 @@ func filterFormat(tc string) (string, error) {
 
 func filterUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintln(w, `usage: triage filter [--toolchain T] [--level L] [--output text|json] [--allow-empty]
-                     [--fail-on-skip [--allow-skip RE]...] [FILE]
+                     [--fail-on-skip [--allow-skip RE]...]
+                     [--github-annotations] [--junit FILE] [--markdown FILE] [FILE]
 Reads a build or test log from FILE or standard input and prints the verdict
 line, the lines kept and the test summary. A log with test output is judged
 as a test run, any other as a build. Exit status: 0 success, 1 failure, crash
-or an empty log, 2 usage error.`)
+or an empty log, 2 usage error.
+In CI: --github-annotations prints GitHub Actions annotations after the
+summary, --junit writes a JUnit XML file of the parsed tests, --markdown a
+summary to append to $GITHUB_STEP_SUMMARY.`)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
