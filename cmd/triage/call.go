@@ -47,7 +47,14 @@ func callTool(ctx context.Context, client *mcp.ClientSession, tool string, argum
 		pp.done()
 	}
 	if err != nil && strings.Contains(err.Error(), "unknown tool") {
-		return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+		var names []string
+		for t, err := range client.Tools(ctx, nil) {
+			if err != nil {
+				break
+			}
+			names = append(names, t.Name)
+		}
+		return nil, unknownTool(tool, names, "`triage tools` lists the enabled tools")
 	}
 	return res, err
 }
@@ -171,7 +178,20 @@ func inputSchema(sel *catalog.Selection, tool string) (map[string]any, error) {
 	if reason, ok := sel.Absent[tool]; ok {
 		return nil, usagef("%s", reason)
 	}
-	return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+	names := make([]string, 0, len(sel.Tools))
+	for _, t := range sel.Tools {
+		names = append(names, t.Name)
+	}
+	return nil, unknownTool(tool, names, "`triage tools` lists the enabled tools")
+}
+
+// unknownTool is the usage error for a tool name not among names, with a
+// did-you-mean when one is close.
+func unknownTool(tool string, names []string, hint string) error {
+	if near := catalog.Misspelt(tool, names); near != "" {
+		return usagef("unknown tool %q: did you mean %q? %s", tool, near, hint)
+	}
+	return usagef("unknown tool %q; %s", tool, hint)
 }
 
 // schemaProperties are the properties of an input schema, as JSON values.

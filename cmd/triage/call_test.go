@@ -150,3 +150,28 @@ func TestConvertArg(t *testing.T) {
 		})
 	}
 }
+
+// A misspelt tool name gets a did-you-mean, as a misspelt argument does; a
+// name close to none gets none. Both are usage errors.
+func TestCallUnknownToolDidYouMean(t *testing.T) {
+	t.Setenv("TRIAGE_CONFIG", "")
+	t.Setenv("TRIAGE_DAEMON", "off")
+	for _, tt := range []struct{ tool, want string }{
+		{"debug_atach", `unknown tool "debug_atach": did you mean "debug_attach"?`},
+		{"tset", `unknown tool "tset": did you mean "test"?`},
+		{"zzz_qqq", `unknown tool "zzz_qqq"; `},
+	} {
+		code, out := callCLI(t, tt.tool)
+		if code != exitUsage || !strings.Contains(out, tt.want) {
+			t.Errorf("%s: exit %d, want %d and %q: %.300s", tt.tool, code, exitUsage, tt.want, out)
+		}
+		code, out = callCLI(t, tt.tool, "--project_dir", ".")
+		if code != exitUsage || !strings.Contains(out, tt.want) {
+			t.Errorf("%s --project_dir .: exit %d, want %d and %q: %.300s", tt.tool, code, exitUsage, tt.want, out)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"debug_atach", "--help"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `did you mean "debug_attach"?`) {
+		t.Errorf("debug_atach --help: exit %d: %s", code, errb.String())
+	}
+}

@@ -106,6 +106,7 @@ func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]
 		return func() (map[string]any, error) { return inputSchema(c.srv.Selection, tool) }
 	}
 	return func() (map[string]any, error) {
+		var names []string
 		for t, err := range c.session.Tools(ctx, nil) {
 			if err != nil {
 				return nil, err
@@ -113,7 +114,8 @@ func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]
 			if t.Name == tool {
 				return schemaProperties(t.InputSchema)
 			}
+			names = append(names, t.Name)
 		}
-		return nil, usagef("unknown tool %q; `triage tools` lists the enabled tools", tool)
+		return nil, unknownTool(tool, names, "`triage tools` lists the enabled tools")
 	}
 }

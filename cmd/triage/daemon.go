@@ -179,13 +179,17 @@ func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
 	var g globals
 	g.register(fs)
-	const what = "triage daemon status|stop: the daemon that keeps stateful tools between calls (for this directory and configuration)"
+	const what = "usage: triage daemon status|stop [flags]\n  status or stop the daemon that keeps stateful tools between calls (for this directory and configuration)"
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprintln(stdout, what)
 		return exitOK, nil
 	}
 	if len(args) == 0 || (args[0] != "status" && args[0] != "stop") {
-		return 0, usagef("%s", what)
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "triage daemon: unknown subcommand %q\n", args[0])
+		}
+		fmt.Fprintln(stderr, what)
+		return exitUsage, nil
 	}
 	if err := parseFlags(fs, args[1:], stderr); err != nil {
 		return 0, err

@@ -21,7 +21,11 @@ func wantsHelp(args []string) bool {
 func writeToolHelp(w io.Writer, sel *catalog.Selection, all *catalog.Selection, name string) error {
 	t := findTool(all, name)
 	if t == nil {
-		return usagef("unknown tool %q; `triage tools --all` lists them", name)
+		names := make([]string, 0, len(all.Tools))
+		for _, t := range all.Tools {
+			names = append(names, t.Name)
+		}
+		return unknownTool(name, names, "`triage tools --all` lists them")
 	}
 	fmt.Fprintf(w, "triage %s — %s\n", name, t.Description)
 	if reason, ok := sel.Absent[name]; ok && findTool(sel, name) == nil {

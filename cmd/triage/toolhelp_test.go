@@ -123,3 +123,15 @@ func TestCommandHelpExitsZero(t *testing.T) {
 		t.Errorf("triage init --no-such-flag: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// `triage daemon` without status or stop prints its usage line, not an
+// error wrapping it, and exits 2.
+func TestDaemonUsage(t *testing.T) {
+	for _, args := range [][]string{{"daemon"}, {"daemon", "bogus"}} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+		if code != exitUsage || out.Len() > 0 || !strings.Contains(errb.String(), "usage: triage daemon status|stop") || strings.Contains(errb.String(), "triage daemon: triage daemon") {
+			t.Errorf("triage %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+	}
+}

@@ -201,7 +201,11 @@ func (r Result) Note() string {
 	if r.Err == nil {
 		return ""
 	}
-	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only its first %d lines are in %s: %v\n", r.Lines, r.ID, r.Err)
+	first := fmt.Sprintf("its first %d lines are", r.Lines)
+	if r.Lines == 1 {
+		first = "its first line is"
+	}
+	return fmt.Sprintf("\nOUTPUT NOT STORED WHOLE: only %s in %s: %v\n", first, r.ID, r.Err)
 }
 
 // RecordProgress keeps line as the output's latest progress while it

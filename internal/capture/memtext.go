@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/memcheck"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // Summary is the rerun's one line, which an answer puts first under its
@@ -46,7 +47,7 @@ func (m *MemcheckRun) detail() []string {
 	lines := strings.Split(strings.TrimRight(m.Result.Detail(), "\n"), "\n")[1:]
 	if len(lines) > memcheckDetailLines {
 		cut := len(lines) - memcheckDetailLines
-		lines = append(lines[:memcheckDetailLines], fmt.Sprintf("  … %d more lines in valgrind's XML", cut))
+		lines = append(lines[:memcheckDetailLines], fmt.Sprintf("  … %s in valgrind's XML", textclip.Count(cut, "more line")))
 	}
 	return lines
 }

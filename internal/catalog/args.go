@@ -62,6 +62,28 @@ func nearestShort(name string, names []string) string {
 	return nearest(name, names)
 }
 
+// Misspelt returns the one of names that name most likely misspells — the
+// same words in another case or separator, or a small edit distance — or ""
+// when none is that close: a did-you-mean for an unknown tool name
+// (debug_attach for debug_atach).
+func Misspelt(name string, names []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
+	}
+	n := norm(name)
+	if n == "" || len(name) > 80 {
+		return ""
+	}
+	best, bestD := "", 1<<30
+	for _, c := range names {
+		cn := norm(c)
+		if d := editDistance(n, cn); d <= max(1, min(len(n), len(cn))/3) && d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
 func (t *Tool) unknownArgument(name string) string {
 	names := t.argumentNames()
 	msg := fmt.Sprintf("unknown argument %q;", clipName(name))

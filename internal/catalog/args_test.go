@@ -92,3 +92,17 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// Misspelt suggests a tool name only for a close misspelling, never for a
+// word or prefix of one.
+func TestMisspelt(t *testing.T) {
+	names := []string{"debug_attach", "debug_detach", "debug_launch", "test", "run", "dump_open"}
+	for name, want := range map[string]string{
+		"debug_atach": "debug_attach", "DEBUG-ATTACH": "debug_attach", "debug_detatch": "debug_detach", "tset": "test", "rnu": "run", "xyz": "",
+		"debug": "", "dump": "", "debug_foo": "", "": "", "zzz_qqq": "",
+	} {
+		if got := Misspelt(name, names); got != want {
+			t.Errorf("Misspelt(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

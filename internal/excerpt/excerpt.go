@@ -280,6 +280,9 @@ func render(out *[]byte, total, nImp int, head, imp, tail []line, measureOnly bo
 	}
 	if n := firstTail - len(head); n > 0 {
 		gap = fmt.Sprintf("… %d lines omitted (lines %d–%d) …\n", n, len(head)+1, firstTail)
+		if n == 1 {
+			gap = fmt.Sprintf("… 1 line omitted (line %d) …\n", firstTail)
+		}
 		size += len(gap)
 	}
 	for _, l := range head {

@@ -17,6 +17,7 @@ import (
 	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/scratch"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -254,5 +255,5 @@ func (p Progress) Message() string {
 	if p.StepName == toolchain.StepTest && p.Passed+p.Failed > 0 {
 		msg = fmt.Sprintf("step %d/%d test: %d passed, %d failed so far", p.Step, p.Steps, p.Passed, p.Failed)
 	}
-	return fmt.Sprintf("%s (%d lines, %s)", msg, p.Lines, p.Elapsed.Round(time.Second))
+	return fmt.Sprintf("%s (%s, %s)", msg, textclip.Count(p.Lines, "line"), p.Elapsed.Round(time.Second))
 }

@@ -3,7 +3,10 @@
 // length.
 package textclip
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // Prefix is the longest prefix of s of at most n bytes that ends on a rune
 // boundary.
@@ -27,4 +30,12 @@ func String(s string, n int) string {
 		return s
 	}
 	return Prefix(s, n) + "…"
+}
+
+// Count is n and noun, the noun plural unless n is 1: "1 line", "3 lines".
+func Count[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + noun + "s"
 }

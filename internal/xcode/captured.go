@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // NewBuildRequest checks a build's log level and time limit (timeoutS,
@@ -90,7 +91,7 @@ func (s LogSink) capture(ctx context.Context, b *BuildRequest, what string, run 
 	b.Raw, b.RawID, b.Filtered = cp, cp.ID(), cp.Filtered()
 	s.Progress = s.recorded(cp)
 	b.Progress = func(p pipeline.Progress) {
-		s.Progress(p.Lines, fmt.Sprintf("%s: %d lines, %s", what, p.Lines, p.Elapsed.Round(time.Second)))
+		s.Progress(p.Lines, fmt.Sprintf("%s: %s, %s", what, textclip.Count(p.Lines, "line"), p.Elapsed.Round(time.Second)))
 	}
 	if err := run(func(msg string) { s.Progress(0, msg) }); err != nil {
 		cp.Abort()

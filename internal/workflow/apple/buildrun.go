@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -151,7 +152,7 @@ func finish[L any](out BuildRunOutput[L], o *xcode.BuildAndLaunchOutcome, excerp
 	if out.Stage == xcode.StageBuild {
 		catalog.WriteExcerpt(&b, out.Captured, excerpt)
 	} else {
-		fmt.Fprintf(&b, "build log: %s (%d lines)\n", out.OutputID, out.TotalLines)
+		fmt.Fprintf(&b, "build log: %s (%s)\n", out.OutputID, textclip.Count(out.TotalLines, "line"))
 	}
 	return catalog.Result[BuildRunOutput[L]]{Text: b.String(), Output: out, Outcome: RanOutcome(out.Status)}
 }

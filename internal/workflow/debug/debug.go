@@ -163,5 +163,14 @@ func (h *handler) detach(ctx context.Context, c *catalog.Call, in detachParams) 
 	if err := h.svc.Debugger().Detach(ctx, info.ID); err != nil && !errors.Is(err, debugger.ErrSessionDead) {
 		return catalog.Result[DetachOutput]{}, err
 	}
-	return catalog.Result[DetachOutput]{Text: fmt.Sprintf("DETACHED %s (%s)\n", info.ID, info.Target), Output: DetachOutput{SessionID: info.ID}}, nil
+	return catalog.Result[DetachOutput]{Text: detachedText(info.ID, info.Target), Output: DetachOutput{SessionID: info.ID}}, nil
+}
+
+// detachedText is debug_detach's verdict: the session and, when known, what
+// it debugged.
+func detachedText(id, target string) string {
+	if target == "" {
+		return "DETACHED " + id + "\n"
+	}
+	return fmt.Sprintf("DETACHED %s (%s)\n", id, target)
 }

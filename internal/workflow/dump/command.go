@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/postmortem/analysis"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
@@ -71,9 +72,9 @@ func commandVerdict(o wire.DumpCommand) string {
 	case o.Error != "":
 		return fmt.Sprintf("ENGINE ERROR %s: %s\n", label, o.Error)
 	case o.Cached:
-		return fmt.Sprintf("OK %s: %d lines (cached; force: true re-runs)\n", label, o.TotalLines)
+		return fmt.Sprintf("OK %s: %s (cached; force: true re-runs)\n", label, textclip.Count(o.TotalLines, "line"))
 	}
-	return fmt.Sprintf("OK %s: %d lines\n", label, o.TotalLines)
+	return fmt.Sprintf("OK %s: %s\n", label, textclip.Count(o.TotalLines, "line"))
 }
 
 // linesResult renders a command of several lines: a head line for the
@@ -104,5 +105,5 @@ func linesHead(bt analysis.Batch) (string, catalog.Outcome) {
 	case bt.Failed > 0:
 		return fmt.Sprintf("ENGINE ERROR %s: %d of %d lines failed, first %s", bt.Engine, bt.Failed, total, bt.Error), catalog.Failed
 	}
-	return fmt.Sprintf("OK %s: %d lines ran", bt.Engine, total), catalog.OK
+	return fmt.Sprintf("OK %s: %s ran", bt.Engine, textclip.Count(total, "line")), catalog.OK
 }

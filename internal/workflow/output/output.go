@@ -10,6 +10,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
 
@@ -110,7 +111,7 @@ func searchText(in searchParams, res store.SearchResult) string {
 		scope = in.OutputID
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "SEARCH %q in %s: %d matching lines", in.Pattern, scope, res.Total)
+	fmt.Fprintf(&b, "SEARCH %q in %s: %s", in.Pattern, scope, textclip.Count(res.Total, "matching line"))
 	if res.Truncated {
 		fmt.Fprintf(&b, " (first %d shown; narrow the pattern or search one output, or page it with output_get)", len(res.Matches))
 	}

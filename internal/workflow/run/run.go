@@ -19,6 +19,7 @@ import (
 	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -207,7 +208,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catal
 func progress(ctx context.Context, c *catalog.Call, name string) func(capture.Progress) string {
 	c.Progress(ctx, 0, 0, "running "+name)
 	return func(p capture.Progress) string {
-		msg := fmt.Sprintf("running %s: %d lines, %s", name, p.Lines, p.Elapsed.Round(time.Second))
+		msg := fmt.Sprintf("running %s: %s, %s", name, textclip.Count(p.Lines, "line"), p.Elapsed.Round(time.Second))
 		c.Progress(ctx, float64(p.Lines), 0, msg)
 		return msg
 	}

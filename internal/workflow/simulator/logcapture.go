@@ -9,6 +9,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/xcode"
 )
@@ -93,7 +94,7 @@ func (h *handler) stopCapture(ctx context.Context, in logCaptureParams) (catalog
 	}
 	out := LogCaptureOutput{CaptureID: t.Job.ID, Tail: t.Tail, Captured: catalog.NewCaptured(t.Job.OutputID, t.Lines, t.Lines > len(t.Tail))}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CAPTURE STOPPED: %d log lines (%s)\n", t.Lines, t.Job.OutputID)
+	fmt.Fprintf(&b, "CAPTURE STOPPED: %s (%s)\n", textclip.Count(t.Lines, "log line"), t.Job.OutputID)
 	catalog.WriteExcerpt(&b, out.Captured, strings.Join(t.Tail, "\n"))
 	return catalog.Result[LogCaptureOutput]{Text: b.String(), Output: out}, nil
 }
