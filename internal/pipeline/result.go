@@ -127,7 +127,7 @@ func (r *Result) stoppedByUs() bool {
 // "BUILD FAILED: 2 errors (where): src/lib.rs:485:29: error[E0308]: …".
 func (r *Result) concludeBuild(where string) {
 	errs := r.Log.Errors + r.Log.LinkerErrors
-	warn := plural(r.Log.Warnings, "warning")
+	warn := textclip.Count(r.Log.Warnings, "warning")
 	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
 		r.Status = Crashed
 		r.Line = crashedStepLine(f.Step.Argv[0], f.Outcome.Verdict.Line)
@@ -145,7 +145,7 @@ func (r *Result) concludeBuild(where string) {
 	switch {
 	case errs > 0:
 		r.Status = Failed
-		r.Line = fmt.Sprintf("BUILD FAILED: %s", plural(errs, "error"))
+		r.Line = fmt.Sprintf("BUILD FAILED: %s", textclip.Count(errs, "error"))
 		if r.Failed == nil && len(r.Steps) > 0 {
 			// The tools exited 0 yet printed errors: say both.
 			where = strings.TrimPrefix(where+"; yet every step exited 0", "; ")
@@ -162,7 +162,7 @@ func (r *Result) concludeBuild(where string) {
 		r.Line = fmt.Sprintf("BUILD FAILED (exit %d in the %s step) but no error was recognised — see output", exit, r.Failed.Step.Name)
 	case r.Log.Crashes > 0:
 		r.Status = Crashed
-		r.Line = fmt.Sprintf("CRASHED: %s in the log", plural(r.Log.Crashes, "crash indicator"))
+		r.Line = fmt.Sprintf("CRASHED: %s in the log", textclip.Count(r.Log.Crashes, "crash indicator"))
 	case len(r.Steps) == 0 && r.Log.Alarm != nil:
 		// A log no reader knows that says in a runner's words that
 		// something crashed, timed out or failed.
@@ -170,7 +170,7 @@ func (r *Result) concludeBuild(where string) {
 	case r.Log.Failures > 0 && len(r.Steps) == 0:
 		// An analysed log that reports failures but no compiler error.
 		r.Status = Failed
-		r.Line = fmt.Sprintf("FAILED: %s in the log", plural(r.Log.Failures, "failure line"))
+		r.Line = fmt.Sprintf("FAILED: %s in the log", textclip.Count(r.Log.Failures, "failure line"))
 	default:
 		r.Status = Succeeded
 		r.Line = fmt.Sprintf("BUILD SUCCEEDED (%s)", warn)
@@ -288,7 +288,7 @@ func kindClause(rep *testreport.Report) string {
 // Go package do not stop the others' tests.
 func buildErrorsLine(rep *testreport.Report) string {
 	t := rep.Totals
-	line := "BUILD FAILED: " + plural(len(rep.BuildErrors), "error")
+	line := "BUILD FAILED: " + textclip.Count(len(rep.BuildErrors), "error")
 	if t.Total == 0 && len(rep.CutShort) == 0 {
 		line += " (the tests did not run)"
 	}
@@ -348,7 +348,7 @@ func (r *Result) concludeUnparsed(res *testStepOutcome) {
 		// (buildStoppedTests): these are other errors.
 		if r.Log.Errors+r.Log.LinkerErrors > 0 {
 			r.Status = Failed
-			r.Line = fmt.Sprintf("TESTS FAILED (exit %d): %s in the output; no test results recognised", res.exit, plural(r.Log.Errors+r.Log.LinkerErrors, "error"))
+			r.Line = fmt.Sprintf("TESTS FAILED (exit %d): %s in the output; no test results recognised", res.exit, textclip.Count(r.Log.Errors+r.Log.LinkerErrors, "error"))
 			return
 		}
 		r.Status = SilentFailure
@@ -407,13 +407,6 @@ func (o *testStepOutcome) exitOr(def int) int {
 		return def
 	}
 	return o.exit
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func firstOf(lists ...[]string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // SkipPolicy says whether skipped tests fail a run: a CI job that must run
@@ -69,5 +70,5 @@ func (r *Result) applySkips(p SkipPolicy) {
 	}
 	r.Status = Failed
 	r.Line = fmt.Sprintf("TESTS FAILED: %s not allowed to skip: %s%s (%s)",
-		plural(len(bad), "skipped test"), strings.Join(names, ", "), more, strings.TrimPrefix(r.Line, "TESTS PASSED: "))
+		textclip.Count(len(bad), "skipped test"), strings.Join(names, ", "), more, strings.TrimPrefix(r.Line, "TESTS PASSED: "))
 }

@@ -129,10 +129,7 @@ func (w *frameworkWatch) line(l []byte) {
 		w.truncated = true
 		return
 	}
-	if bytes.Contains(l, []byte(ctestNonXMLEscape)) {
-		// Boost.Test's coloured summary, as CTest's JUnit file writes ESC.
-		l = bytes.ReplaceAll(l, []byte(ctestNonXMLEscape), []byte{0x1b})
-	}
+	l = withESC(l) // Boost.Test's coloured summary, as CTest's JUnit file writes ESC
 	if t := bytes.TrimSpace(l); len(t) > 0 {
 		w.last = append(w.last[:0], t[:min(len(t), maxClosing)]...)
 		w.lines++

@@ -60,29 +60,32 @@ const ctestNonXMLEscape = "[NON-XML-CHAR-0x1B]"
 
 // format names the framework whose lines the output's start holds, or "".
 func (o *programOutput) format() string {
-	sample := o.buf[:min(len(o.buf), sniffSize)]
-	if bytes.Contains(sample, []byte(ctestNonXMLEscape)) {
-		sample = bytes.ReplaceAll(sample, []byte(ctestNonXMLEscape), []byte{0x1b})
-	}
+	return formatOf(withESC(o.buf[:min(len(o.buf), sniffSize)]))
+}
+
+// formatOf names the framework whose lines a sample holds, or "".
+func formatOf(sample []byte) string {
 	if f := frameworkFormat(sample); f != "" {
 		return f
 	}
 	return detectFramework(sample)
 }
 
+// withESC is b with CTest's written-out ESC made ESC again.
+func withESC(b []byte) []byte {
+	if !bytes.Contains(b, []byte(ctestNonXMLEscape)) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(ctestNonXMLEscape), []byte{0x1b})
+}
+
 // framework reads the output with the reader of the framework that wrote
 // it; nil when no framework's lines are in it.
 func (o *programOutput) framework() *Report {
-	if len(o.buf) == 0 {
-		return nil
-	}
-	format := o.format()
+	out := withESC(o.buf)
+	format := formatOf(out[:min(len(out), sniffSize)])
 	if format == "" {
 		return nil
-	}
-	out := o.buf
-	if bytes.Contains(out, []byte(ctestNonXMLEscape)) {
-		out = bytes.ReplaceAll(out, []byte(ctestNonXMLEscape), []byte{0x1b})
 	}
 	rep, err := Parse(format, bytes.NewReader(out))
 	if err != nil {
