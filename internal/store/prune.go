@@ -69,17 +69,20 @@ func (s *Store) ids(ctx context.Context, query string, args ...any) ([]string, e
 }
 
 func (s *Store) remove(ctx context.Context, id string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return describe(err)
-	}
-	defer tx.Rollback()
-	for _, q := range []string{`DELETE FROM chunks WHERE output_id=?`, `DELETE FROM cache WHERE output_id=?`, `DELETE FROM outputs WHERE id=?`} {
-		if _, err := tx.ExecContext(ctx, q, id); err != nil {
-			return describe(err)
+	err := retryBusy(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		defer tx.Rollback()
+		for _, q := range []string{`DELETE FROM chunks WHERE output_id=?`, `DELETE FROM cache WHERE output_id=?`, `DELETE FROM outputs WHERE id=?`} {
+			if _, err := tx.ExecContext(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+	if err != nil {
 		return describe(err)
 	}
 	os.Remove(s.bodyPath(id))
@@ -105,13 +108,13 @@ func (s *Store) CacheGet(ctx context.Context, key string) (string, bool, error) 
 
 // CachePut records output id under key, replacing an older entry.
 func (s *Store) CachePut(ctx context.Context, key, id string) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO cache (key, output_id, created) VALUES (?, ?, ?)
+	err := s.exec(ctx, `INSERT INTO cache (key, output_id, created) VALUES (?, ?, ?)
 		ON CONFLICT(key) DO UPDATE SET output_id=excluded.output_id, created=excluded.created`, key, id, time.Now().UnixNano())
 	return describe(err)
 }
 
 // CacheDelete forgets key.
 func (s *Store) CacheDelete(ctx context.Context, key string) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM cache WHERE key=?`, key)
+	err := s.exec(ctx, `DELETE FROM cache WHERE key=?`, key)
 	return describe(err)
 }

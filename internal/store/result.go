@@ -116,7 +116,7 @@ func (w *Writer) Progress(ctx context.Context, line string) error {
 	if w.done {
 		return nil
 	}
-	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET progress=?, progressed=? WHERE id=? AND finished IS NULL`,
+	err := w.s.exec(ctx, `UPDATE outputs SET progress=?, progressed=? WHERE id=? AND finished IS NULL`,
 		textclip.Prefix(line, MaxProgressBytes), time.Now().UnixNano(), w.id)
 	if err != nil {
 		return fmt.Errorf("recording progress of %s: %w", w.id, describe(err))

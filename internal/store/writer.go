@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,7 +41,7 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 	argv, _ := json.Marshal(m.Argv)
 	for attempt := 0; ; attempt++ {
 		id := newID()
-		_, err := s.db.ExecContext(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner, identity)
+		err := s.exec(ctx, `INSERT INTO outputs (id, tool, argv, cwd, engine, context_key, status, verdict, bytes, lines, created, complete, owner, identity)
 			VALUES (?, ?, ?, ?, ?, ?, 'running', '', 0, 0, ?, 0, ?, ?)`,
 			id, m.Tool, string(argv), m.Cwd, m.Engine, m.ContextKey, time.Now().UnixNano(), s.owner.token, identity.Of(ctx).ID)
 		if err == nil {
@@ -53,12 +52,10 @@ func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
 			w.openBodyAhead()
 			return w, nil
 		}
-		if attempt == 3 {
+		if attempt == 3 || isBusy(err) {
 			return nil, fmt.Errorf("creating output: %w", describe(err))
 		}
-		// A clash of ids, or another connection's write that the busy
-		// timeout does not wait for (a stale snapshot): try again shortly.
-		time.Sleep(time.Duration(10<<attempt) * time.Millisecond)
+		// A clash of random ids: draw again.
 	}
 }
 
@@ -127,21 +124,8 @@ func (w *Writer) commit(all bool) error {
 	}
 	ctx := context.Background()
 	err := w.writeBody(data)
-	var tx *sql.Tx
 	if err == nil {
-		tx, err = w.s.db.BeginTx(ctx, nil)
-	}
-	if err == nil {
-		_, err = tx.ExecContext(ctx, `INSERT INTO chunks (output_id, seq, first_line, nlines, offset, length) VALUES (?, ?, ?, ?, ?, ?)`,
-			w.id, w.seq, w.lines, nl, w.bytes, len(data))
-		if err == nil {
-			_, err = tx.ExecContext(ctx, `UPDATE outputs SET bytes=?, lines=? WHERE id=?`, w.bytes+int64(cut), w.lines+nl, w.id)
-		}
-		if err == nil {
-			err = tx.Commit()
-		} else {
-			tx.Rollback()
-		}
+		err = retryBusy(ctx, func() error { return w.recordChunk(ctx, cut, nl) })
 	}
 	if err != nil {
 		w.err = fmt.Errorf("storing output %s: %w", w.id, describe(err))
@@ -153,6 +137,24 @@ func (w *Writer) commit(all bool) error {
 	w.buf = append(w.buf[:0], w.buf[cut:]...)
 	w.s.changes.Notify()
 	return nil
+}
+
+// recordChunk records the chunk of cut bytes and nl lines just written to
+// the body, in one transaction.
+func (w *Writer) recordChunk(ctx context.Context, cut, nl int) error {
+	tx, err := w.s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err = tx.ExecContext(ctx, `INSERT INTO chunks (output_id, seq, first_line, nlines, offset, length) VALUES (?, ?, ?, ?, ?, ?)`,
+		w.id, w.seq, w.lines, nl, w.bytes, cut); err != nil {
+		return err
+	}
+	if _, err = tx.ExecContext(ctx, `UPDATE outputs SET bytes=?, lines=? WHERE id=?`, w.bytes+int64(cut), w.lines+nl, w.id); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // openBodyAhead starts making the output's body file, off the producer's
@@ -212,7 +214,7 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		complete = 0
 		status = "incomplete"
 	}
-	_, err := w.s.db.ExecContext(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, result_at=?, result_len=?, progress='' WHERE id=?`,
+	err := w.s.exec(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, result_at=?, result_len=?, progress='' WHERE id=?`,
 		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, r.inRow, r.at, r.length, w.id)
 	w.s.changes.Notify()
 	if w.err != nil {
@@ -231,7 +233,7 @@ func (w *Writer) Abort() {
 	}
 	w.done = true
 	w.closeBody()
-	w.s.db.Exec(`UPDATE outputs SET status='incomplete', finished=?, complete=0, progress='' WHERE id=?`, time.Now().UnixNano(), w.id)
+	w.s.exec(context.Background(), `UPDATE outputs SET status='incomplete', finished=?, complete=0, progress='' WHERE id=?`, time.Now().UnixNano(), w.id)
 	w.s.changes.Notify()
 }
 

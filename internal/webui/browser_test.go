@@ -147,7 +147,9 @@ func text(t *testing.T, ctx context.Context, js string) string {
 func wait(t *testing.T, ctx context.Context, what, js string) {
 	t.Helper()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(waitBound), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
-		t.Fatalf("%s (%s): %v", what, js, err)
+		// What the page shows says why, e.g. an error the server answered.
+		shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('main')?.innerText || document.body.innerText).slice(0, 600)`))
+		t.Fatalf("%s (%s): %v\nthe page shows:\n%s", what, js, err, shown)
 	}
 }
 
