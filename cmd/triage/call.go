@@ -350,7 +350,7 @@ func printResult(w io.Writer, res *mcp.CallToolResult, format string) error {
 		_, err = fmt.Fprintln(w, string(b))
 		return err
 	}
-	text := resultText(res)
+	text := asShellCommands(resultText(res))
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

@@ -60,7 +60,7 @@ func TestCallArgumentErrorsTeach(t *testing.T) {
 		{[]string{"build", "--dir", "."}, `unknown argument "dir": did you mean "project_dir"?`},
 		{[]string{"run", "--program", "/bin/true", "--timeout_s", "ten"}, `timeout_s: expected a number, got "ten"`},
 		{[]string{"run", "--program", "/bin/true", "--env", "{A"}, `env: expected an object of strings, got "{A"`},
-		{[]string{"test"}, `session_set_defaults {"project_dir": `},
+		{[]string{"test"}, `triage session_set_defaults --project_dir `},
 		{[]string{"run"}, `missing required argument "program" (a string)`},
 	}
 	for _, tt := range tests {
