@@ -25,7 +25,7 @@ type stackParams struct {
 // StackOutput is a backtrace.
 type StackOutput struct {
 	SessionID string            `json:"session_id" jsonschema:"the session"`
-	Frames    []wire.DebugFrame `json:"frames" jsonschema:"innermost first; ids for debug_variables and debug_evaluate"`
+	Frames    []wire.DebugFrame `json:"frames" jsonschema:"innermost first; index is the frame debug_variables and debug_evaluate take"`
 }
 
 func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (catalog.Result[StackOutput], error) {
@@ -85,7 +85,11 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 	if depth <= 0 && in.Scope == "registers" {
 		depth = 2 // DAP adapters group registers: the values are one level down
 	}
-	vars, err := b.Variables(ctx, debugger.VariablesRequest{Thread: in.Thread, Frame: in.Frame, Scope: in.Scope, Depth: depth})
+	frame, err := frameID(ctx, b, in.Thread, in.Frame)
+	if err != nil {
+		return catalog.Result[VariablesOutput]{}, describe(err)
+	}
+	vars, err := b.Variables(ctx, debugger.VariablesRequest{Thread: in.Thread, Frame: frame, Scope: in.Scope, Depth: depth})
 	if err != nil {
 		return catalog.Result[VariablesOutput]{}, describe(err)
 	}
@@ -133,7 +137,11 @@ func (h *handler) evaluate(ctx context.Context, c *catalog.Call, in evaluatePara
 	if err != nil {
 		return catalog.Result[EvaluateOutput]{}, err
 	}
-	v, err := b.Evaluate(ctx, in.Expression, in.Frame)
+	frame, err := frameID(ctx, b, 0, in.Frame)
+	if err != nil {
+		return catalog.Result[EvaluateOutput]{}, describe(err)
+	}
+	v, err := b.Evaluate(ctx, in.Expression, frame)
 	if err != nil {
 		return catalog.Result[EvaluateOutput]{}, evalError(err, in.Expression)
 	}

@@ -45,6 +45,9 @@ func (h *handler) memory(ctx context.Context, c *catalog.Call, in memoryParams) 
 	if err != nil {
 		return catalog.Result[MemoryOutput]{}, err
 	}
+	if in.Frame, err = frameID(ctx, b, 0, in.Frame); err != nil {
+		return catalog.Result[MemoryOutput]{}, describe(err)
+	}
 	out := MemoryOutput{SessionID: id}
 	var sb strings.Builder
 	via, err := read(ctx, b, in, &out, &sb)

@@ -57,8 +57,9 @@ func TestMemoryRegistersDisassembly(t *testing.T) {
 				t.Fatalf("stack %+v", st.Frames)
 			}
 			// main's array, in main's frame; fill's pointer to it, in fill's.
-			checkLetters(t, c, map[string]any{"address": "letters", "count": 20, "frame": st.Frames[1].ID})
+			checkLetters(t, c, map[string]any{"address": "letters", "count": 20, "frame": 1})
 			checkLetters(t, c, map[string]any{"address": "buf", "count": 20})
+			checkFrameByIndex(t, c, st)
 			checkRegisters(t, c, backend.name)
 			// Through lldb's command where the adapter has no disassemble
 			// request (lldb-vscode-16).
@@ -180,5 +181,30 @@ func checkMemoryErrors(t *testing.T, c *mcptest.Client) {
 		if !r.IsError || !strings.Contains(r.Text, tt.want) {
 			t.Errorf("debug_memory %v: want an error with %q:\n%s", tt.args, tt.want, r.Text)
 		}
+	}
+}
+
+// checkFrameByIndex: a frame is named by the #N debug_stack prints (also
+// by its id, as the structured stack gives it); a frame there is not is
+// refused, naming the frames there are.
+func checkFrameByIndex(t *testing.T, c *mcptest.Client, st debug.StackOutput) {
+	t.Helper()
+	frames := []int{1}
+	if id := st.Frames[1].ID; id > 64 { // an adapter's own id (lldb-dap's), not an index
+		frames = append(frames, id)
+	}
+	for _, frame := range frames {
+		r := c.Call("debug_variables", map[string]any{"frame": frame})
+		if r.IsError || !strings.Contains(r.Text, "letters") || strings.Contains(r.Text, "buf =") {
+			t.Errorf("debug_variables frame %d (main's): want main's letters, not fill's buf:\n%s", frame, r.Text)
+		}
+		r = c.Call("debug_evaluate", map[string]any{"expression": "letters[1]", "frame": frame})
+		if r.IsError || !strings.Contains(r.Text, "'B'") {
+			t.Errorf("debug_evaluate letters[1] in frame %d: %s", frame, r.Text)
+		}
+	}
+	r := c.Call("debug_variables", map[string]any{"frame": 7})
+	if !r.IsError || !strings.Contains(r.Text, "no frame #7: the stopped thread has") {
+		t.Errorf("debug_variables frame 7 (no such frame): %s", r.Text)
 	}
 }
