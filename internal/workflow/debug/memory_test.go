@@ -74,6 +74,16 @@ func TestMemoryRegistersDisassembly(t *testing.T) {
 				t.Fatalf("core:\n%s", r.Text)
 			}
 			checkLetters(t, c, map[string]any{"address": "letters", "count": 20})
+			// A core is stopped for good: expressions evaluate (never "when
+			// the process is running"), in the top frame and in another.
+			for expr, want := range map[string]string{"sum": "sum = 1490", "letters[1]": "letters[1] = 'B'"} {
+				if r := c.Call("debug_evaluate", map[string]any{"expression": expr, "frame": 0}); r.IsError || !strings.HasPrefix(r.FirstLine(), want) {
+					t.Errorf("debug_evaluate %s on a core: %s", expr, r.Text)
+				}
+			}
+			if r := c.Call("debug_evaluate", map[string]any{"expression": "argc", "frame": 0}); r.IsError || !strings.HasPrefix(r.FirstLine(), "argc = 2") {
+				t.Errorf("debug_evaluate argc on a core: %s", r.Text)
+			}
 			checkRegisters(t, c, backend.name)
 			// A core's text is not in the core: lldb-dap's request cannot
 			// read it, lldb's command reads the executable.
