@@ -40,6 +40,9 @@ type Backend interface {
 	WaitStop(ctx context.Context, d time.Duration) (State, error)
 
 	Stack(ctx context.Context, thread, maxFrames int) ([]Frame, error)
+	// Threads lists the target's threads; a Thread's ID is what Stack's
+	// thread takes.
+	Threads(ctx context.Context) ([]Thread, error)
 	Variables(ctx context.Context, req VariablesRequest) ([]Variable, error)
 	Evaluate(ctx context.Context, expr string, frame int) (Variable, error)
 	// RawCommand passes a command to the underlying debugger's own command

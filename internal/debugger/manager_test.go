@@ -55,6 +55,7 @@ func (f *fakeBackend) WaitStop(context.Context, time.Duration) (State, error) {
 	return State{}, ErrUnsupported
 }
 func (f *fakeBackend) Stack(context.Context, int, int) ([]Frame, error) { return nil, ErrUnsupported }
+func (f *fakeBackend) Threads(context.Context) ([]Thread, error)        { return nil, ErrUnsupported }
 func (f *fakeBackend) Variables(context.Context, VariablesRequest) ([]Variable, error) {
 	return nil, ErrUnsupported
 }

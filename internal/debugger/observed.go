@@ -86,6 +86,11 @@ func (o *observed) RawCommand(ctx context.Context, command string) (string, erro
 	return o.Backend.RawCommand(ctx, command)
 }
 
+func (o *observed) Threads(ctx context.Context) ([]Thread, error) {
+	defer o.m.enter(o.s)()
+	return o.Backend.Threads(ctx)
+}
+
 func (o *observed) Evaluate(ctx context.Context, expr string, frame int) (Variable, error) {
 	defer o.moved(ctx) // an expression may call code that stops
 	defer o.m.enter(o.s)()

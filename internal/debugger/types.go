@@ -264,6 +264,14 @@ const (
 	StepOut  StepKind = "out"
 )
 
+// Thread is one of the target's threads: ID as the backend's requests
+// take it (a DAP adapter's id, lldb's #N), Name what its debugger says of
+// it (the OS thread id, its name).
+type Thread struct {
+	ID   int    `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
 // Frame is one stack frame. ID is what Variables and Evaluate take.
 type Frame struct {
 	ID       int    `json:"id"`

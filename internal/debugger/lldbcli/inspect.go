@@ -130,3 +130,18 @@ func (b *Backend) Evaluate(ctx context.Context, expr string, frame int) (debugge
 	v.Value, v.Cut = b.lim.CapValue(v.Value)
 	return v, nil
 }
+
+// Threads implements debugger.Backend: lldb's `thread list`, each thread
+// by its #N (what `thread backtrace N` takes), named by its tid and name.
+func (b *Backend) Threads(ctx context.Context) ([]debugger.Thread, error) {
+	b.op.Lock()
+	defer b.op.Unlock()
+	if err := b.usable(ctx, true); err != nil {
+		return nil, err
+	}
+	out, err := b.runChecked(ctx, "thread list")
+	if err != nil {
+		return nil, err
+	}
+	return debugger.ParseLLDBThreads(out, false), nil
+}

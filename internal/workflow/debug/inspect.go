@@ -36,12 +36,21 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	if in.MaxFrames <= 0 {
 		in.MaxFrames = 20
 	}
+	threads, _ := b.Threads(ctx) // best effort: the list only helps choose
+	if in.Thread, err = threadID(threads, in.Thread); err != nil {
+		return catalog.Result[StackOutput]{}, err
+	}
 	frames, err := b.Stack(ctx, in.Thread, in.MaxFrames)
 	if err != nil {
 		return catalog.Result[StackOutput]{}, describe(err)
 	}
 	var sb strings.Builder
 	writeStack(&sb, id, in, frames)
+	shown := in.Thread
+	if st := b.State(); shown == 0 && st.LastStop != nil {
+		shown = st.LastStop.ThreadID
+	}
+	writeThreads(&sb, threads, shown)
 	h.writeLogpoints(ctx, &sb, b, id)
 	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
 }
