@@ -136,13 +136,19 @@ const callUsage = `triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output
 // splitCallArgs separates the call command's own flags from --KEY VALUE tool
 // arguments.
 func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]string, err error) {
+	bare := false // a JSON object given as an argument: the --json value
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(strings.TrimSpace(a), "{") {
-			return nil, nil, usagef("unexpected argument %q: give a JSON object of arguments as --json '{...}', or each one as --KEY VALUE", a)
+			if bare {
+				return nil, nil, usagef("unexpected argument %q: give one JSON object of arguments (or --json '{...}'), or each one as --KEY VALUE", a)
+			}
+			bare = true
+			known = append(known, "--json", a)
+			continue
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
-			return nil, nil, usagef("unexpected argument %q: tool arguments are --KEY VALUE pairs", a)
+			return nil, nil, usagef("unexpected argument %q: tool arguments are --KEY VALUE pairs, or one JSON object (--json '{...}')", a)
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if fs.Lookup(name) != nil || name == "h" || name == "help" {

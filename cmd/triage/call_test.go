@@ -93,8 +93,12 @@ func TestCallJSONValues(t *testing.T) {
 		{[]string{"run", "--program", "/bin/true", "--env", `{"A": 1`}, exitUsage,
 			`--env is not a valid JSON object (unexpected end of JSON input)`},
 		{[]string{"run", "--program", "/bin/true", "--env", `{"A": "1"}`}, exitOK, ""},
-		{[]string{"test", `{"project_dir": "."}`}, exitUsage,
-			`unexpected argument "{\"project_dir\": \".\"}": give a JSON object of arguments as --json '{...}'`},
+		// A JSON object of arguments is taken as it is, as --json's value,
+		// once: a suggested call pasted from an agent's answer runs.
+		{[]string{"build", `{"project_dir": "` + dir + `", "command": ["true"]}`}, exitOK, "BUILD SUCCEEDED"},
+		{[]string{"build", `{"project_dir": "."}`, `{"command": ["true"]}`}, exitUsage,
+			`unexpected argument "{\"command\": [\"true\"]}": give one JSON object of arguments (or --json '{...}')`},
+		{[]string{"build", "run"}, exitUsage, `tool arguments are --KEY VALUE pairs, or one JSON object (--json '{...}')`},
 	}
 	for _, tt := range tests {
 		code, out := callCLI(t, tt.args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,8 +136,8 @@ func TestClassifyDecisions(t *testing.T) {
 		{"exit 0 with traceback stays success", verdict.Input{Result: exit(0), Scan: scanOf("Traceback (most recent call last):", "ValueError: handled")},
 			verdict.StatusSuccess, verdict.CrashNone, "SUCCEEDED (exit 0)", ""},
 		{"no scanner, no silence claim", verdict.Input{Result: exit(2)}, verdict.StatusFailure, verdict.CrashNone, "FAILED (exit 2)", ""},
-		{"output id", verdict.Input{Result: exit(1), Scan: scanOf("main.c:1:1: error: x"), OutputID: "o7"}, verdict.StatusFailure, verdict.CrashBuildFailure,
-			"FAILED (exit 1) — main.c:1:1: error: x", "output_search"},
+		{"output id", verdict.Input{Result: exit(1), Scan: scanOf(append(slices.Repeat([]string{"cc -c lib.c"}, 11), "main.c:1:1: error: x")...), OutputID: "o7"},
+			verdict.StatusFailure, verdict.CrashBuildFailure, "FAILED (exit 1) — main.c:1:1: error: x", "output_search"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,6 +155,12 @@ func TestClassifyDecisions(t *testing.T) {
 				t.Errorf("OK() = %v", v.OK())
 			}
 		})
+	}
+	// An output of a few short lines is in the answer whole: no search of
+	// it is suggested.
+	v := verdict.Classify(verdict.Input{Result: exit(1), Scan: scanOf("main.c:1:1: error: x"), OutputID: "o7"})
+	if hasHint(v, "output_search") {
+		t.Errorf("a search of a 1-line output suggested: %+v", v.Hints)
 	}
 }
 

@@ -29,5 +29,4 @@ func ExampleClassify() {
 	// CRASHED (exit 0, but output shows: Go panic) — panic: boom
 	// crash panic
 	// debug_attach
-	// output_search
 }

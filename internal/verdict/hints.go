@@ -66,7 +66,7 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 		hs = append(hs, Hint{Text: text + "; re-run under the debugger with a breakpoint on exit",
 			Tool: "debug_attach", Args: onHost(relaunch(program, in.Result), in.SSHHost)})
 	}
-	if in.OutputID != "" && v.Status != StatusSilentFailure {
+	if in.OutputID != "" && v.Status != StatusSilentFailure && !shownWhole(in.Scan) {
 		pattern := `(?i)error|fail|fatal|panic`
 		if primary != nil {
 			pattern = regexp.QuoteMeta(primaryKey(primary))
@@ -75,6 +75,12 @@ func hints(v Verdict, in Input, primary *Indicator) []Hint {
 			Tool: "output_search", Args: map[string]any{"output_id": in.OutputID, "pattern": pattern}})
 	}
 	return hs
+}
+
+// shownWhole: an output this short is in every answer whole (an excerpt's
+// budget is never under a KiB), so a search of it finds nothing new.
+func shownWhole(s *Scanner) bool {
+	return s != nil && s.Lines() <= 10 && s.Bytes() <= 1024
 }
 
 // relaunch is debug_attach's arguments to run the program again as it ran:
