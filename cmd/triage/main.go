@@ -236,13 +236,30 @@ func (g *globals) logger(stderr io.Writer) (*slog.Logger, error) {
 	}
 	w := stderr
 	if g.logFile != "" {
-		f, err := os.OpenFile(g.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := openLogFile(g.logFile)
 		if err != nil {
-			return nil, fmt.Errorf("opening log file: %w", err)
+			return nil, err
 		}
 		w, g.logClose = f, f.Close
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), nil
+}
+
+// openLogFile opens the log file for appending, private to the user: logs
+// name the programs run and their directories, and the page's login URLs.
+// A file of the user's made with wider modes (by an earlier version) is
+// tightened; another user's is used as it is.
+func openLogFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening log file: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == os.Geteuid() {
+			f.Chmod(0o600)
+		}
+	}
+	return f, nil
 }
 
 // newServer builds the services and the MCP server over them.

@@ -33,8 +33,12 @@ type Gate func(names []string) error
 // Saver writes a profile's values into the config file and says where.
 type Saver func(profile string, v Values) (string, error)
 
-// Validate refuses values no tool could use.
+// Validate refuses values no tool could use, and an env larger than a
+// profile may hold (see MaxEnvKeys).
 func (v Values) Validate() error {
+	if err := v.checkBounds("the defaults given"); err != nil {
+		return err
+	}
 	if err := v.TimeoutS.Check("timeout_s", 0); err != nil {
 		return err
 	}

@@ -86,7 +86,8 @@ func (s *Store) Get(profile string) Values {
 
 // Set overlays v on profile ("" means the active one) and returns the result.
 // Fields of exclusive pairs replace each other: setting simulator_id clears
-// simulator_name in that profile.
+// simulator_name in that profile. A result over the env's bounds
+// (MaxEnvKeys) is refused and the profile left as it was.
 func (s *Store) Set(profile string, v Values) (Values, error) {
 	if profile != "" {
 		if err := ValidProfile(profile); err != nil {
@@ -111,6 +112,10 @@ func (s *Store) Set(profile string, v Values) (Values, error) {
 		return Values{}, err
 	}
 	merged := base.overlay(v)
+	// Each call may be within the bounds and their sum not.
+	if err := merged.checkBounds("profile " + name + " with them"); err != nil {
+		return Values{}, err
+	}
 	s.profiles[name] = merged
 	return Values{}.overlay(merged), nil
 }

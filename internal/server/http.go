@@ -45,6 +45,10 @@ type HTTPOptions struct {
 	// HeaderTimeout bounds how long a client may take to send its request
 	// headers (default 10 s): slow-loris clients are cut off.
 	HeaderTimeout time.Duration
+	// BodyTimeout bounds how long an authenticated client may take to send
+	// a request's body (default 60 s; see boundBody). An unauthenticated
+	// one is answered before its body is read.
+	BodyTimeout time.Duration
 }
 
 // CheckAddr validates a listen address under the token rule.
@@ -75,9 +79,9 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	})
 	verify := o.verifier()
 	mux := http.NewServeMux()
-	mux.Handle("/", guard(verify, o.AllowOrigins, h))
-	mux.Handle("/ui/", guard(nil, o.AllowOrigins, s.UI))
-	mux.Handle(LoginCodePath, guard(verify, o.AllowOrigins, s.loginCode()))
+	mux.Handle("/", guard(verify, o.AllowOrigins, boundBody(o.BodyTimeout, max, cancelOnDisconnect(h))))
+	mux.Handle("/ui/", guard(nil, o.AllowOrigins, noBody(s.UI)))
+	mux.Handle(LoginCodePath, guard(verify, o.AllowOrigins, boundBody(o.BodyTimeout, max, s.loginCode())))
 	return mux
 }
 
@@ -105,27 +109,6 @@ func (o HTTPOptions) verifier() auth.TokenVerifier {
 		return nil
 	}
 	return tokenVerifier(tokens, admins)
-}
-
-// guard refuses requests from a browser origin that is not the server's own
-// nor allowed (403: DNS-rebinding and cross-site protection) and, when
-// tokens are set (verify is not nil), requests without one of them as bearer
-// token (401). The token's identity goes into the request context, where the
-// SDK binds each session to the identity that created it (403 "session user
-// mismatch" for any other), and the tool calls' caller comes from it (see
-// withCaller).
-func guard(verify auth.TokenVerifier, allowOrigins []string, next http.Handler) http.Handler {
-	if verify != nil {
-		next = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, local, allowOrigins) {
-			http.Error(w, "forbidden origin "+origin, http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // tokenVerifier accepts any of tokens and admins, comparing against every

@@ -35,7 +35,10 @@ type Result struct {
 
 	Started  time.Time
 	Duration time.Duration
-	PeakRSS  int64 // bytes, peak resident set of the leader (and descendants it waited for)
+	// PeakRSS is the peak resident set of the leader (and descendants it
+	// waited for), in bytes; 0 when unknown, as on Linux when the figure
+	// cannot be told from triage's own (see maxRSSBytes).
+	PeakRSS int64
 }
 
 // Success reports a clean exit with status 0, not cut short by us.

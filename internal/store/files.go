@@ -153,7 +153,7 @@ func (s *Store) tempFile(id, name string) (*os.File, error) {
 	pattern := id + "." + name + ".tmp*"
 	f, err := os.CreateTemp(s.filesRoot(), pattern)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(s.filesRoot(), 0o700); err == nil {
+		if err = os.MkdirAll(s.filesRoot(), privateDir); err == nil {
 			f, err = os.CreateTemp(s.filesRoot(), pattern)
 		}
 	}

@@ -37,13 +37,13 @@ func lockOwner(dbPath string) (ownerLock, error) {
 		return o, nil
 	}
 	dir := ownersDir(dbPath)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, privateDir); err != nil {
 		return o, fmt.Errorf("creating store owner directory: %w", err)
 	}
 	// Locked under a hidden name, then renamed: a sweep by another Open
 	// never sees the file unlocked.
 	hidden := filepath.Join(dir, "."+o.token)
-	f, err := os.OpenFile(hidden, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(hidden, os.O_CREATE|os.O_EXCL|os.O_RDWR, privateFile)
 	if err != nil {
 		return o, fmt.Errorf("creating store owner lock: %w", err)
 	}

@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/triage-dev/triage/internal/fault"
 )
@@ -27,7 +29,15 @@ type Query struct {
 	// bound beyond MaxMatches): matches past it are counted, not kept.
 	MaxBytes int
 	Recent   int // outputs searched when ID is "" (0: 20)
+	// TimeLimit bounds the search (0: DefaultSearchTime): past it the
+	// search stops, answering what it found, and Stopped says where.
+	TimeLimit time.Duration
 }
+
+// DefaultSearchTime is a search's time limit when its query sets none: RE2
+// is linear, but a costly pattern over a large output can still keep a
+// core busy for minutes.
+const DefaultSearchTime = 30 * time.Second
 
 // check refuses a query beyond the limits, naming the limit.
 func (q *Query) check() error {
@@ -62,9 +72,13 @@ type SearchResult struct {
 	Total     int     `json:"total"`     // matching lines, including those past MaxMatches
 	Truncated bool    `json:"truncated"` // Total > len(Matches)
 	Searched  int     `json:"searched"`  // outputs searched
+	// Stopped says why and where the search ended before the end of the
+	// text (its time limit); Total counts what was searched before.
+	Stopped string `json:"stopped,omitempty"`
 
-	keep, maxBytes int // what may be kept
-	bytes          int // text kept so far
+	keep, maxBytes int       // what may be kept
+	bytes          int       // text kept so far
+	deadline       time.Time // the time limit's end; zero for none
 }
 
 // full reports whether no further match may be kept.
@@ -116,8 +130,15 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 			ids = append(ids, e.ID)
 		}
 	}
-	res := SearchResult{keep: q.MaxMatches, maxBytes: q.MaxBytes}
+	limit := q.TimeLimit
+	if limit <= 0 {
+		limit = DefaultSearchTime
+	}
+	res := SearchResult{keep: q.MaxMatches, maxBytes: q.MaxBytes, deadline: time.Now().Add(limit)}
 	for _, id := range ids {
+		if res.Stopped != "" {
+			break
+		}
 		res.Searched++
 		if err := s.searchOne(ctx, id, re, pf, &res); err != nil {
 			return SearchResult{}, err
@@ -128,12 +149,18 @@ func (s *Store) Search(ctx context.Context, q Query) (SearchResult, error) {
 			return SearchResult{}, err
 		}
 	}
-	res.Truncated = res.Total > len(res.Matches)
+	res.Truncated = res.Total > len(res.Matches) || res.Stopped != ""
 	return res, nil
 }
 
+// searchOne searches output id, chunk by chunk; between chunks it ends
+// when ctx does (a cancelled call) and stops at the time limit.
 func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, pf *prefilter, res *SearchResult) error {
-	return s.eachChunkFrom(ctx, id, 0, func(first int, data []byte) bool {
+	var cancelled error
+	err := s.eachChunkFrom(ctx, id, 0, func(first int, data []byte) bool {
+		if cancelled = ctx.Err(); cancelled != nil {
+			return false
+		}
 		line, lineStart := first, 0 // line number of data[lineStart:]
 		matchLines(data, re, pf, func(start, end int) {
 			res.Total++
@@ -146,8 +173,17 @@ func (s *Store) searchOne(ctx context.Context, id string, re *regexp.Regexp, pf 
 			res.bytes += len(text) + len(id) + matchOverhead
 			res.Matches = append(res.Matches, Match{ID: id, Line: line, Text: text})
 		})
+		if !res.deadline.IsZero() && time.Now().After(res.deadline) {
+			res.Stopped = fmt.Sprintf("the search's time limit passed in %s after line %d: later lines and outputs were not searched",
+				id, first+bytes.Count(data, []byte{'\n'}))
+			return false
+		}
 		return true
 	})
+	if cancelled != nil {
+		return cancelled
+	}
+	return err
 }
 
 // matchLines calls f, in order, with the bounds of each line of data that re

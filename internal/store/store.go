@@ -86,6 +86,8 @@ type Store struct {
 	tmp    *scratch.Owned // bodies' temporary directory, removed by Close; nil on disk
 	opts   Options
 	owner  ownerLock
+	// tightened are the paths Open made private (see private.go).
+	tightened []string
 
 	changes notify.Changes // live listeners (Changed)
 	// making counts the files writers are making in the background (a
@@ -158,12 +160,14 @@ var memSeq atomic.Int64
 // that lives as long as the Store.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	var dsn string
+	var tightened []string
+	var err error
 	if path == ":memory:" {
 		// Each Open gets its own in-memory database, shared by its connections.
 		dsn = fmt.Sprintf("file:triage-mem-%d-%d?mode=memory&cache=shared&_pragma=busy_timeout(10000)", os.Getpid(), memSeq.Add(1))
 	} else {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("creating store directory: %w", err)
+		if tightened, err = makePrivate(path); err != nil {
+			return nil, err
 		}
 		dsn = "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	}
@@ -174,14 +178,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == ":memory:" {
 		db.SetMaxOpenConns(1) // one connection keeps the database alive and avoids shared-cache locking
 	}
-	s := &Store{db: db, path: path, opts: opts}
+	s := &Store{db: db, path: path, opts: opts, tightened: tightened}
 	if path == ":memory:" {
 		if s.tmp, err = scratch.Dir("", "store"); err == nil {
 			s.bodies = s.tmp.Path
 		}
 	} else {
-		s.bodies = filepath.Join(filepath.Dir(path), "bodies")
-		err = os.MkdirAll(s.bodies, 0o755)
+		s.bodies = filepath.Join(filepath.Dir(path), "bodies") // made by makePrivate
 	}
 	if err != nil {
 		db.Close()
@@ -206,6 +209,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+// Tightened lists what Open made private of a store made with wider
+// modes (by an earlier version), for the caller to say so; nil for none.
+func (s *Store) Tightened() []string { return s.tightened }
 
 // Path is where the store lives.
 func (s *Store) Path() string { return s.path }

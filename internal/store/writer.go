@@ -165,7 +165,7 @@ func (w *Writer) openBodyAhead() {
 	go func() {
 		defer w.s.making.Done()
 		defer close(w.opened)
-		w.ahead, w.aheadErr = os.OpenFile(w.s.bodyPath(w.id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		w.ahead, w.aheadErr = os.OpenFile(w.s.bodyPath(w.id), os.O_CREATE|os.O_EXCL|os.O_WRONLY, privateFile)
 	}()
 }
 

@@ -3,6 +3,7 @@ package webui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // writeJSON answers v as JSON.
@@ -92,7 +94,18 @@ func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, l)
+	page := runsPage{Entries: make([]boundedEntry, len(l.Entries)), Total: l.Total, Offset: l.Offset}
+	for i, e := range l.Entries {
+		page.Entries[i] = bounded(e, listFieldBytes)
+	}
+	writeJSON(w, page)
+}
+
+// runsPage is store.Listing with each entry bounded.
+type runsPage struct {
+	Entries []boundedEntry `json:"entries"`
+	Total   int            `json:"total"`
+	Offset  int            `json:"offset"`
 }
 
 // tools answers the tools of the stored entries, for the Runs filter.
@@ -112,7 +125,7 @@ func (u *UI) tools(w http.ResponseWriter, r *http.Request) {
 
 // runDetail is one run: its entry and the evidence kept beside it.
 type runDetail struct {
-	store.Entry
+	boundedEntry
 	Duration float64   `json:"duration_s,omitempty"`
 	Cores    []string  `json:"cores,omitempty"`    // core dumps kept for it
 	Findings *findings `json:"findings,omitempty"` // from the answer kept with it
@@ -131,7 +144,7 @@ func (u *UI) run(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	d := runDetail{Entry: e}
+	d := runDetail{boundedEntry: bounded(e, detailFieldBytes)}
 	if !e.Finished.IsZero() {
 		d.Duration = e.Finished.Sub(e.Created).Round(time.Millisecond).Seconds()
 	}
@@ -170,4 +183,50 @@ func (u *UI) raw(w http.ResponseWriter, r *http.Request) {
 // doctorReport answers what `triage doctor` says.
 func (u *UI) doctorReport(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]string{"text": u.doctor(r.Context())})
+}
+
+// What the API answers of a stored entry's client-given fields (argv,
+// directory) is bounded: a run's argv is the client's, and one of
+// megabytes would otherwise go whole into every page of the Runs list.
+// The stored output keeps them whole.
+const (
+	listFieldBytes   = 4 << 10  // per field, in a page of the Runs list
+	detailFieldBytes = 64 << 10 // per field, in one run's detail
+)
+
+// boundedEntry is an entry as the API answers it: "_cut" says what of it
+// was left out.
+type boundedEntry struct {
+	store.Entry
+	Cut []string `json:"_cut,omitempty"`
+}
+
+// bounded cuts e's argv and directory to max bytes each.
+func bounded(e store.Entry, max int) boundedEntry {
+	b := boundedEntry{Entry: e}
+	if n := len(e.Cwd); n > max {
+		b.Cwd = textclip.String(e.Cwd, max)
+		b.Cut = append(b.Cut, fmt.Sprintf("cwd: the first %d of %d bytes", max, n))
+	}
+	// An argument costs its bytes and about three of JSON ("",): a
+	// million empty ones are megabytes too.
+	total := 0
+	for _, a := range e.Argv {
+		total += len(a) + 3
+	}
+	if total <= max {
+		return b
+	}
+	var argv []string
+	left := max
+	for _, a := range e.Argv {
+		if left <= 0 {
+			break
+		}
+		argv = append(argv, textclip.String(a, left))
+		left -= len(a) + 3
+	}
+	b.Argv = argv
+	b.Cut = append(b.Cut, fmt.Sprintf("argv: %d of %d arguments, about %d of %d bytes", len(argv), len(e.Argv), max, total))
+	return b
 }
