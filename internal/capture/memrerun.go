@@ -80,8 +80,22 @@ func (m Memcheck) rerun(ctx context.Context, st *store.Store, req Request, o *Ou
 	if !ok {
 		return nil
 	}
-	mr := &MemcheckRun{Why: why, Limit: memcheckLimit(o.Result.Duration)}
 	opts, err := rerunOptions(req, o.Result)
+	mr := m.start(ctx, st, why, o.Result.Duration, opts, err)
+	if mr.Missing {
+		o.Verdict.Hints = append([]verdict.Hint{{Text: "install valgrind (" + toolpath.Valgrind.Install +
+			"): a crash that looks like memory corruption is then rerun under memcheck, which names the bad access and its heap block"}}, o.Verdict.Hints...)
+	}
+	return mr
+}
+
+// start reruns opts's program under memcheck, limited by the time the
+// crashed run took (ran); err, when set, is why it cannot be rerun.
+func (m Memcheck) start(ctx context.Context, st *store.Store, why string, ran time.Duration, opts memcheck.Options, err error) *MemcheckRun {
+	mr := &MemcheckRun{Why: why, Limit: memcheckLimit(ran)}
+	if err == nil && script(opts.Argv[0], opts.Dir) {
+		err = fmt.Errorf("%s is a script: valgrind would check its interpreter, not the program that crashed", opts.Argv[0])
+	}
 	if err == nil {
 		_, err = toolpath.Valgrind.Find() // before the progress says a rerun starts
 		err = fault.Unavailable(err)
@@ -95,10 +109,6 @@ func (m Memcheck) rerun(ctx context.Context, st *store.Store, req Request, o *Ou
 	}
 	if err != nil {
 		mr.NotRun, mr.Missing = err.Error(), fault.Is(err, fault.KindUnavailable)
-	}
-	if mr.Missing {
-		o.Verdict.Hints = append([]verdict.Hint{{Text: "install valgrind (" + toolpath.Valgrind.Install +
-			"): a crash that looks like memory corruption is then rerun under memcheck, which names the bad access and its heap block"}}, o.Verdict.Hints...)
 	}
 	return mr
 }
@@ -138,9 +148,6 @@ func rerunOptions(req Request, res *spawn.Result) (memcheck.Options, error) {
 	dir := res.Dir
 	if dir == "" {
 		dir = spec.Dir
-	}
-	if script(argv[0], dir) {
-		return memcheck.Options{}, fmt.Errorf("%s is a script: valgrind would check its interpreter, not the program that crashed", argv[0])
 	}
 	stdin, err := replay(spec.Stdin)
 	if err != nil {

@@ -163,16 +163,17 @@ func systemObject(obj string) bool {
 }
 
 // blockWords reads "Address 0x4a43140 is 0 bytes after a block of size 256
-// alloc'd" (also "a recently re-allocated block", and "free'd").
-var blockWords = regexp.MustCompile(`^Address (0x[0-9A-Fa-f]+) is (\d+) bytes? (after|before|inside) a (?:recently re-allocated )?block of size (\d+) (alloc'd|free'd)`)
+// alloc'd" (also "a recently re-allocated block", and "free'd"); valgrind
+// groups the digits of 1000 and more: "a block of size 2,000".
+var blockWords = regexp.MustCompile(`^Address (0x[0-9A-Fa-f]+) is ([\d,]+) bytes? (after|before|inside) a (?:recently re-allocated )?block of size ([\d,]+) (alloc'd|free'd)`)
 
 func parseBlock(aux string) *Block {
 	m := blockWords.FindStringSubmatch(aux)
 	if m == nil {
 		return nil
 	}
-	off, err1 := strconv.ParseInt(m[2], 10, 64)
-	size, err2 := strconv.ParseInt(m[4], 10, 64)
+	off, err1 := strconv.ParseInt(strings.ReplaceAll(m[2], ",", ""), 10, 64)
+	size, err2 := strconv.ParseInt(strings.ReplaceAll(m[4], ",", ""), 10, 64)
 	if err1 != nil || err2 != nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -48,6 +49,10 @@ type Call struct {
 	Coverage string
 	// Progress is told each progress line and the lines so far.
 	Progress func(lines int64, msg string)
+	// Memcheck says whether a crashed test whose crash looks like memory
+	// corruption is rerun alone under valgrind memcheck (its Notify, when
+	// nil, is the call's progress).
+	Memcheck capture.Memcheck
 	// Answer renders the finished call; what it returns is stored with the
 	// output and its verdict.
 	Answer func(*Called) any
@@ -146,6 +151,7 @@ func (c *Call) plan() (steps []toolchain.Step, tc, mkdir string, err error) {
 // request is the run of steps into cp.
 func (c Call) request(ctx context.Context, steps []toolchain.Step, cp *capture.Capture) Request {
 	keep := c.Store.CoreDir(cp.ID())
+	var lines atomic.Int64 // the last progress's
 	if c.Remote != nil {
 		keep = "" // cores on the host stay there
 	}
@@ -154,13 +160,29 @@ func (c Call) request(ctx context.Context, steps []toolchain.Step, cp *capture.C
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{c.ProjectDir}, ProjectDir: c.ProjectDir, KeepCores: keep,
 		Progress: func(p Progress) {
 			msg := p.Message()
+			lines.Store(p.Lines)
 			if c.Progress != nil {
 				c.Progress(p.Lines, msg)
 			}
 			cp.RecordProgress(msg)
 		},
-		Remote: c.Remote,
+		Remote: c.Remote, Memcheck: c.memcheck(cp, &lines), Store: c.Store,
 	}
+}
+
+// memcheck is the call's Memcheck, whose start the call's progress tells
+// (at the lines so far: progress never goes back).
+func (c Call) memcheck(cp *capture.Capture, lines *atomic.Int64) capture.Memcheck {
+	m := c.Memcheck
+	if m.Notify == nil {
+		m.Notify = func(msg string) {
+			if c.Progress != nil {
+				c.Progress(lines.Load(), msg)
+			}
+			cp.RecordProgress(msg)
+		}
+	}
+	return m
 }
 
 // onHost has planning read the project's files on its host (one snapshot

@@ -43,6 +43,12 @@ type TestCrash struct {
 	// Site is the crash site: the core's (source, arguments, locals, fault
 	// address), else the source around Frame (a Go panic's trace).
 	Site *crashsite.Site `json:"site,omitempty"`
+	// Memcheck is the crashed test's rerun under valgrind memcheck, when
+	// its crash looked like memory corruption (memtest.go).
+	Memcheck *capture.MemcheckRun `json:"-"`
+	// core is the test's core as read, nil when none was: its fault
+	// address tells a wild pointer from NULL.
+	core *coredump.CoreInfo
 }
 
 // runnerCrash fills c from the test runner's own crash: the runner
@@ -65,6 +71,7 @@ func (c *TestCrash) fromCore(ctx context.Context, ci *coredump.CoreInfo, core, p
 	if ci.SignalName != "" {
 		c.Signal = ci.SignalName
 	}
+	c.core = ci
 	tr, err := coredump.Backtrace(ctx, ci.ExePath, core, coredump.BacktraceOptions{ProjectDir: projectDir})
 	if err != nil {
 		c.NoCore = "backtracing the core: " + err.Error()

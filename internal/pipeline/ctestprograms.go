@@ -98,45 +98,43 @@ func ctestBuildDir(step toolchain.Step) string {
 // ctestProgram is a test's program: the first word of its command that is
 // an ELF executable in the build directory (a launcher such as `cmake -E
 // env`, valgrind or timeout runs it), else the command's first word when
-// that is an ELF executable; by absolute path, "" when none is.
-func ctestProgram(cmd []string, buildDir string) string {
-	for _, w := range cmd {
+// that is an ELF executable; by absolute path, with its index in cmd; ""
+// when none is.
+func ctestProgram(cmd []string, buildDir string) (string, int) {
+	for i, w := range cmd {
 		if rel, err := filepath.Rel(buildDir, w); err == nil && filepath.IsAbs(w) && filepath.IsLocal(rel) && isExecutable(w) {
-			return filepath.Clean(w)
+			return filepath.Clean(w), i
 		}
 	}
 	if len(cmd) > 0 && filepath.IsAbs(cmd[0]) && isExecutable(cmd[0]) {
-		return filepath.Clean(cmd[0])
+		return filepath.Clean(cmd[0]), 0
 	}
-	return ""
+	return "", 0
+}
+
+// ctestTest is one test of ctest's JSON listing.
+type ctestTest struct {
+	Name       string   `json:"name"`
+	Command    []string `json:"command"`
+	Properties []struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	} `json:"properties"`
 }
 
 // parseCTestList reads ctest's JSON listing of the tests of buildDir into
-// each test's program (ctestProgram) and working directory.
+// each test's program (ctestProgram), its arguments, working directory and
+// environment.
 func parseCTestList(data []byte, buildDir string) testPrograms {
 	var list struct {
-		Tests []struct {
-			Name       string   `json:"name"`
-			Command    []string `json:"command"`
-			Properties []struct {
-				Name  string          `json:"name"`
-				Value json.RawMessage `json:"value"`
-			} `json:"properties"`
-		} `json:"tests"`
+		Tests []ctestTest `json:"tests"`
 	}
 	if err := json.Unmarshal(data, &list); err != nil {
 		return nil
 	}
 	progs := testPrograms{}
 	for _, t := range list.Tests {
-		p := testProgram{Exe: ctestProgram(t.Command, buildDir)}
-		for _, prop := range t.Properties {
-			var dir string
-			if prop.Name == "WORKING_DIRECTORY" && json.Unmarshal(prop.Value, &dir) == nil && filepath.IsAbs(dir) {
-				p.Dir = filepath.Clean(dir)
-			}
-		}
-		if t.Name != "" && (p.Exe != "" || p.Dir != "") {
+		if p := t.program(buildDir); t.Name != "" && (p.Exe != "" || p.Dir != "") {
 			progs[t.Name] = p
 		}
 	}
@@ -144,6 +142,34 @@ func parseCTestList(data []byte, buildDir string) testPrograms {
 		return nil
 	}
 	return progs
+}
+
+// program is what the listing says of the test: its program and the
+// arguments after it, its WORKING_DIRECTORY and ENVIRONMENT properties.
+func (t ctestTest) program(buildDir string) testProgram {
+	var p testProgram
+	exe, i := ctestProgram(t.Command, buildDir)
+	if exe != "" {
+		p.Exe, p.Argv = exe, append([]string{exe}, t.Command[i+1:]...)
+	}
+	for _, prop := range t.Properties {
+		var dir string
+		var env []string
+		switch {
+		case prop.Name == "WORKING_DIRECTORY" && json.Unmarshal(prop.Value, &dir) == nil && filepath.IsAbs(dir):
+			p.Dir = filepath.Clean(dir)
+		case prop.Name == "ENVIRONMENT" && json.Unmarshal(prop.Value, &env) == nil:
+			for _, kv := range env {
+				if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+					if p.Env == nil {
+						p.Env = map[string]string{}
+					}
+					p.Env[k] = v
+				}
+			}
+		}
+	}
+	return p
 }
 
 // errListTooLong stops a listing past its bound.

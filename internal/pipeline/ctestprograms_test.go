@@ -54,7 +54,7 @@ func TestParseCTestList(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := []byte(`{"kind":"ctestInfo","tests":[
-		{"name":"unit","command":["` + exe + `","--fast"],"properties":[{"name":"LABELS","value":["a"]},{"name":"WORKING_DIRECTORY","value":"/b/tests"}]},
+		{"name":"unit","command":["` + exe + `","--fast"],"properties":[{"name":"LABELS","value":["a"]},{"name":"ENVIRONMENT","value":["A=1","B=x=y","bad"]},{"name":"WORKING_DIRECTORY","value":"/b/tests"}]},
 		{"name":"launched","command":["` + exe + `","-E","env","X=1","` + prog + `"]},
 		{"name":"script","command":["` + script + `"]},
 		{"name":"relative","command":["unit"],"properties":[{"name":"WORKING_DIRECTORY","value":"/b"}]},
@@ -63,8 +63,12 @@ func TestParseCTestList(t *testing.T) {
 	if got := progs.of("unit"); got.Exe != exe || got.Dir != "/b/tests" {
 		t.Errorf("unit: %+v, want %s in /b/tests", got, exe)
 	}
-	if got := progs.of("launched"); got.Exe != prog {
-		t.Errorf("launched: %+v, want %s, what the launcher runs", got, prog)
+	// Its command and environment, for a rerun of it alone (memtest.go).
+	if got := progs.of("unit"); !slices.Equal(got.Argv, []string{exe, "--fast"}) || len(got.Env) != 2 || got.Env["A"] != "1" || got.Env["B"] != "x=y" {
+		t.Errorf("unit: argv %q env %q, want the command and ENVIRONMENT", got.Argv, got.Env)
+	}
+	if got := progs.of("launched"); got.Exe != prog || !slices.Equal(got.Argv, []string{prog}) {
+		t.Errorf("launched: %+v, want %s, what the launcher runs, without the launcher", got, prog)
 	}
 	if got := progs.of("relative"); got.Exe != "" || got.Dir != "/b" {
 		t.Errorf("relative: %+v, want no program, in /b", got)

@@ -42,6 +42,7 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/remote"
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/tick"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -86,6 +87,11 @@ type Request struct {
 	// Remote, when set, runs the steps on that host: the steps' paths, the
 	// report files, the cores and ProjectDir are the host's.
 	Remote *remote.Conn
+	// Memcheck says whether a test whose crash looks like memory
+	// corruption is rerun alone under valgrind memcheck (memtest.go), and
+	// Store keeps valgrind's XML (nil: not kept).
+	Memcheck capture.Memcheck
+	Store    *store.Store
 	// prepared, when set, is what prepare readied for these steps
 	// (BuildOrTest's), which Run then does not do again.
 	prepared *prepared
@@ -122,11 +128,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	if len(req.Steps) == 0 {
 		return nil, ErrNoSteps
 	}
-	if req.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-		defer cancel()
-	}
+	outer := ctx // the memcheck rerun has its own limit, not the run's
+	ctx, cancel := withLimit(ctx, req.Timeout)
+	defer cancel()
 	filtered := cmp.Or[io.Writer](req.Filtered, io.Discard)
 	res := &Result{Kind: req.Kind, RawID: req.RawID}
 	prep := req.prepared
@@ -176,7 +180,16 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	res.conclude()
 	res.collectCoverage(ctx, req, tools, res.Steps[len(res.Steps)-1].Ran, early)
 	res.failedPath(ctx, req, tools) // what the first failed test ran: failedpath.go
+	res.memcheckCrash(outer, req)   // the crashed test alone under memcheck: memtest.go
 	return res, nil
+}
+
+// withLimit is ctx bounded by limit, when there is one.
+func withLimit(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit > 0 {
+		return context.WithTimeout(ctx, limit)
+	}
+	return ctx, func() {}
 }
 
 // runStep runs one step, its output streaming through p.

@@ -37,6 +37,12 @@ type testProgram struct {
 	// Dir is where the test runs when not where the runner does (meson's
 	// workdir); "" otherwise.
 	Dir string
+	// Argv is the test's command from Exe on (Exe, then its arguments; a
+	// launcher before it left out), and Env what the runner adds to its
+	// environment: the test alone rerun under memcheck (memtest.go). nil
+	// when the runner does not say.
+	Argv []string
+	Env  map[string]string
 }
 
 // testPrograms are a step's tests' programs, by test name.
@@ -62,10 +68,11 @@ func stepTestPrograms(step toolchain.Step) testPrograms {
 		return nil
 	}
 	var tests []struct {
-		Name    string   `json:"name"`
-		Cmd     []string `json:"cmd"`
-		Workdir *string  `json:"workdir"`
-		Suite   []string `json:"suite"`
+		Name    string            `json:"name"`
+		Cmd     []string          `json:"cmd"`
+		Workdir *string           `json:"workdir"`
+		Suite   []string          `json:"suite"`
+		Env     map[string]string `json:"env"`
 	}
 	if err := json.NewDecoder(f).Decode(&tests); err != nil {
 		return nil
@@ -76,6 +83,7 @@ func stepTestPrograms(step toolchain.Step) testPrograms {
 		p := testProgram{}
 		if len(t.Cmd) > 0 && filepath.IsAbs(t.Cmd[0]) && isExecutable(t.Cmd[0]) {
 			p.Exe = filepath.Clean(t.Cmd[0])
+			p.Argv, p.Env = append([]string{p.Exe}, t.Cmd[1:]...), t.Env
 		}
 		if t.Workdir != nil && filepath.IsAbs(*t.Workdir) {
 			p.Dir = filepath.Clean(*t.Workdir)
@@ -184,7 +192,7 @@ func (p testPrograms) withReport(rep *testreport.Report, dir string) testProgram
 			if out == nil {
 				out = testPrograms{}
 			}
-			out[tc.Name] = testProgram{Exe: exe}
+			out[tc.Name] = testProgram{Exe: exe, Argv: []string{exe}} // run by its path, no argument
 		}
 	}
 	return out

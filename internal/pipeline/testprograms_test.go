@@ -51,9 +51,13 @@ func TestStepTestPrograms(t *testing.T) {
 		"twice":                   {},
 		"nosuch":                  {},
 	} {
-		if got := progs.of(name); got != want {
+		if got := progs.of(name); got.Exe != want.Exe || got.Dir != want.Dir {
 			t.Errorf("of(%q) = %+v, want %+v", name, got, want)
 		}
+	}
+	// The command from the program on: memtest.go reruns it alone.
+	if got := progs.of("unit").Argv; !reflect.DeepEqual(got, []string{exe, "--arg"}) {
+		t.Errorf("of(unit).Argv = %q, want the program and --arg", got)
 	}
 	if got := progs.exes(); !reflect.DeepEqual(got, []string{exe}) {
 		t.Errorf("exes = %q, want %q", got, exe)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/argpath"
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/fault"
@@ -27,6 +28,7 @@ type planRequest struct {
 	timeoutS                   duration.Seconds
 	sshHost                    string // the project is on that host
 	coverage                   string // a coverage run's file filter; "" for none
+	memcheckOff                bool   // test's memcheck: false
 }
 
 // check reads the log level and the time limit (def when not given).
@@ -65,7 +67,7 @@ type BuildTestOutput struct {
 	Warnings    int               `json:"warnings" jsonschema:"warnings"`
 	Diagnostics []wire.Diagnostic `json:"diagnostics,omitempty" jsonschema:"every error, warning and failure line (bounded), with file and line"`
 	Tests       *wire.TestReport  `json:"tests,omitempty" jsonschema:"the parsed test run: every case but the passed beyond 20, totals, the tool's own summary"`
-	Crash       *wire.TestCrash   `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace"`
+	Crash       *TestCrashOutput  `json:"crash,omitempty" jsonschema:"a test process that crashed: test, signal, core, backtrace, memory_error"`
 	Hang        *wire.Hang        `json:"hang,omitempty" jsonschema:"stacks taken before a timed-out step was killed, and where it was stuck"`
 	Notes       []string          `json:"notes,omitempty" jsonschema:"count mismatches and other caveats"`
 	Build       string            `json:"build,omitempty" jsonschema:"the configuration and the build directory triage built in (cmake, meson, autotools)"`
@@ -74,6 +76,23 @@ type BuildTestOutput struct {
 	SSHHost     string            `json:"ssh_host,omitempty" jsonschema:"the host it ran on"`
 	Coverage    *wire.Coverage    `json:"coverage,omitempty" jsonschema:"a coverage run's line coverage"`
 	catalog.Captured
+}
+
+// TestCrashOutput is a test process that crashed and, when its crash
+// looked like memory corruption, its rerun alone under valgrind memcheck
+// (in the crash, not beside it: tools/list lists the answer's top-level
+// fields only, and every one costs tokens).
+type TestCrashOutput struct {
+	*wire.TestCrash
+	MemoryError *wire.MemoryError `json:"memory_error,omitempty" jsonschema:"the crashed test rerun alone under valgrind memcheck: its first memory error, or why none"`
+}
+
+// testCrashOf converts a test crash and its rerun, nil for nil.
+func testCrashOf(c *pipeline.TestCrash) *TestCrashOutput {
+	if c == nil {
+		return nil
+	}
+	return &TestCrashOutput{TestCrash: wire.TestCrashOf(c), MemoryError: wire.MemoryErrorOf(c.Memcheck)}
 }
 
 // StepOutput is one command of a build or test.
@@ -120,7 +139,7 @@ func (r planRequest) call(ctx context.Context, svc *services.Set) (pipeline.Call
 		return pipeline.Call{}, err
 	}
 	call := pipeline.Call{Kind: r.kind, Toolchain: r.toolchain, Argv: argv, ProjectDir: r.projectDir,
-		Options: r.options, Level: level, Timeout: timeout, Coverage: r.coverage}
+		Options: r.options, Level: level, Timeout: timeout, Coverage: r.coverage, Memcheck: capture.Memcheck{Off: r.memcheckOff}}
 	if r.sshHost == "" {
 		call.ProjectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere
 	} else if call.Remote, err = svc.Remote().Conn(ctx, r.sshHost); err != nil {
@@ -161,7 +180,7 @@ func newBuildTestOutput(res *pipeline.Result, tc string) BuildTestOutput {
 	out := BuildTestOutput{
 		Verdict: res.Line, Status: string(res.Status), Toolchain: tc,
 		Errors: res.Log.Errors + res.Log.LinkerErrors, Warnings: res.Log.Warnings,
-		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Crash: wire.TestCrashOf(res.Crash), Hang: wire.HangOf(res.Hang), Notes: res.Notes,
+		Diagnostics: wire.DiagnosticsOf(res.Log.Diagnostics), Crash: testCrashOf(res.Crash), Hang: wire.HangOf(res.Hang), Notes: res.Notes,
 		DurationMS: res.Duration.Milliseconds(),
 	}
 	for _, s := range res.Steps {

@@ -19,6 +19,9 @@ func renderBuildTest(out BuildTestOutput, res *pipeline.Result, filtered excerpt
 	var b strings.Builder
 	b.WriteString(res.Line)
 	b.WriteByte('\n')
+	if res.Crash != nil {
+		res.Crash.Memcheck.WriteText(&b) // the cause, when the test's rerun found it, before the symptom
+	}
 	writeProblems(&b, res)
 	res.WriteSummary(&b)
 	if out.Build != "" {

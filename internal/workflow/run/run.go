@@ -51,6 +51,7 @@ func (h *handler) runTools() []*catalog.Tool {
 		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests (message, file:line), counts, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
 			Unlisted("", "test_command").
+			Unlisted("", "memcheck").       // as for run
 			Unlisted("", "configure_args"), // as for build
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).

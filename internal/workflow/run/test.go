@@ -27,6 +27,7 @@ type testParams struct {
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage of files under this path (\".\": all)"`
+	Memcheck      *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun the one test whose crash looks like memory corruption under valgrind memcheck"`
 }
 
 func (p testParams) request() planRequest {
@@ -36,6 +37,7 @@ func (p testParams) request() planRequest {
 		options: toolchain.Options{Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
 			Args: p.Args, ConfigureArgs: p.ConfigureArgs, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != ""},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
+		memcheckOff: p.Memcheck != nil && !*p.Memcheck,
 	}
 }
 
