@@ -47,6 +47,10 @@ type Request struct {
 	// hangs is out of reach (xcodebuild's tests run in a simulator) and the
 	// local process's stacks would only show it waiting.
 	NoHangStacks bool
+	// Stall, when positive, ends a local run early once its process group
+	// has made no progress for that long (internal/stall): the stacks a
+	// timeout takes, and a HUNG verdict of its own.
+	Stall time.Duration
 	// Remote, when set, runs Spec on that host (remote.Conn.Start, through
 	// the host's job agent): its Argv, Dir, Env, Unset, Stdin and CoreDumps
 	// are the host's, Timeout and Grace apply there, the verdict is the
@@ -73,6 +77,8 @@ type Outcome struct {
 	// Hang holds the stacks taken before a hung run was killed (see
 	// hangWatch), nil when there was no such kill.
 	Hang *hang.Report
+	// Stalled is set when the stall watch ended the run (Request.Stall).
+	Stalled *Stalled
 	// Lines and Bytes count the combined output.
 	Lines int
 	Bytes int64
@@ -105,12 +111,13 @@ type process interface {
 
 // Running is a started run.
 type Running struct {
-	req  Request
-	proc process
-	scan *verdict.Scanner
-	out  *fanout
-	hang *hangWatch
-	host *remoteRun // nil for a local run
+	req   Request
+	proc  process
+	scan  *verdict.Scanner
+	out   *fanout
+	hang  *hangWatch
+	stall *stallWatch // nil when not watched
+	host  *remoteRun  // nil for a local run
 }
 
 // Start starts the request's process. ctx bounds the process's life as in
@@ -139,12 +146,16 @@ func Start(ctx context.Context, req Request) (*Running, error) {
 	if !req.NoHangStacks {
 		spec.OnHang = hw.onHang
 	}
+	var sw *stallWatch
+	if req.Stall > 0 {
+		sw = watchStalls(&spec, req.Stall)
+	}
 	p, err := spawn.Start(ctx, spec)
 	if err != nil {
 		out.Close()
 		return nil, err
 	}
-	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw}, nil
+	return &Running{req: req, proc: p, scan: scan, out: out, hang: hw, stall: sw}, nil
 }
 
 // Flush passes the output read so far on to Request.Output (which otherwise
@@ -205,7 +216,11 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	if r.host != nil && r.host.lost != "" {
 		out.Verdict.Line = r.host.lostLine()
 	}
-	if hangRep != nil {
+	switch {
+	case res.Stalled && r.stall != nil:
+		out.Stalled = r.stall.stalled()
+		stalledVerdict(&out.Verdict, out.Stalled, hangRep)
+	case hangRep != nil:
 		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
 	}
 	if nd := out.NoDebugInfo; nd != nil {

@@ -19,6 +19,8 @@ const (
 	// HangIgnoredTerm: Stop sent SIGTERM and the group outlived the grace
 	// period.
 	HangIgnoredTerm HangReason = "ignored SIGTERM"
+	// HangStall: Spec.Stall found the group making no progress.
+	HangStall HangReason = "stall"
 )
 
 // Hang is what Spec.OnHang is told.

@@ -177,6 +177,7 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		comb:      comb,
 		hang:      hangHook{fn: s.OnHang, limit: orDefault(s.HangLimit, DefaultHangLimit)},
 		onExit:    s.OnExit,
+		stall:     s.Stall,
 	})
 	return p, nil
 }

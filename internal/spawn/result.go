@@ -21,9 +21,12 @@ type Result struct {
 	SignalName string // "SIGSEGV"; "" unless Signaled
 	CoreDumped bool   // the kernel reported a core dump for the leader
 
-	TimedOut  bool          // Spec.Timeout or the context's deadline passed; the group was terminated
+	TimedOut  bool          // Spec.Timeout or the context's deadline passed, or Stalled; the group was terminated
 	Timeout   time.Duration // Spec.Timeout, for reporting ("timed out after 5s")
 	Cancelled bool          // the context was cancelled or Stop was called
+	// Stalled: Spec.Stall found the group making no progress and the run
+	// was ended before its time limit (TimedOut is set too).
+	Stalled bool
 	// OOMKilled is true when the leader died of SIGKILL while the kernel's
 	// OOM-kill counter of our cgroup advanced. Best effort: Linux only, and
 	// another process OOM-killed in the same cgroup at the same moment

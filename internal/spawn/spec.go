@@ -81,6 +81,14 @@ type Spec struct {
 	OnHang func(context.Context, Hang)
 	// HangLimit bounds OnHang; 0 means DefaultHangLimit.
 	HangLimit time.Duration
+	// Stall, when set, watches the running group for no progress: it runs
+	// in its own goroutine from the start, given the group's id, and
+	// returns true when the group stalled, false once its context ends
+	// (the leader exited, or the run was ended otherwise). A stall ends
+	// the run as a timeout does: OnHang (HangStall) takes the stacks, then
+	// SIGTERM and SIGKILL after Grace; Result.Stalled is set, and
+	// TimedOut with it, since we cut the run short for time.
+	Stall func(ctx context.Context, pgid int) bool
 	// OnExit, when set, is called once the leader has exited, however it
 	// ended, before its group is reaped and the rest of its output read:
 	// what the leader wrote to files before it exited can be read then,

@@ -15,6 +15,7 @@ type supervision struct {
 	comb                      *combiner
 	hang                      hangHook
 	onExit                    func()
+	stall                     func(context.Context, int) bool
 }
 
 type leaderExit struct {
@@ -49,7 +50,9 @@ func (p *Process) supervise(ctx context.Context, sv supervision) {
 		defer t.Stop()
 		timeoutC = t.C
 	}
-	exit := w.until(ctx, waitc, timeoutC)
+	stallC, stopWatch := p.watchStall(sv.stall)
+	exit := w.until(ctx, waitc, timeoutC, stallC)
+	stopWatch()
 	if sv.onExit != nil {
 		sv.onExit()
 	}
@@ -87,20 +90,23 @@ type supervisor struct {
 
 // until handles timeouts, cancellations and Stop until the leader exits,
 // and returns its exit.
-func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeoutC <-chan time.Time) leaderExit {
+func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeoutC <-chan time.Time, stallC <-chan struct{}) leaderExit {
 	ctxDone := ctx.Done()
 	for {
 		select {
 		case exit := <-waitc:
 			return exit
 		case <-timeoutC:
-			w.timedOut()
+			w.timedOut(HangTimeout)
+		case <-stallC:
+			stallC = nil
+			w.timedOut(HangStall)
 		case <-ctxDone:
 			ctxDone = nil
 			// A context deadline is a timeout the caller chose to express
 			// that way; anything else is a cancellation.
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				w.timedOut()
+				w.timedOut(HangTimeout)
 				continue
 			}
 			w.res.Cancelled = true
@@ -122,6 +128,26 @@ func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeout
 	}
 }
 
+// watchStall runs the stall watch, when there is one: the channel fires
+// if it finds a stall; stop ends it once the leader has exited.
+func (p *Process) watchStall(watch func(context.Context, int) bool) (<-chan struct{}, func()) {
+	if watch == nil {
+		return nil, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stalled, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		if watch(ctx, p.pid) {
+			close(stalled)
+		}
+	}()
+	return stalled, func() {
+		cancel()
+		<-ended
+	}
+}
+
 // terminate sends SIGTERM to the group, once, and SIGKILL after grace.
 func (w *supervisor) terminate(grace time.Duration) {
 	if w.terminating {
@@ -136,13 +162,22 @@ func (w *supervisor) terminate(grace time.Duration) {
 	w.killC = time.After(grace)
 }
 
-func (w *supervisor) timedOut() {
+// timedOut ends the run for time: its limit passed, or it stalled
+// (reason HangStall) before.
+func (w *supervisor) timedOut(reason HangReason) {
+	busy := w.hangC != nil || w.terminating
+	if reason == HangStall {
+		if busy {
+			return // already ending: a stall found meanwhile changes nothing
+		}
+		w.res.Stalled = true
+	}
 	w.res.TimedOut = true
-	if w.hangC != nil || w.terminating {
+	if busy {
 		return
 	}
 	var ok bool
-	if w.hangC, ok = w.sv.hang.start(w.p.pid, HangTimeout, func() { w.terminate(w.sv.grace) }); !ok {
+	if w.hangC, ok = w.sv.hang.start(w.p.pid, reason, func() { w.terminate(w.sv.grace) }); !ok {
 		w.terminate(w.sv.grace)
 	}
 }

@@ -1,8 +1,10 @@
 // Package hangers writes small programs that hang, into a test's temporary
 // directory, and builds them with the real toolchains: two C threads in an
 // ABBA pthread mutex deadlock, a Go program deadlocked on two mutexes, a Go
-// test blocked on a channel, a Rust test stuck in a loop, and a C program
-// of many sleeping threads (for benchmarks).
+// test blocked on a channel, a Rust test stuck in a loop, a C program of
+// many sleeping threads (for benchmarks); and for the stall watch
+// (stalls.go) a C pipe read nobody feeds, a Go channel deadlock behind a
+// long timer, and a sleeper, a spinner and a printer that are never hung.
 //
 // Each program prints "ready" once it is in its hung state, so that a test
 // can end it at a known point instead of after a sleep. Source lines the

@@ -55,7 +55,8 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "configure_args"), // as for build
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).
-			Unlisted("", "memcheck"), // on by default, seldom turned off: not worth its tokens in every tools/list
+			Unlisted("", "memcheck"). // on by default, seldom turned off: not worth its tokens in every tools/list
+			Unlisted("", "stall_s"),  // as memcheck: a default that is seldom changed
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
 		catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
@@ -91,11 +92,13 @@ type processParams struct {
 	SSHHost    string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 }
 
-// runParams are run's arguments: a program, and whether a crash that
-// looks like memory corruption is rerun under valgrind memcheck.
+// runParams are run's arguments: a program, whether a crash that looks
+// like memory corruption is rerun under valgrind memcheck, and how long
+// it may make no progress before it ends as hung (stall.go).
 type runParams struct {
 	processParams
-	Memcheck *bool `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
+	Memcheck *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
+	StallS   *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
 }
 
 // request is the run the parameters describe, on ssh_host when given.
@@ -182,6 +185,9 @@ type RunOutput struct {
 
 func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catalog.Result[RunOutput], error) {
 	req, err := in.request(ctx, h.svc, true)
+	if err == nil {
+		req.Stall, err = stallLimit(in.StallS)
+	}
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
