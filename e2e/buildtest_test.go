@@ -3,9 +3,7 @@ package e2e
 import (
 	"bytes"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,13 +19,7 @@ func TestBuildTestThroughBinary(t *testing.T) {
 		"calc/calc.go":   "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
 		"calc/a_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 5 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 5\", Add(2, 2))\n\t}\n}\n\nfunc TestOK(t *testing.T) {}\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	cmd := exec.Command(triageBin, "call", "test", "--store", ":memory:", "--project_dir", dir)
 	out, err := cmd.Output()
 	if code := exitCode(err); code != 1 || !strings.HasPrefix(string(out), "TESTS FAILED: 1 of 2 failed\n") {

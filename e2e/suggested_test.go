@@ -91,17 +91,24 @@ func commandAt(s string) string {
 // failingGoModule is a Go module with one failing test.
 func failingGoModule(t *testing.T) string {
 	dir := t.TempDir()
-	files := map[string]string{
+	writeTree(t, dir, map[string]string{
 		"go.mod":         "module example.com/next\n\ngo 1.22\n",
 		"calc/calc.go":   "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
 		"calc/a_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", Add(2, 2))\n\t}\n}\n",
-	}
+	})
+	return dir
+}
+
+// writeTree writes files (relative path → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
