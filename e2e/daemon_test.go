@@ -2,12 +2,12 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,11 +109,11 @@ func TestDaemonCrashToCoreToDebugger(t *testing.T) {
 	dir := nativeprojects.Write(t, nativeprojects.Make())
 	sh := newShell(t, dir)
 	out := sh.call(1, "test", "--project_dir", dir)
-	m := regexp.MustCompile(`dump_open (\{.*\})`).FindStringSubmatch(out)
-	if !strings.HasPrefix(out, "CRASHED") || m == nil {
+	args := suggestedArgs(out, "dump_open")
+	if !strings.HasPrefix(out, "CRASHED") || args == nil {
 		t.Fatalf("test: want a crash with a dump_open hint:\n%s", out)
 	}
-	out = sh.call(0, "dump_open", "--json", m[1])
+	out = sh.call(0, append([]string{"dump_open"}, args...)...)
 	if !strings.Contains(out, "lib.c:4") {
 		t.Errorf("dump_open does not name the crashing line:\n%s", out)
 	}
@@ -124,9 +124,8 @@ func TestDaemonCrashToCoreToDebugger(t *testing.T) {
 	if out := sh.call(0, "dump_command", "--command", "bt"); !strings.Contains(out, "name_length") {
 		t.Errorf("dump_command:\n%s", out)
 	}
-	var hint struct{ Program string }
-	json.Unmarshal([]byte(m[1]), &hint)
-	out = sh.call(0, "debug_attach", "--program", hint.Program, "--stop_on_entry")
+	program := args[slices.Index(args, "--program")+1]
+	out = sh.call(0, "debug_attach", "--program", program, "--stop_on_entry")
 	if !strings.Contains(out, "STOPPED") {
 		t.Fatalf("debug_attach stopped on entry:\n%s", out)
 	}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,19 +60,22 @@ func skillFile(t *testing.T, printed, name string) string {
 }
 
 // The answers name what the next commands use, as the skill says: the
-// core and program of the dump_open call, the function of the verdict,
+// core and program of the suggested dump_open command, the function of the verdict,
 // the id of the log.
 var (
-	dumpOpenArgs = regexp.MustCompile(`dump_open (\{"core".*)`)
-	verdictFunc  = regexp.MustCompile(`^[A-Z].* in (\w+) at `)
-	logID        = regexp.MustCompile(`full log (o-[0-9a-f]+)`)
+	verdictFunc = regexp.MustCompile(`^[A-Z].* in (\w+) at `)
+	logID       = regexp.MustCompile(`full log (o-[0-9a-f]+)`)
 )
 
 func learn(vars map[string]string, out string) {
-	if m := dumpOpenArgs.FindStringSubmatch(out); m != nil && vars["CORE"] == "" {
-		var args struct{ Core, Program string }
-		if json.NewDecoder(strings.NewReader(m[1])).Decode(&args) == nil {
-			vars["CORE"], vars["PROGRAM"] = args.Core, args.Program
+	if args := suggestedArgs(out, "dump_open"); args != nil && vars["CORE"] == "" {
+		for i := 0; i+1 < len(args); i += 2 {
+			switch args[i] {
+			case "--core":
+				vars["CORE"] = args[i+1]
+			case "--program":
+				vars["PROGRAM"] = args[i+1]
+			}
 		}
 	}
 	if m := verdictFunc.FindStringSubmatch(strings.SplitN(out, "\n", 2)[0]); m != nil && vars["FUNCTION"] == "" {

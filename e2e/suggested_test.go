@@ -88,6 +88,54 @@ func commandAt(s string) string {
 	return s
 }
 
+// suggestedArgs is the arguments of the first command an answer suggests
+// for tool (`triage TOOL …` on a next: line), as a shell splits them; nil
+// when it suggests none.
+func suggestedArgs(answer, tool string) []string {
+	for _, cmd := range suggestedCommands(answer) {
+		if strings.HasPrefix(cmd, "triage "+tool+" ") {
+			return shellSplit(cmd)[2:]
+		}
+	}
+	return nil
+}
+
+// shellSplit splits a command line as sh does for the quoting the CLI
+// writes: bare words, '…' parts, and \' between them.
+func shellSplit(line string) []string {
+	var words []string
+	var w strings.Builder
+	quoted, started := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			w.WriteByte(c)
+		case c == '\'':
+			quoted, started = true, true
+		case c == '\\' && i+1 < len(line):
+			i++
+			w.WriteByte(line[i])
+			started = true
+		case c == ' ':
+			if started {
+				words = append(words, w.String())
+			}
+			w.Reset()
+			started = false
+		default:
+			w.WriteByte(c)
+			started = true
+		}
+	}
+	if started {
+		words = append(words, w.String())
+	}
+	return words
+}
+
 // failingGoModule is a Go module with one failing test.
 func failingGoModule(t *testing.T) string {
 	dir := t.TempDir()

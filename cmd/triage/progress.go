@@ -19,10 +19,21 @@ import (
 // never wraps (a wrapped line could not be erased), shown only once the
 // call has run for statusDelay, and erased when the call ends: what
 // remains on the terminal is the answer alone.
+//
+// A call whose progress counts its output (run, build, test: lines so
+// far) says when that count has not moved for quietAfter — "no output
+// for 25s" — so that a person watching a silent program knows it is
+// silent, not slow to show.
 const (
 	statusDelay    = 500 * time.Millisecond
 	statusInterval = time.Second
+	quietAfter     = 10 * time.Second
 )
+
+// countsOutput are the tools whose progress is their output's lines (a
+// program that prints nothing sends 0); another's counts steps or nothing.
+var countsOutput = map[string]bool{"run": true, "build": true, "test": true,
+	"sim_build_run": true, "device_build_run": true, "macos_build_run": true}
 
 // progressPrinter draws the status line.
 type progressPrinter struct {
@@ -33,9 +44,14 @@ type progressPrinter struct {
 	start time.Time
 	now   func() time.Time
 	msg   string
-	shown bool // a line is on the terminal
-	ended bool
-	stop  chan struct{}
+	// counts: the progress is lines of output (countsOutput); lines is
+	// the most seen, at lastOut.
+	counts  bool
+	lines   float64
+	lastOut time.Time
+	shown   bool // a line is on the terminal
+	ended   bool
+	stop    chan struct{}
 }
 
 // newProgressPrinter returns the status line of a call of tool when w is
@@ -57,7 +73,9 @@ func newProgressPrinter(w io.Writer, tool string) *progressPrinter {
 // newStatusLine is the printer over any writer, clock and width (tests
 // give it a fake terminal).
 func newStatusLine(w io.Writer, tool string, width func() int, now func() time.Time) *progressPrinter {
-	return &progressPrinter{w: w, tool: tool, width: width, now: now, start: now(), stop: make(chan struct{})}
+	start := now()
+	return &progressPrinter{w: w, tool: tool, width: width, now: now, start: start, lastOut: start,
+		counts: countsOutput[tool], stop: make(chan struct{})}
 }
 
 // tick redraws the line every interval, so the elapsed time moves while
@@ -82,6 +100,10 @@ func (p *progressPrinter) show(n *mcp.ProgressNotificationParams) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.msg = strings.Join(strings.Fields(n.Message), " ") // one line
+	if n.Progress > p.lines {
+		// Only a larger count is output: a rerun's note sends 0.
+		p.lines, p.lastOut = n.Progress, p.now()
+	}
 	p.draw()
 }
 
@@ -92,6 +114,9 @@ func (p *progressPrinter) draw() {
 		return
 	}
 	line := fmt.Sprintf("triage %s · %s", p.tool, elapsed.Round(time.Second))
+	if quiet := p.now().Sub(p.lastOut); p.counts && quiet > quietAfter {
+		line += fmt.Sprintf(" · no output for %s", quiet.Round(time.Second))
+	}
 	if p.msg != "" {
 		line += " · " + p.msg
 	}

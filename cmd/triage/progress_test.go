@@ -121,3 +121,33 @@ func TestNoStatusLineWithoutATerminal(t *testing.T) {
 		t.Errorf("escapes in a non-terminal stderr: %q", errs)
 	}
 }
+
+// TestStatusLineSaysNoOutput: once a run's output count has not moved for
+// over ten seconds the line says for how long; new output ends it.
+func TestStatusLineSaysNoOutput(t *testing.T) {
+	var term bytes.Buffer
+	clock := &fakeClock{time.Unix(1000, 0)}
+	p := newStatusLine(&term, "run", func() int { return 120 }, clock.now)
+	p.show(&mcp.ProgressNotificationParams{Message: "running hang"})
+	clock.t = clock.t.Add(9 * time.Second)
+	p.draw()
+	clock.t = clock.t.Add(16 * time.Second)
+	p.show(&mcp.ProgressNotificationParams{Message: "running hang: 0 lines, 25s"})
+	p.show(&mcp.ProgressNotificationParams{Progress: 3, Message: "running hang: 3 lines, 25s"})
+	clock.t = clock.t.Add(2 * time.Second)
+	p.draw()
+	got := lines(term.String())
+	want := []string{"triage run · 9s · running hang", "triage run · 25s · no output for 25s · running hang: 0 lines, 25s",
+		"triage run · 25s · running hang: 3 lines, 25s", "triage run · 27s · running hang: 3 lines, 25s"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("status lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A tool whose progress is no count of output never says it.
+	term.Reset()
+	p = newStatusLine(&term, "debug_continue", func() int { return 120 }, clock.now)
+	clock.t = clock.t.Add(time.Minute)
+	p.draw()
+	if strings.Contains(term.String(), "no output") {
+		t.Errorf("debug_continue: %q", term.String())
+	}
+}

@@ -16,7 +16,7 @@ func cliSkill(c *catalog.Catalog) string {
 		"from a shell with `triage TOOL --KEY VALUE` commands, and never mistake a crash for a success. Use when building "+
 		"or testing a project, running a program that may crash or hang, opening a core dump, or debugging, from a terminal.")
 	b.WriteString(cliIntro)
-	b.WriteString(strings.Replace(verdictSection, "`next:` the exact calls", "`next:` the exact calls (as MCP calls: `TOOL {JSON}` is `triage TOOL --json 'JSON'`)", 1))
+	b.WriteString(strings.Replace(verdictSection, "`next:` the exact calls", "`next:` the exact calls (printed as triage commands, quoted for the shell: paste them)", 1))
 	b.WriteString(cliLoop)
 	writeToolList(&b, c, func(t *catalog.Tool) string {
 		ex := strings.TrimSpace(t.Name + " " + examples[t.Name][0])
@@ -35,12 +35,12 @@ const cliIntro = "# triage from a shell\n\n" +
 	"A long build, test or run shows a live status line on a terminal.\n\n"
 
 // cliLoop is the crash loop as commands. $DIR is the project; the test's
-// crash answer gives $CORE and $PROGRAM (its `dump_open {"core":…,
-// "program":…}`), $FUNCTION (the function its verdict names) and
+// crash answer gives $CORE and $PROGRAM (its `triage dump_open --core …
+// --program …`), $FUNCTION (the function its verdict names) and
 // $OUTPUT_ID (the `o-…` id of its log).
 const cliLoop = "## The crash loop\n\n" +
-	"`$DIR` is the project. The crash answer names the rest: `$CORE` and `$PROGRAM` are the `core` and `program` of its " +
-	"`next: dump_open {\"core\":…,\"program\":…}`, `$FUNCTION` the function its verdict names, `$OUTPUT_ID` the `o-…` id of its log.\n\n" +
+	"`$DIR` is the project. The crash answer names the rest: `$CORE` and `$PROGRAM` are the `--core` and `--program` of its " +
+	"`triage dump_open --core … --program …`, `$FUNCTION` the function its verdict names, `$OUTPUT_ID` the `o-…` id of its log.\n\n" +
 	"```sh\n" +
 	"triage build --project_dir \"$DIR\"                         # exit 0: BUILD SUCCEEDED\n" +
 	"triage test --project_dir \"$DIR\"                          # exit 1: CRASHED … in FUNCTION at FILE:LINE, the core and the next calls\n" +

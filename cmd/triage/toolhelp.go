@@ -46,6 +46,9 @@ func writeToolHelp(w io.Writer, sel *catalog.Selection, all *catalog.Selection, 
 		p, _ := props[k].(map[string]any)
 		typ := typeName(p["type"])
 		desc, _ := p["description"].(string)
+		if extra := t.ArgHelp(k); extra != "" {
+			desc = strings.TrimPrefix(desc+"; "+extra, "; ")
+		}
 		req := ""
 		if slices.Contains(required, k) {
 			req = " (required)"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"strings"
 	"testing"
 )
@@ -133,5 +134,48 @@ func TestDaemonUsage(t *testing.T) {
 		if code != exitUsage || out.Len() > 0 || !strings.Contains(errb.String(), "usage: triage daemon status|stop") || strings.Contains(errb.String(), "triage daemon: triage daemon") {
 			t.Errorf("triage %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out.String(), errb.String())
 		}
+	}
+}
+
+// TestToolHelpSaysTimeLimits: every tool's --help says the default of
+// its timeout_s and stall_s (issue 43: an agent or a person must not
+// learn the ten-minute limit by waiting it out).
+func TestToolHelpSaysTimeLimits(t *testing.T) {
+	g := globals{logLevel: "error"}
+	srv, svc, err := g.newServer(io.Discard, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	all := srv.Catalog.SelectAll()
+	checked := 0
+	for _, tool := range all.Tools {
+		props := tool.InputSchema().Properties
+		if props["timeout_s"] == nil && props["stall_s"] == nil {
+			continue
+		}
+		var out bytes.Buffer
+		if err := writeToolHelp(&out, srv.Selection, all, tool.Name); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			arg := strings.HasPrefix(line, "  --timeout_s ") || strings.HasPrefix(line, "  --stall_s ")
+			if arg && !strings.Contains(line, "default") {
+				t.Errorf("%s --help: %q says no default", tool.Name, line)
+			}
+		}
+		checked++
+	}
+	var out bytes.Buffer
+	if err := writeToolHelp(&out, srv.Selection, all, "run"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--timeout_s          number   seconds; default 600 (built in", "--stall_s            number   default 30: end as HUNG"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("run --help lacks %q:\n%s", want, out.String())
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d tools with a time limit", checked)
 	}
 }

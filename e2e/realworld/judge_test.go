@@ -22,13 +22,13 @@ type Outcome struct {
 	Took     time.Duration
 }
 
-// classOf reads a verdict line's class.
+// classOf reads a verdict line's class: a HUNG run timed out early (the stall watch).
 func classOf(line string) Class {
 	for _, c := range []struct {
 		prefix string
 		class  Class
 	}{
-		{"CRASHED", Crashed}, {"TIMED OUT", TimedOut}, {"BUILD FAILED", BuildFailed},
+		{"CRASHED", Crashed}, {"TIMED OUT", TimedOut}, {"HUNG", TimedOut}, {"BUILD FAILED", BuildFailed},
 		{"TESTS PASSED", Passed}, {"BUILD SUCCEEDED", Passed}, {"SUCCEEDED", Passed}, {"TEST COMMAND SUCCEEDED", Passed},
 		{"TESTS FAILED", Failed}, {"FAILED", Failed}, {"NO TESTS RAN", Failed}, {"TESTS DID NOT FINISH", Failed},
 	} {

@@ -229,6 +229,18 @@ func (m *Manager) page(ctx context.Context, j *Job, cursor, limit int, wait time
 // Stop ends a job (SIGTERM to its group, SIGKILL after grace) and returns its
 // outcome; stopping a job that already ended returns how it ended.
 func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Job, error) {
+	return m.endJob(ctx, id, func(j *Job) { j.run.End(grace) })
+}
+
+// StopStuck is Stop for a person's or an agent's stop of a program they
+// may think hung: one blocked at the moment has its stacks taken first
+// (capture.EndStuck). A job stopped by design (a log stream that waits for
+// lines) is ended with Stop: a stack dump would only add to its output.
+func (m *Manager) StopStuck(ctx context.Context, id string, grace time.Duration) (*Job, error) {
+	return m.endJob(ctx, id, func(j *Job) { j.run.EndStuck(grace) })
+}
+
+func (m *Manager) endJob(ctx context.Context, id string, end func(*Job)) (*Job, error) {
 	j, err := m.Get(ctx, id)
 	if err != nil {
 		return nil, err
@@ -236,7 +248,7 @@ func (m *Manager) Stop(ctx context.Context, id string, grace time.Duration) (*Jo
 	select {
 	case <-j.done:
 	default:
-		j.run.End(grace)
+		end(j)
 		select {
 		case <-j.done:
 		case <-ctx.Done():

@@ -33,6 +33,12 @@ func newHangWatch(out io.Writer) *hangWatch {
 
 // onHang is the spawn.Spec.OnHang hook.
 func (w *hangWatch) onHang(ctx context.Context, h spawn.Hang) {
+	if h.Reason == spawn.HangStopped {
+		// A stop waits for these: a few seconds, not a timeout's twenty.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, StopStacksLimit)
+		defer cancel()
+	}
 	w.tap.Arm()
 	rep := hang.Capture(ctx, h.Pgid, hang.Options{})
 	if rep.Text != "" {
@@ -89,8 +95,11 @@ func withHang(line string, rep *hang.Report, reason spawn.HangReason) string {
 		}
 		return line
 	}
-	if reason == spawn.HangIgnoredTerm {
+	switch reason {
+	case spawn.HangIgnoredTerm:
 		return line + "; it ignored SIGTERM, " + phrase
+	case spawn.HangStopped:
+		return line + "; it was stuck: " + phrase
 	}
 	return InsertStuck(line, phrase)
 }

@@ -51,6 +51,9 @@ type Memcheck struct {
 // that none was seen, or why there is no verdict.
 type MemcheckRun struct {
 	Why string // why the crash looked like memory corruption
+	// OnDemand: the program ran under memcheck from its start (the run
+	// tool's check; Why names it), not rerun after a crash.
+	OnDemand bool
 	// Result is what memcheck found; nil when valgrind did not run, and
 	// NotRun says why (Missing: valgrind is not installed).
 	Result  *memcheck.Result

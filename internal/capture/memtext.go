@@ -18,6 +18,8 @@ func (m *MemcheckRun) Summary() string {
 	switch r := m.Result; {
 	case r == nil:
 		return "memcheck: not rerun: " + m.NotRun
+	case r.Outcome == memcheck.Clean && m.OnDemand:
+		return "memcheck: no memory error seen in 1 run under memcheck" + leaksWords(r) + "; " + r.Ending()
 	case r.Outcome == memcheck.Clean:
 		return "memcheck: no memory error seen in 1 rerun under memcheck; " + r.Ending()
 	}
@@ -55,10 +57,15 @@ func (m *MemcheckRun) detail() []string {
 // how says why the crash was rerun, how long valgrind took of its limit,
 // and where its XML is kept.
 func (m *MemcheckRun) how() string {
-	if m.Result == nil {
+	var s string
+	switch {
+	case m.Result == nil:
 		return "the crash looks like memory corruption: " + m.Why
+	case m.OnDemand:
+		s = fmt.Sprintf("ran under valgrind memcheck from its start (%s); took %s", m.Why, m.Took.Round(100*time.Millisecond))
+	default:
+		s = fmt.Sprintf("rerun under valgrind memcheck because %s; took %s of its %s limit", m.Why, m.Took.Round(100*time.Millisecond), m.Limit)
 	}
-	s := fmt.Sprintf("rerun under valgrind memcheck because %s; took %s of its %s limit", m.Why, m.Took.Round(100*time.Millisecond), m.Limit)
 	switch {
 	case m.OutputID != "":
 		s += "; valgrind's XML: " + m.OutputID
@@ -66,4 +73,12 @@ func (m *MemcheckRun) how() string {
 		s += "; valgrind's XML not kept: " + m.StoreErr.Error()
 	}
 	return s
+}
+
+// leaksWords says whether a run on demand looked for leaks.
+func leaksWords(r *memcheck.Result) string {
+	if r.Leaks {
+		return " (definite leaks checked)"
+	}
+	return " (leaks not checked)"
 }

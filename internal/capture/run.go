@@ -51,12 +51,19 @@ type Request struct {
 	// has made no progress for that long (internal/stall): the stacks a
 	// timeout takes, and a HUNG verdict of its own.
 	Stall time.Duration
+	// Limit names the time limit Spec.Timeout is, for a timed-out run's
+	// verdict ("timeout_s", "the built-in limit; timeout_s raises it");
+	// "" names none (limit.go).
+	Limit string
 	// Remote, when set, runs Spec on that host (remote.Conn.Start, through
 	// the host's job agent): its Argv, Dir, Env, Unset, Stdin and CoreDumps
 	// are the host's, Timeout and Grace apply there, the verdict is the
 	// program's own end there, and its core is found by the host's
 	// core_pattern and read there.
 	Remote *remote.Conn
+	// programArgv is the program's own argv when Spec runs it under a
+	// checker (check.go): its hints name the program, not the checker.
+	programArgv []string
 }
 
 // Outcome is what a run left behind.
@@ -193,6 +200,8 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	var frame *verdict.Frame
 	switch {
 	case !res.Signaled || !dumpsCore(res):
+	case req.programArgv != nil:
+		evidence = checkedCore()
 	case r.host != nil:
 		evidence, frame = out.collectRemoteCore(ctx, req, r.host, res)
 	default:
@@ -204,7 +213,7 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 		evidence = append(evidence, hangEvidence(hangRep, req.OutputID))
 	}
 	out.Verdict = verdict.Classify(verdict.Input{
-		Result:     res,
+		Result:     req.asRan(res),
 		Scan:       scan,
 		Evidence:   evidence,
 		CrashFrame: frame,
@@ -215,6 +224,9 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	})
 	if r.host != nil && r.host.lost != "" {
 		out.Verdict.Line = r.host.lostLine()
+	}
+	if res.TimedOut && !res.Stalled && out.Verdict.Status == verdict.StatusTimeout {
+		out.Verdict.Line = NameLimit(out.Verdict.Line, req.Limit)
 	}
 	switch {
 	case res.Stalled && r.stall != nil:

@@ -27,26 +27,42 @@ type StoredRun struct {
 	// Memcheck: a crash that looks like memory corruption is rerun under
 	// valgrind memcheck before the answer (Outcome.Memcheck), unless Off.
 	Memcheck Memcheck
+	// Check runs the program under a checker from its start (check.go);
+	// the crash rerun is then not made: the run already was under it.
+	Check Check
 }
 
 // RunStored runs r. The error is a usage error when the program cannot
 // start, else the store's; the result is what the store kept (its Err: a
 // store write that failed).
 func RunStored(ctx context.Context, r StoredRun) (Result, error) {
+	var err error
 	req := r.Request
+	var k *checked
+	if r.Check != CheckNone {
+		if k, err = underChecker(&req, r.Check); err != nil {
+			return Result{}, err
+		}
+	}
 	cp, err := Open(ctx, r.Store, store.Meta{Tool: r.Tool, Argv: req.Spec.Argv, Cwd: req.Spec.Dir},
 		Options{Budget: r.Budget, Progress: r.Progress})
 	if err != nil {
+		k.remove()
 		return Result{}, err
 	}
 	req.Output, req.OutputID, req.KeepCores = cp, cp.ID(), r.Store.CoreDir(cp.ID())
 	o, err := Run(ctx, req)
 	if err != nil {
 		cp.Abort()
+		k.remove()
 		return Result{}, StartFailure(err)
 	}
 	kept := cp.Close() // its progress stops: the rerun reports its own
-	o.Memcheck = r.Memcheck.rerun(ctx, r.Store, req, o)
+	if k != nil {
+		o.Memcheck = k.conclude(ctx, r.Store, o)
+	} else {
+		o.Memcheck = r.Memcheck.rerun(ctx, r.Store, req, o)
+	}
 	answer := r.Answer(o, kept)
 	return cp.FinishWith(ctx, store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode}, answer), nil
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,6 +14,14 @@ type Call struct {
 	// Tool is the name of the tool being called.
 	Tool string
 	req  *mcp.CallToolRequest
+	// filled names the arguments session defaults filled (WithDefaults).
+	filled []string
+}
+
+// FromDefaults reports whether the session defaults gave the argument
+// name (WithDefaults), rather than the call itself.
+func (c *Call) FromDefaults(name string) bool {
+	return c != nil && slices.Contains(c.filled, name)
 }
 
 // Progress reports progress to the client, if it asked for progress by sending
@@ -40,9 +49,13 @@ func (c *Call) Progress(ctx context.Context, done, total float64, message string
 // optional overrides, so an explicit argument always wins.
 func WithDefaults[In, Out any](book *defaults.Book, req defaults.Requirements, h Handler[In, Out]) Handler[In, Out] {
 	return func(ctx context.Context, c *Call, in In) (Result[Out], error) {
-		merged, err := defaults.MergeInto(in, book.For(ctx).Get(""), req)
+		defs := book.For(ctx).Get("")
+		merged, err := defaults.MergeInto(in, defs, req)
 		if err != nil {
 			return Result[Out]{}, err
+		}
+		if c != nil {
+			c.filled = defaults.Filled(in, defs)
 		}
 		return h(ctx, c, merged)
 	}

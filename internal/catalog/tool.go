@@ -89,6 +89,9 @@ type Tool struct {
 	// unlisted maps a workflow id ("" for always) to input properties that
 	// tools/list leaves out unless that workflow is enabled; see Unlisted.
 	unlisted map[string][]string
+	// help is what the CLI's --help says of an argument besides its
+	// schema description; see Help.
+	help map[string]string
 
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // the input schema, compiled on first call
@@ -144,6 +147,11 @@ func (t *Tool) schemas() {
 				if in.Properties[f] == nil {
 					panic(fmt.Sprintf("catalog: tool %s: Unlisted names unknown field %q", t.Name, f))
 				}
+			}
+		}
+		for f := range t.help {
+			if in.Properties[f] == nil {
+				panic(fmt.Sprintf("catalog: tool %s: Help names unknown field %q", t.Name, f))
 			}
 		}
 		// Pointer outputs are described by their element: structuredContent
@@ -269,6 +277,20 @@ func (t *Tool) Unlisted(workflow string, fields ...string) *Tool {
 	t.unlisted[workflow] = append(t.unlisted[workflow], fields...)
 	return t
 }
+
+// Help adds text to what the CLI's --help says of the input property
+// field, and nowhere else: a default that depends on the configuration
+// (timeout_s's), at no cost to tools/list's token budget. It returns t.
+func (t *Tool) Help(field, text string) *Tool {
+	if t.help == nil {
+		t.help = make(map[string]string)
+	}
+	t.help[field] = text
+	return t
+}
+
+// ArgHelp is the text Help gave field, or "".
+func (t *Tool) ArgHelp(field string) string { return t.help[field] }
 
 // advertised is the input schema as tools/list shows it: without the
 // top-level "additionalProperties": false, which every tool would repeat, and

@@ -42,6 +42,11 @@ func (v Values) Validate() error {
 	if err := v.TimeoutS.Check("timeout_s", 0); err != nil {
 		return err
 	}
+	if v.StallS != nil {
+		if err := v.StallS.Check("stall_s", 0); err != nil {
+			return err
+		}
+	}
 	switch v.DebuggerBackend {
 	case "", "dap", "lldb":
 	default:

@@ -143,6 +143,24 @@ func MergeInto[T any](in T, defs Values, req Requirements) (T, error) {
 	return out, nil
 }
 
+// Filled names the arguments of in that defs would fill: session-managed
+// fields of T that in leaves empty and defs sets. A caller that words
+// where a value came from (the session default timeout_s) asks it.
+func Filled[T any](in T, defs Values) []string {
+	explicit, err := toMap(in)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	set := defs.Map()
+	for _, f := range FieldsOf[T]() {
+		if _, given := explicit[f]; !given && set[f] != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // FieldsOf returns the JSON field names of struct type T.
 func FieldsOf[T any]() []string {
 	var zero T

@@ -24,20 +24,23 @@ import (
 // Values are the session-managed fields. Every field is optional; an empty value
 // means "not set". The JSON names are the tool argument names.
 type Values struct {
-	ProjectDir      string            `json:"project_dir,omitempty" yaml:"project_dir,omitempty"`
-	WorkspacePath   string            `json:"workspace_path,omitempty" yaml:"workspace_path,omitempty" jsonschema:".xcworkspace (or project_path)"`
-	ProjectPath     string            `json:"project_path,omitempty" yaml:"project_path,omitempty" jsonschema:".xcodeproj (or workspace_path)"`
-	Scheme          string            `json:"scheme,omitempty" yaml:"scheme,omitempty" jsonschema:"Xcode scheme"`
-	Configuration   string            `json:"configuration,omitempty" yaml:"configuration,omitempty" jsonschema:"e.g. Debug, Release"`
-	SimulatorID     string            `json:"simulator_id,omitempty" yaml:"simulator_id,omitempty" jsonschema:"UDID (or simulator_name)"`
-	SimulatorName   string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"or simulator_id"`
-	DeviceID        string            `json:"device_id,omitempty" yaml:"device_id,omitempty" jsonschema:"physical device id"`
-	Platform        string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
-	Toolchain       string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"as for build"`
-	BuildCommand    []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
-	TestCommand     []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
-	Env             map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
-	TimeoutS        duration.Seconds  `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
+	ProjectDir    string            `json:"project_dir,omitempty" yaml:"project_dir,omitempty"`
+	WorkspacePath string            `json:"workspace_path,omitempty" yaml:"workspace_path,omitempty" jsonschema:".xcworkspace (or project_path)"`
+	ProjectPath   string            `json:"project_path,omitempty" yaml:"project_path,omitempty" jsonschema:".xcodeproj (or workspace_path)"`
+	Scheme        string            `json:"scheme,omitempty" yaml:"scheme,omitempty" jsonschema:"Xcode scheme"`
+	Configuration string            `json:"configuration,omitempty" yaml:"configuration,omitempty" jsonschema:"e.g. Debug, Release"`
+	SimulatorID   string            `json:"simulator_id,omitempty" yaml:"simulator_id,omitempty" jsonschema:"UDID (or simulator_name)"`
+	SimulatorName string            `json:"simulator_name,omitempty" yaml:"simulator_name,omitempty" jsonschema:"or simulator_id"`
+	DeviceID      string            `json:"device_id,omitempty" yaml:"device_id,omitempty" jsonschema:"physical device id"`
+	Platform      string            `json:"platform,omitempty" yaml:"platform,omitempty" jsonschema:"e.g. iOS Simulator, macOS"`
+	Toolchain     string            `json:"toolchain,omitempty" yaml:"toolchain,omitempty" jsonschema:"as for build"`
+	BuildCommand  []string          `json:"build_command,omitempty" yaml:"build_command,omitempty" jsonschema:"argv"`
+	TestCommand   []string          `json:"test_command,omitempty" yaml:"test_command,omitempty" jsonschema:"argv"`
+	Env           map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
+	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty" yaml:"timeout_s,omitempty"`
+	// StallS is a pointer so that 0 (the stall watch off) is a value, not
+	// "not set". session_set_defaults accepts it unlisted.
+	StallS          *duration.Seconds `json:"stall_s,omitempty" yaml:"stall_s,omitempty" jsonschema:"default 30: end run, build or test as HUNG after this many seconds of no progress; 0 turns it off"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" yaml:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" yaml:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
 	SSHHost         string            `json:"ssh_host,omitempty" yaml:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`

@@ -1,5 +1,6 @@
 // Package doctor inspects the machine triage runs on: which debuggers, dump
-// engines and toolchains are installed (with their versions), how the kernel
+// engines, toolchains and sanitizer runtimes are installed (with their
+// versions), how the kernel
 // will write core dumps, whether ptrace is restricted, and triage's own build.
 // It changes nothing; every probe is bounded in time.
 package doctor
@@ -38,6 +39,8 @@ type Tool struct {
 	Path    string `json:"path,omitempty" jsonschema:"resolved path"`
 	Version string `json:"version,omitempty" jsonschema:"first line of its version output"`
 	Install string `json:"install,omitempty" jsonschema:"how to install it when missing"`
+	// runtime: a sanitizer runtime, whose line says what it enables.
+	runtime bool
 }
 
 // Build describes this triage binary.
@@ -111,7 +114,7 @@ func probes() []probe {
 		fromTool(toolpath.Dlv, "DAP debugger backend for Go", "version"),
 		fromTool(toolpath.Crash, "kernel vmcore analysis", "--version"),
 		fromTool(toolpath.Drgn, "programmable kernel and userspace dump analysis", "--version"),
-		fromTool(toolpath.Valgrind, "memory errors where they happen (memcheck), no rebuild", "--version"),
+		fromTool(toolpath.Valgrind, "memory errors where they happen (memcheck), no rebuild; run's check: memory and leaks", "--version"),
 		{[]string{"qemu-system-x86_64"}, "generating test kernel vmcores", []string{"--version"}, "apt-get install qemu-system-x86"},
 		{[]string{"xcodebuild"}, "Xcode builds and tests (macOS)", []string{"-version"}, "install Xcode (macOS only)"},
 		{[]string{"xcrun"}, "simctl, xcresulttool, lldb-dap (macOS)", []string{"--version"}, "install Xcode command line tools (macOS only)"},
@@ -146,9 +149,16 @@ func Inspect(ctx context.Context, version string, timeout time.Duration) *Report
 			r.Tools[i] = inspectTool(ctx, p, timeout)
 		}()
 	}
+	var sanitizers []Tool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sanitizers = inspectSanitizers(ctx, timeout)
+	}()
 	r.Cores = inspectCores()
 	r.Ptrace = inspectPtrace()
 	wg.Wait()
+	r.Tools = append(r.Tools, sanitizers...)
 	return r
 }
 

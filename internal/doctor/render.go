@@ -27,10 +27,12 @@ func (r *Report) Text() string {
 	}
 	b.WriteString("\n\ntools:\n")
 	for _, t := range r.Tools {
-		switch t.Status {
-		case StatusOK:
+		switch {
+		case t.Status == StatusOK && t.runtime:
+			fmt.Fprintf(&b, "  %-20s %s, for %s  (%s)\n", t.Name, t.Version, t.Purpose, t.Path)
+		case t.Status == StatusOK:
 			fmt.Fprintf(&b, "  %-20s %s  (%s)\n", t.Name, t.Version, t.Path)
-		case StatusMissing:
+		case t.Status == StatusMissing:
 			fmt.Fprintf(&b, "  %-20s missing — %s; install: %s\n", t.Name, t.Purpose, t.Install)
 		default:
 			fmt.Fprintf(&b, "  %-20s error: %s\n", t.Name, t.Version)

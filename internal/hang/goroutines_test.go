@@ -131,3 +131,18 @@ func TestThreadOnItsWayIntoALock(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestDeadlockInATestNamedAsItsProgram: a CTest test named as its
+// program names every thread; the deadlock is the answer, not the first
+// thread bearing the name (main, waiting to join).
+func TestDeadlockInATestNamedAsItsProgram(t *testing.T) {
+	lock := []coredump.Frame{{Function: "___pthread_mutex_lock", File: "./nptl/pthread_mutex_lock.c", Line: 93}}
+	rep := &Report{Stacks: []Stack{
+		{Kind: KindThread, ID: 1, Pid: 7, LWP: 7, Name: "abba", Frames: []coredump.Frame{{Function: "__pthread_clockjoin_ex", File: "./nptl/pthread_join_common.c", Line: 102}, frameAt("main", "m.c")}},
+		{Kind: KindThread, ID: 2, Name: "abba", Frames: append(lock, frameAt("one", "m.c"))},
+		{Kind: KindThread, ID: 3, Name: "abba", Frames: append(lock, frameAt("two", "m.c"))},
+	}}
+	if got, want := Phrase(rep.Analyze("abba")), "deadlocked: one blocked in pthread_mutex_lock at m.c:3; two blocked in pthread_mutex_lock at m.c:3"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

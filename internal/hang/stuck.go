@@ -97,10 +97,16 @@ func (r *Report) stuckStacks() []Stuck {
 func (r *Report) pick(all, locks []Stuck, test string) []Stuck {
 	if test != "" {
 		for _, s := range all {
-			if runsTest(&r.Stacks[s.Stack], test) {
+			if st := &r.Stacks[s.Stack]; runsTest(st, test) {
 				s.Test = test
-				if s.Lock && len(locks) >= 2 {
+				switch {
+				case s.Lock && len(locks) >= 2:
 					return deadlock(s, locks)
+				case len(locks) >= 2 && !runsTest(&Stack{Kind: st.Kind, Frames: st.Frames}, test):
+					// Named by its thread's name alone (CTest's test
+					// named as its program): every thread bears it, so
+					// it does not tell the stuck one; the deadlock does.
+					return deadlock(locks[0], locks)
 				}
 				return []Stuck{s}
 			}

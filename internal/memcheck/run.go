@@ -51,6 +51,11 @@ type Options struct {
 	// created (--track-origins=yes): slower, and the origin of a
 	// "uninitialised value decides a branch".
 	TrackOrigins bool
+	// KeepExit leaves valgrind's exit status the program's own (no
+	// --error-exitcode): a run under memcheck from its start (the run
+	// tool's check) says how the program ended; its XML says what
+	// valgrind found.
+	KeepExit bool
 	// XMLPath is where valgrind writes its XML, kept for the caller; ""
 	// writes it in a temporary directory removed after the run (Result.XML
 	// still holds it, bounded).
@@ -147,15 +152,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Argv: argv, Process: res, Leaks: o.Leaks, Stderr: head.String(),
-		ErrorExit: res.Exited && res.ExitCode == ErrorExitCode}
+	r := Conclude(argv, xmlPath, res, o, head.String())
+	if o.XMLPath == "" {
+		r.XMLPath = "" // removed with its temporary directory
+	}
+	return r, nil
+}
+
+// Conclude reads what valgrind found in a run of argv (Command's for o,
+// started by the caller) that ended as p, from the XML at xmlPath; stderr
+// is the start of valgrind's stderr, when kept apart.
+func Conclude(argv []string, xmlPath string, p *spawn.Result, o Options, stderr string) *Result {
+	r := &Result{Argv: argv, Process: p, Leaks: o.Leaks, Stderr: stderr,
+		ErrorExit: !o.KeepExit && p.Exited && p.ExitCode == ErrorExitCode}
 	var readErr error
 	r.XML, r.XMLSize, readErr = readHead(xmlPath, MaxXMLBytes)
-	if o.XMLPath != "" && readErr == nil {
+	if readErr == nil {
 		r.XMLPath = xmlPath
 	}
 	r.conclude(readErr, o.ProjectDir)
-	return r, nil
+	return r
 }
 
 // Command is valgrind's command line for o, writing its XML to xmlPath.
@@ -163,10 +179,12 @@ func Command(valgrind, xmlPath string, o Options) []string {
 	argv := []string{valgrind, "--tool=memcheck", "--xml=yes",
 		// valgrind expands %p, %q{VAR} and %% in the name.
 		"--xml-file=" + strings.ReplaceAll(xmlPath, "%", "%%"),
-		"--error-exitcode=" + strconv.Itoa(ErrorExitCode),
 		"--num-callers=" + strconv.Itoa(MaxFrames),
 		// A child the program forks would write into the same XML file.
 		"--child-silent-after-fork=yes"}
+	if !o.KeepExit {
+		argv = append(argv, "--error-exitcode="+strconv.Itoa(ErrorExitCode))
+	}
 	if o.Leaks {
 		argv = append(argv, "--leak-check=full", "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite")
 	} else {

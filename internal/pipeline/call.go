@@ -42,6 +42,10 @@ type Call struct {
 	Options         toolchain.Options
 	Level           logfilter.Level
 	Timeout         time.Duration
+	// Stall ends a step that made no progress for that long (Request.Stall).
+	Stall time.Duration
+	// Limit names the limit Timeout is (Request.Limit).
+	Limit string
 	// Remote, when set, is the host the project is on.
 	Remote *remote.Conn
 	// Coverage is a coverage run's file filter: the path under the project
@@ -156,7 +160,7 @@ func (c Call) request(ctx context.Context, steps []toolchain.Step, cp *capture.C
 		keep = "" // cores on the host stay there
 	}
 	return Request{
-		Kind: c.Kind, Steps: steps, Level: c.Level, Timeout: c.Timeout,
+		Kind: c.Kind, Steps: steps, Level: c.Level, Timeout: c.Timeout, Stall: c.Stall, Limit: c.Limit,
 		Raw: cp, RawID: cp.ID(), Filtered: cp.Filtered(), CoreDirs: []string{c.ProjectDir}, ProjectDir: c.ProjectDir, KeepCores: keep,
 		Progress: func(p Progress) {
 			msg := p.Message()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -24,7 +25,7 @@ import (
 func (r *Result) withStuck(f *StepResult, line string) string {
 	rep := f.Outcome.Hang
 	if rep == nil {
-		return line
+		return withStalled(f, line)
 	}
 	if len(rep.Building) > 0 {
 		// Only the build's tools ran: their stacks are no test's.
@@ -42,13 +43,37 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 	phrase := hang.Phrase(stuck)
 	switch {
 	case phrase == "" && len(rep.Notes) > 0:
-		return line + "; stacks not taken: " + rep.Notes[0]
+		return withStalled(f, line) + "; stacks not taken: " + rep.Notes[0]
 	case phrase == "":
-		return line
+		return withStalled(f, line)
 	case len(stuck) == 1 && stuck[0].Test != "":
-		return fmt.Sprintf("TIMED OUT after %s %s", f.Outcome.Result.Duration.Round(time.Second), phrase)
+		return r.stopHead(f) + " " + phrase
 	}
 	return line + ": " + phrase
+}
+
+// stopHead begins the line of a step stopped for time: HUNG when the
+// stall watch ended it (capture.Stalled.Head), else how long it ran and
+// which limit ran out.
+//
+//	HUNG: no progress for 30s
+//	TIMED OUT after 10m0s (the built-in limit; timeout_s raises it)
+func (r *Result) stopHead(f *StepResult) string {
+	if st := f.Outcome.Stalled; st != nil {
+		return st.Head()
+	}
+	return capture.NameLimit(fmt.Sprintf("TIMED OUT after %s", f.Outcome.Result.Duration.Round(time.Second)), r.limit)
+}
+
+// withStalled adds to line what the stall watch saw every thread wait in,
+// when no stacks say where the step was stuck (none taken, or none
+// readable): "…: every thread blocked: 2 in futex wait".
+func withStalled(f *StepResult, line string) string {
+	st := f.Outcome.Stalled
+	if st == nil || len(st.Threads) == 0 {
+		return line
+	}
+	return line + ": " + st.Phrase()
 }
 
 // maxCaseFrames bounds the frames stuckCase reads the sources of.
@@ -98,7 +123,7 @@ func (r *Result) stillBuilding(f *StepResult, line string, tools []string) strin
 	if r.Report != nil && r.Report.Totals.Total > 0 {
 		none = "no test was running"
 	}
-	return fmt.Sprintf("TIMED OUT after %s while still building (%s; %s)", f.Outcome.Result.Duration.Round(time.Second), running, none)
+	return fmt.Sprintf("%s while still building (%s; %s)", r.stopHead(f), running, none)
 }
 
 // andList is "a", "a and b", "a, b and c".

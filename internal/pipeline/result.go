@@ -62,6 +62,8 @@ type Result struct {
 	// guessed: the test output's format was not recognised and Report is
 	// the fallback reader's; no runner's summary vouches for it.
 	guessed bool
+	// limit names the time limit (Request.Limit), for a timeout's line.
+	limit string
 }
 
 // conclude sets Status and Line from everything gathered.
@@ -108,7 +110,7 @@ func (r *Result) stoppedByUs() bool {
 	}
 	if res.TimedOut {
 		r.Status = TimedOut
-		r.Line = fmt.Sprintf("TIMED OUT after %s in the %s step%s", res.Duration.Round(time.Second), f.Step.Name, running)
+		r.Line = fmt.Sprintf("%s in the %s step%s", r.stopHead(f), f.Step.Name, running)
 		r.Line = r.withStuck(f, r.Line) // where it was stuck: hang.go
 	} else {
 		r.Status = Interrupted

@@ -62,6 +62,13 @@ type Request struct {
 	Level logfilter.Level
 	// Timeout bounds the whole run (every step); 0 means none.
 	Timeout time.Duration
+	// Stall, when positive, ends a step whose process group made no
+	// progress for that long (capture.Request.Stall): a test deadlocked
+	// under a long Timeout ends HUNG instead of waiting it out.
+	Stall time.Duration
+	// Limit names the limit Timeout is, for a timed-out run's verdict
+	// (capture.NameLimit); "" names none.
+	Limit string
 	// Raw receives the raw output of every step, each preceded by a
 	// "$ command" line; nil discards it. RawID names where it is stored,
 	// for hints.
@@ -132,7 +139,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	ctx, cancel := withLimit(ctx, req.Timeout)
 	defer cancel()
 	filtered := cmp.Or[io.Writer](req.Filtered, io.Discard)
-	res := &Result{Kind: req.Kind, RawID: req.RawID}
+	res := &Result{Kind: req.Kind, RawID: req.RawID, limit: req.Limit}
 	prep := req.prepared
 	if prep == nil {
 		prep = prepare(ctx, req.Steps, req.ProjectDir, "", 0) // ctx bounds it
@@ -221,7 +228,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 		spec.Timeout = max(time.Until(dl), time.Millisecond)
 	}
 	watch := watchStepCores(req, step) // cores a later one replaces: stepcores.go
-	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks, Remote: req.Remote})
+	r, err := capture.Start(ctx, capture.Request{Spec: spec, Output: p, OutputID: req.RawID, Program: step.Argv[0], ProjectDir: req.ProjectDir, KeepCores: req.KeepCores, NoHangStacks: step.NoHangStacks, Stall: req.Stall, Limit: req.Limit, Remote: req.Remote})
 	if err != nil {
 		watch.Stop(0)
 		if p.tests != nil {

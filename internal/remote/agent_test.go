@@ -121,7 +121,7 @@ func TestAgentDeathInterruptsItsJobs(t *testing.T) {
 	var jobs []*remote.Process
 	for _, f := range []string{"death-1", "death-2"} {
 		var out lines
-		jobs = append(jobs, startJob(t, c, &out, remote.Job{Argv: []string{"sh", "-c", "echo $PPID > " + h.Root + "/" + f + "; exec sleep 300"}}))
+		jobs = append(jobs, startJob(t, c, &out, remote.Job{Argv: []string{"sh", "-c", "echo $PPID > " + h.Root + "/" + f + ".new && mv " + h.Root + "/" + f + ".new " + h.Root + "/" + f + "; exec sleep 300"}}))
 		h.WaitFile(t, f)
 	}
 	agent := readPid(t, h, "death-1")

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/workflow/bisect"
 	"github.com/triage-dev/triage/internal/workflow/debug"
 	"github.com/triage-dev/triage/internal/workflow/device"
 	"github.com/triage-dev/triage/internal/workflow/doctor"
@@ -29,6 +30,7 @@ func Catalog(svc *services.Set) *catalog.Catalog {
 		ui.Workflow(svc),
 		debug.Workflow(svc),
 		observe.Workflow(svc),
+		bisect.Workflow(svc),
 		dump.Workflow(svc),
 		output.Workflow(svc),
 		doctor.Workflow(svc),

@@ -21,6 +21,8 @@ const (
 	HangIgnoredTerm HangReason = "ignored SIGTERM"
 	// HangStall: Spec.Stall found the group making no progress.
 	HangStall HangReason = "stall"
+	// HangStopped: StopWithStacks, for a group its caller found stuck.
+	HangStopped HangReason = "stopped while stuck"
 )
 
 // Hang is what Spec.OnHang is told.

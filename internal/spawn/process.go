@@ -35,7 +35,7 @@ type Process struct {
 
 	stdout, stderr *stream
 
-	stopc chan time.Duration // Stop requests, received by the supervisor
+	stopc chan stopRequest // Stop requests, received by the supervisor
 	done  chan struct{}
 
 	result *Result // set before done is closed
@@ -135,7 +135,7 @@ func start(ctx context.Context, s Spec, stdinW *os.File) (*Process, error) {
 		argv:  append([]string(nil), s.Argv...),
 		path:  r.path,
 		dir:   s.Dir,
-		stopc: make(chan time.Duration),
+		stopc: make(chan stopRequest),
 		done:  make(chan struct{}),
 	}
 	files, parentEnds, err := p.openPipes(s)
@@ -277,8 +277,25 @@ func (p *Process) Wait() (*Result, error) {
 // already terminating the group, Stop just waits for it. The Result has Cancelled set unless
 // the process had already finished.
 func (p *Process) Stop(grace time.Duration) (*Result, error) {
+	return p.stop(stopRequest{grace: grace})
+}
+
+// StopWithStacks is Stop for a group the caller found stuck: Spec.OnHang
+// (HangStopped) takes its stacks first, then the group is ended as by
+// Stop. Only while nothing else is ending it.
+func (p *Process) StopWithStacks(grace time.Duration) (*Result, error) {
+	return p.stop(stopRequest{grace: grace, stacks: true})
+}
+
+// stopRequest is a Stop: its grace, and whether stacks come first.
+type stopRequest struct {
+	grace  time.Duration
+	stacks bool
+}
+
+func (p *Process) stop(r stopRequest) (*Result, error) {
 	select {
-	case p.stopc <- grace:
+	case p.stopc <- r:
 	case <-p.done:
 	}
 	return p.Wait()

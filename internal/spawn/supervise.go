@@ -112,13 +112,8 @@ func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeout
 			w.res.Cancelled = true
 			w.sv.hang.abort()
 			w.terminate(w.sv.grace)
-		case g := <-w.p.stopc:
-			w.res.Cancelled, w.stopped = true, true
-			if g <= 0 {
-				g = w.sv.grace
-			}
-			w.sv.hang.abort()
-			w.terminate(g)
+		case s := <-w.p.stopc:
+			w.stop(s)
 		case <-w.killC:
 			w.graceOver()
 		case <-w.hangC:
@@ -126,6 +121,24 @@ func (w *supervisor) until(ctx context.Context, waitc <-chan leaderExit, timeout
 			w.sv.hang.then()
 		}
 	}
+}
+
+// stop handles a Stop: the stacks first when asked and nothing else is
+// ending the group, then SIGTERM and SIGKILL after the grace.
+func (w *supervisor) stop(s stopRequest) {
+	w.res.Cancelled, w.stopped = true, true
+	g := s.grace
+	if g <= 0 {
+		g = w.sv.grace
+	}
+	if s.stacks && !w.terminating && w.hangC == nil {
+		var ok bool
+		if w.hangC, ok = w.sv.hang.start(w.p.pid, HangStopped, func() { w.terminate(g) }); ok {
+			return
+		}
+	}
+	w.sv.hang.abort()
+	w.terminate(g)
 }
 
 // watchStall runs the stall watch, when there is one: the channel fires

@@ -127,6 +127,15 @@ func (d *Detector) Observe(s Sample) (Finding, bool) {
 	return Finding{For: quiet, Threads: live(s.Threads)}, true
 }
 
+// Blocked reports whether one sample of a group (Group) shows it stuck:
+// a live thread, and every live thread waiting with no timer of its own
+// ending within limit. With no earlier sample to compare, it cannot say
+// for how long; a caller about to end the group asks it (process_stop).
+func Blocked(ts []Thread, limit time.Duration) bool {
+	d := Detector{Limit: limit}
+	return d.blocked(ts)
+}
+
 // blocked reports whether the group has a live thread and every live
 // thread waits with no timer of its own ending within the limit.
 func (d *Detector) blocked(ts []Thread) bool {

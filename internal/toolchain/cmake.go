@@ -54,6 +54,7 @@ func cmakeTest(p *planInput) ([]Step, error) {
 	test.Format = testreport.FormatCTest
 	test.ReportFile, test.ReportFormat = junit, testreport.FormatJUnit
 	test.Filter = strings.Join(filter, " ")
+	sanitizeEnv(&test, p.o.Check)
 	if p.o.Coverage {
 		if clang := clangPath(cmakeCompiler(p.o), p.o); clang != "" {
 			cmakeClangCoverage(p, &test, clang, buildDir)
@@ -82,10 +83,13 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 	if c := cfg.buildType; c != "" {
 		configure = append(configure, "-DCMAKE_BUILD_TYPE="+c)
 	}
-	if cfg.addDebugInfo {
+	switch {
+	case p.o.Check != "":
+		configure = append(configure, cmakeSanitizeArgs(p.o.Check, cfg.addDebugInfo)...)
+	case cfg.addDebugInfo:
 		configure = append(configure, "-DCMAKE_C_FLAGS_INIT=-g", "-DCMAKE_CXX_FLAGS_INIT=-g")
 	}
-	if p.o.Coverage || cfg.addDebugInfo {
+	if p.o.Coverage || cfg.addDebugInfo || p.o.Check != "" {
 		// The flags of every language are given; CMake need not warn of
 		// those the project does not use.
 		configure = append(configure, "--no-warn-unused-cli")

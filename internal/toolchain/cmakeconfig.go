@@ -70,6 +70,7 @@ func planCMakeConfig(p *planInput) cmakeConfig {
 	if c.addDebugInfo = !HasDebugInfoType(name); c.addDebugInfo {
 		name += "-g" // a directory configured before without it keeps its flags
 	}
+	name += sanitizeDirSuffix(p.o.Check) // debug-asan: a sanitizer's objects are not the plain build's
 	c.buildDir = filepath.Join(p.dir, triageBuildRoot, safeDirName(name)+flagsSuffix(p.o.Env, configureArgs(p.o)))
 	return c
 }
@@ -206,6 +207,9 @@ func CMakeBuildNote(dir string, o Options) string {
 	}
 	if c.addDebugInfo {
 		what += " with -g added"
+	}
+	if o.Check != "" {
+		what += " with " + strings.Join(sanitizeFlags(o.Check), " ")
 	}
 	return what + ", built in " + c.buildDir
 }

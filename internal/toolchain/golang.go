@@ -27,6 +27,7 @@ func goTest(p *planInput) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	flags = append(flags, goSanitizeFlags(p.o.Check)...)
 	argv := append([]string{"go", "test", "-json"}, flags...)
 	var filter []string
 	for _, f := range []struct {

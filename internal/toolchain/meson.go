@@ -109,7 +109,7 @@ func planMesonConfig(p *planInput) mesonConfig {
 		c.buildDir = filepath.Clean(d)
 		return c
 	}
-	suffix := settingsSuffix(p.o.Env, func(k string) bool { return slices.Contains(mesonFlagEnv, k) }, mesonCachedArgs(p.o.ConfigureArgs))
+	suffix := settingsSuffix(p.o.Env, func(k string) bool { return slices.Contains(mesonFlagEnv, k) }, mesonCachedArgs(mesonSanitizeArgs(p.o)))
 	c.buildDir = filepath.Join(p.dir, triageBuildRoot, mesonDirPrefix+safeDirName(strings.ToLower(c.name))+suffix)
 	return c
 }
@@ -192,7 +192,7 @@ func mesonSetup(p *planInput) (Step, mesonConfig, error) {
 	if c.buildType != "" {
 		argv = append(argv, "--buildtype="+c.buildType)
 	}
-	argv = append(argv, p.o.ConfigureArgs...)
+	argv = append(argv, mesonSanitizeArgs(p.o)...) // b_sanitize also names the build directory
 	argv = append(argv, c.buildDir, p.dir)
 	return p.step(StepConfigure, argv...), c, nil
 }
@@ -242,6 +242,7 @@ func mesonTest(p *planInput) ([]Step, error) {
 	test.Format = testreport.FormatMeson
 	test.ReportFile, test.ReportFormat = filepath.Join(c.buildDir, "meson-logs", "testlog.json"), MesonTestlogFormat
 	test.Filter = strings.Join(p.o.Run, " ")
+	sanitizeEnv(&test, p.o.Check)
 	return []Step{setup, mesonCompile(p, c, nil), test}, nil
 }
 

@@ -64,6 +64,11 @@ type Options struct {
 	// CoverageDir is where a Go coverage run writes its profile, and a
 	// cargo one its raw LLVM profiles.
 	CoverageDir string
+	// Check builds and runs the tests with a checker (CheckMemory,
+	// CheckLeaks, CheckUndefined, CheckThread; sanitize.go): go test's
+	// -race or -asan, a sanitizer build of cmake's or meson's in a build
+	// directory of its own.
+	Check string
 	// Clean makes a build plan start from a clean tree: swift's first step
 	// is `swift package clean` (StepClean). Other toolchains refuse it.
 	Clean bool
@@ -257,6 +262,9 @@ func checkCommandOptions(o Options) error {
 		{"jobs", o.Jobs != 0},
 		{"clean", o.Clean},
 	}
+	if o.Check != "" {
+		return &OptionError{Option: "check", Reason: "builds with a sanitizer in the plans of go, cmake and meson, not in an explicit command: drop command to use them"}
+	}
 	if o.Coverage {
 		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cargo, cmake and make (gcc, clang), not by an explicit command: drop command to use them"}
 	}
@@ -304,6 +312,9 @@ func prepare(tc Toolchain, dir string, o Options) (*planInput, planner, error) {
 		return nil, planner{}, p.errorf("features", "only go (build tags) and cargo (features) have them; pass definitions in args")
 	}
 	if err := checkCoverage(p); err != nil {
+		return nil, planner{}, err
+	}
+	if err := checkSanitize(p); err != nil {
 		return nil, planner{}, err
 	}
 	if o.Clean && tc != Swift {

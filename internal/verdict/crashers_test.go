@@ -52,6 +52,10 @@ func TestCrashers(t *testing.T) {
 			line: "CRASHED (AddressSanitizer, exit 1) in main at asan.c:5", frame: "main asan.c:5"},
 		{name: "ubsan", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "UndefinedBehaviorSanitizer",
 			line: "signed integer overflow", frame: " ubsan.c:6"},
+		// A project's own -fsanitize=undefined goes on after its report:
+		// the report, not the exit status, is the verdict.
+		{name: "ubsanrecover", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "UndefinedBehaviorSanitizer",
+			line: "CRASHED (exit 0, but output shows: UndefinedBehaviorSanitizer) in ubsan.c:6 — ", frame: " ubsan.c:6"},
 		{name: "leak", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "LeakSanitizer", frame: "main leak.c:6"},
 		{name: "tsan", status: verdict.StatusCrash, crash: verdict.CrashSanitizer, indicator: "ThreadSanitizer", line: "CRASHED (ThreadSanitizer, exit 66)"},
 		{name: "cxxthrow", status: verdict.StatusCrash, crash: verdict.CrashAbort, indicator: "uncaught C++ exception", line: "std::runtime_error"},

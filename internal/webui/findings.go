@@ -31,8 +31,30 @@ type answer struct {
 }
 
 type runVerdict struct {
-	Evidence   []evidence `json:"evidence"`
-	CrashFrame *frame     `json:"crash_frame"`
+	Evidence    []evidence   `json:"evidence"`
+	CrashFrame  *frame       `json:"crash_frame"`
+	MemoryError *memoryError `json:"memory_error"`
+}
+
+// memoryError is a run under valgrind memcheck (wire.MemoryError): a
+// crash's rerun, or a run with check: memory or leaks.
+type memoryError struct {
+	Outcome   string      `json:"outcome"`
+	Summary   string      `json:"summary"`
+	Why       string      `json:"why,omitempty"`
+	Kind      string      `json:"kind,omitempty"`
+	Site      *memorySite `json:"site,omitempty"`
+	Allocated *memorySite `json:"allocated,omitempty"`
+	Freed     *memorySite `json:"freed,omitempty"`
+	Errors    int         `json:"errors,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	OutputID  string      `json:"output_id,omitempty"` // valgrind's XML in the store
+}
+
+type memorySite struct {
+	Function string `json:"function,omitempty"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
 }
 
 // frame is a stack frame; Project marks the crashing frame in the
@@ -60,6 +82,8 @@ type testCrash struct {
 	Backtrace []frame `json:"backtrace"`
 	Frame     *frame  `json:"frame"`
 	NoCore    string  `json:"no_core"`
+	// MemoryError is the crashed test's rerun under memcheck.
+	MemoryError *memoryError `json:"memory_error"`
 }
 
 type hangReport struct {
@@ -135,6 +159,7 @@ type findings struct {
 	Signal      string        `json:"signal,omitempty"`
 	Message     string        `json:"message,omitempty"`
 	NoCore      string        `json:"no_core,omitempty"`
+	Memcheck    *memoryError  `json:"memcheck,omitempty"` // valgrind memcheck's report, shown first
 	Frames      []frame       `json:"frames,omitempty"`   // the crashing thread's first look
 	Evidence    []evidence    `json:"evidence,omitempty"` // the verdict's: core dumps, reports, backtraces
 	Reports     []crashReport `json:"reports,omitempty"`  // crash report summaries
@@ -180,7 +205,7 @@ func findingsOf(raw json.RawMessage) *findings {
 	f := &findings{Core: a.Core, Frames: a.Backtrace, Diagnostics: a.Diagnostics, Cut: a.Cut, Reports: a.CrashReports}
 	var v runVerdict
 	if json.Unmarshal(a.Verdict, &v) == nil { // run's verdict object
-		f.Evidence = v.Evidence
+		f.Evidence, f.Memcheck = v.Evidence, v.MemoryError
 		markProject(f.Frames, v.CrashFrame)
 	}
 	if c := a.Crash; c != nil {
@@ -189,6 +214,7 @@ func findingsOf(raw json.RawMessage) *findings {
 			f.Frames = c.Backtrace
 		}
 		markProject(f.Frames, c.Frame)
+		f.Memcheck = cmp.Or(c.MemoryError, f.Memcheck)
 	}
 	if a.Launch != nil {
 		f.Reports = append(f.Reports, a.Launch.CrashReports...)

@@ -36,11 +36,16 @@
 //	              handed out again: SIGSEGV at the wild 0x5a5a5a5a5a62
 //	fakecorrupt   prints glibc's "free(): invalid pointer" and sends itself
 //	              SIGSEGV: looks like memory corruption, is none
+//	oobread       sum() at oobread.c:7 reads one int past a 16-byte block
+//	              allocated at oobread.c:12; prints "done", exits 0
+//	leakplain     leak.c without a sanitizer: 64 bytes allocated at
+//	              leak.c:6 lost; exits 0
 //	assert        failed assert() in check() at assert.c:4: SIGABRT
 //	stacksmash    strcpy overflow, -fstack-protector-all: "*** stack smashing
 //	              detected ***", SIGABRT
 //	asan          AddressSanitizer heap-buffer-overflow: exit 1
 //	ubsan         UBSan signed overflow, -fno-sanitize-recover: exit 1
+//	ubsanrecover  the same, UBSan recovering (its default): report, exit 0
 //	leak          LeakSanitizer report (under ASan): exit 1
 //	tsan          ThreadSanitizer data race: exit 66
 //	cxxthrow      uncaught std::runtime_error: "terminate called...", SIGABRT
@@ -113,10 +118,13 @@ var programs = map[string]program{
 	"heapoverflow":  {src: "heapoverflow.c", lang: langC, flags: cflags},
 	"useafterfree":  {src: "useafterfree.c", lang: langC, flags: cflags},
 	"fakecorrupt":   {src: "fakecorrupt.c", lang: langC, flags: cflags},
+	"oobread":       {src: "oobread.c", lang: langC, flags: cflags},
+	"leakplain":     {src: "leak.c", lang: langC, flags: cflags},
 	"assert":        {src: "assert.c", lang: langC, flags: cflags},
 	"stacksmash":    {src: "stacksmash.c", lang: langC, flags: append(slices.Clone(cflags), "-fstack-protector-all", "-D_FORTIFY_SOURCE=0")},
 	"asan":          {src: "asan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},
 	"ubsan":         {src: "ubsan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=undefined", "-fno-sanitize-recover=all")},
+	"ubsanrecover":  {src: "ubsan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=undefined")},
 	"leak":          {src: "leak.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},
 	"tsan":          {src: "tsan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=thread", "-pthread")},
 	"cxxthrow":      {src: "cxxthrow.cc", lang: langCXX, flags: cflags},

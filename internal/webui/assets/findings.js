@@ -1,6 +1,6 @@
 // What a run's kept answer shows between its verdict and its output: the
-// evidence (core, backtrace with the project's frame marked, crash
-// reports, a hang's stuck stacks), the parsed tests (failures first, a
+// evidence (valgrind memcheck's report first, core, backtrace with the
+// project's frame marked, crash reports, a hang's stuck stacks), the parsed tests (failures first, a
 // pass/fail strip per suite) and the diagnostics. Every string goes into
 // the document as text (el()).
 'use strict';
@@ -23,8 +23,24 @@ window.TriageFindings = (() => {
       f.file ? el('span', { class: 'loc' }, loc(f.file, f.line)) : null)));
   }
 
+  // valgrind memcheck's report (a crash's rerun, or a run under check:
+  // memory or leaks): the bad access and its block's allocation and free,
+  // and a link to valgrind's whole XML, kept as an output of its own.
+  function memcheck(m) {
+    const site = (s) => (s && s.file ? loc(s.file, s.line) + (s.function ? ' in ' + s.function : '') : '');
+    const sites = [['access', m.site], ['allocated', m.allocated], ['freed', m.freed]].filter(([, s]) => site(s));
+    const id = m.output_id && encodeURIComponent(m.output_id);
+    return el('div', { class: 'memcheck', id: 'memcheck' },
+      el('p', { class: 'mono' + (m.outcome === 'found' ? ' crashed' : '') }, m.summary),
+      m.outcome === 'found' && sites.length ? el('ul', { class: 'memsites' }, sites.map(([w, s]) => el('li', { class: 'mono' }, w + ' at ' + site(s)))) : null,
+      el('p', { class: 'muted' }, [m.why, m.reason].filter(Boolean).join(' — '),
+        id ? [' · ', el('a', { class: 'memxml', href: '/ui/runs/' + id }, "valgrind's XML"), ' (',
+          el('a', { href: `/ui/api/runs/${id}/raw`, download: m.output_id + '.xml' }, 'raw'), ')'] : null));
+  }
+
   function evidence(f, e) {
     const items = [];
+    if (f.memcheck) items.push(el('h3', {}, 'Memcheck'), memcheck(f.memcheck));
     const cores = new Set(e.cores || []);
     if (f.core && !cores.has(f.core)) items.push(el('p', { class: 'mono' }, 'core dump: ' + f.core));
     for (const c of cores) items.push(el('p', { class: 'mono' }, 'core dump kept: ' + c));

@@ -47,7 +47,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 			catalog.New("debug_variables", "A frame's locals and arguments, or another scope.", ro, h.variables),
 			catalog.New("debug_evaluate", "Evaluate an expression in a frame.", ctl, h.evaluate),
 			catalog.New("debug_memory", "A frame's memory, registers or disassembly.", ro, h.memory),
-			catalog.New("debug_command", "A raw lldb or gdb command, per backend.", ctl, h.command),
+			catalog.New("debug_command", "A raw lldb or gdb command, per backend.", ctl, h.command).
+				Help("timeout_s", fmt.Sprintf("seconds per command; default %g (the config's timeouts.command), at most %g", svc.Config.CommandTimeout().Seconds(), duration.CommandMax.Seconds())),
 			catalog.New("debug_detach", "End a session (a launched target is killed).",
 				catalog.Annotations{Destructive: true, Idempotent: true}, h.detach),
 		},

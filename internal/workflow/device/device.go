@@ -9,6 +9,8 @@
 package device
 
 import (
+	"fmt"
+
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
@@ -41,7 +43,8 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 			catalog.New("device_stop_app", "Terminate an app's process on a device (pid from device_launch_app).",
 				catalog.Annotations{Destructive: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, none, h.stop)),
 			catalog.New("device_build_run", "Build a scheme for a device, install and launch its app, watch it and fetch its crash reports; verdict line first.",
-				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
+				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)).
+				Help("timeout_s", fmt.Sprintf("default %g (the config's timeouts.run)", svc.Config.RunTimeout().Seconds())),
 			catalog.New("device_crash_reports", "Copy a device's crash reports of an app off it and summarise them.",
 				catalog.Annotations{ReadOnly: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, none, h.crashReports)),
 		},

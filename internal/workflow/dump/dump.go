@@ -10,6 +10,7 @@ package dump
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
@@ -32,8 +33,10 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 				world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.open)).
 				Unlisted("", "project_dir"), // filled from session defaults; where relative paths resolve
 			catalog.New("dump_report", "First look at an open dump: panic or signal, crashing backtrace, kernel log tail or registers.", world, h.report),
-			catalog.New("dump_command", "Run engine commands, one a line, on an open dump (cached per engine context).", world, h.command),
-			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one on an open dump.", world, h.scripts),
+			catalog.New("dump_command", "Run engine commands, one a line, on an open dump (cached per engine context).", world, h.command).
+				Help("timeout_s", fmt.Sprintf("seconds per command; default %g (the config's timeouts.command), at most %g", svc.Config.CommandTimeout().Seconds(), duration.CommandMax.Seconds())),
+			catalog.New("dump_scripts", "List the drgn scripts of dump.script_dirs, or run one on an open dump.", world, h.scripts).
+				Help("timeout_s", fmt.Sprintf("seconds per command; default %g (the config's timeouts.command), at most %g", svc.Config.CommandTimeout().Seconds(), duration.CommandMax.Seconds())),
 			catalog.New("dump_list", "List open dump sessions and the state of their engines.", ro, h.list),
 			catalog.New("dump_close", "Release a dump session; the last release stops its engines.", catalog.Annotations{Destructive: true, Idempotent: true}, h.close),
 		},

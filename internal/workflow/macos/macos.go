@@ -9,6 +9,8 @@
 package macos
 
 import (
+	"fmt"
+
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
@@ -35,7 +37,8 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 			catalog.New("macos_stop_app", "Terminate a macOS app by process name (SIGTERM).",
 				catalog.Annotations{Destructive: true, Idempotent: true, OpenWorld: true}, h.stop),
 			catalog.New("macos_build_run", "Build a scheme for this Mac and launch its app; verdict line first.",
-				catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
+				catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)).
+				Help("timeout_s", fmt.Sprintf("default %g (the config's timeouts.run)", svc.Config.RunTimeout().Seconds())),
 		},
 	}
 }

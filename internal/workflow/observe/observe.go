@@ -9,6 +9,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"github.com/triage-dev/triage/internal/capture"
@@ -33,7 +34,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		Tools: []*catalog.Tool{
 			catalog.New("debug_observe",
 				"Run a program under tracepoints (file:line or function; expressions; condition; hit limit): verdict, hits with first/last values, JSONL event log id. No tracepoints: crash triage (crash site).",
-				catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.observe)),
+				catalog.Annotations{OpenWorld: true}, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.observe)).
+				Help("timeout_s", fmt.Sprintf("seconds; default %g (the config's timeouts.run), or the session default timeout_s", svc.Config.RunTimeout().Seconds())),
 		},
 	}
 }

@@ -25,6 +25,7 @@ type buildParams struct {
 	TimeoutS      duration.Seconds  `json:"timeout_s,omitempty"`
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 	Clean         bool              `json:"clean,omitempty" jsonschema:"swift: swift package clean first"`
+	StallS        *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
 }
 
 func (p buildParams) request() planRequest {
@@ -36,6 +37,7 @@ func (p buildParams) request() planRequest {
 			Jobs: p.Jobs, Env: p.Env, Clean: p.Clean,
 		},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost,
+		stallS: p.StallS,
 	}
 }
 

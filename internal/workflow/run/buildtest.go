@@ -26,9 +26,10 @@ type planRequest struct {
 	options                    toolchain.Options
 	level                      string
 	timeoutS                   duration.Seconds
-	sshHost                    string // the project is on that host
-	coverage                   string // a coverage run's file filter; "" for none
-	memcheckOff                bool   // test's memcheck: false
+	sshHost                    string            // the project is on that host
+	coverage                   string            // a coverage run's file filter; "" for none
+	memcheckOff                bool              // test's memcheck: false
+	stallS                     *duration.Seconds // stall_s: nil for the default (stall.go)
 }
 
 // check reads the log level and the time limit (def when not given).
@@ -113,6 +114,7 @@ func (h *handler) buildOrTest(ctx context.Context, c *catalog.Call, r planReques
 		return catalog.Result[BuildTestOutput]{}, err
 	}
 	call.Tool, call.Budget = c.Tool, h.svc.Config.BudgetBytes()/2
+	call.Limit = limitOf(c, r.timeoutS, h.svc.Config)
 	call.Progress = func(lines int64, msg string) { c.Progress(ctx, float64(lines), 0, msg) }
 	var answer catalog.Result[BuildTestOutput]
 	call.Answer = func(d *pipeline.Called) any {
@@ -138,7 +140,11 @@ func (r planRequest) call(ctx context.Context, svc *services.Set) (pipeline.Call
 	if err != nil {
 		return pipeline.Call{}, err
 	}
-	call := pipeline.Call{Kind: r.kind, Toolchain: r.toolchain, Argv: argv, ProjectDir: r.projectDir,
+	stall, err := stallLimit(r.stallS)
+	if err != nil {
+		return pipeline.Call{}, err
+	}
+	call := pipeline.Call{Stall: stall, Kind: r.kind, Toolchain: r.toolchain, Argv: argv, ProjectDir: r.projectDir,
 		Options: r.options, Level: level, Timeout: timeout, Coverage: r.coverage, Memcheck: capture.Memcheck{Off: r.memcheckOff}}
 	if r.sshHost == "" {
 		call.ProjectDir = argpath.Resolve(r.projectDir, "", "") // steps, logs and hints name it from anywhere

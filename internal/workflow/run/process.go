@@ -175,7 +175,7 @@ func (h *handler) stop(ctx context.Context, c *catalog.Call, in stopParams) (cat
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	j, err := m.Stop(ctx, in.ID, grace)
+	j, err := m.StopStuck(ctx, in.ID, grace)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}

@@ -95,8 +95,10 @@ func TestRemoteRun(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				// Written whole, then renamed: WaitFile sees the file
+				// only once it holds the pid.
 				f := fmt.Sprintf("%s/agent-%d", h.Root, i)
-				res[i] = c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "echo $PPID > " + f + "; exec sleep 120"}, "ssh_host": h.Name})
+				res[i] = c.Call("run", map[string]any{"program": "sh", "args": []string{"-c", "echo $PPID > " + f + ".new && mv " + f + ".new " + f + "; exec sleep 120"}, "ssh_host": h.Name})
 			}()
 		}
 		h.WaitFile(t, "agent-0")

@@ -47,18 +47,26 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "clean").         // swift only, rarely wanted: not worth its tokens in every tools/list
 			// cmake, meson and autotools only: the ~30 tokens it costs in every
 			// tools/list are over the budget (internal/server/budget_test.go).
-			Unlisted("", "configure_args"),
+			Unlisted("", "configure_args").
+			Unlisted("", "stall_s"). // as for run
+			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("test", "Build and run a project's tests: verdict, failed and crashed tests (message, file:line), counts, filtered log.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{AllOf: []string{"project_dir"}}, h.test)).
 			Unlisted("", "test_command").
 			Unlisted("", "memcheck").       // as for run
-			Unlisted("", "configure_args"), // as for build
+			Unlisted("", "check").          // as for run
+			Unlisted("", "configure_args"). // as for build
+			Unlisted("", "stall_s").        // as for run
+			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).
 			Unlisted("", "memcheck"). // on by default, seldom turned off: not worth its tokens in every tools/list
-			Unlisted("", "stall_s"),  // as memcheck: a default that is seldom changed
+			Unlisted("", "check").    // as memcheck: over the tools/list budget; shown by run --help
+			Unlisted("", "stall_s").  // as memcheck: a default that is seldom changed
+			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
-			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)),
+			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)).
+			Help("timeout_s", "seconds; default none: it runs until process_stop"),
 		catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
 		catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
 		catalog.New("process_stop", "Stop a background process (SIGTERM, then SIGKILL) and return its verdict.",
@@ -93,11 +101,13 @@ type processParams struct {
 }
 
 // runParams are run's arguments: a program, whether a crash that looks
-// like memory corruption is rerun under valgrind memcheck, and how long
+// like memory corruption is rerun under valgrind memcheck, the checker it
+// runs under from its start (capture.Check), and how long
 // it may make no progress before it ends as hung (stall.go).
 type runParams struct {
 	processParams
 	Memcheck *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
+	Check    string            `json:"check,omitempty" jsonschema:"run under a checker from the start: memory (valgrind memcheck), leaks (memcheck, definite leaks are failures); undefined and thread need a sanitizer build (test)"`
 	StallS   *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
 }
 
@@ -187,6 +197,11 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catal
 	req, err := in.request(ctx, h.svc, true)
 	if err == nil {
 		req.Stall, err = stallLimit(in.StallS)
+		req.Limit = limitOf(c, in.TimeoutS, h.svc.Config)
+	}
+	var check capture.Check
+	if err == nil {
+		check, err = capture.ParseCheck(in.Check)
 	}
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
@@ -204,7 +219,8 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catal
 			answer = renderOutcome(o, cr)
 			return answer.Output
 		},
-		Memcheck: capture.Memcheck{Off: in.Memcheck != nil && !*in.Memcheck, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) }}})
+		Memcheck: capture.Memcheck{Off: in.Memcheck != nil && !*in.Memcheck, Notify: func(msg string) { c.Progress(ctx, 0, 0, msg) }},
+		Check:    check})
 	if err != nil {
 		return answer, err
 	}

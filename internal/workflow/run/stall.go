@@ -1,8 +1,11 @@
 package run
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/config"
 	"github.com/triage-dev/triage/internal/duration"
 )
 
@@ -19,4 +22,32 @@ func stallLimit(s *duration.Seconds) (time.Duration, error) {
 		return DefaultStall, nil
 	}
 	return s.Duration("stall_s", 0, 0)
+}
+
+// limitOf names the time limit a run, build or test runs under, for the
+// verdict of one that runs out of it (capture.NameLimit): the caller's
+// timeout_s, the session's, the config's, or the built-in one; each says
+// what to raise.
+func limitOf(c *catalog.Call, given duration.Seconds, cfg *config.Config) string {
+	switch {
+	case given > 0 && c.FromDefaults("timeout_s"):
+		return "the session default timeout_s"
+	case given > 0:
+		return "timeout_s"
+	case cfg != nil && cfg.Timeouts.Run > 0:
+		return "the config's timeouts.run; timeout_s overrides it"
+	}
+	return "the built-in limit; timeout_s raises it"
+}
+
+// runLimitHelp is what --help says of run's, build's and test's
+// timeout_s: its default here (the schema's description, in tools/list,
+// has no room for it).
+func (h *handler) runLimitHelp() string {
+	cfg := h.svc.Config
+	from := "built in; the config's timeouts.run changes it"
+	if cfg.Timeouts.Run > 0 {
+		from = "the config's timeouts.run"
+	}
+	return fmt.Sprintf("seconds; default %g (%s), or the session default timeout_s", cfg.RunTimeout().Seconds(), from)
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
@@ -28,6 +29,8 @@ type testParams struct {
 	SSHHost       string            `json:"ssh_host,omitempty" jsonschema:"ssh host to run on (its paths)"`
 	Coverage      string            `json:"coverage,omitempty" jsonschema:"line coverage of files under this path (\".\": all)"`
 	Memcheck      *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun the one test whose crash looks like memory corruption under valgrind memcheck"`
+	Check         string            `json:"check,omitempty" jsonschema:"build and run the tests with a checker: memory (ASan; go -asan), leaks (ASan+LSan), undefined (UBSan), thread (TSan; go -race); go, cmake, meson"`
+	StallS        *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
 }
 
 func (p testParams) request() planRequest {
@@ -35,9 +38,11 @@ func (p testParams) request() planRequest {
 		kind: toolchain.StepTest, projectDir: p.ProjectDir, toolchain: p.Toolchain,
 		command: p.Command, commandField: "command", sessionCommand: p.TestCommand, sessionField: "test_command",
 		options: toolchain.Options{Configuration: p.Configuration, Targets: p.Targets, Run: p.Run, Skip: p.Skip,
-			Args: p.Args, ConfigureArgs: p.ConfigureArgs, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != ""},
+			Args: p.Args, ConfigureArgs: p.ConfigureArgs, Jobs: p.Jobs, Env: p.Env, Coverage: p.Coverage != "",
+			Check: strings.ToLower(strings.TrimSpace(p.Check))},
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
-		memcheckOff: p.Memcheck != nil && !*p.Memcheck,
+		memcheckOff: (p.Memcheck != nil && !*p.Memcheck) || p.Check != "", // a sanitizer build checks the test itself
+		stallS:      p.StallS,
 	}
 }
 

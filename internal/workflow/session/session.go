@@ -33,7 +33,9 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 				Unlisted("simulator", "simulator_id", "simulator_name").
 				// Accepted, not advertised: the token budget has no room;
 				// a hidden tool's error names it.
-				Unlisted("", "workflows"),
+				Unlisted("", "workflows").
+				Unlisted("", "stall_s"). // as on run, build and test
+				Help("timeout_s", fmt.Sprintf("seconds; the limit of run, build and test that give none (default %g)", svc.Config.RunTimeout().Seconds())),
 			catalog.New("session_show_defaults",
 				"Show a profile's session defaults and the known profiles.",
 				catalog.Annotations{ReadOnly: true, Idempotent: true}, h.show),

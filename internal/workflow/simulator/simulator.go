@@ -7,6 +7,8 @@
 package simulator
 
 import (
+	"fmt"
+
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
@@ -40,7 +42,8 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 			catalog.New("sim_stop_app", "Terminate a running app.",
 				catalog.Annotations{Destructive: true, Idempotent: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.stop)),
 			catalog.New("sim_build_run", "Build a scheme for a simulator, install and launch its app; verdict line first.",
-				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)),
+				world, catalog.WithDefaults(svc.Defaults, buildRun, h.buildRun)).
+				Help("timeout_s", fmt.Sprintf("default %g (the config's timeouts.run)", svc.Config.RunTimeout().Seconds())),
 			catalog.New("sim_screenshot", "Take a PNG screenshot of a simulator's screen; returns the image and its path.",
 				catalog.Annotations{ReadOnly: true, OpenWorld: true}, catalog.WithDefaults(svc.Defaults, sim, h.screenshot)),
 			catalog.New("sim_log_capture", "Start or stop capturing an app's unified log (bounded) into the output store.",

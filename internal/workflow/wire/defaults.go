@@ -22,6 +22,7 @@ type Defaults struct {
 	TestCommand     []string          `json:"test_command,omitempty" jsonschema:"argv"`
 	Env             map[string]string `json:"env,omitempty"`
 	TimeoutS        duration.Seconds  `json:"timeout_s,omitempty"`
+	StallS          *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end run, build or test as HUNG after this many seconds of no progress; 0 turns it off"`
 	DebuggerBackend string            `json:"debugger_backend,omitempty" jsonschema:"dap or lldb"`
 	Vmlinux         string            `json:"vmlinux,omitempty" jsonschema:"with debug info, for kernel dumps"`
 	SSHHost         string            `json:"ssh_host,omitempty" jsonschema:"ssh host to work on (paths are its own)"`

@@ -6,6 +6,8 @@
 package xcode
 
 import (
+	"fmt"
+
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/defaults"
 	"github.com/triage-dev/triage/internal/services"
@@ -38,10 +40,12 @@ func WorkflowWith(svc *services.Set, o apple.Options) *catalog.Workflow {
 				Unlisted("device", "device_id"),
 			catalog.New("xcode_build", "Build a scheme with xcodebuild; errors with file:line (verdict line first), filtered log.",
 				world, catalog.WithDefaults(svc.Defaults, scheme, h.build)).
-				Unlisted("device", "device_id"),
+				Unlisted("device", "device_id").
+				Help("timeout_s", fmt.Sprintf("default %g (the config's timeouts.run)", svc.Config.RunTimeout().Seconds())),
 			catalog.New("xcode_test", "Run a scheme's tests; failed and crashed tests from the result bundle and log, correlated crash reports (verdict line first).",
 				world, catalog.WithDefaults(svc.Defaults, scheme, h.test)).
-				Unlisted("device", "device_id"),
+				Unlisted("device", "device_id").
+				Help("timeout_s", fmt.Sprintf("default %g (the config's timeouts.run)", svc.Config.RunTimeout().Seconds())),
 			catalog.New("xcode_clean", "Clean a scheme's build products (xcodebuild clean).",
 				catalog.Annotations{Destructive: true, Idempotent: true}, catalog.WithDefaults(svc.Defaults, scheme, h.clean)).
 				// platform picks the products to clean; a simulator or
