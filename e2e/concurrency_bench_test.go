@@ -25,8 +25,8 @@ import (
 func BenchmarkConcurrentCalls(b *testing.B) {
 	const inFlight = 50
 	dir := b.TempDir()
-	url, _ := startHTTP(b, dir, "bench-token")
-	hc := &http.Client{Transport: bearerTransport{"bench-token"}}
+	url, _ := startHTTP(b, dir, "bench-token-0123456789")
+	hc := &http.Client{Transport: bearerTransport{"bench-token-0123456789"}}
 	ctx := context.Background()
 	segv := crashers.Build(b, "segv")
 	sessions := make([]*mcp.ClientSession, inFlight)

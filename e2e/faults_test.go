@@ -42,8 +42,8 @@ func smallDisk(t *testing.T) (dir string, wrap []string) {
 }
 
 // TestFaultStoreDiskFull: an output that does not fit on the store's disk
-// fails clearly; the outputs stored before stay readable, after a restart
-// too, and the server goes on answering.
+// fails clearly and is not left listed running; the outputs stored before
+// stay readable, after a restart too, and the server goes on answering.
 func TestFaultStoreDiskFull(t *testing.T) {
 	mnt, wrap := smallDisk(t)
 	store := filepath.Join(mnt, "out.db")
@@ -72,6 +72,17 @@ func TestFaultStoreDiskFull(t *testing.T) {
 		}
 	}
 	checkKept(s)
+	// The run that did not fit has ended: it is not listed running (its
+	// row's end may not have fitted either).
+	if id, _ := sc["output_id"].(string); id != "" {
+		_, list := s.mustCall("output_list", map[string]any{"limit": 5})
+		outputs, _ := list["outputs"].([]any)
+		for _, o := range outputs {
+			if o, _ := o.(map[string]any); o["id"] == id && o["status"] == "running" {
+				t.Errorf("the run whose output did not fit is listed running: %v", o)
+			}
+		}
+	}
 	s.mustCall("session_show_defaults", map[string]any{})
 	s.stop()
 	s = startServer(t, t.TempDir(), store, wrap)

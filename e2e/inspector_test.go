@@ -106,8 +106,8 @@ func TestInspectorOverStdio(t *testing.T) {
 
 func TestInspectorOverHTTP(t *testing.T) {
 	dir := t.TempDir()
-	url, _ := startHTTP(t, dir, "e2e-token")
-	checkSession(t, dir, []string{url, "--transport", "http", "--header", "Authorization: Bearer e2e-token"})
+	url, _ := startHTTP(t, dir, "e2e-token-0123456789")
+	checkSession(t, dir, []string{url, "--transport", "http", "--header", "Authorization: Bearer e2e-token-0123456789"})
 }
 
 // startHTTP runs `triage serve --http 127.0.0.1:0` and returns its URL and

@@ -35,8 +35,8 @@ func TestLoad(t *testing.T) {
 		t.Skip("load test")
 	}
 	dir := t.TempDir()
-	url, serverPid := startHTTP(t, dir, "load-token")
-	hc := &http.Client{Transport: bearerTransport{"load-token"}}
+	url, serverPid := startHTTP(t, dir, "load-token-0123456789")
+	hc := &http.Client{Transport: bearerTransport{"load-token-0123456789"}}
 	ctx := context.Background()
 	segv := crashers.Build(t, "segv")
 	kit := newSoakKit(t)

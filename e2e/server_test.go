@@ -32,7 +32,7 @@ type server struct {
 // it first.
 func startServer(t testing.TB, dir, storePath string, wrap []string, env ...string) *server {
 	t.Helper()
-	argv := append(append([]string{}, wrap...), triageBin, "serve", "--http", "127.0.0.1:0", "--token", "fault-token")
+	argv := append(append([]string{}, wrap...), triageBin, "serve", "--http", "127.0.0.1:0", "--token", "fault-token-0123456789")
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "TRIAGE_STORE="+storePath), env...)
@@ -62,7 +62,7 @@ func startServer(t testing.TB, dir, storePath string, wrap []string, env ...stri
 		t.Fatal("triage serve --http exited before listening")
 	}
 	s.url = url
-	hc := &http.Client{Transport: bearerTransport{"fault-token"}}
+	hc := &http.Client{Transport: bearerTransport{"fault-token-0123456789"}}
 	s.cs, err = mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 	if err != nil {

@@ -68,7 +68,7 @@ func BenchmarkOutputViewer(b *testing.B) {
 // code asked for with it) and returns a client holding the cookie.
 func pageClient(b *testing.B, s *server) *http.Client {
 	req, _ := http.NewRequest("POST", strings.TrimSuffix(s.url, "/")+"/ui/login-code", nil)
-	req.Header.Set("Authorization", "Bearer fault-token")
+	req.Header.Set("Authorization", "Bearer fault-token-0123456789")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		b.Fatal(err)

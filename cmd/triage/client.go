@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/triage-dev/triage/internal/daemon"
 	"github.com/triage-dev/triage/internal/server"
 )
 
@@ -85,6 +87,8 @@ func (g *globals) client(ctx context.Context, tool string, stderr io.Writer, pro
 			return &cliClient{session: cs, close: func() { cs.Close() }}, nil
 		case stateful(tool):
 			return nil, fmt.Errorf("%s keeps state between calls, which needs the daemon: %w (TRIAGE_DAEMON=off runs it in this process, its state gone when the call ends)", tool, err)
+		case errors.Is(err, daemon.ErrNotResponding):
+			fmt.Fprintf(stderr, "triage: %v; this call runs in this process\n", err)
 		}
 	}
 	srv, svc, err := g.newServer(stderr, false)

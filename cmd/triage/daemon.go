@@ -78,8 +78,10 @@ func (g *globals) serveArgs() []string {
 func (g *globals) dialDaemon(ctx context.Context, p daemon.Paths, start bool, progress func(*mcp.ProgressNotificationParams)) (cs *mcp.ClientSession, note string, err error) {
 	cs, err = connectDaemon(ctx, p, progress)
 	// A daemon that dies as it is reached (killed) is found stale on the
-	// next try, once the kernel has it gone; three tries are plenty.
-	for try := 0; err != nil && start && try < 3; try++ {
+	// next try, once the kernel has it gone; three tries are plenty. One
+	// that does not answer (stopped) is still there: another is not started
+	// beside it.
+	for try := 0; err != nil && start && !errors.Is(err, daemon.ErrNotResponding) && try < 3; try++ {
 		var n string
 		if n, err = g.startDaemon(ctx, p); err == nil {
 			cs, err = connectDaemon(ctx, p, progress)
@@ -101,12 +103,21 @@ func connectDaemon(ctx context.Context, p daemon.Paths, progress func(*mcp.Progr
 	if progress != nil {
 		opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { progress(r.Params) }
 	}
+	// The handshake is bounded: a stopped daemon's socket still accepts,
+	// and the call would wait for its answer for ever.
+	deadline := time.Now().Add(2 * daemon.PingWithin)
+	conn.SetDeadline(deadline)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "triage-cli", Version: versionString()}, opts).
 		Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-	if err != nil {
+	switch {
+	case err != nil && !time.Now().Before(deadline): // the SDK's error need not wrap the timeout
+		conn.Close()
+		return nil, daemon.NotResponding(p, err)
+	case err != nil:
 		conn.Close()
 		return nil, fmt.Errorf("talking to the daemon on %s: %w", p.Socket, err)
 	}
+	conn.SetDeadline(time.Time{}) // a call may take as long as it takes
 	return cs, nil
 }
 
@@ -203,6 +214,10 @@ func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if args[0] == "status" {
 		if !up {
 			fmt.Fprintf(stdout, "no daemon for this directory (%s)\n", p.Socket)
+			return exitFailure, nil
+		}
+		if err := daemon.Ping(ctx, p); errors.Is(err, daemon.ErrNotResponding) {
+			fmt.Fprintf(stdout, "daemon not responding: %v\n", err)
 			return exitFailure, nil
 		}
 		fmt.Fprintf(stdout, "daemon running: pid %d, socket %s, log %s\n", pid, p.Socket, p.Log)

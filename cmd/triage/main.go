@@ -2,7 +2,7 @@
 // for AI agents (over the Model Context Protocol) and people (over this CLI),
 // and never mistakes a crash for a success.
 //
-//	triage serve [--http ADDR] [--token T]... [--admin-token T]   serve MCP over stdio or streamable HTTP
+//	triage serve [--http ADDR] [--token T]... [--admin-token T] [--no-token]   serve MCP over stdio or streamable HTTP
 //	triage tools [--json|--markdown] [--all] list the enabled tools
 //	triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output text|json]
 //	triage TOOL ...                          the same

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -21,10 +23,12 @@ type serveFlags struct {
 	tokens, origins       []string
 	admins                []string
 	idle                  time.Duration
+	noToken               bool
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (host:port; loopback unless --token is set) instead of stdio")
+	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (host:port) instead of stdio; without --token a token is made for this run and printed on stderr")
+	fs.BoolVar(&f.noToken, "no-token", false, "with --http on a loopback address: take no token, so that every local user may run programs as you")
 	fs.Func("token", "bearer token required from HTTP clients; repeat it to give each client its own (default $TRIAGE_TOKEN)", func(s string) error {
 		f.tokens = append(f.tokens, s)
 		return nil
@@ -54,17 +58,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	tokens, err := allTokens(f.tokens, f.tokenFile)
+	tokens, made, err := serveTokens(f)
 	if err != nil {
 		return err
-	}
-	if err := checkAdmins(f.admins, tokens); err != nil {
-		return err
-	}
-	if f.http != "" {
-		if err := server.CheckAddr(f.http, strings.Join(append(tokens, f.admins...), "")); err != nil {
-			return usagef("%v", err)
-		}
 	}
 	srv, svc, err := g.newServer(stderr, false)
 	if err != nil {
@@ -80,10 +76,51 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		svc.Log.Info("serving MCP over stdio", "workflows", svc.EnabledWorkflows)
 		return srv.RunStdio(ctx)
 	}
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: f.http, Tokens: tokens, AdminTokens: f.admins, AllowOrigins: f.origins}, func(addr string) {
-		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens))
-		logPage(svc, srv, addr, len(tokens)+len(f.admins))
+	o := server.HTTPOptions{Addr: f.http, Tokens: tokens, AdminTokens: f.admins, AllowOrigins: f.origins, Log: svc.Log}
+	return srv.ServeHTTP(ctx, o, func(addr string) {
+		svc.Log.Info("serving MCP over streamable HTTP", "url", "http://"+addr+"/", "workflows", svc.EnabledWorkflows, "tokens", len(tokens)+len(f.admins))
+		if made {
+			printMadeToken(stderr, addr, tokens[0])
+		}
+		logPage(svc, srv, addr, len(tokens)+len(f.admins), stderr)
 	})
+}
+
+// serveTokens checks serve's token flags and returns the client tokens:
+// those given, or, for --http without any (and without --no-token), one
+// made for this run (made is true). Every token given must pass
+// server.CheckToken; --no-token is for a loopback --http only.
+func serveTokens(f serveFlags) (tokens []string, made bool, err error) {
+	tokens, err = allTokens(f.tokens, f.tokenFile)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := checkAdmins(f.admins, tokens); err != nil {
+		return nil, false, err
+	}
+	given := len(tokens)+len(f.admins) > 0
+	switch {
+	case f.noToken && f.http == "":
+		return nil, false, usagef("--no-token is for --http: stdio and the daemon's socket take no token")
+	case f.noToken && given:
+		return nil, false, usagef("--no-token and a token both given: drop one")
+	case f.http != "" && !given && !f.noToken:
+		tokens, made = []string{rand.Text()}, true // 26 base32 characters: 130 bits
+	}
+	if f.http != "" {
+		if err := server.CheckAddr(f.http, strings.Join(append(tokens, f.admins...), "")); err != nil {
+			return nil, false, usagef("%v (--no-token is for loopback only)", err)
+		}
+	}
+	return tokens, made, nil
+}
+
+// printMadeToken tells, on stderr only (never the log, which may be a
+// file), the token made for this run and how a client uses it.
+func printMadeToken(stderr io.Writer, addr, token string) {
+	fmt.Fprintf(stderr, "triage: MCP over HTTP at http://%s/ takes this token, made for this run (--token to choose one):\n"+
+		"  Authorization: Bearer %s\n"+
+		"  e.g. claude mcp add --transport http triage http://%s/ --header \"Authorization: Bearer %s\"\n", addr, token, addr, token)
 }
 
 // serveDaemon serves the CLI's daemon on its unix socket until stopped or
@@ -114,6 +151,9 @@ func checkAdmins(admins, tokens []string) error {
 		if strings.TrimSpace(a) == "" {
 			return usagef("a blank token would let no one in: give --admin-token a secret")
 		}
+		if err := server.CheckToken(a); err != nil {
+			return usagef("--admin-token: %v", err)
+		}
 		if slices.Contains(tokens, a) {
 			return usagef("an --admin-token is also a client's --token: give the administrator a token of its own")
 		}
@@ -139,20 +179,23 @@ func allTokens(tokens []string, file string) ([]string, error) {
 		}
 	}
 	for _, t := range tokens {
-		if strings.TrimSpace(t) == "" {
-			return nil, usagef("a blank token would let no client in: give --token (or TRIAGE_TOKEN) a secret")
+		if err := server.CheckToken(t); err != nil {
+			return nil, usagef("%v", err)
 		}
 	}
 	return tokens, nil
 }
 
-// logPage logs how to open the web page: with one identity (no token, or
-// one), a one-time login URL; with several, each client asks for its own
-// with its token, so that its page shows its own state.
-func logPage(svc *services.Set, srv *server.Server, addr string, tokens int) {
+// logPage tells how to open the web page: with one identity (no token, or
+// one), a one-time login URL, printed on stderr and never logged (a log
+// file outlives the code's use and may be read by others); with several,
+// each client asks for its own with its token, so that its page shows its
+// own state.
+func logPage(svc *services.Set, srv *server.Server, addr string, tokens int, stderr io.Writer) {
 	if tokens > 1 {
 		svc.Log.Info("web page: POST "+server.LoginCodePath+" with a client's bearer token for its one-time login URL", "url", "http://"+addr+"/ui/")
 		return
 	}
-	svc.Log.Info("web page (the login URL works once)", "url", srv.LoginURL("http://"+addr, identity.Server))
+	svc.Log.Info("web page: its one-time login URL is printed on stderr", "url", "http://"+addr+"/ui/")
+	fmt.Fprintf(stderr, "triage: web page (the login URL works once): %s\n", srv.LoginURL("http://"+addr, identity.Server))
 }

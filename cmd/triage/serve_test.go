@@ -13,7 +13,7 @@ import (
 // client), from every source of tokens; the refusal is a usage error.
 func TestServeRefusesBlankToken(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "tokens")
-	if err := os.WriteFile(file, []byte("good-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte("good-token-0123456789\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
@@ -42,9 +42,10 @@ func TestServeRefusesBadAdminToken(t *testing.T) {
 	}{
 		{" ", "blank token"},
 		{"", "blank token"},
-		{"client-token", "a token of its own"},
+		{"client-token-0123456789", "a token of its own"},
+		{"root", "too short"},
 	} {
-		args := []string{"serve", "--http", "127.0.0.1:0", "--token", "client-token", "--admin-token", c.admin}
+		args := []string{"serve", "--http", "127.0.0.1:0", "--token", "client-token-0123456789", "--admin-token", c.admin}
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 		if code != 2 || !strings.Contains(stderr.String(), c.want) {

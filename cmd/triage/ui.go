@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"flag"
 	"fmt"
 	"io"
@@ -65,7 +66,10 @@ func uiInProcess(ctx context.Context, g *globals, addr string, noBrowser bool, s
 		return err
 	}
 	defer svc.Close()
-	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: addr}, func(bound string) {
+	// The listener serves MCP beside the page; it is the page's alone, so
+	// MCP gets a token no one is told: on loopback, every local user could
+	// otherwise run programs as this one through it.
+	return srv.ServeHTTP(ctx, server.HTTPOptions{Addr: addr, Tokens: []string{rand.Text()}}, func(bound string) {
 		url := srv.LoginURL("http://"+bound, identity.Server)
 		fmt.Fprintf(stdout, "triage web page: %s\n(the URL logs in once; Ctrl-C stops the page)\n", url)
 		openBrowser(url, noBrowser, stderr)

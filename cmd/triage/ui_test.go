@@ -14,8 +14,8 @@ import (
 // TestUIPrintsALoginURLThatOpensThePage: with the daemon off (as in every
 // test here; e2e's TestUIShowsTheDaemonsSessions has it on), triage ui
 // --no-browser serves the page itself and prints a loopback URL that logs
-// in once and lands on the page, whose API then answers; cancelling ends
-// the command with status 0.
+// in once and lands on the page, whose API then answers, and serves MCP
+// to no one; cancelling ends the command with status 0.
 func TestUIPrintsALoginURLThatOpensThePage(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -50,6 +50,13 @@ func TestUIPrintsALoginURLThatOpensThePage(t *testing.T) {
 	}
 	if resp, _ := http.Get(url); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("the URL's second use: %d, want 403", resp.StatusCode)
+	}
+	// The page's listener serves MCP to no one: it would let every local
+	// user run programs as this one.
+	if resp, err := http.Post(base+"/", "application/json", strings.NewReader(`{}`)); err != nil {
+		t.Error(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("MCP on the page's listener: %d, want 401", resp.StatusCode)
 	}
 	cancel()
 	if code := <-done; code != 0 {

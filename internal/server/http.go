@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -45,6 +46,8 @@ type HTTPOptions struct {
 	// HeaderTimeout bounds how long a client may take to send its request
 	// headers (default 10 s): slow-loris clients are cut off.
 	HeaderTimeout time.Duration
+	// Log, when set, receives the failed authentications (see authLimiter).
+	Log *slog.Logger
 	// BodyTimeout bounds how long an authenticated client may take to send
 	// a request's body (default 60 s; see boundBody). An unauthenticated
 	// one is answered before its body is read.
@@ -66,6 +69,22 @@ func CheckAddr(addr, token string) error {
 	return nil
 }
 
+// MinTokenLen is the shortest bearer token accepted: 16 characters, where
+// one of 1 could be guessed in a few requests.
+const MinTokenLen = 16
+
+// CheckToken refuses a blank token (it would let no client in) and one
+// shorter than MinTokenLen.
+func CheckToken(t string) error {
+	if strings.TrimSpace(t) == "" {
+		return errors.New("a blank token would let no client in: give --token (or TRIAGE_TOKEN) a secret")
+	}
+	if n := len([]rune(t)); n < MinTokenLen {
+		return fmt.Errorf("a token of %d characters is too short to be a secret: use %d or more (without --token, serve --http makes one of 26)", n, MinTokenLen)
+	}
+	return nil
+}
+
 // HTTPHandler returns the MCP handler wrapped in authentication and origin
 // checks, with the web page under /ui/ (see ui.go).
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
@@ -77,11 +96,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		MaxRequestBodyBytes: max,
 		SessionTimeout:      30 * time.Minute,
 	})
-	verify := o.verifier()
+	verify, lim := o.verifier(), newAuthLimiter(o.Log)
 	mux := http.NewServeMux()
-	mux.Handle("/", guard(verify, o.AllowOrigins, boundBody(o.BodyTimeout, max, cancelOnDisconnect(h))))
-	mux.Handle("/ui/", guard(nil, o.AllowOrigins, noBody(s.UI)))
-	mux.Handle(LoginCodePath, guard(verify, o.AllowOrigins, boundBody(o.BodyTimeout, max, s.loginCode())))
+	mux.Handle("/", guard(verify, lim, o.AllowOrigins, boundBody(o.BodyTimeout, max, cancelOnDisconnect(h))))
+	mux.Handle("/ui/", guard(nil, nil, o.AllowOrigins, noBody(s.UI)))
+	mux.Handle(LoginCodePath, guard(verify, lim, o.AllowOrigins, boundBody(o.BodyTimeout, max, s.loginCode())))
 	return mux
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -23,7 +24,10 @@ import (
 // otherwise read what is left of the request's body before answering, so a
 // client without a token that sends a Content-Length and never the body
 // would hold the connection (and a goroutine) open for as long as it likes.
-func guard(verify auth.TokenVerifier, allowOrigins []string, next http.Handler) http.Handler {
+//
+// A failed authentication is logged and slowed per remote address by lim
+// (see authLimiter); nil answers each at once.
+func guard(verify auth.TokenVerifier, lim *authLimiter, allowOrigins []string, next http.Handler) http.Handler {
 	var require func(http.Handler) http.Handler
 	if verify != nil {
 		require = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
@@ -38,12 +42,46 @@ func guard(verify auth.TokenVerifier, allowOrigins []string, next http.Handler) 
 			next.ServeHTTP(w, r)
 			return
 		}
-		// The middleware writes to closing only to refuse; a request it
-		// lets through reaches next with the server's own writer, which
-		// streams (Flusher) as the SDK needs.
-		pass := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { next.ServeHTTP(w, r) })
-		require(pass).ServeHTTP(closing{w}, r)
+		// The middleware writes to its writer only to refuse, which is kept
+		// to be answered after the limiter's delay; a request it lets
+		// through reaches next with the server's own writer, which streams
+		// (Flusher) as the SDK needs.
+		passed := false
+		pass := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+			passed = true
+			next.ServeHTTP(w, r)
+		})
+		kept := &refusal{header: w.Header()}
+		require(pass).ServeHTTP(kept, r)
+		switch {
+		case passed:
+		case lim != nil:
+			lim.refuseSlowly(w, r, kept.code, strings.TrimSuffix(kept.body.String(), "\n"))
+		default:
+			refuse(w, kept.code, strings.TrimSuffix(kept.body.String(), "\n"))
+		}
 	})
+}
+
+// refusal keeps the answer the bearer middleware refuses a request with;
+// its headers are the response's own.
+type refusal struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (f *refusal) Header() http.Header { return f.header }
+
+func (f *refusal) WriteHeader(code int) {
+	if f.code == 0 {
+		f.code = code
+	}
+}
+
+func (f *refusal) Write(b []byte) (int, error) {
+	f.WriteHeader(http.StatusOK)
+	return f.body.Write(b)
 }
 
 // closing is a ResponseWriter whose answer closes the connection.

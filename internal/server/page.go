@@ -87,7 +87,7 @@ func (p *pageServer) listen(addr string) error {
 // login; the codes come over the daemon's socket, which is the user's own.
 func (p *pageServer) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/ui/", guard(nil, nil, p.s.UI))
+	mux.Handle("/ui/", guard(nil, nil, nil, noBody(p.s.UI)))
 	mux.Handle("GET /{$}", http.RedirectHandler("/ui/", http.StatusSeeOther))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.touch()

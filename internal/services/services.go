@@ -190,6 +190,10 @@ func (s *Set) Store(ctx context.Context) (*store.Store, error) {
 			s.storeErr = fmt.Errorf("output store: %w", err)
 			return
 		}
+		if t := st.Tightened(); len(t) > 0 {
+			// An older triage made them readable by every local user.
+			s.Log.Warn("made the output store private to this user (it was readable by others)", "paths", t)
+		}
 		if _, err := st.Prune(ctx, time.Now()); err != nil {
 			s.Log.Warn("pruning the output store", "err", err)
 		}

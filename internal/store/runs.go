@@ -67,6 +67,7 @@ func (s *Store) Find(ctx context.Context, f Filter) (Listing, error) {
 		if err != nil {
 			return Listing{}, err
 		}
+		s.showStranded(&e)
 		l.Entries = append(l.Entries, e)
 	}
 	return l, rows.Err()

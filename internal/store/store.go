@@ -75,7 +75,7 @@ type Options struct {
 	MaxAge        time.Duration // 0: keep forever
 	MaxTotalBytes int64         // 0: no limit
 
-	diskLimit int64 // tests: body writes past this many bytes fail with ENOSPC
+	diskLimit int64 // tests: body writes past this many bytes fail with ENOSPC; once a log's does, the rows' ends too (diskFull)
 }
 
 // Store is an output store.
@@ -94,6 +94,9 @@ type Store struct {
 	// body, a reserved kept file): Close waits for them, so that none is
 	// made in a directory being removed.
 	making sync.WaitGroup
+
+	stranded stranded    // outputs whose end could not be recorded (stranded.go)
+	diskFull atomic.Bool // tests: a log's write hit diskLimit, the rows' ends fail too
 }
 
 // ErrNotFound is returned (wrapped) for an unknown output id.
@@ -220,6 +223,7 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database (and, for ":memory:", removes its bodies).
 func (s *Store) Close() error {
 	s.making.Wait()
+	s.recordStranded(context.Background())
 	err := s.db.Close()
 	s.owner.release()
 	s.tmp.Remove()
@@ -305,6 +309,7 @@ func (s *Store) Info(ctx context.Context, id string) (Entry, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, notFound(id)
 	}
+	s.showStranded(&e)
 	return e, err
 }
 
@@ -356,6 +361,7 @@ func (s *Store) List(ctx context.Context, limit int) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.showStranded(&e)
 		out = append(out, e)
 	}
 	return out, rows.Err()

@@ -335,3 +335,51 @@ func TestMigrateOwnerPid(t *testing.T) {
 		t.Fatalf("insert after migration: %v", err)
 	}
 }
+
+// TestDiskFullRunEnds: on a full disk the run that did not fit is listed
+// incomplete, not running, though its row's end could not be written
+// (SQLite's writes fail too), whether it was finished or aborted; once
+// space is back, the next run records it in the row.
+func TestDiskFullRunEnds(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "t.db"), Options{diskLimit: 1 << 20})
+	fill := func() *Writer {
+		w, err := s.Create(ctx, Meta{Tool: "run"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := []byte(strings.Repeat("y", 999) + "\n")
+		var werr error
+		for i := 0; i < 10000 && werr == nil; i++ {
+			_, werr = w.Write(chunk)
+		}
+		if werr == nil {
+			t.Fatal("the disk limit was not reached")
+		}
+		return w
+	}
+	finished, aborted := fill(), fill()
+	if err := finished.Finish(ctx, Final{Status: "success"}); err == nil {
+		t.Error("Finish on a full disk reported success")
+	}
+	aborted.Abort()
+	listed, err := s.List(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range listed {
+		if e.Status != "incomplete" || e.Complete || e.Finished.IsZero() {
+			t.Errorf("%s after a full disk: status %q, complete %v, finished %v; want incomplete and ended", e.ID, e.Status, e.Complete, e.Finished)
+		}
+	}
+	s.diskFull.Store(false) // space is back
+	if _, err := s.Create(ctx, Meta{Tool: "run"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{finished.ID(), aborted.ID()} {
+		var status string
+		if err := s.db.QueryRow(`SELECT status FROM outputs WHERE id=?`, id).Scan(&status); err != nil || status != "incomplete" {
+			t.Errorf("%s's row once space is back: %q %v", id, status, err)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type Writer struct {
 
 // Create starts a new output, owned by the identity in ctx.
 func (s *Store) Create(ctx context.Context, m Meta) (*Writer, error) {
+	s.recordStranded(ctx) // a new run: the space a full disk lacked may be back
 	argv, _ := json.Marshal(m.Argv)
 	for attempt := 0; ; attempt++ {
 		id := newID()
@@ -124,6 +125,9 @@ func (w *Writer) commit(all bool) error {
 	}
 	ctx := context.Background()
 	err := w.writeBody(data)
+	if err != nil && w.s.opts.diskLimit > 0 {
+		w.s.diskFull.Store(true) // the log did not fit: the database cannot grow either
+	}
 	if err == nil {
 		err = retryBusy(ctx, func() error { return w.recordChunk(ctx, cut, nl) })
 	}
@@ -214,8 +218,15 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 		complete = 0
 		status = "incomplete"
 	}
-	err := w.s.exec(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, result_at=?, result_len=?, progress='' WHERE id=?`,
-		status, f.VerdictLine, f.ExitCode, time.Now().UnixNano(), complete, r.inRow, r.at, r.length, w.id)
+	now := time.Now()
+	var err error = errDiskFull
+	if !w.s.diskFull.Load() {
+		err = w.s.exec(ctx, `UPDATE outputs SET status=?, verdict=?, exit_code=?, finished=?, complete=?, result=?, result_at=?, result_len=?, progress='' WHERE id=?`,
+			status, f.VerdictLine, f.ExitCode, now.UnixNano(), complete, r.inRow, r.at, r.length, w.id)
+	}
+	if err != nil && w.s.endRow(context.WithoutCancel(ctx), w.id, now) != nil {
+		w.s.strand(w.id, now) // neither end recorded (a full disk): shown incomplete, recorded later
+	}
 	w.s.changes.Notify()
 	if w.err != nil {
 		return w.err
@@ -233,7 +244,9 @@ func (w *Writer) Abort() {
 	}
 	w.done = true
 	w.closeBody()
-	w.s.exec(context.Background(), `UPDATE outputs SET status='incomplete', finished=?, complete=0, progress='' WHERE id=?`, time.Now().UnixNano(), w.id)
+	if now := time.Now(); w.s.endRow(context.Background(), w.id, now) != nil {
+		w.s.strand(w.id, now) // a full disk: shown incomplete, recorded later
+	}
 	w.s.changes.Notify()
 }
 

@@ -208,25 +208,31 @@ func bounded(e store.Entry, max int) boundedEntry {
 		b.Cwd = textclip.String(e.Cwd, max)
 		b.Cut = append(b.Cut, fmt.Sprintf("cwd: the first %d of %d bytes", max, n))
 	}
-	// An argument costs its bytes and about three of JSON ("",): a
-	// million empty ones are megabytes too.
+	if argv, cut := cutArgv(e.Argv, max); cut != "" {
+		b.Argv, b.Cut = argv, append(b.Cut, cut)
+	}
+	return b
+}
+
+// cutArgv cuts argv to about max bytes, saying what was left out ("" when
+// nothing was). An argument costs its bytes and about three of JSON
+// ("",): a million empty ones are megabytes too.
+func cutArgv(argv []string, max int) ([]string, string) {
 	total := 0
-	for _, a := range e.Argv {
+	for _, a := range argv {
 		total += len(a) + 3
 	}
 	if total <= max {
-		return b
+		return argv, ""
 	}
-	var argv []string
+	var kept []string
 	left := max
-	for _, a := range e.Argv {
+	for _, a := range argv {
 		if left <= 0 {
 			break
 		}
-		argv = append(argv, textclip.String(a, left))
+		kept = append(kept, textclip.String(a, left))
 		left -= len(a) + 3
 	}
-	b.Argv = argv
-	b.Cut = append(b.Cut, fmt.Sprintf("argv: %d of %d arguments, about %d of %d bytes", len(argv), len(e.Argv), max, total))
-	return b
+	return kept, fmt.Sprintf("argv: %d of %d arguments, about %d of %d bytes", len(kept), len(argv), max, total)
 }

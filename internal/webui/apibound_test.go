@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-dev/triage/internal/capture"
+	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/store"
 )
 
@@ -80,5 +82,32 @@ func TestRunsAPIBoundsArgv(t *testing.T) {
 	}
 	if e, err := st.Info(ctx, ids[0]); err != nil || len(e.Argv[1]) != len(huge) {
 		t.Errorf("the store no longer holds the argv whole: %v", err)
+	}
+}
+
+// TestSessionsAPIBoundsArgv: a background process started with 20,000
+// arguments is listed on the Sessions API within bounds, "_cut" saying
+// what was left out, as a run is on the Runs API.
+func TestSessionsAPIBoundsArgv(t *testing.T) {
+	u, base, c, _ := serveUI(t)
+	jobs, err := u.svc.Jobs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"true"} // 60 kB of arguments, which exec takes; the page answers 4 kB
+	for range 20_000 {
+		argv = append(argv, "-v")
+	}
+	if _, err := jobs.Start(context.Background(), capture.Request{Spec: spawn.Spec{Argv: argv, Dir: t.TempDir()}, Program: "true"}); err != nil {
+		t.Fatal(err)
+	}
+	size, body := fetch(t, c, base+"/ui/api/sessions")
+	if size > 3*listFieldBytes {
+		t.Errorf("the sessions answer is %d bytes, want at most %d", size, 3*listFieldBytes)
+	}
+	var s struct{ Processes []process }
+	decode(t, body, &s)
+	if len(s.Processes) != 1 || len(s.Processes[0].Cut) != 1 || len(s.Processes[0].Argv) == 0 || s.Processes[0].Argv[0] != "true" {
+		t.Fatalf("processes %+.300v: want one, its argv cut and said", s.Processes)
 	}
 }

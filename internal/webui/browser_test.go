@@ -23,6 +23,7 @@ import (
 // make more, and a headless Chromium logged into its page.
 type site struct {
 	base  string
+	srv   *server.Server
 	mcp   *mcp.ClientSession
 	ids   map[string]string // output ids by name
 	shots string            // where screenshots go
@@ -55,7 +56,7 @@ func newSite(t *testing.T) (*site, context.Context) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	s := &site{base: ts.URL, mcp: cs, ids: map[string]string{}, shots: os.Getenv("TRIAGE_UI_SHOTS")}
+	s := &site{base: ts.URL, srv: srv, mcp: cs, ids: map[string]string{}, shots: os.Getenv("TRIAGE_UI_SHOTS")}
 	if s.shots == "" {
 		s.shots = t.TempDir()
 	}

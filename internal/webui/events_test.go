@@ -208,6 +208,7 @@ func serveUI(t testing.TB) (*UI, string, *http.Client, *store.Store) {
 	if !ok {
 		t.Fatal("a fresh code was refused")
 	}
+	ck.Name = CookieName(ts.URL[strings.LastIndex(ts.URL, ":")+1:])
 	return u, ts.URL, &http.Client{Transport: cookie{ck, http.DefaultTransport}}, st
 }
 

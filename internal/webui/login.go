@@ -3,6 +3,7 @@ package webui
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -10,15 +11,43 @@ import (
 	"github.com/triage-dev/triage/internal/identity"
 )
 
-// CookieName is the page's login cookie.
-const CookieName = "triage_ui"
+// cookiePrefix begins the page's login cookie's name; the port follows
+// (CookieName).
+const cookiePrefix = "triage_session"
+
+// CookieName is the name of the login cookie of the page served on port.
+// Browsers keep cookies by host, whatever the port: under one name, the
+// pages of two servers on one host would each log the other out, and a
+// server could take the other's cookie for its own. With the port in the
+// name each page reads only its own. (A program on another port of the
+// same host is still sent the cookie: see "Threat model" in
+// docs/RELIABILITY.md.)
+func CookieName(port string) string {
+	if port == "" {
+		return cookiePrefix
+	}
+	return cookiePrefix + "_" + port
+}
+
+// cookieName is the login cookie's name for the listener r reached.
+func cookieName(r *http.Request) string {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if _, port, err := net.SplitHostPort(a.String()); err == nil {
+			return CookieName(port)
+		}
+	}
+	return CookieName("")
+}
 
 // Limits of the login book: a code is good once and for CodeTTL; at most
-// maxSessions cookies are remembered (the oldest is forgotten first).
+// maxSessions cookies are remembered, maxPerIdentity of one identity (its
+// oldest is forgotten first), so that one identity's flood of logins logs
+// out only its own older browsers.
 const (
-	CodeTTL     = 10 * time.Minute
-	maxCodes    = 64
-	maxSessions = 256
+	CodeTTL        = 10 * time.Minute
+	maxCodes       = 64
+	maxSessions    = 256
+	maxPerIdentity = 16
 )
 
 // Logins holds one-time login codes and the cookies they became, each
@@ -27,6 +56,7 @@ const (
 type Logins struct {
 	mu       sync.Mutex
 	codes    map[string]pending         // guarded by mu
+	used     map[string]pending         // redeemed codes until they would have expired; guarded by mu
 	sessions map[string]identity.Caller // guarded by mu
 	order    []string                   // sessions, oldest first; guarded by mu
 	now      func() time.Time
@@ -39,7 +69,7 @@ type pending struct {
 
 // NewLogins returns an empty login book.
 func NewLogins() *Logins {
-	return &Logins{codes: map[string]pending{}, sessions: map[string]identity.Caller{}, now: time.Now}
+	return &Logins{codes: map[string]pending{}, used: map[string]pending{}, sessions: map[string]identity.Caller{}, now: time.Now}
 }
 
 // Mint returns a new one-time code that logs a browser in as c.
@@ -47,60 +77,125 @@ func (l *Logins) Mint(c identity.Caller) string {
 	code := rand.Text()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
-	for k, p := range l.codes {
-		if now.After(p.expires) {
-			delete(l.codes, k)
-		}
-	}
-	if len(l.codes) >= maxCodes { // a flood of unused codes: the oldest go
-		for k := range l.codes {
-			delete(l.codes, k)
-			break
-		}
-	}
-	l.codes[code] = pending{caller: c, expires: now.Add(CodeTTL)}
+	prune(l.codes, l.now())
+	l.codes[code] = pending{caller: c, expires: l.now().Add(CodeTTL)}
 	return code
 }
 
-// Redeem takes code out of the book (once) and returns the cookie of a
-// new login as its identity; false for a code unknown, used or expired.
-func (l *Logins) Redeem(code string) (*http.Cookie, bool) {
-	if code == "" {
-		return nil, false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var found *pending
-	var key string
-	for k, p := range l.codes { // constant time per comparison
-		if subtle.ConstantTimeCompare([]byte(k), []byte(code)) == 1 {
-			found, key = &p, k
+// prune drops the expired codes of m, and, to leave room for one more
+// under maxCodes (a flood), any.
+func prune(m map[string]pending, now time.Time) {
+	for k, p := range m {
+		if now.After(p.expires) || len(m) >= maxCodes {
+			delete(m, k)
 		}
 	}
-	if found == nil {
+}
+
+// codeState is what a login code is: good, used already, or neither
+// (unknown or expired).
+type codeState int
+
+const (
+	codeUnknown codeState = iota
+	codeGood
+	codeUsed
+)
+
+// find returns code's state and its identity; l.mu is held.
+func (l *Logins) find(code string) (string, pending, codeState) {
+	if code == "" {
+		return "", pending{}, codeUnknown
+	}
+	now := l.now()
+	for _, book := range []struct {
+		m     map[string]pending
+		state codeState
+	}{{l.codes, codeGood}, {l.used, codeUsed}} {
+		var key string
+		var found pending
+		for k, p := range book.m { // constant time per comparison
+			if subtle.ConstantTimeCompare([]byte(k), []byte(code)) == 1 {
+				key, found = k, p
+			}
+		}
+		if key != "" && !now.After(found.expires) {
+			return key, found, book.state
+		}
+	}
+	return "", pending{}, codeUnknown
+}
+
+// Peek tells what code is, and the identity it logs in as, without using it.
+func (l *Logins) Peek(code string) (identity.Caller, codeState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, p, state := l.find(code)
+	return p.caller, state
+}
+
+// Redeem takes code out of the book (once) and returns the cookie of a
+// new login as its identity, named CookieName(""): the caller names it
+// for its port. False for a code unknown, used or expired.
+func (l *Logins) Redeem(code string) (*http.Cookie, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key, p, state := l.find(code)
+	if state != codeGood {
 		return nil, false
 	}
 	delete(l.codes, key)
-	if l.now().After(found.expires) {
-		return nil, false
-	}
+	prune(l.used, l.now())
+	l.used[key] = p
 	session := rand.Text()
-	l.sessions[session] = found.caller
+	l.sessions[session] = p.caller
 	l.order = append(l.order, session)
-	if len(l.order) > maxSessions {
-		delete(l.sessions, l.order[0])
-		l.order = l.order[1:]
-	}
+	l.evict(p.caller)
 	return &http.Cookie{
-		Name: CookieName, Value: session, Path: "/ui/",
+		Name: CookieName(""), Value: session, Path: "/ui/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
 	}, true
 }
 
-// FromRequest returns the identity of r's login cookie.
+// evict forgets c's oldest sessions over maxPerIdentity, then, over
+// maxSessions in all, the oldest of the identity with the most; l.mu is
+// held.
+func (l *Logins) evict(c identity.Caller) {
+	count := map[identity.Caller]int{}
+	for _, s := range l.order {
+		count[l.sessions[s]]++
+	}
+	for count[c] > maxPerIdentity {
+		l.forgetOldest(c)
+		count[c]--
+	}
+	for len(l.order) > maxSessions {
+		most := c
+		for k, n := range count {
+			if n > count[most] {
+				most = k
+			}
+		}
+		l.forgetOldest(most)
+		count[most]--
+	}
+}
+
+// forgetOldest forgets c's oldest session; l.mu is held.
+func (l *Logins) forgetOldest(c identity.Caller) {
+	for i, s := range l.order {
+		if l.sessions[s] == c {
+			delete(l.sessions, s)
+			l.order = append(l.order[:i], l.order[i+1:]...)
+			return
+		}
+	}
+}
+
+// FromRequest returns the identity of r's login cookie (the one of the
+// port r reached).
 func (l *Logins) FromRequest(r *http.Request) (identity.Caller, bool) {
-	ck, err := r.Cookie(CookieName)
+	ck, err := r.Cookie(cookieName(r))
 	if err != nil || ck.Value == "" {
 		return identity.Caller{}, false
 	}

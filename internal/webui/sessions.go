@@ -7,6 +7,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/debugger"
 	"github.com/triage-dev/triage/internal/postmortem"
+	"github.com/triage-dev/triage/internal/store"
 )
 
 // process is a background process as the Sessions page shows it.
@@ -21,6 +22,9 @@ type process struct {
 	Running  bool      `json:"running"`
 	Verdict  string    `json:"verdict,omitempty"`
 	Status   string    `json:"status,omitempty"`
+	// Cut says what of argv and dir was left out: they are the client's,
+	// and the list is answered whole on every change (see bounded).
+	Cut []string `json:"_cut,omitempty"`
 }
 
 // dump is a dump session as the Sessions page shows it.
@@ -56,7 +60,9 @@ func (u *UI) sessions(w http.ResponseWriter, r *http.Request) {
 		out.Dumps = append(out.Dumps, dumpOf(s))
 	}
 	for _, j := range u.svc.JobList(ctx) {
-		p := process{ID: j.ID, Argv: j.Argv, Dir: j.Dir, Host: j.Host, Pid: j.Pid, Started: j.Started, OutputID: j.OutputID, Running: true}
+		p := process{ID: j.ID, Dir: j.Dir, Host: j.Host, Pid: j.Pid, Started: j.Started, OutputID: j.OutputID, Running: true}
+		b := bounded(store.Entry{Meta: store.Meta{Argv: j.Argv, Cwd: j.Dir}}, listFieldBytes)
+		p.Argv, p.Dir, p.Cut = b.Argv, b.Cwd, b.Cut
 		if o := j.Outcome(); o != nil {
 			p.Running, p.Verdict, p.Status = false, o.Verdict.Line, string(o.Verdict.Status)
 		}

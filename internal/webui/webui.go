@@ -5,10 +5,11 @@
 //
 // The page is plain HTML, CSS and JavaScript embedded in the binary (no
 // framework, no CDN, no build step; it works offline) and reads JSON under
-// /ui/api/. It is read-only: every endpoint is a GET, and nothing it serves
-// changes state. A person logs in once through a one-time code (Logins),
-// which sets an HttpOnly, SameSite=Strict cookie naming the identity the
-// code was made for; every API request acts as that identity, so a token's
+// /ui/api/. It is read-only: every endpoint is a GET (but the POST that
+// confirms a login as another identity), and nothing it serves changes
+// state. A person logs in once through a one-time code (Logins), which
+// sets an HttpOnly, SameSite=Strict cookie, named for the port, naming the
+// identity the code was made for; every API request acts as that identity, so a token's
 // page shows what that token's calls created and nothing else, through the
 // same store and managers the tools use (internal/identity). The server
 // (internal/server) routes /ui/ here and applies its Origin rules first.
@@ -83,6 +84,7 @@ func (u *UI) routes() {
 	m := http.NewServeMux()
 	m.Handle("GET /ui/assets/", http.StripPrefix("/ui/assets/", http.FileServerFS(static)))
 	m.HandleFunc("GET /ui/login", u.login)
+	m.HandleFunc("POST /ui/login", u.login) // the confirmation of a login as another identity (loginpage.go)
 	api := func(pattern string, h http.HandlerFunc) { m.Handle("GET /ui/api/"+pattern, u.authed(h)) }
 	api("runs", u.runs)
 	api("tools", u.tools)
@@ -102,7 +104,8 @@ func (u *UI) routes() {
 }
 
 // ServeHTTP serves requests under /ui/ with the page's security headers.
-// Other methods than GET (and HEAD) are refused: the page is read-only.
+// Other methods than GET (and HEAD) are refused: the page is read-only,
+// but for the POST that confirms a login as another identity.
 func (u *UI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", policy)
@@ -110,7 +113,7 @@ func (u *UI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && (r.Method != http.MethodPost || r.URL.Path != "/ui/login") {
 		h.Set("Allow", "GET, HEAD")
 		http.Error(w, "the page is read-only: "+r.Method+" is not served", http.StatusMethodNotAllowed)
 		return
@@ -138,22 +141,10 @@ func (u *UI) authed(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, ok := u.logins.FromRequest(r)
 		if !ok {
-			writeError(w, http.StatusUnauthorized, "not logged in: open the login URL that `triage ui` (or the server's log) printed")
+			writeError(w, http.StatusUnauthorized, "not logged in: open the login URL that `triage ui` (or `triage serve --http`, on its stderr) printed")
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		next(w, r.WithContext(identity.With(r.Context(), c)))
 	})
-}
-
-// login redeems a one-time code: the cookie is set and the browser goes to
-// the page, leaving the code out of its address bar and history.
-func (u *UI) login(w http.ResponseWriter, r *http.Request) {
-	cookie, ok := u.logins.Redeem(r.URL.Query().Get("code"))
-	if !ok {
-		http.Error(w, "this login code is unknown, used or expired: run `triage ui` again for a new one", http.StatusForbidden)
-		return
-	}
-	http.SetCookie(w, cookie)
-	http.Redirect(w, r, "/ui/", http.StatusSeeOther)
 }

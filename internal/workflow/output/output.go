@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/textclip"
@@ -25,7 +27,8 @@ func Workflow(svc *services.Set) *catalog.Workflow {
 		AlwaysOn:    true,
 		Tools: []*catalog.Tool{
 			catalog.New("output_get", "Read a stored output's lines by offset (0-based) and limit.", ro, h.get),
-			catalog.New("output_search", "RE2 search of one stored output or the recent ones, with context; lines numbered from 1.", ro, h.search),
+			catalog.New("output_search", "RE2 search of one stored output or the recent ones, with context; lines numbered from 1.", ro, h.search).
+				Unlisted("", "time_limit_s"), // seldom changed: not worth its tokens in every tools/list (at its budget)
 			catalog.New("output_list", "List recent stored outputs with their tool, command and verdict.", ro, h.list),
 		},
 	}
@@ -83,11 +86,16 @@ func pageText(id string, p store.Page, next string) string {
 }
 
 type searchParams struct {
-	OutputID   string `json:"output_id,omitempty" jsonschema:"omit to search the recent outputs"`
-	Pattern    string `json:"pattern" jsonschema:"RE2, per line, max 4 KB"`
-	Context    int    `json:"context,omitempty" jsonschema:"lines around each match (max 20)"`
-	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"default 50, max 1000; all are counted"`
+	OutputID   string  `json:"output_id,omitempty" jsonschema:"omit to search the recent outputs"`
+	Pattern    string  `json:"pattern" jsonschema:"RE2, per line, max 4 KB"`
+	Context    int     `json:"context,omitempty" jsonschema:"lines around each match (max 20)"`
+	MaxMatches int     `json:"max_matches,omitempty" jsonschema:"default 50, max 1000; all are counted"`
+	TimeLimitS float64 `json:"time_limit_s,omitempty" jsonschema:"seconds the search may take (default 30, at most 300); past it, the matches found so far"`
 }
+
+// maxSearchTime bounds time_limit_s: a costly pattern over a large
+// output holds a core for as long as it is allowed.
+const maxSearchTime = 300 * time.Second
 
 func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) (catalog.Result[wire.Search], error) {
 	st, err := h.svc.Store(ctx)
@@ -96,7 +104,11 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 	}
 	// The text and the structured matches are the same ones, within the
 	// response budget: the store keeps no more than that.
-	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches, MaxBytes: h.svc.Config.BudgetBytes()})
+	limit := time.Duration(in.TimeLimitS * float64(time.Second))
+	if in.TimeLimitS < 0 || limit > maxSearchTime {
+		return catalog.Result[wire.Search]{}, fault.Usagef("time_limit_s %g: use 0 (the default, %g s) to %g seconds", in.TimeLimitS, store.DefaultSearchTime.Seconds(), maxSearchTime.Seconds())
+	}
+	res, err := st.Search(ctx, store.Query{ID: in.OutputID, Pattern: in.Pattern, Context: in.Context, MaxMatches: in.MaxMatches, MaxBytes: h.svc.Config.BudgetBytes(), TimeLimit: limit})
 	if err != nil {
 		return catalog.Result[wire.Search]{}, err
 	}
@@ -112,7 +124,10 @@ func searchText(in searchParams, res store.SearchResult) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "SEARCH %q in %s: %s", in.Pattern, scope, textclip.Count(res.Total, "matching line"))
-	if res.Truncated {
+	switch {
+	case res.Stopped != "":
+		fmt.Fprintf(&b, " before it stopped, %d shown: %s (time_limit_s gives it longer, up to %g s)", len(res.Matches), res.Stopped, maxSearchTime.Seconds())
+	case res.Truncated:
 		fmt.Fprintf(&b, " (first %d shown; narrow the pattern or search one output, or page it with output_get)", len(res.Matches))
 	}
 	b.WriteByte('\n')
