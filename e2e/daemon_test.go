@@ -224,3 +224,70 @@ func processGone(pid int) bool {
 	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
 	return err != nil
 }
+
+// Daemons are per directory and configuration, and their scope shows:
+// `daemon status --all` lists the daemons of two directories with their
+// directories, a process started in one is pointed to by a listing and a
+// call of its id in the other, ids do not repeat across them, a relative project_dir is stored
+// absolute, and `daemon stop --all` ends them all.
+func TestDaemonScopeAcrossDirectories(t *testing.T) {
+	dirA, dirB := realDir(t), realDir(t)
+	a := newShell(t, dirA)
+	b := &shell{t: t, dir: dirB, env: a.env}
+	idA := startedID(t, a.call(0, "process_start", "--program", "sleep", "--args", "60"))
+	idB := startedID(t, b.call(0, "process_start", "--program", "sleep", "--args", "60"))
+	if idA == idB {
+		t.Errorf("both daemons gave id %s", idA)
+	}
+	if out := b.call(0, "process_list"); !strings.Contains(out, dirB) || !strings.Contains(out, dirA) || !strings.Contains(out, idA) {
+		t.Errorf("process_list in %s names neither its directory nor %s's %s:\n%s", dirB, dirA, idA, out)
+	}
+	if out := b.call(2, "process_output", "--id", idA); !strings.Contains(out, idA+" is held by the daemon of "+dirA) {
+		t.Errorf("process_output --id %s in %s does not point to %s:\n%s", idA, dirB, dirA, out)
+	}
+	if out := b.call(0, "session_set_defaults", "--project_dir", "."); !strings.Contains(out, "project_dir: "+dirB+"\n") {
+		t.Errorf("session_set_defaults --project_dir . did not store %s:\n%s", dirB, out)
+	}
+	out := a.call(0, "daemon", "status", "--all")
+	if !strings.Contains(out, "DAEMONS: 2") || !strings.Contains(out, dirA+"  pid") || !strings.Contains(out, dirB+"  pid") || !strings.Contains(out, idA) || !strings.Contains(out, idB) {
+		t.Fatalf("daemon status --all:\n%s", out)
+	}
+	pids := regexp.MustCompile(`pid (\d+)`).FindAllStringSubmatch(out, -1)
+	if out := b.call(0, "daemon", "stop", "--all"); strings.Count(out, "daemon stopped") != 2 {
+		t.Errorf("daemon stop --all:\n%s", out)
+	}
+	for _, m := range pids {
+		if pid, _ := strconv.Atoi(m[1]); !processGone(pid) && !gone(pid) {
+			t.Errorf("daemon pid %d still running after stop --all", pid)
+		}
+	}
+	if out := a.call(0, "daemon", "status", "--all"); !strings.Contains(out, "DAEMONS: 0") {
+		t.Errorf("after stop --all:\n%s", out)
+	}
+}
+
+// realDir is a new directory as its daemon names it (symbolic links
+// resolved, as the working directory is).
+func realDir(t *testing.T) string {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// startedID is the id a process_start answer gives.
+func startedID(t *testing.T, out string) string {
+	m := regexp.MustCompile(`STARTED (p\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("process_start: %s", out)
+	}
+	return m[1]
+}
+
+// gone says pid has exited, reaped or not (a zombie of a daemon whose
+// parent, the CLI that started it, has ended is reaped by init).
+func gone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err != nil || strings.Contains(string(b), ") Z ")
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/shellcmd"
 )
 
 // callArguments are the tool's arguments: --json's object, with the
@@ -100,7 +101,7 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return 0, err
 	}
 	defer c.close()
-	arguments, err := callArguments(c.schema(ctx, tool), *jsonArgs, pairs)
+	arguments, err := callArguments(c.schema(ctx, tool, pairKeys(pairs), g, stderr), *jsonArgs, pairs)
 	if err != nil {
 		return 0, err
 	}
@@ -110,6 +111,9 @@ func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	if err := printResult(stdout, res, *output); err != nil {
 		return 0, err
+	}
+	if *output == "text" {
+		fmt.Fprint(stdout, c.note(ctx, tool, arguments, exitCode(res)))
 	}
 	return exitCode(res), nil
 }
@@ -356,7 +360,7 @@ func printResult(w io.Writer, res *mcp.CallToolResult, format string) error {
 		_, err = fmt.Fprintln(w, string(b))
 		return err
 	}
-	text := asShellCommands(resultText(res))
+	text := shellcmd.Rewrite(resultText(res))
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

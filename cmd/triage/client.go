@@ -65,7 +65,33 @@ func (p *inProcess) tools(ctx context.Context) ([]*mcp.Tool, error) {
 type cliClient struct {
 	session *mcp.ClientSession
 	srv     *server.Server // in-process only
+	daemon  *daemon.Paths  // the daemon's only
 	close   func()
+}
+
+// listings are the tools whose answer lists what a daemon holds: through
+// a daemon, the CLI adds which directory it serves and what the user's
+// other daemons hold (othersNote), as a list of one daemon's alone would
+// hide a process started in another directory.
+var listings = map[string]bool{"process_list": true, "dump_list": true}
+
+// note is what the CLI adds to tool's answer in text, through a daemon:
+// for a listing, the directory it serves and the other daemons' holds; for
+// a call refused (usage error) whose id is another daemon's, where it is.
+func (c *cliClient) note(ctx context.Context, tool string, args map[string]any, code int) string {
+	switch {
+	case c.daemon == nil:
+		return ""
+	case listings[tool]:
+		return othersNote(ctx, *c.daemon, cwd())
+	case code == exitUsage:
+		for _, k := range []string{"id", "session_id"} {
+			if id, ok := args[k].(string); ok && id != "" {
+				return holderNote(ctx, *c.daemon, id)
+			}
+		}
+	}
+	return ""
 }
 
 // client connects the call of tool: to the daemon when one is up for this
@@ -84,7 +110,7 @@ func (g *globals) client(ctx context.Context, tool string, stderr io.Writer, pro
 		}
 		switch {
 		case err == nil:
-			return &cliClient{session: cs, close: func() { cs.Close() }}, nil
+			return &cliClient{session: cs, daemon: &p, close: func() { cs.Close() }}, nil
 		case stateful(tool):
 			return nil, fmt.Errorf("%s keeps state between calls, which needs the daemon: %w (TRIAGE_DAEMON=off runs it in this process, its state gone when the call ends)", tool, err)
 		case errors.Is(err, daemon.ErrNotResponding):
@@ -105,7 +131,7 @@ func (g *globals) client(ctx context.Context, tool string, stderr io.Writer, pro
 
 // schema returns how to get the properties of tool's input schema: from the
 // in-process catalog (unlisted fields included), or the daemon's tools/list.
-func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]any, error) {
+func (c *cliClient) schema(ctx context.Context, tool string, keys []string, g globals, stderr io.Writer) func() (map[string]any, error) {
 	if c.srv != nil {
 		return func() (map[string]any, error) { return inputSchema(c.srv.Selection, tool) }
 	}
@@ -116,10 +142,55 @@ func (c *cliClient) schema(ctx context.Context, tool string) func() (map[string]
 				return nil, err
 			}
 			if t.Name == tool {
-				return schemaProperties(t.InputSchema)
+				props, err := schemaProperties(t.InputSchema)
+				if err == nil && !hasAll(props, keys) {
+					props = withUnlisted(props, tool, g, stderr)
+				}
+				return props, err
 			}
 			names = append(names, t.Name)
 		}
 		return nil, unknownTool(tool, names, "`triage tools` lists the enabled tools")
 	}
+}
+
+// withUnlisted adds to a daemon's listed properties of tool the ones
+// tools/list leaves out (memcheck, stall_s, repeat…), from this binary's
+// own catalog, so that `--repeat 20` is an integer through a daemon too.
+// Built only when a key is not listed: it costs a server's start.
+func withUnlisted(props map[string]any, tool string, g globals, stderr io.Writer) map[string]any {
+	g.logLevel = "error"
+	srv, svc, err := g.newServer(stderr, false)
+	if err != nil {
+		return props
+	}
+	defer svc.Close()
+	all, err := inputSchema(srv.Selection, tool)
+	if err != nil {
+		return props
+	}
+	for k, v := range all {
+		if _, ok := props[k]; !ok {
+			props[k] = v
+		}
+	}
+	return props
+}
+
+func hasAll(props map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := props[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// pairKeys are the --KEY names of pairs.
+func pairKeys(pairs [][2]string) []string {
+	keys := make([]string, len(pairs))
+	for i, p := range pairs {
+		keys[i] = p[0]
+	}
+	return keys
 }

@@ -185,12 +185,13 @@ func idleFromEnv() time.Duration {
 	return defaultIdle
 }
 
-// cmdDaemon runs `triage daemon status|stop`.
+// cmdDaemon runs `triage daemon status|stop [--all]`.
 func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
 	var g globals
 	g.register(fs)
-	const what = "usage: triage daemon status|stop [flags]\n  status or stop the daemon that keeps stateful tools between calls (for this directory and configuration)"
+	all := fs.Bool("all", false, "every daemon of yours, of any directory and configuration")
+	const what = "usage: triage daemon status|stop [--all] [flags]\n  status or stop the daemon that keeps stateful tools between calls (one per directory and configuration; --all: every one of yours)"
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprintln(stdout, what)
 		return exitOK, nil
@@ -209,25 +210,48 @@ func cmdDaemon(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err != nil {
 		return 0, err
 	}
-	pid := daemon.ReadPid(p)
-	up := pid != 0 && !daemon.Stale(p) && fileExists(p.Socket)
-	if args[0] == "status" {
-		if !up {
-			fmt.Fprintf(stdout, "no daemon for this directory (%s)\n", p.Socket)
-			return exitFailure, nil
-		}
-		if err := daemon.Ping(ctx, p); errors.Is(err, daemon.ErrNotResponding) {
-			fmt.Fprintf(stdout, "daemon not responding: %v\n", err)
-			return exitFailure, nil
-		}
-		fmt.Fprintf(stdout, "daemon running: pid %d, socket %s, log %s\n", pid, p.Socket, p.Log)
-		return exitOK, nil
+	switch {
+	case args[0] == "status" && *all:
+		return statusAll(ctx, p, stdout)
+	case args[0] == "stop" && *all:
+		return stopAll(ctx, stdout)
+	case args[0] == "status":
+		return statusHere(ctx, p, stdout)
 	}
-	if !up {
-		fmt.Fprintf(stdout, "no daemon for this directory\n")
+	pid := daemon.ReadPid(p)
+	if pid == 0 || daemon.Stale(p) || !fileExists(p.Socket) {
+		fmt.Fprintf(stdout, "no daemon for this directory (%s) and configuration\n", cwd())
 		return exitOK, nil
 	}
 	return exitOK, stopDaemon(ctx, p, pid, stdout)
+}
+
+// statusHere prints the status of the daemon of this directory and
+// configuration (p): the directory, pid, uptime and what it holds; exit 1
+// when there is none or it does not answer.
+func statusHere(ctx context.Context, p daemon.Paths, stdout io.Writer) (int, error) {
+	pid := daemon.ReadPid(p)
+	if pid == 0 || daemon.Stale(p) || !fileExists(p.Socket) {
+		fmt.Fprintf(stdout, "no daemon for this directory (%s) and configuration\n", cwd())
+		if others, _ := daemon.All(); len(others) > 0 {
+			fmt.Fprintf(stdout, "%d other daemon(s) of yours: `triage daemon status --all` lists them\n", len(others))
+		}
+		return exitFailure, nil
+	}
+	s, err := daemon.AskStatus(ctx, p)
+	if errors.Is(err, daemon.ErrNotResponding) {
+		fmt.Fprintf(stdout, "daemon not responding: %v\n", err)
+		return exitFailure, nil
+	}
+	if err != nil && !errors.Is(err, daemon.ErrNoStatus) {
+		return 0, err
+	}
+	holds := s.Holds()
+	if err != nil {
+		holds = err.Error()
+	}
+	fmt.Fprintf(stdout, "daemon running: pid %d, up %s, serving %s\n  holds: %s\n  socket %s, log %s\n", pid, uptime(s.Started), cwd(), holds, p.Socket, p.Log)
+	return exitOK, nil
 }
 
 // stopDaemon asks the daemon to end (SIGTERM: it stops every child it owns

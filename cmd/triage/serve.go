@@ -139,7 +139,7 @@ func serveDaemon(ctx context.Context, srv *server.Server, svc *services.Set, f s
 		}
 	}()
 	svc.Log.Info("serving MCP to the CLI", "socket", f.unix, "idle", f.idle, "workflows", svc.EnabledWorkflows)
-	err = srv.ServeUnix(ctx, ln, server.UnixOptions{Idle: f.idle, Busy: svc.Busy})
+	err = srv.ServeUnix(ctx, ln, server.UnixOptions{Idle: f.idle, Busy: svc.Busy, Status: asDaemon(p, svc)})
 	svc.Log.Info("daemon ending", "err", err)
 	return err
 }

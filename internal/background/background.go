@@ -47,6 +47,12 @@ func New(s *store.Store, budget int) *Manager {
 	return &Manager{store: s, budget: budget, base: ctx, stop: cancel, jobs: make(map[string]*Job)}
 }
 
+// Numbers, when set, numbers new processes in place of each manager's
+// own count: the CLI's daemon draws the numbers from a count all its
+// user's daemons share, so that an id names one process across them. Set
+// once, before any manager starts a process.
+var Numbers func() int
+
 // Job is one background program.
 type Job struct {
 	ID       string
@@ -103,8 +109,12 @@ func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) 
 	}
 	m.mu.Lock()
 	m.seq++
+	n := m.seq
+	if Numbers != nil {
+		n = Numbers()
+	}
 	j := &Job{
-		ID: fmt.Sprintf("p%d", m.seq), Program: req.Program, Argv: spec.Argv, Dir: spec.Dir, Host: req.Remote.Name(),
+		ID: fmt.Sprintf("p%d", n), Program: req.Program, Argv: spec.Argv, Dir: spec.Dir, Host: req.Remote.Name(),
 		Pid: run.Pid(), Started: time.Now(), OutputID: out.ID(),
 		owner: identity.Of(ctx).ID, run: run, out: out, done: make(chan struct{}),
 	}

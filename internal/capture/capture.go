@@ -262,11 +262,15 @@ func (c *Capture) FinishWith(ctx context.Context, f store.Final, answer any) Res
 
 // Abort ends a capture whose producer never ran (it could not be started):
 // the output is kept as incomplete.
-func (c *Capture) Abort() {
+func (c *Capture) Abort() { c.AbortWith("") }
+
+// AbortWith is Abort that keeps why (the error the call answers) as the
+// entry's verdict line.
+func (c *Capture) AbortWith(why string) {
 	c.stopTicker()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.w.Abort()
+	c.w.AbortWith(why)
 	c.end()
 }
 

@@ -52,8 +52,7 @@ func TestTimedOutRunNamesBothLockSites(t *testing.T) {
 	p := hangers.ABBA(t)
 	o, out := runUntilReady(t, p)
 	v := o.Verdict
-	want := fmt.Sprintf("deadlocked: one blocked in pthread_mutex_lock at abba.c:%d; two blocked in pthread_mutex_lock at abba.c:%d",
-		p.Line(t, "LOCK-B-IN-ONE"), p.Line(t, "LOCK-A-IN-TWO"))
+	want := abbaCycle(t, p)
 	if v.Status != verdict.StatusTimeout || !strings.HasPrefix(v.Line, "TIMED OUT after ") || !strings.Contains(v.Line, want) {
 		t.Fatalf("verdict %q, want TIMED OUT naming %q\nevidence %+v\noutput:\n%s", v.Line, want, v.Evidence, out)
 	}
@@ -63,6 +62,44 @@ func TestTimedOutRunNamesBothLockSites(t *testing.T) {
 	}
 	if o.Hang == nil || len(o.Hang.Stuck) != 2 || !hasEvidence(v, "stacks") {
 		t.Errorf("hang report %+v, evidence %+v", o.Hang, v.Evidence)
+	}
+}
+
+// abbaCycle is how a verdict says the ABBA deadlock: each thread with the
+// holder of the mutex it waits for, and the cycle.
+func abbaCycle(t *testing.T, p hangers.Program) string {
+	return fmt.Sprintf("deadlocked: one blocked in pthread_mutex_lock at abba.c:%d waits for a mutex held by two; "+
+		"two blocked in pthread_mutex_lock at abba.c:%d waits for a mutex held by one; deadlock cycle: one → two → one",
+		p.Line(t, "LOCK-B-IN-ONE"), p.Line(t, "LOCK-A-IN-TWO"))
+}
+
+// TestTimedOutThreeThreadCycle: a lock cycle of three threads is said as
+// the cycle, each thread with the holder of its mutex.
+func TestTimedOutThreeThreadCycle(t *testing.T) {
+	t.Parallel()
+	p := hangers.Cycle3(t)
+	o, out := runUntilReady(t, p)
+	want := fmt.Sprintf("deadlocked: one blocked in pthread_mutex_lock at cycle3.c:%d waits for a mutex held by two; "+
+		"two blocked in pthread_mutex_lock at cycle3.c:%d waits for a mutex held by three; "+
+		"three blocked in pthread_mutex_lock at cycle3.c:%d waits for a mutex held by one; deadlock cycle: one → two → three → one",
+		p.Line(t, "LOCK-B-IN-ONE"), p.Line(t, "LOCK-C-IN-TWO"), p.Line(t, "LOCK-A-IN-THREE"))
+	if v := o.Verdict; v.Status != verdict.StatusTimeout || !strings.Contains(v.Line, want) {
+		t.Fatalf("verdict %q, want TIMED OUT naming %q\noutput:\n%s", v.Line, want, out)
+	}
+}
+
+// TestStallHolderBlockedInRead: two threads wait for a mutex whose holder
+// reads a pipe nobody writes; the stall's verdict names the holder and
+// where it is, and claims no deadlock.
+func TestStallHolderBlockedInRead(t *testing.T) {
+	t.Parallel()
+	p := hangers.HolderReads(t)
+	o, out := runWatched(t, 10*time.Minute, nil, p.Bin)
+	wantHung(t, o, out, "HUNG: no progress for 2s; waiting for locks: waiter (LWP ",
+		fmt.Sprintf("blocked in pthread_mutex_lock at holdread.c:%d waits for a mutex held by reader, blocked in read at holdread.c:%d; waiter (LWP ",
+			p.Line(t, "LOCK-HELD"), p.Line(t, "READ-HOLDING")))
+	if strings.Contains(o.Verdict.Line, "deadlock") {
+		t.Errorf("verdict %q claims a deadlock", o.Verdict.Line)
 	}
 }
 

@@ -53,9 +53,10 @@ func RunStored(ctx context.Context, r StoredRun) (Result, error) {
 	req.Output, req.OutputID, req.KeepCores = cp, cp.ID(), r.Store.CoreDir(cp.ID())
 	o, err := Run(ctx, req)
 	if err != nil {
-		cp.Abort()
+		err = StartFailure(err)
+		cp.AbortWith(err.Error())
 		k.remove()
-		return Result{}, StartFailure(err)
+		return Result{}, err
 	}
 	kept := cp.Close() // its progress stops: the rerun reports its own
 	if k != nil {

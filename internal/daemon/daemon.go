@@ -1,5 +1,6 @@
 // Package daemon is where the CLI's daemon lives and how it is reached: one
-// `triage serve --unix` per user, working directory and configuration,
+// `triage serve --unix` per user, working directory and configuration (see
+// docs/ARCHITECTURE.md "Front ends" for why per directory),
 // keeping stateful tools (background processes, debug and dump sessions,
 // session defaults) alive between `triage call` invocations.
 //
@@ -178,6 +179,7 @@ func Leave(p Paths) {
 	}
 	os.Remove(p.Log)
 	os.Remove(p.Lock) // held: a caller waiting on it locks the next one (Lock)
+	forgetIDs(p.Dir)
 }
 
 // Gone reports whether the daemon process pid has ended (a zombie counts).
@@ -209,14 +211,27 @@ func ReadPid(p Paths) int {
 	if err != nil {
 		return 0
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	first, _, _ := strings.Cut(string(b), "\n")
+	pid, _ := strconv.Atoi(strings.TrimSpace(first))
 	return pid
 }
 
+// ReadDir returns the directory the daemon recorded it serves (its
+// working directory: the pid file's second line), "" when there is none.
+func ReadDir(p Paths) string {
+	b, err := os.ReadFile(p.Pid)
+	if err != nil {
+		return ""
+	}
+	_, dir, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSuffix(dir, "\n")
+}
+
 // Listen creates the socket (mode 0600; the directory, 0700, already keeps
-// others out before the chmod) and records the pid; the returned function
-// removes both, unless another daemon has taken their place (the pid file
-// is then its own: one started when this one's socket had gone).
+// others out before the chmod) and records the pid and the directory it
+// serves; the returned function removes both, unless another daemon has
+// taken their place (the pid file is then its own: one started when this
+// one's socket had gone).
 func Listen(p Paths) (net.Listener, func(), error) {
 	os.Remove(p.Socket) // a stale one: the caller holds the lock, or was told to replace it
 	ln, err := net.Listen("unix", p.Socket)
@@ -227,7 +242,10 @@ func Listen(p Paths) (net.Listener, func(), error) {
 		ln.Close()
 		return nil, nil, fmt.Errorf("daemon socket: %w", err)
 	}
-	if err := os.WriteFile(p.Pid, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+	// The directory it serves is read by `daemon status --all`, also of a
+	// daemon that no longer answers.
+	wd, _ := os.Getwd()
+	if err := os.WriteFile(p.Pid, []byte(strconv.Itoa(os.Getpid())+"\n"+wd+"\n"), 0o600); err != nil {
 		ln.Close()
 		return nil, nil, fmt.Errorf("daemon pid file: %w", err)
 	}

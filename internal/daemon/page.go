@@ -30,18 +30,20 @@ func IsRequest(first byte) bool { return first != '{' }
 // ReadPageRequest reads the request line from r and returns the address it
 // asks the page to be served on.
 func ReadPageRequest(r *bufio.Reader) (string, error) {
-	line, err := r.ReadSlice('\n')
+	verb, arg, err := ReadRequest(r)
 	if err != nil {
-		return "", fmt.Errorf("reading the request: %w", err)
+		return "", err
 	}
-	if len(line) > maxRequest {
-		return "", fmt.Errorf("a request of %d bytes: at most %d", len(line), maxRequest)
+	return PageRequest(verb, arg)
+}
+
+// PageRequest returns the address a request (ReadRequest's verb and
+// argument) asks the page to be served on, or why it is no page request.
+func PageRequest(verb, arg string) (string, error) {
+	if verb+" " != pageVerb {
+		return "", fmt.Errorf("unknown request %.40q: the daemon serves MCP and %q requests", strings.TrimSpace(verb+" "+arg), strings.TrimSpace(pageVerb))
 	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(string(line)), pageVerb)
-	if !ok {
-		return "", fmt.Errorf("unknown request %.40q: the daemon serves MCP and %q requests", line, strings.TrimSpace(pageVerb))
-	}
-	return strings.TrimSpace(addr), nil
+	return arg, nil
 }
 
 // pageAnswer is the daemon's one-line answer to a page request.

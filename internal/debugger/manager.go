@@ -135,6 +135,12 @@ func (m *Manager) LoadCore(ctx context.Context, backend string, spec CoreSpec) (
 	})
 }
 
+// Numbers, when set, numbers new sessions in place of each manager's own
+// count: the CLI's daemon draws the numbers from a count all its user's
+// daemons share, so that an id names one session across them. Set once,
+// before any manager creates a session.
+var Numbers func() int
+
 func (m *Manager) create(ctx context.Context, name string, info SessionInfo, start func(Backend) (State, error)) (SessionInfo, error) {
 	name = ResolveBackend(name, "", m.opts.Default)
 	factory, ok := m.opts.Backends[name]
@@ -143,7 +149,11 @@ func (m *Manager) create(ctx context.Context, name string, info SessionInfo, sta
 	}
 	m.mu.Lock()
 	m.nextID++
-	id := "dbg-" + strconv.Itoa(m.nextID)
+	n := m.nextID
+	if Numbers != nil {
+		n = Numbers()
+	}
+	id := "dbg-" + strconv.Itoa(n)
 	m.mu.Unlock()
 
 	dir, err := m.sessionDir(id)

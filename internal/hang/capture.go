@@ -53,6 +53,9 @@ type Report struct {
 	// building, no test or program of the project had started, and no
 	// stacks were taken.
 	Building []string `json:"building,omitempty"`
+	// GoDumpCut: the goroutine dump was cut, so not every goroutine was
+	// read.
+	GoDumpCut bool `json:"go_dump_cut,omitempty"`
 	// Notes say what could not be taken.
 	Notes    []string      `json:"notes,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
@@ -218,6 +221,7 @@ func isGoProgram(pid int) bool {
 func attach(ctx context.Context, m spawn.Member, debugger string) (Process, []Stack, string) {
 	p := Process{Pid: m.Pid, Comm: m.Comm}
 	states := spawn.ThreadStates(m.Pid) // before the debugger stops them
+	futexes := futexWaits(m.Pid, states)
 	argv, parse, err := debuggerArgv(debugger, m.Pid)
 	if err != nil {
 		p.Err = err.Error()
@@ -244,8 +248,26 @@ func attach(ctx context.Context, m spawn.Member, debugger string) (Process, []St
 		}
 		stacks = append(stacks, st)
 	}
+	setMutexOwners(m.Pid, stacks, states, futexes)
 	text := fmt.Sprintf("\n--- stacks of pid %d (%s) taken by %s before the kill ---\n%s\n", m.Pid, m.Comm, p.Method, strings.TrimSpace(printed))
 	return p, stacks, text
+}
+
+// setMutexOwners names, for each thread waiting in glibc's
+// pthread_mutex_lock, the thread holding the mutex, read from the mutex
+// (its address is the futex the thread sleeps on): an owner that is not
+// another live thread of the process is not named.
+func setMutexOwners(pid int, stacks []Stack, states map[int]byte, futexes map[int]uint64) {
+	for i := range stacks {
+		st := &stacks[i]
+		addr, ok := futexes[st.LWP]
+		if !ok || !slices.ContainsFunc(st.Frames, isMutexLockFrame) {
+			continue
+		}
+		if owner := mutexOwner(pid, addr); owner != st.LWP && states[owner] != 0 {
+			st.MutexOwner = owner
+		}
+	}
 }
 
 // runDebugger runs a batch debugger and returns what it printed, its
@@ -323,6 +345,7 @@ func (r *Report) AddGoDump(out []byte, cut bool) {
 		return
 	}
 	if cut {
+		r.GoDumpCut = true
 		r.Notes = append(r.Notes, fmt.Sprintf("the goroutine dump was cut at %d MiB: %d goroutines read", MaxTap>>20, len(stacks)))
 	}
 	for i := range stacks {

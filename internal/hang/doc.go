@@ -26,5 +26,8 @@
 // deadlock, every lock site named), else threads busy in user code, else
 // the main thread or goroutine. The stuck place is each one's first frame
 // in the user's own code, with the wait reason (chan receive,
-// sync.Mutex.Lock, pthread_mutex_lock, running).
+// sync.Mutex.Lock, pthread_mutex_lock, running). A thread waiting for a
+// glibc mutex is named with the thread holding it (read from the mutex:
+// mutex_linux.go), a cycle of such waits is said as the deadlock's cycle,
+// and a holder waiting for no lock with where it is (holder.go, phrase.go).
 package hang

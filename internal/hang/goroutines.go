@@ -24,6 +24,9 @@ type Stack struct {
 	State     string           `json:"state,omitempty"`
 	Frames    []coredump.Frame `json:"frames"`
 	CreatedBy string           `json:"created_by,omitempty"` // the goroutine's creator
+	// MutexOwner is, for a thread waiting for a glibc pthread mutex, the
+	// LWP of the thread holding it; 0 when not known.
+	MutexOwner int `json:"mutex_owner,omitempty"`
 }
 
 // Kinds of Stack.

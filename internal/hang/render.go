@@ -11,7 +11,7 @@ const maxFramesShown = 8
 // WriteStuck renders the stacks that matter for a tool's text answer:
 //
 //	stacks at the kill (2 of 3; all in the output):
-//	  thread 2 "abba" — blocked in pthread_mutex_lock at abba.c:10
+//	  thread 2 "abba" — blocked in pthread_mutex_lock at abba.c:10 (LWP 12), waits for a mutex LWP 13 holds
 //	    #0 futex_wait at ../sysdeps/nptl/futex-internal.h:146
 //	    ...
 func (r *Report) WriteStuck(w io.Writer) {
@@ -28,7 +28,7 @@ func (r *Report) WriteStuck(w io.Writer) {
 		if st.Name != "" {
 			name = fmt.Sprintf(" %q", st.Name)
 		}
-		fmt.Fprintf(w, "  %s %d%s — %s\n", st.Kind, st.ID, name, where(s))
+		fmt.Fprintf(w, "  %s %d%s — %s%s\n", st.Kind, st.ID, name, where(s), holding(s))
 		for i, f := range st.Frames {
 			if i == maxFramesShown {
 				fmt.Fprintf(w, "    … %d more frames\n", len(st.Frames)-i)
@@ -40,6 +40,18 @@ func (r *Report) WriteStuck(w io.Writer) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+}
+
+// holding says which thread holds the mutex a thread waits for, or that
+// it holds one another waits for.
+func holding(s Stuck) string {
+	switch {
+	case s.HeldBy != 0:
+		return fmt.Sprintf(" (LWP %d), waits for a mutex LWP %d holds", s.LWP, s.HeldBy)
+	case s.Holder:
+		return fmt.Sprintf(" (LWP %d), holds a mutex another thread waits for", s.LWP)
+	}
+	return ""
 }
 
 func (r *Report) notes() []string {

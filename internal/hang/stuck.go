@@ -1,7 +1,6 @@
 package hang
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -27,6 +26,21 @@ type Stuck struct {
 	// read from the source of its frame in the test file: a framework
 	// that names a case only when it reports a failure never named it.
 	Case string `json:"case,omitempty"`
+	// LWP is a thread's kernel id; 0 for a goroutine.
+	LWP int `json:"lwp,omitempty"`
+	// HeldBy is, for a thread waiting for a mutex, the LWP of the thread
+	// holding it, when the mutex could be read (Stack.MutexOwner).
+	HeldBy int `json:"held_by,omitempty"`
+	// Holder marks a stack named for holding a mutex another waits for,
+	// not for a wait of its own.
+	Holder bool `json:"holder,omitempty"`
+	// AllBlocked, on the first of a Go program's stuck goroutines: every
+	// goroutine of its dump waited on a channel or a lock, none was
+	// running, runnable, in a syscall, asleep or waiting for the network.
+	AllBlocked bool `json:"all_blocked,omitempty"`
+	// MoreLocked, on the first: how many more stacks waited on locks than
+	// are named (a deadlock names maxDeadlocked).
+	MoreLocked int `json:"more_locked,omitempty"`
 }
 
 // maxDeadlocked bounds the lock waiters a deadlock names.
@@ -61,7 +75,13 @@ func (r *Report) Analyze(test string) []Stuck {
 			}
 		}
 	}
-	r.Stuck = r.pick(all, locks, test)
+	r.Stuck = r.withHolders(all, r.pick(all, locks, test))
+	if len(r.Stuck) > 0 {
+		r.Stuck[0].AllBlocked = r.Stuck[0].Kind == KindGoroutine && r.allGoroutinesBlocked()
+		if named := countLocked(r.Stuck); named >= 2 {
+			r.Stuck[0].MoreLocked = len(locks) - named
+		}
+	}
 	for i := range r.Stuck {
 		// When no report said which test ran, a Rust libtest thread does.
 		if r.Stuck[i].Test == "" && len(r.Stuck) == 1 {
@@ -184,7 +204,7 @@ func stuckAt(i int, st *Stack) (Stuck, bool) {
 	if u < 0 {
 		return Stuck{}, false
 	}
-	s := Stuck{Stack: i, Kind: st.Kind, ID: st.ID, Frame: st.Frames[u]}
+	s := Stuck{Stack: i, Kind: st.Kind, ID: st.ID, LWP: st.LWP, Frame: st.Frames[u]}
 	if st.Kind == KindGoroutine {
 		s.Reason = st.State
 		s.Lock = goLockWait(st.State, st.Frames[:u])
@@ -195,6 +215,9 @@ func stuckAt(i int, st *Stack) (Stuck, bool) {
 	// there (it may have been on its way in, or just woken).
 	var known bool
 	s.Reason, s.Lock, known = nativeWait(st.Frames[:u])
+	if s.Lock {
+		s.HeldBy = st.MutexOwner
+	}
 	if !known && (st.State == "running" || s.Reason == "") {
 		s.Reason = "running"
 	}
@@ -223,9 +246,7 @@ var nativeCalls = []struct {
 	reason string
 	lock   bool
 }{
-	{func(fn string) bool {
-		return strings.Contains(fn, "pthread_mutex_lock") || strings.Contains(fn, "lll_lock_wait")
-	}, "pthread_mutex_lock", true},
+	{isMutexLock, "pthread_mutex_lock", true},
 	{func(fn string) bool { return strings.Contains(fn, "pthread_rwlock_") }, "pthread_rwlock", true},
 	{func(fn string) bool { return strings.Contains(fn, "Mutex") && strings.Contains(fn, "lock") }, "Mutex::lock", true},
 	{func(fn string) bool { return strings.Contains(fn, "RwLock") }, "RwLock", true},
@@ -239,6 +260,14 @@ var nativeCalls = []struct {
 	{func(fn string) bool { return strings.HasSuffix(fn, "read") || strings.Contains(fn, "recv") }, "read", false},
 	{func(fn string) bool { return strings.Contains(fn, "futex") }, "futex wait", false},
 }
+
+// isMutexLock reports whether a native function is a pthread mutex's lock
+// (glibc's ___pthread_mutex_lock, __lll_lock_wait).
+func isMutexLock(fn string) bool {
+	return strings.Contains(fn, "pthread_mutex_lock") || strings.Contains(fn, "lll_lock_wait")
+}
+
+func isMutexLockFrame(f coredump.Frame) bool { return isMutexLock(f.Function) }
 
 // nativeWait names the blocking call among a thread's library frames;
 // known is false when none is a call nativeCalls knows (the outermost
@@ -290,51 +319,4 @@ func isMain(st *Stack) bool {
 		return st.ID == 1
 	}
 	return st.ID == 1 || st.LWP != 0 && st.LWP == st.Pid
-}
-
-// Phrase says where a hung program was stuck, for a verdict line:
-//
-//	in TestWaitsForever, blocked in chan receive at hang_test.go:7
-//	in spin, running at spin.c:4
-//	in test_bits (popcount counts set bits), running at bits.cpp:29
-//	deadlocked: one blocked in pthread_mutex_lock at abba.c:8; two blocked in pthread_mutex_lock at abba.c:14
-func Phrase(stuck []Stuck) string {
-	switch len(stuck) {
-	case 0:
-		return ""
-	case 1:
-		s := stuck[0]
-		who := s.Test
-		if who == "" {
-			who = shortFunction(s.Frame.Function)
-		} else if s.Case != "" && s.Case != who {
-			who += " (" + s.Case + ")"
-		}
-		return fmt.Sprintf("in %s, %s", who, where(s))
-	}
-	parts := make([]string, len(stuck))
-	for i, s := range stuck {
-		parts[i] = shortFunction(s.Frame.Function) + " " + where(s)
-	}
-	return "deadlocked: " + strings.Join(parts, "; ")
-}
-
-func where(s Stuck) string {
-	loc := fmt.Sprintf("%s:%d", path.Base(s.Frame.File), s.Frame.Line)
-	if s.Reason == "running" {
-		return "running at " + loc
-	}
-	return fmt.Sprintf("blocked in %s at %s", s.Reason, loc)
-}
-
-// shortFunction drops a Go function's import path ("example.com/m/pkg.f"
-// -> "pkg.f").
-func shortFunction(fn string) string {
-	if fn == "" {
-		return "??"
-	}
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 && !strings.Contains(fn, "::") {
-		return fn[i+1:]
-	}
-	return fn
 }

@@ -66,6 +66,8 @@ type Call struct {
 	Rooms *scratch.Rooms
 
 	removeCover func() // removes coverageDir's directory
+	// repeatRun is the run's number in a repeat (repeat.go), 0 outside one.
+	repeatRun int
 }
 
 // Called is a finished call, for its answer.
@@ -149,7 +151,7 @@ func (c *Call) plan() (steps []toolchain.Step, tc, mkdir string, err error) {
 		// option the toolchain cannot honour: the caller's to fix
 		return nil, "", "", fault.Usage(err)
 	}
-	return steps, tc, mkdir, nil
+	return c.repeatSteps(steps), tc, mkdir, nil
 }
 
 // request is the run of steps into cp.

@@ -23,6 +23,9 @@ type UnixOptions struct {
 	// Busy reports state that must outlive idleness: a background
 	// process, a debug or dump session.
 	Busy func() bool
+	// Status, when set, answers a status request (`triage daemon status`)
+	// with what the daemon holds.
+	Status func() daemon.Status
 }
 
 // ServeUnix serves MCP on ln, one session per connection (newline-delimited
@@ -79,16 +82,16 @@ func (s *Server) ServeUnix(ctx context.Context, ln net.Listener, o UnixOptions) 
 		go func() {
 			defer conns.Done()
 			defer open.Add(-1)
-			s.serveConn(ctx, c, page)
+			s.serveConn(ctx, c, page, o.Status)
 			lastUsed.Store(time.Now().UnixNano())
 		}()
 	}
 }
 
 // serveConn runs one client's session on c until either side ends it, or
-// answers the daemon's own request (the web page) when that is what c
-// carries.
-func (s *Server) serveConn(ctx context.Context, c net.Conn, page *pageServer) {
+// answers the daemon's own request (the web page, its status) when that is
+// what c carries.
+func (s *Server) serveConn(ctx context.Context, c net.Conn, page *pageServer, status func() daemon.Status) {
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() }) // a client that never writes
 	defer stop()
@@ -98,7 +101,14 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn, page *pageServer) {
 		return // a liveness probe: dialled and closed
 	}
 	if daemon.IsRequest(first[0]) {
-		addr, err := daemon.ReadPageRequest(r)
+		verb, addr, err := daemon.ReadRequest(r)
+		if err == nil && daemon.IsStatus(verb) && status != nil {
+			daemon.AnswerStatus(c, status()) // not a use: asking keeps no daemon alive
+			return
+		}
+		if err == nil {
+			addr, err = daemon.PageRequest(verb, addr)
+		}
 		url := ""
 		if err == nil {
 			url, err = page.login(addr)

@@ -16,6 +16,11 @@ type Filter struct {
 	Text     string   // a substring of the verdict line, argv, tool or directory
 	Offset   int      // entries skipped, newest first
 	Limit    int      // entries returned (0: 50; at most MaxFilterLimit)
+	// AskedEngine, when set, names the tools whose engine commands (an
+	// entry with Meta.Engine) a caller asked for: an engine's entry of
+	// any other tool is a command that tool ran on its own (a
+	// dump_report's gdb commands) and is left out.
+	AskedEngine []string
 }
 
 // MaxFilterLimit bounds one page of a filtered listing.
@@ -45,6 +50,12 @@ func (s *Store) Find(ctx context.Context, f Filter) (Listing, error) {
 		where += ` AND status IN (?` + strings.Repeat(`,?`, len(f.Statuses)-1) + `)`
 		for _, st := range f.Statuses {
 			args = append(args, st)
+		}
+	}
+	if len(f.AskedEngine) > 0 {
+		where += ` AND (engine='' OR tool IN (?` + strings.Repeat(`,?`, len(f.AskedEngine)-1) + `))`
+		for _, t := range f.AskedEngine {
+			args = append(args, t)
 		}
 	}
 	if f.Text != "" {

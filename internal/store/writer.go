@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/identity"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // Writer streams one output into the store. Complete lines are committed in
@@ -238,17 +239,29 @@ func (w *Writer) Finish(ctx context.Context, f Final) error {
 }
 
 // Abort ends the output as incomplete, keeping what was committed.
-func (w *Writer) Abort() {
+func (w *Writer) Abort() { w.AbortWith("") }
+
+// AbortWith is Abort that keeps why as the entry's verdict line: the error
+// its call answered (a program that cannot start), which the web page
+// shows in place of an output that never came.
+func (w *Writer) AbortWith(why string) {
 	if w.done {
 		return
 	}
 	w.done = true
 	w.closeBody()
-	if now := time.Now(); w.s.endRow(context.Background(), w.id, now) != nil {
+	now := time.Now()
+	if w.s.endRow(context.Background(), w.id, now) != nil {
 		w.s.strand(w.id, now) // a full disk: shown incomplete, recorded later
+	} else if why != "" && !w.s.diskFull.Load() {
+		w.s.exec(context.Background(), `UPDATE outputs SET verdict=? WHERE id=?`, textclip.String(why, maxAbortBytes), w.id) // the row is ended either way
 	}
 	w.s.changes.Notify()
 }
+
+// maxAbortBytes bounds an aborted entry's verdict line: an error may quote
+// a client's argument whole.
+const maxAbortBytes = 4 << 10
 
 func (w *Writer) closeBody() {
 	<-w.opened

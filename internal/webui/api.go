@@ -80,6 +80,11 @@ var statusClass = map[string][]string{
 	"incomplete":  {"incomplete"},
 }
 
+// askedEngine are the tools whose stored engine commands a caller asked
+// for. The Runs list leaves out the others' (a dump_report's nine gdb
+// commands): their session's history links to them.
+var askedEngine = []string{"dump_command", "debug_command", "debug_logpoints"}
+
 // runs answers one page of the stored entries, newest first, filtered by
 // status, tool and text, with their count.
 func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
@@ -89,7 +94,8 @@ func (u *UI) runs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	l, err := st.Find(r.Context(), store.Filter{Statuses: statusClass[q.Get("status")], Tool: q.Get("tool"), Text: q.Get("q"), Offset: offset, Limit: limit})
+	l, err := st.Find(r.Context(), store.Filter{Statuses: statusClass[q.Get("status")], Tool: q.Get("tool"), Text: q.Get("q"),
+		Offset: offset, Limit: limit, AskedEngine: askedEngine})
 	if err != nil {
 		fail(w, err)
 		return

@@ -27,6 +27,14 @@ type site struct {
 	mcp   *mcp.ClientSession
 	ids   map[string]string // output ids by name
 	shots string            // where screenshots go
+	ts    *httptest.Server
+}
+
+// stop makes the server stop answering, as `triage daemon stop` does: its
+// connections are cut and no new one is taken.
+func (s *site) stop() {
+	s.ts.Listener.Close()
+	s.ts.CloseClientConnections()
 }
 
 // chromium is Debian's, as scripts/install-deps.sh installs it.
@@ -56,7 +64,7 @@ func newSite(t *testing.T) (*site, context.Context) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	s := &site{base: ts.URL, srv: srv, mcp: cs, ids: map[string]string{}, shots: os.Getenv("TRIAGE_UI_SHOTS")}
+	s := &site{base: ts.URL, srv: srv, mcp: cs, ids: map[string]string{}, shots: os.Getenv("TRIAGE_UI_SHOTS"), ts: ts}
 	if s.shots == "" {
 		s.shots = t.TempDir()
 	}

@@ -18,6 +18,8 @@ type answer struct {
 	Verdict      json.RawMessage `json:"verdict"` // run: an object; the others: the line
 	Core         string          `json:"core"`
 	Backtrace    []frame         `json:"backtrace"`
+	CrashSite    *crashSite      `json:"crash_site"` // run's
+	Next         []hint          `json:"next"`       // build and test's
 	Crash        *testCrash      `json:"crash"`
 	Hang         *hangReport     `json:"hang"`
 	Tests        *testReport     `json:"tests"`
@@ -31,6 +33,9 @@ type answer struct {
 }
 
 type runVerdict struct {
+	Signal      string       `json:"signal"`
+	Meaning     string       `json:"meaning"`
+	Hints       []hint       `json:"hints"`
 	Evidence    []evidence   `json:"evidence"`
 	CrashFrame  *frame       `json:"crash_frame"`
 	MemoryError *memoryError `json:"memory_error"`
@@ -75,26 +80,21 @@ type evidence struct {
 }
 
 type testCrash struct {
-	Test      string  `json:"test"`
-	Signal    string  `json:"signal"`
-	Message   string  `json:"message"`
-	Core      string  `json:"core"`
-	Backtrace []frame `json:"backtrace"`
-	Frame     *frame  `json:"frame"`
-	NoCore    string  `json:"no_core"`
+	Test      string     `json:"test"`
+	Signal    string     `json:"signal"`
+	Message   string     `json:"message"`
+	Core      string     `json:"core"`
+	Backtrace []frame    `json:"backtrace"`
+	Frame     *frame     `json:"frame"`
+	NoCore    string     `json:"no_core"`
+	Site      *crashSite `json:"site"`
 	// MemoryError is the crashed test's rerun under memcheck.
 	MemoryError *memoryError `json:"memory_error"`
 }
 
 type hangReport struct {
-	Stacks []struct {
-		Kind   string  `json:"kind"`
-		ID     int     `json:"id"`
-		Name   string  `json:"name"`
-		State  string  `json:"state"`
-		Frames []frame `json:"frames"`
-	} `json:"stacks"`
-	Stuck []struct {
+	Stacks []hangStack `json:"stacks"`
+	Stuck  []struct {
 		Stack  int    `json:"stack"`
 		Reason string `json:"reason"`
 		Test   string `json:"test"`
@@ -158,12 +158,16 @@ type findings struct {
 	CrashedTest string        `json:"crashed_test,omitempty"`
 	Signal      string        `json:"signal,omitempty"`
 	Message     string        `json:"message,omitempty"`
+	Ending      string        `json:"ending,omitempty"` // a signalled run's signal and what it means
+	Site        *crashSite    `json:"site,omitempty"`   // the crash site: source, arguments and locals, callers
+	Next        []nextStep    `json:"next,omitempty"`   // the calls the answer suggests, as CLI commands
 	NoCore      string        `json:"no_core,omitempty"`
 	Memcheck    *memoryError  `json:"memcheck,omitempty"` // valgrind memcheck's report, shown first
 	Frames      []frame       `json:"frames,omitempty"`   // the crashing thread's first look
 	Evidence    []evidence    `json:"evidence,omitempty"` // the verdict's: core dumps, reports, backtraces
 	Reports     []crashReport `json:"reports,omitempty"`  // crash report summaries
 	Stuck       []stuck       `json:"stuck,omitempty"`    // a hang's stuck stacks
+	Stacks      []stuck       `json:"stacks,omitempty"`   // a hang's stacks when none was seen stuck
 	Tests       *tests        `json:"tests,omitempty"`
 	Diagnostics []diagnostic  `json:"diagnostics,omitempty"`
 	Cut         []string      `json:"cut,omitempty"` // what the kept answer had to leave out
@@ -203,9 +207,11 @@ func findingsOf(raw json.RawMessage) *findings {
 		return nil
 	}
 	f := &findings{Core: a.Core, Frames: a.Backtrace, Diagnostics: a.Diagnostics, Cut: a.Cut, Reports: a.CrashReports}
+	f.Site, f.Next = a.CrashSite, nextSteps(a.Next)
 	var v runVerdict
 	if json.Unmarshal(a.Verdict, &v) == nil { // run's verdict object
 		f.Evidence, f.Memcheck = v.Evidence, v.MemoryError
+		f.Ending, f.Next = ending(v), append(nextSteps(v.Hints), f.Next...)
 		markProject(f.Frames, v.CrashFrame)
 	}
 	if c := a.Crash; c != nil {
@@ -214,27 +220,16 @@ func findingsOf(raw json.RawMessage) *findings {
 			f.Frames = c.Backtrace
 		}
 		markProject(f.Frames, c.Frame)
-		f.Memcheck = cmp.Or(c.MemoryError, f.Memcheck)
+		f.Memcheck, f.Site = cmp.Or(c.MemoryError, f.Memcheck), cmp.Or(c.Site, f.Site)
 	}
 	if a.Launch != nil {
 		f.Reports = append(f.Reports, a.Launch.CrashReports...)
 	}
-	if h := a.Hang; h != nil {
-		for _, s := range h.Stuck {
-			st := stuck{Reason: s.Reason, Test: s.Test, Frames: []frame{s.Frame}}
-			if s.Stack >= 0 && s.Stack < len(h.Stacks) {
-				k := h.Stacks[s.Stack]
-				st.Stack = strings.TrimSpace(k.Kind + " " + strconv.Itoa(k.ID) + " " + k.Name)
-				if k.State != "" {
-					st.Stack += " (" + k.State + ")"
-				}
-				st.Frames = k.Frames
-				markProject(st.Frames, &s.Frame)
-			}
-			f.Stuck = append(f.Stuck, st)
-		}
-	}
+	f.Stuck, f.Stacks = a.Hang.view()
 	f.Tests = testsOf(a.Tests, a.XCResult)
+	if a.Crash != nil {
+		f.Tests.placeCrash(a.Crash)
+	}
 	return f
 }
 
@@ -306,4 +301,24 @@ func xcFailures(xc *xcSummary, cases []testCase) []testCase {
 		out = append(out, c)
 	}
 	return out
+}
+
+// placeCrash gives the crashed test's case, which the runner's log left
+// without a place, the crash's: its site, else the verdict's crash frame.
+func (t *tests) placeCrash(c *testCrash) {
+	file, line := "", 0
+	switch {
+	case c.Site != nil && c.Site.File != "":
+		file, line = c.Site.File, c.Site.Line
+	case c.Frame != nil && c.Frame.File != "":
+		file, line = c.Frame.File, c.Frame.Line
+	}
+	if t == nil || file == "" {
+		return
+	}
+	for i, k := range t.Cases {
+		if k.Status == "crashed" && k.File == "" && (c.Test == "" || k.Name == c.Test || strings.HasSuffix(c.Test, k.Name)) {
+			t.Cases[i].File, t.Cases[i].Line = file, line
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package webui
 
 import (
-	"html/template"
+	"fmt"
+	"html"
 	"net/http"
+	"net/url"
 
 	"github.com/triage-dev/triage/internal/identity"
 )
@@ -61,17 +63,20 @@ func sameOrigin(r *http.Request) bool {
 // script or style at all, and a form that posts to the page only.
 const confirmPolicy = "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-var confirmPage = template.Must(template.New("confirm").Parse(`<!doctype html>
+// confirmPage is the confirmation page; its %[n]s are HTML-escaped. It
+// is written with fmt, not html/template: the template package's reflection
+// keeps every exported method in the binary (megabytes).
+const confirmPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>triage: log in as another identity?</title></head>
 <body>
 <h1>Log in as another identity?</h1>
-<p>This browser is logged in to triage's page as {{.Current}}.
-The link you opened logs in as {{.Target}} instead: the page would then show that identity's runs and sessions, not yours.</p>
+<p>This browser is logged in to triage's page as %[1]s.
+The link you opened logs in as %[2]s instead: the page would then show that identity's runs and sessions, not yours.</p>
 <p>If you did not mean to open a login link (another page may have opened it), keep your login.</p>
-<form method="post" action="/ui/login?code={{.Code}}"><button type="submit">Log in as {{.Target}}</button></form>
-<p><a href="/ui/">Keep the login as {{.Current}}</a></p>
+<form method="post" action="/ui/login?code=%[3]s"><button type="submit">Log in as %[2]s</button></form>
+<p><a href="/ui/">Keep the login as %[1]s</a></p>
 </body></html>
-`))
+`
 
 // confirmLogin answers the confirmation page of a login as target from a
 // browser logged in as current; the code is not used.
@@ -83,7 +88,7 @@ func confirmLogin(w http.ResponseWriter, code string, current, target identity.C
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	confirmPage.Execute(w, map[string]string{"Code": code, "Current": describe(current), "Target": describe(target)})
+	fmt.Fprintf(w, confirmPage, html.EscapeString(describe(current)), html.EscapeString(describe(target)), html.EscapeString(url.QueryEscape(code)))
 }
 
 // describe names an identity for a person.

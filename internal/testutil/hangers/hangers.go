@@ -88,8 +88,9 @@ func run(t testing.TB, dir string, env map[string]string, argv ...string) {
 }
 
 // ABBA is a C program whose two threads each hold one mutex and wait for
-// the other's; main waits in pthread_join. Lines "LOCK-B-IN-ONE" and
-// "LOCK-A-IN-TWO" are where they block.
+// the other's; main waits in pthread_join, and says "ready" once both
+// sleep in their lock. Lines "LOCK-B-IN-ONE" and "LOCK-A-IN-TWO" are
+// where they block.
 func ABBA(t testing.TB) Program {
 	t.Helper()
 	Need(t, "gcc")
@@ -100,15 +101,14 @@ func ABBA(t testing.TB) Program {
 	return p
 }
 
-const abbaC = `#include <pthread.h>
-#include <stdio.h>
-
+const abbaC = asleepC + `
 static pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t all_hold_one;
 
 static void *one(void *arg) {
 	pthread_mutex_lock(&a);
 	pthread_barrier_wait(&all_hold_one);
+	about_to_block(0);
 	pthread_mutex_lock(&b); /* LOCK-B-IN-ONE */
 	return arg;
 }
@@ -116,6 +116,7 @@ static void *one(void *arg) {
 static void *two(void *arg) {
 	pthread_mutex_lock(&b);
 	pthread_barrier_wait(&all_hold_one);
+	about_to_block(1);
 	pthread_mutex_lock(&a); /* LOCK-A-IN-TWO */
 	return arg;
 }
@@ -126,6 +127,8 @@ int main(void) {
 	pthread_create(&t1, 0, one, 0);
 	pthread_create(&t2, 0, two, 0);
 	pthread_barrier_wait(&all_hold_one);
+	wait_asleep(0);
+	wait_asleep(1);
 	puts("ready");
 	fflush(stdout);
 	pthread_join(t1, 0);

@@ -106,11 +106,25 @@ document.addEventListener('keydown', (ev) => {
 
 function live() {
   const badge = document.getElementById('live');
+  const banner = document.getElementById('offline');
   const es = new EventSource('/ui/api/events');
-  es.addEventListener('ready', () => { badge.textContent = 'live'; badge.classList.add('on'); });
+  // Offline (the server stopped: `triage daemon stop`) greys the whole page
+  // under a banner: what it shows may no longer be so. The event stream
+  // reconnects by itself, and its "ready" lifts both.
+  const online = (on) => {
+    badge.textContent = on ? 'live' : 'offline';
+    badge.classList.toggle('on', on);
+    banner.hidden = on;
+    document.body.classList.toggle('offline', !on);
+  };
+  es.addEventListener('ready', () => {
+    const was = document.body.classList.contains('offline');
+    online(true);
+    if (was && page.reload) page.reload(); // what changed while it was away
+  });
   es.addEventListener('runs', () => { if (page.reload) page.reload(); });
   es.addEventListener('sessions', () => { if (page.name === 'sessions' && page.reload) page.reload(); });
-  es.onerror = () => { badge.textContent = 'offline'; badge.classList.remove('on'); };
+  es.onerror = () => online(false);
 }
 
 // ---- doctor ----

@@ -1,7 +1,9 @@
 // What a run's kept answer shows between its verdict and its output: the
-// evidence (valgrind memcheck's report first, core, backtrace with the
-// project's frame marked, crash reports, a hang's stuck stacks), the parsed tests (failures first, a
-// pass/fail strip per suite) and the diagnostics. Every string goes into
+// evidence (valgrind memcheck's report first, core, the crash site with its
+// source, variables and callers, backtrace with the project's frame marked,
+// crash reports, a hang's stacks), the next calls as CLI commands, the
+// parsed tests (failures first, a pass/fail strip per suite) and the
+// diagnostics. Every string goes into
 // the document as text (el()).
 'use strict';
 
@@ -38,6 +40,42 @@ window.TriageFindings = (() => {
           el('a', { href: `/ui/api/runs/${id}/raw`, download: m.output_id + '.xml' }, 'raw'), ')'] : null));
   }
 
+  // source draws a site's lines, the faulting (or calling) one marked.
+  function source(lines) {
+    return el('pre', { class: 'source' }, (lines || []).map((l) => el('span', { class: 'src' + (l.current ? ' cur' : '') },
+      (l.current ? '> ' : '  ') + String(l.line).padStart(5) + ' | ' + l.text + '\n')));
+  }
+
+  function vars(label, vs, cut) {
+    if (!(vs && vs.length) && !cut) return null;
+    return el('p', { class: 'mono vars' }, label + ': ', (vs || []).map((v, i) => [i ? ', ' : '',
+      el('span', { class: 'var' + (v.near_fault ? ' near-fault' : '') }, v.name + ' = ' + v.value)]), cut ? ` (and ${cut} more)` : '');
+  }
+
+  function where(x) { return (x.function ? x.function + ' at ' : '') + loc(x.file, x.line) + (x.frame >= 0 ? ` (frame #${x.frame})` : ''); }
+
+  // site is the crash site as the answer shows it (crashsite.WriteText):
+  // its source, arguments and locals, the fault address beside the
+  // pointers near it, then each caller toward it after the sentence that
+  // says which argument it passed.
+  function site(s) {
+    const near = (s.args || []).concat(s.locals || []).filter((v) => v.near_fault).map((v) => v.name + ' = ' + v.value);
+    return el('div', { class: 'site', id: 'site' },
+      el('p', { class: 'mono crashed' }, 'crash site: ' + where(s)), source(s.source),
+      vars('args', s.args), vars('locals', s.locals, s.vars_cut),
+      s.fault_addr ? el('p', { class: 'mono fault' }, 'fault address ' + s.fault_addr + (near.length ? ': ' + near.join(', ') : '')) : null,
+      (s.callers || []).map((c) => el('div', { class: 'caller' },
+        c.param ? el('p', { class: 'mono passed' }, `\`${c.param}\` is frame #${c.frame}'s \`${c.expr}\``) : null,
+        el('p', { class: 'mono' }, 'called from: ' + where(c)), source(c.source), vars('args', c.args), vars('locals', c.locals, c.vars_cut))));
+  }
+
+  // next lists the calls the answer suggests, as the CLI commands a
+  // person pastes.
+  function next(ns) {
+    return [el('section', { id: 'next' }, el('h2', {}, 'Next'), el('ul', { class: 'next' }, ns.map((n) => el('li', {},
+      el('span', {}, n.text), n.command ? [': ', el('code', { class: 'cmd' }, n.command)] : null))))];
+  }
+
   function evidence(f, e) {
     const items = [];
     if (f.memcheck) items.push(el('h3', {}, 'Memcheck'), memcheck(f.memcheck));
@@ -48,6 +86,7 @@ window.TriageFindings = (() => {
     if (f.crashed_test || f.signal || f.message) {
       items.push(el('p', { class: 'crashed' }, [f.crashed_test && 'test ' + f.crashed_test, f.signal, f.message].filter(Boolean).join(' · ')));
     }
+    if (f.site) items.push(el('h3', {}, 'Crash site'), site(f.site));
     if (f.frames && f.frames.length) items.push(el('h3', {}, 'Backtrace (crashing thread)'), frames(f.frames));
     for (const v of f.evidence || []) {
       if (v.kind === 'core_dump' && (v.path === f.core || cores.has(v.path))) continue; // shown above
@@ -60,6 +99,10 @@ window.TriageFindings = (() => {
     }
     for (const s of f.stuck || []) {
       items.push(el('div', { class: 'stuck' }, el('h3', {}, 'Stuck: ' + [s.stack, s.reason, s.test && 'in test ' + s.test].filter(Boolean).join(' — ')), frames(s.frames || [])));
+    }
+    if (f.stacks && f.stacks.length) {
+      items.push(el('h3', {}, (f.stuck && f.stuck.length ? 'Other stacks' : 'Stacks') + ' before the kill'),
+        f.stacks.map((s) => el('div', { class: 'stack' }, el('p', { class: 'mono' }, s.stack), frames(s.frames || []))));
     }
     if (cores.size === 0 && items.length === 0) return [];
     return [el('section', { id: 'evidence' }, el('h2', {}, 'Evidence'), items)];
@@ -102,6 +145,7 @@ window.TriageFindings = (() => {
     const f = e.findings || {};
     return [
       ...evidence(f, e),
+      ...(f.next && f.next.length ? next(f.next) : []),
       ...(f.tests ? tests(f.tests) : []),
       ...(f.diagnostics && f.diagnostics.length ? diagnostics(f.diagnostics) : []),
       ...(f.cut && f.cut.length ? [el('p', { class: 'muted' }, 'The kept answer was cut to its bound: ' + f.cut.join('; '))] : []),

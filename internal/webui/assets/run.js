@@ -41,7 +41,7 @@ window.TriageRun = (() => {
 
   function renderHead(head, e) {
     const meta = [['id', e.id], ['tool', e.tool], ['command', (e.argv || []).join(' ')], ['directory', e.cwd],
-      ['status', e.status], ['exit code', e.exit_code], ['started', new Date(e.created).toLocaleString()],
+      ['status', e.status], e.findings && e.findings.ending ? ['signal', e.findings.ending] : ['exit code', e.exit_code], ['started', new Date(e.created).toLocaleString()],
       ['duration', fmtDur(duration(e))], ['lines', e.lines], ['bytes', e.bytes], ['complete', e.complete ? 'yes' : 'no']];
     head.replaceChildren(
       el('p', { class: 'muted' }, el('a', { href: '/ui/' }, '← Runs')),

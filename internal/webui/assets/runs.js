@@ -60,9 +60,10 @@ window.TriageRuns = (() => {
     sel = i >= 0 ? i : Math.min(sel, Math.max(l.entries.length - 1, 0));
     const rows = l.entries.map((e, i) => el('tr', {
       class: 'run' + (i === sel ? ' sel' : ''), tabindex: -1, 'data-id': e.id, 'aria-selected': i === sel,
-      onclick: () => open(e.id),
+      onclick: (ev) => { if (!ev.target.closest('a')) open(e.id); }, // a link navigates by itself
     },
-    el('td', { class: 'verdict ' + stClass('st-', e.status) }, e.verdict || (e.status === 'running' ? e.progress || 'running… (' + e.lines + ' lines so far)' : e.status)),
+    el('td', { class: 'verdict ' + stClass('st-', e.status) }, el('a', { class: 'open', href: href(e.id) },
+      e.verdict || (e.status === 'running' ? e.progress || 'running… (' + e.lines + ' lines so far)' : e.status))),
     el('td', {}, e.tool), el('td', { class: 'argv' }, (e.argv || []).join(' ')),
     el('td', { title: e.created }, age(e.created)), el('td', {}, fmtDur(duration(e))), el('td', {}, e.lines)));
     const pager = el('div', { class: 'pager' },
@@ -89,7 +90,11 @@ window.TriageRuns = (() => {
     return el('div', { class: 'timeline', 'aria-label': 'timeline of these runs' }, bars);
   }
 
-  function open(id) { navigate('/ui/runs/' + encodeURIComponent(id)); }
+  // href is a run's page: each row's verdict links to it, so a row opens
+  // in a new tab, is copied or bookmarked as any link.
+  function href(id) { return '/ui/runs/' + encodeURIComponent(id); }
+
+  function open(id) { navigate(href(id)); }
 
   function keydown(ev, list, text) {
     if (ev.target === text) {

@@ -23,12 +23,20 @@
     try { s = await api('sessions'); } catch (e) { return showError(e); }
     if (mine !== seq || page.name !== 'sessions') return;
     const y = window.scrollY;
+    // A redraw moves the open tails into the new table, which scrolls them
+    // back to their top: each goes back where it was, at its end if it was.
+    const kept = [...tails.values()].map(({ out }) => [out, atEnd(out), out.scrollTop]);
     main().replaceChildren(el('h1', {}, 'Sessions'),
       el('h2', {}, 'Debug sessions'), list(s.debug, debugCard, 'No debug session.'),
       el('h2', {}, 'Dump sessions'), list(s.dumps, dumpCard, 'No dump session.'),
       el('h2', {}, 'Background processes'), processes(s.processes));
     window.scrollTo(0, y);
+    for (const [out, end, top] of kept) out.scrollTop = end ? out.scrollHeight : top;
   }
+
+  // atEnd: a tail shows its last line (it follows new ones); one scrolled
+  // up to read stays where it is.
+  function atEnd(out) { return out.scrollTop + out.clientHeight >= out.scrollHeight - 4; }
 
   function list(items, card, none) {
     return items.length ? el('div', { class: 'cards' }, items.map(card)) : el('p', { class: 'muted' }, none);
@@ -161,9 +169,10 @@
           out.append(document.createTextNode('[' + e.message + ']\n'));
           return;
         }
+        const follow = atEnd(out);
         for (const l of v.lines) out.append(document.createTextNode(l + '\n'));
         while (out.childNodes.length > 2000) out.firstChild.remove();
-        out.scrollTop = out.scrollHeight;
+        if (follow) out.scrollTop = out.scrollHeight;
         cursor = v.offset + v.lines.length;
         if (!v.lines.length && !v.more) {
           const s = await api('sessions').catch(() => null);

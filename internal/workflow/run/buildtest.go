@@ -30,6 +30,7 @@ type planRequest struct {
 	coverage                   string            // a coverage run's file filter; "" for none
 	memcheckOff                bool              // test's memcheck: false
 	stallS                     *duration.Seconds // stall_s: nil for the default (stall.go)
+	repeat                     pipeline.Repeat   // test's repeat and until_fail (repeat.go)
 }
 
 // check reads the log level and the time limit (def when not given).
@@ -165,6 +166,7 @@ func (r planRequest) render(d *pipeline.Called) catalog.Result[BuildTestOutput] 
 	if c := res.Crash; c != nil {
 		out.Next = wire.HintsOf(toolchain.TestRebuildHints(tc, r.testCall(), c.NoDebugInfo, c.Test))
 	}
+	out.Next = append(out.Next, r.repeatHint(res, tc)...) // repeat.go
 	out.Build = toolchain.BuildNote(tc, r.projectDir, r.options)
 	out.Captured = catalog.NewCaptured(cr.ID, cr.Lines, cr.Truncated(res.Log.Lines))
 	outcome := catalog.OK

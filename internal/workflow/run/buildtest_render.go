@@ -60,11 +60,19 @@ func writeNext(b *strings.Builder, out BuildTestOutput, crash *pipeline.TestCras
 			fmt.Fprintf(b, "  - %s\n", n)
 		}
 	}
+	var repeat []wire.Hint // "flaky or real?" comes after what examines this run
 	for _, h := range out.Next {
+		if _, ok := h.Args["repeat"]; ok {
+			repeat = append(repeat, h)
+			continue
+		}
 		writeHint(b, h)
 	}
 	if crash != nil && crash.Core != "" {
 		writeCoreNext(b, crash.Core, crash.Program, out.SSHHost)
+	}
+	for _, h := range repeat {
+		writeHint(b, h)
 	}
 }
 

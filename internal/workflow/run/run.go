@@ -57,12 +57,16 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "check").          // as for run
 			Unlisted("", "configure_args"). // as for build
 			Unlisted("", "stall_s").        // as for run
+			// Over the tools/list budget too; shown by test --help.
+			Unlisted("", "repeat", "until_fail").
 			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).
 			Unlisted("", "memcheck"). // on by default, seldom turned off: not worth its tokens in every tools/list
 			Unlisted("", "check").    // as memcheck: over the tools/list budget; shown by run --help
 			Unlisted("", "stall_s").  // as memcheck: a default that is seldom changed
+			// As check: shown by run --help.
+			Unlisted("", "repeat", "until_fail").
 			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)).
@@ -109,6 +113,9 @@ type runParams struct {
 	Memcheck *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
 	Check    string            `json:"check,omitempty" jsonschema:"run under a checker from the start: memory (valgrind memcheck), leaks (memcheck, definite leaks are failures); undefined and thread need a sanitizer build (test)"`
 	StallS   *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
+	// Repeat and UntilFail run it again and again (runrepeat.go).
+	Repeat    int  `json:"repeat,omitempty" jsonschema:"run it this many times (at most 1000): FLAKY with each distinct failure, or succeeded or failed N of N; timeout_s bounds the whole"`
+	UntilFail bool `json:"until_fail,omitempty" jsonschema:"with repeat: stop at the first run that fails"`
 }
 
 // request is the run the parameters describe, on ssh_host when given.
@@ -209,6 +216,9 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catal
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
+	}
+	if in.Repeat != 0 || in.UntilFail {
+		return h.runRepeated(ctx, c, in, req, check, st) // runrepeat.go
 	}
 	name := filepath.Base(in.Program)
 	var answer catalog.Result[RunOutput]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/duration"
+	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/toolchain"
 )
 
@@ -31,6 +32,8 @@ type testParams struct {
 	Memcheck      *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun the one test whose crash looks like memory corruption under valgrind memcheck"`
 	Check         string            `json:"check,omitempty" jsonschema:"build and run the tests with a checker: memory (ASan; go -asan), leaks (ASan+LSan), undefined (UBSan), thread (TSan; go -race); go, cmake, meson"`
 	StallS        *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
+	Repeat        int               `json:"repeat,omitempty" jsonschema:"run the tests this many times (at most 1000; build once): FLAKY with each distinct failure, or passed or failed N of N; timeout_s bounds the whole"`
+	UntilFail     bool              `json:"until_fail,omitempty" jsonschema:"with repeat: stop at the first run that fails"`
 }
 
 func (p testParams) request() planRequest {
@@ -43,9 +46,13 @@ func (p testParams) request() planRequest {
 		level: p.Level, timeoutS: p.TimeoutS, sshHost: p.SSHHost, coverage: p.Coverage,
 		memcheckOff: (p.Memcheck != nil && !*p.Memcheck) || p.Check != "", // a sanitizer build checks the test itself
 		stallS:      p.StallS,
+		repeat:      pipeline.Repeat{Times: p.Repeat, UntilFail: p.UntilFail},
 	}
 }
 
 func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (catalog.Result[BuildTestOutput], error) {
+	if in.Repeat != 0 || in.UntilFail {
+		return h.repeatTests(ctx, c, in.request()) // repeat.go
+	}
 	return h.buildOrTest(ctx, c, in.request())
 }

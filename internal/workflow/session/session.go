@@ -7,6 +7,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
@@ -71,8 +72,37 @@ func (h *handler) set(ctx context.Context, c *catalog.Call, in setParams) (catal
 	if in.Persist {
 		save = h.save
 	}
+	if err := h.absPaths(ctx, in.Profile, &in.Values); err != nil {
+		return catalog.Result[Output]{}, err
+	}
 	v, err := h.svc.Defaults.Update(ctx, in.Profile, in.Values, h.gate(), save)
 	return h.result("DEFAULTS SET", v, err)
+}
+
+// absPaths makes the path-typed defaults in v absolute against the
+// server's working directory, the one the call's relative path meant (the
+// CLI's daemon works in the CLI's directory): stored as given, `.` would
+// mean another directory to a later call made elsewhere, or to the config
+// file it is persisted in. Paths on an ssh host (v's or the profile's) are
+// the host's, and kept as given.
+func (h *handler) absPaths(ctx context.Context, profile string, v *defaults.Values) error {
+	if v.SSHHost != "" {
+		return nil
+	}
+	if cur, err := h.svc.Defaults.Show(ctx, profile); err == nil && cur.Values.SSHHost != "" {
+		return nil
+	}
+	for _, p := range []*string{&v.ProjectDir, &v.WorkspacePath, &v.ProjectPath, &v.Vmlinux} {
+		if *p == "" || filepath.IsAbs(*p) {
+			continue
+		}
+		a, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = a
+	}
+	return nil
 }
 
 // save writes a profile's defaults into the config file in effect.

@@ -24,6 +24,10 @@ type TestReport struct {
 	CountMismatch bool         `json:"count_mismatch,omitempty" jsonschema:"the totals disagree with the runner's tally"`
 	SilentFailure bool         `json:"silent_failure,omitempty" jsonschema:"the exit status says failure but no test failed"`
 	Notes         []string     `json:"notes,omitempty"`
+	// Repeat is a repeated test call's tally over its runs (the report
+	// above is one run's): here rather than beside tests, where it would
+	// cost tokens in every tools/list.
+	Repeat *testreport.Flakiness `json:"repeat,omitempty"`
 }
 
 // TestSuite is one suite's counts.

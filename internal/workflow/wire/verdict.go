@@ -1,6 +1,9 @@
 package wire
 
-import "github.com/triage-dev/triage/internal/verdict"
+import (
+	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/verdict"
+)
 
 // Verdict is how a run ended.
 type Verdict struct {
@@ -20,6 +23,9 @@ type Verdict struct {
 	// level because tools/list names top-level fields only: here it costs
 	// every tools/list nothing.
 	MemoryError *MemoryError `json:"memory_error,omitempty" jsonschema:"run: a crash that looked like memory corruption, rerun under valgrind memcheck: its first memory error, or why none"`
+	// Repeat is run's tally over its runs with repeat (the verdict
+	// above is one run's); here for the same reason as MemoryError.
+	Repeat *testreport.Flakiness `json:"repeat,omitempty"`
 }
 
 // Indicator is a line of output that tells of a crash or failure.

@@ -1,4 +1,8 @@
-package main
+// Package shellcmd writes a suggested tool call (`dump_open {"core": "…"}`,
+// written for an MCP client) as the CLI command a person pastes in a POSIX
+// shell (`triage dump_open --core …`): the CLI's answers and the web
+// page's next calls both use it.
+package shellcmd
 
 import (
 	"bytes"
@@ -7,17 +11,13 @@ import (
 	"strings"
 )
 
-// A call suggested in an answer (`next: dump_open {"core": "…"}`) is
-// written for an MCP client. The CLI prints it as the command a person
-// pastes: `triage dump_open --core …`.
-
 // suggestedCall finds `tool {"…` in an answer: a tool's name, then a JSON
 // object of arguments.
 var suggestedCall = regexp.MustCompile(`(^|[\s(])([a-z][a-z0-9_]*) \{["}]`)
 
-// asShellCommands rewrites every suggested call in text as a CLI command;
+// Rewrite rewrites every suggested call in text as a CLI command;
 // what does not decode as a JSON object is left as it was.
-func asShellCommands(text string) string {
+func Rewrite(text string) string {
 	var b strings.Builder
 	for {
 		m := suggestedCall.FindStringSubmatchIndex(text)
@@ -36,6 +36,16 @@ func asShellCommands(text string) string {
 		b.WriteString(cmd)
 		text = text[open+n:]
 	}
+}
+
+// Command is tool's call with args (a JSON object of named arguments) as
+// a CLI command; false when args is not one.
+func Command(tool string, args []byte) (string, bool) {
+	if len(args) == 0 || string(args) == "null" {
+		return "triage " + tool, true
+	}
+	cmd, n := shellCommand(tool, string(args))
+	return cmd, n > 0 && strings.TrimSpace(string(args[n:])) == ""
 }
 
 // shellCommand reads a JSON object of arguments at the start of s and

@@ -1,0 +1,114 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/pipeline"
+	"github.com/triage-dev/triage/internal/toolchain"
+	"github.com/triage-dev/triage/internal/workflow/render"
+	"github.com/triage-dev/triage/internal/workflow/wire"
+)
+
+// untilFailRuns is until_fail's repeat when none is given.
+const untilFailRuns = 100
+
+// repeatTests is test with repeat: the tests run repeat times (each run
+// an output of its own, its answer stored with it), and the answer is the
+// tally's verdict (FLAKY, passed or failed N of N) with each test's
+// distinct failures, above the answer of the run that shows the first
+// failure (else the last run).
+func (h *handler) repeatTests(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
+	if r.repeat.Times == 0 {
+		r.repeat.Times = untilFailRuns
+	}
+	call, err := r.call(ctx, h.svc)
+	if err != nil {
+		return catalog.Result[BuildTestOutput]{}, err
+	}
+	call.Tool, call.Budget = c.Tool, h.svc.Config.BudgetBytes()/2
+	call.Limit = limitOf(c, r.timeoutS, h.svc.Config)
+	call.Progress = func(lines int64, msg string) { c.Progress(ctx, float64(lines), 0, msg) }
+	call.Answer = func(d *pipeline.Called) any { return r.render(d).Output }
+	rep, err := pipeline.RepeatTests(ctx, call, r.repeat)
+	if err != nil {
+		return catalog.Result[BuildTestOutput]{}, err
+	}
+	if len(rep.Runs) == 0 { // interrupted before the first run
+		return catalog.Result[BuildTestOutput]{}, ctx.Err()
+	}
+	if rep.Stopped != nil && len(rep.Runs) == 1 { // the first run's own answer says why
+		answer := r.render(rep.Stopped.Called)
+		answer.Output.Tests = answer.Output.Tests.Listed()
+		return render.StoreFailure(answer, rep.Stopped.Output), nil
+	}
+	shown := shownRun(rep)
+	answer := r.renderRepeat(rep, shown)
+	return render.StoreFailure(answer, rep.Runs[shown].Output), nil
+}
+
+// shownRun is the run whose answer a repeat's shows: the first failure of
+// the most failing test, else the last run.
+func shownRun(rep pipeline.Repeated) int {
+	f := rep.Flakiness
+	if len(f.Tests) > 0 && len(f.Tests[0].Groups) > 0 {
+		if i := f.Tests[0].Groups[0].FirstRun - 1; i >= 0 && i < len(rep.Runs) {
+			return i
+		}
+	}
+	return len(rep.Runs) - 1
+}
+
+// renderRepeat is the repeat's answer: the tally's verdict and groups,
+// then run shown's answer under a line that says which run it is.
+func (r planRequest) renderRepeat(rep pipeline.Repeated, shown int) catalog.Result[BuildTestOutput] {
+	run := r.render(rep.Runs[shown].Called)
+	f := rep.Flakiness
+	out := run.Output
+	out.Verdict, out.Status = f.Verdict(), string(pipeline.Succeeded)
+	run.Outcome = catalog.OK
+	if len(f.Tests) > 0 {
+		out.Status, run.Outcome = string(pipeline.Failed), catalog.Failed
+	}
+	var b strings.Builder
+	b.WriteString(out.Verdict + "\n")
+	f.WriteText(&b)
+	if s := rep.Stopped; s != nil {
+		fmt.Fprintf(&b, "stopped: run %d did not judge its tests: %s (output %s)\n", len(rep.Runs), s.Called.Result.Line, s.Output.ID)
+		if run.Outcome == catalog.OK {
+			out.Status, run.Outcome = string(s.Called.Result.Status), catalog.Failed
+		}
+	}
+	line, rest, _ := strings.Cut(run.Text, "\n")
+	fmt.Fprintf(&b, "run %d of %d (shown below): %s\n%s", shown+1, len(rep.Runs), line, rest)
+	if out.Tests == nil {
+		out.Tests = &wire.TestReport{}
+	}
+	tests := *out.Tests.Listed()
+	tests.Repeat = &f
+	out.Tests = &tests
+	return catalog.Result[BuildTestOutput]{Text: b.String(), Output: out, Outcome: run.Outcome}
+}
+
+// repeatHint is the next call after a test call whose tests failed: the
+// failed tests alone, repeatedly, to tell a flaky failure from a real
+// one. None for a repeat itself, or a run with no failed test.
+func (r planRequest) repeatHint(res *pipeline.Result, tc string) []wire.Hint {
+	if r.repeat.Times != 0 || r.repeat.UntilFail || res.Status.OK() || res.Report == nil {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, c := range res.Report.Failures() {
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+	}
+	if h, ok := toolchain.RepeatHint(tc, r.testCall(), names); ok {
+		return []wire.Hint{wire.Hint(h)}
+	}
+	return nil
+}
