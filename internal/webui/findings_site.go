@@ -12,21 +12,14 @@ import (
 // frame in the project's code with its source, arguments and locals, a
 // memory fault's address, and the frames that called toward it.
 type crashSite struct {
-	Frame     int          `json:"frame"`
-	Function  string       `json:"function,omitempty"`
-	File      string       `json:"file,omitempty"`
-	Line      int          `json:"line,omitempty"`
-	Source    []sourceLine `json:"source,omitempty"`
-	Args      []variable   `json:"args,omitempty"`
-	Locals    []variable   `json:"locals,omitempty"`
-	VarsCut   int          `json:"vars_cut,omitempty"`
-	FaultAddr string       `json:"fault_addr,omitempty"`
-	Callers   []caller     `json:"callers,omitempty"`
+	siteFrame
+	FaultAddr string   `json:"fault_addr,omitempty"`
+	Callers   []caller `json:"callers,omitempty"`
 }
 
-// caller is a frame above the site that called toward it; Param is the
-// argument of the frame below it passed, as Expr.
-type caller struct {
+// siteFrame is a frame as the crash site shows it: where, its source, its
+// arguments and locals.
+type siteFrame struct {
 	Frame    int          `json:"frame"`
 	Function string       `json:"function,omitempty"`
 	File     string       `json:"file,omitempty"`
@@ -35,8 +28,14 @@ type caller struct {
 	Args     []variable   `json:"args,omitempty"`
 	Locals   []variable   `json:"locals,omitempty"`
 	VarsCut  int          `json:"vars_cut,omitempty"`
-	Param    string       `json:"param,omitempty"`
-	Expr     string       `json:"expr,omitempty"`
+}
+
+// caller is a frame above the site that called toward it; Param is the
+// argument of the frame below it passed, as Expr.
+type caller struct {
+	siteFrame
+	Param string `json:"param,omitempty"`
+	Expr  string `json:"expr,omitempty"`
 }
 
 type sourceLine struct {

@@ -37,7 +37,7 @@ func TestRunViewInChromium(t *testing.T) {
 			t.Errorf("the marked source lines read %q", got)
 		}
 		head := text(t, ctx, `document.querySelector('#run-head dl.meta').innerText`)
-		if !contains(head, "signal", "SIGSEGV") || strings.Contains(head, "-1") {
+		if !contains(head, "signal", "SIGSEGV") || strings.Contains(head, "exit code") {
 			t.Errorf("the run's facts read %q: want the signal's name, not exit code -1", head)
 		}
 		next := text(t, ctx, `[...document.querySelectorAll('#next li code.cmd')].map(e => e.textContent).join('\n')`)
