@@ -120,7 +120,7 @@ func BuildOrTest(ctx context.Context, c Call) (capture.Result, error) {
 	req.logged = func() { go closed() }
 	res, err := Run(ctx, req)
 	if err != nil {
-		cp.Abort()
+		cp.AbortWith(err.Error()) // the page shows why, not "No output."
 		return capture.Result{}, capture.StartFailure(err)
 	}
 	// The coverage directory has served (the data read, a failed test
