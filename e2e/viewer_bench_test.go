@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/cookiejar"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil/pagetest"
 
 	"github.com/triage-dev/triage/internal/testutil"
 )
@@ -79,13 +80,7 @@ func pageClient(b *testing.B, s *server) *http.Client {
 	if err != nil || v.URL == "" {
 		b.Fatalf("login code: %d %v", resp.StatusCode, err)
 	}
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	if resp, err = c.Get(v.URL); err != nil || resp.StatusCode != 200 {
-		b.Fatalf("login: %v", err)
-	}
-	resp.Body.Close()
-	return c
+	return pagetest.Browser(b, v.URL)
 }
 
 // viewerGet GETs url, which must answer 200, decoding it into v if given.

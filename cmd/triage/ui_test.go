@@ -5,10 +5,11 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/pagetest"
 )
 
 // TestUIPrintsALoginURLThatOpensThePage: with the daemon off (as in every
@@ -34,16 +35,7 @@ func TestUIPrintsALoginURLThatOpensThePage(t *testing.T) {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/ui/login?code=") {
 		t.Fatalf("printed %q", line)
 	}
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/" {
-		t.Fatalf("login: %d at %s", resp.StatusCode, resp.Request.URL)
-	}
+	c := pagetest.Browser(t, url)
 	base := url[:strings.Index(url, "/ui/")]
 	if resp, err := c.Get(base + "/ui/api/runs"); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("runs after login: %v %v", resp.StatusCode, err)

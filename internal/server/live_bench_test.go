@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil/pagetest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,11 +36,7 @@ func BenchmarkLiveUpdate(b *testing.B) {
 	ts := httptest.NewServer(page.HTTPHandler(HTTPOptions{}))
 	b.Cleanup(ts.Close)
 	b.Cleanup(page.UI.Close)
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	if resp, err := c.Get(page.LoginURL(ts.URL, identity.Server)); err != nil || resp.StatusCode != 200 {
-		b.Fatalf("login: %v", err)
-	}
+	c := pagetest.Browser(b, page.LoginURL(ts.URL, identity.Server))
 	arrivals := testutil.EventArrivals(b, c, ts.URL, "runs")
 	callers := []*mcp.ClientSession{benchClient(b, page), benchClient(b, other)}
 	lat := [2][]time.Duration{}

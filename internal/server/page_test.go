@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/triage-dev/triage/internal/testutil/pagetest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -98,11 +99,7 @@ func TestDaemonServesThePage(t *testing.T) {
 	}
 	cs.Close()
 
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	if resp, err := c.Get(url); err != nil || resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/" {
-		t.Fatalf("login: %v %v", err, resp)
-	}
+	c := pagetest.Browser(t, url)
 	resp, err := c.Get(base + "/ui/")
 	if err != nil {
 		t.Fatal(err)
@@ -167,11 +164,7 @@ func TestOpenPageKeepsTheDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, _, _ := strings.Cut(url, "/ui/login?code=")
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	if resp, err := c.Get(url); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("login: %v", err)
-	}
+	c := pagetest.Browser(t, url)
 	resp, err := c.Get(base + "/ui/api/events")
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-dev/triage/internal/testutil/pagetest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,17 +62,7 @@ func loginURL(t *testing.T, base, token string) string {
 // browser logs in through url and returns a client holding the cookie.
 func browser(t *testing.T, url string) *http.Client {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Request.URL.Path != "/ui/" {
-		t.Fatalf("login ended at %s with %d", resp.Request.URL, resp.StatusCode)
-	}
-	return c
+	return pagetest.Browser(t, url)
 }
 
 func get(t *testing.T, c *http.Client, url string, hdr ...string) (*http.Response, string) {

@@ -20,14 +20,18 @@ func newUI(t testing.TB) (string, *http.Client, *store.Store) {
 	return url, client, st
 }
 
+// cookie is a logged-in page's transport: its cookie and its key on every
+// request, as the page's script sends them.
 type cookie struct {
 	c    *http.Cookie
+	key  string
 	next http.RoundTripper
 }
 
 func (c cookie) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.AddCookie(c.c)
+	r.Header.Set(KeyHeader, c.key)
 	return c.next.RoundTrip(r)
 }
 

@@ -204,12 +204,12 @@ func serveUI(t testing.TB) (*UI, string, *http.Client, *store.Store) {
 	ts := httptest.NewServer(u)
 	t.Cleanup(ts.Close)
 	t.Cleanup(u.Close)
-	ck, ok := u.Logins().Redeem(u.Logins().Mint(identity.Server))
+	ck, key, ok := u.Logins().Redeem(u.Logins().Mint(identity.Server))
 	if !ok {
 		t.Fatal("a fresh code was refused")
 	}
 	ck.Name = CookieName(ts.URL[strings.LastIndex(ts.URL, ":")+1:])
-	return u, ts.URL, &http.Client{Transport: cookie{ck, http.DefaultTransport}}, st
+	return u, ts.URL, &http.Client{Transport: cookie{ck, key, http.DefaultTransport}}, st
 }
 
 // eventStream is an open /ui/api/events response and its events' names.

@@ -19,9 +19,9 @@ const cookiePrefix = "triage_session"
 // Browsers keep cookies by host, whatever the port: under one name, the
 // pages of two servers on one host would each log the other out, and a
 // server could take the other's cookie for its own. With the port in the
-// name each page reads only its own. (A program on another port of the
-// same host is still sent the cookie: see "Threat model" in
-// docs/RELIABILITY.md.)
+// name each page reads only its own. A program on another port of the
+// same host is still sent the cookie, which is why the cookie alone opens
+// nothing: the page's API also needs the login's key (KeyHeader).
 func CookieName(port string) string {
 	if port == "" {
 		return cookiePrefix
@@ -39,6 +39,14 @@ func cookieName(r *http.Request) string {
 	return CookieName("")
 }
 
+// KeyHeader carries a login's key, its second half: the login redirects
+// to the page with the key in the address's fragment (never sent to a
+// server), and the page's script keeps it in its origin's storage, which,
+// unlike a cookie, no other port of the host can read. The script sends it
+// in this header, or as the query's "key" where a browser sends no header
+// (the event stream, a download link).
+const KeyHeader = "X-Triage-Key"
+
 // Limits of the login book: a code is good once and for CodeTTL; at most
 // maxSessions cookies are remembered, maxPerIdentity of one identity (its
 // oldest is forgotten first), so that one identity's flood of logins logs
@@ -55,11 +63,17 @@ const (
 // logs everyone out.
 type Logins struct {
 	mu       sync.Mutex
-	codes    map[string]pending         // guarded by mu
-	used     map[string]pending         // redeemed codes until they would have expired; guarded by mu
-	sessions map[string]identity.Caller // guarded by mu
-	order    []string                   // sessions, oldest first; guarded by mu
+	codes    map[string]pending // guarded by mu
+	used     map[string]pending // redeemed codes until they would have expired; guarded by mu
+	sessions map[string]login   // by cookie value; guarded by mu
+	order    []string           // sessions, oldest first; guarded by mu
 	now      func() time.Time
+}
+
+// login is a browser's login: its identity and its key (KeyHeader).
+type login struct {
+	caller identity.Caller
+	key    string
 }
 
 type pending struct {
@@ -69,7 +83,7 @@ type pending struct {
 
 // NewLogins returns an empty login book.
 func NewLogins() *Logins {
-	return &Logins{codes: map[string]pending{}, used: map[string]pending{}, sessions: map[string]identity.Caller{}, now: time.Now}
+	return &Logins{codes: map[string]pending{}, used: map[string]pending{}, sessions: map[string]login{}, now: time.Now}
 }
 
 // Mint returns a new one-time code that logs a browser in as c.
@@ -136,25 +150,26 @@ func (l *Logins) Peek(code string) (identity.Caller, codeState) {
 
 // Redeem takes code out of the book (once) and returns the cookie of a
 // new login as its identity, named CookieName(""): the caller names it
-// for its port. False for a code unknown, used or expired.
-func (l *Logins) Redeem(code string) (*http.Cookie, bool) {
+// for its port; and the login's key (KeyHeader). False for a code
+// unknown, used or expired.
+func (l *Logins) Redeem(code string) (*http.Cookie, string, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	key, p, state := l.find(code)
 	if state != codeGood {
-		return nil, false
+		return nil, "", false
 	}
 	delete(l.codes, key)
 	prune(l.used, l.now())
 	l.used[key] = p
-	session := rand.Text()
-	l.sessions[session] = p.caller
+	session, pageKey := rand.Text(), rand.Text()
+	l.sessions[session] = login{caller: p.caller, key: pageKey}
 	l.order = append(l.order, session)
 	l.evict(p.caller)
 	return &http.Cookie{
 		Name: CookieName(""), Value: session, Path: "/ui/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-	}, true
+	}, pageKey, true
 }
 
 // evict forgets c's oldest sessions over maxPerIdentity, then, over
@@ -163,7 +178,7 @@ func (l *Logins) Redeem(code string) (*http.Cookie, bool) {
 func (l *Logins) evict(c identity.Caller) {
 	count := map[identity.Caller]int{}
 	for _, s := range l.order {
-		count[l.sessions[s]]++
+		count[l.sessions[s].caller]++
 	}
 	for count[c] > maxPerIdentity {
 		l.forgetOldest(c)
@@ -184,7 +199,7 @@ func (l *Logins) evict(c identity.Caller) {
 // forgetOldest forgets c's oldest session; l.mu is held.
 func (l *Logins) forgetOldest(c identity.Caller) {
 	for i, s := range l.order {
-		if l.sessions[s] == c {
+		if l.sessions[s].caller == c {
 			delete(l.sessions, s)
 			l.order = append(l.order[:i], l.order[i+1:]...)
 			return
@@ -192,15 +207,33 @@ func (l *Logins) forgetOldest(c identity.Caller) {
 	}
 }
 
-// FromRequest returns the identity of r's login cookie (the one of the
-// port r reached).
-func (l *Logins) FromRequest(r *http.Request) (identity.Caller, bool) {
+// FromRequest returns the login of r's cookie (the one of the port r
+// reached): whom the browser is logged in as, which the login page needs;
+// it is no authority to read the page's API (Authorize is).
+func (l *Logins) FromRequest(r *http.Request) (identity.Caller, string, bool) {
 	ck, err := r.Cookie(cookieName(r))
 	if err != nil || ck.Value == "" {
-		return identity.Caller{}, false
+		return identity.Caller{}, "", false
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	c, ok := l.sessions[ck.Value]
-	return c, ok
+	in, ok := l.sessions[ck.Value]
+	return in.caller, in.key, ok
+}
+
+// Authorize returns the identity r acts as: its cookie's login, when r
+// also carries that login's key (KeyHeader, or the query's "key").
+func (l *Logins) Authorize(r *http.Request) (identity.Caller, bool) {
+	c, key, ok := l.FromRequest(r)
+	if !ok {
+		return identity.Caller{}, false
+	}
+	got := r.Header.Get(KeyHeader)
+	if got == "" {
+		got = r.URL.Query().Get("key")
+	}
+	if subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
+		return identity.Caller{}, false
+	}
+	return c, true
 }

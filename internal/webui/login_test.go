@@ -34,6 +34,16 @@ func jarClient() *http.Client {
 	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
+// keyOf is the login's key in a login answer's redirect.
+func keyOf(t *testing.T, location string) string {
+	t.Helper()
+	_, key, ok := strings.Cut(location, "#key=")
+	if !ok || key == "" {
+		t.Fatalf("the login redirects to %q, with no key", location)
+	}
+	return key
+}
+
 // do sends a request with headers (name, value, ...) and returns the answer's
 // status and body.
 func do(t *testing.T, c *http.Client, method, url string, hdr ...string) (int, string) {
@@ -58,6 +68,7 @@ func TestLoginCookieCarriesPort(t *testing.T) {
 	u1, base1 := loginServer(t)
 	u2, base2 := loginServer(t)
 	b := jarClient()
+	keys := map[string]string{}
 	for _, p := range []struct {
 		u    *UI
 		base string
@@ -72,9 +83,10 @@ func TestLoginCookieCarriesPort(t *testing.T) {
 		if cs := resp.Cookies(); resp.StatusCode != http.StatusSeeOther || len(cs) != 1 || cs[0].Name != "triage_session_"+port {
 			t.Fatalf("login on port %s: %d, cookies %v", port, resp.StatusCode, cs)
 		}
+		keys[p.base] = keyOf(t, resp.Header.Get("Location"))
 	}
 	for _, base := range []string{base1, base2} {
-		if code, body := do(t, b, "GET", base+"/ui/api/tools"); code != 200 {
+		if code, body := do(t, b, "GET", base+"/ui/api/tools", KeyHeader, keys[base]); code != 200 {
 			t.Errorf("%s after logging in to both pages: %d %s", base, code, body)
 		}
 	}
@@ -85,7 +97,7 @@ func TestLoginCookieCarriesPort(t *testing.T) {
 func TestLoginsCappedPerIdentity(t *testing.T) {
 	l := NewLogins()
 	login := func(c identity.Caller) *http.Cookie {
-		ck, ok := l.Redeem(l.Mint(c))
+		ck, _, ok := l.Redeem(l.Mint(c))
 		if !ok {
 			t.Fatal("a fresh code was refused")
 		}
@@ -94,7 +106,7 @@ func TestLoginsCappedPerIdentity(t *testing.T) {
 	holds := func(ck *http.Cookie) bool {
 		r := httptest.NewRequest("GET", "/ui/api/runs", nil)
 		r.AddCookie(ck)
-		_, ok := l.FromRequest(r)
+		_, _, ok := l.FromRequest(r)
 		return ok
 	}
 	kept, first := login(alice), login(bob)
@@ -131,7 +143,7 @@ func TestLoginAsAnotherIdentityIsConfirmed(t *testing.T) {
 		}
 		// as the server sees it: reached at base's port
 		local, _ := net.ResolveTCPAddr("tcp", strings.TrimPrefix(base, "http://"))
-		c, _ := u.Logins().FromRequest(req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, local)))
+		c, _, _ := u.Logins().FromRequest(req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, local)))
 		return c
 	}
 	bobURL := base + "/ui/login?code=" + u.Logins().Mint(bob)
@@ -160,7 +172,51 @@ func TestUsedLoginLinkShowsThePage(t *testing.T) {
 	if code, body := do(t, b, "GET", url); code != http.StatusSeeOther {
 		t.Errorf("the same browser again: %d %s, want the page", code, body)
 	}
+	req, _ := http.NewRequest("GET", url, nil)
+	resp, err := b.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if code, body := do(t, b, "GET", base+"/ui/api/tools", KeyHeader, keyOf(t, resp.Header.Get("Location"))); code != 200 {
+		t.Errorf("the page's API with the key the used link gave again: %d %s", code, body)
+	}
 	if code, _ := do(t, jarClient(), "GET", url); code != http.StatusForbidden {
 		t.Errorf("another browser: %d, want 403", code)
+	}
+}
+
+// TestCookieAloneOpensNothing: the login cookie, which a browser sends to
+// every port of the host (a program of another user listening there gets
+// it), opens none of the page's API without the login's key; the key
+// opens it as a header or as the query's "key" (the event stream's and
+// downloads' way), and another login's key does not.
+func TestCookieAloneOpensNothing(t *testing.T) {
+	u, base := loginServer(t)
+	b := jarClient()
+	login := func(c identity.Caller) string {
+		req, _ := http.NewRequest("GET", base+"/ui/login?code="+u.Logins().Mint(c), nil)
+		resp, err := b.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return keyOf(t, resp.Header.Get("Location"))
+	}
+	other, key := login(alice), login(alice)
+	if code, body := do(t, b, "GET", base+"/ui/api/tools"); code != http.StatusUnauthorized {
+		t.Errorf("the cookie alone: %d %s, want 401", code, body)
+	}
+	if code, _ := do(t, b, "GET", base+"/ui/api/tools", KeyHeader, other); code != http.StatusUnauthorized {
+		t.Errorf("another login's key: %d, want 401", code)
+	}
+	if code, body := do(t, b, "GET", base+"/ui/api/tools", KeyHeader, key); code != 200 {
+		t.Errorf("the cookie and its key: %d %s", code, body)
+	}
+	if code, body := do(t, b, "GET", base+"/ui/api/tools?key="+key); code != 200 {
+		t.Errorf("the key in the query: %d %s", code, body)
+	}
+	if code, _ := do(t, http.DefaultClient, "GET", base+"/ui/api/tools?key="+key); code != http.StatusUnauthorized {
+		t.Errorf("the key without the cookie: %d, want 401", code)
 	}
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // login redeems a one-time code: the cookie (named for the port the
-// request reached) is set and the browser goes to the page, leaving the
-// code out of its address bar and history.
+// request reached) is set and the browser goes to the page with the
+// login's key (toPage), leaving the code out of its address bar and
+// history.
 //
 // A browser already logged in as another identity is not switched by a
 // GET, which any page may cause (a link, a redirect: login CSRF, where a
@@ -22,11 +23,11 @@ import (
 // (a reload, the link clicked twice), shows the page.
 func (u *UI) login(w http.ResponseWriter, r *http.Request) {
 	code := r.URL.Query().Get("code")
-	current, in := u.logins.FromRequest(r)
+	current, key, in := u.logins.FromRequest(r)
 	target, state := u.logins.Peek(code)
 	switch {
 	case state == codeUsed && in && current == target:
-		http.Redirect(w, r, "/ui/", http.StatusSeeOther)
+		toPage(w, r, key)
 		return
 	case state != codeGood:
 		http.Error(w, "this login code is unknown, used or expired: run `triage ui` again for a new one", http.StatusForbidden)
@@ -38,14 +39,21 @@ func (u *UI) login(w http.ResponseWriter, r *http.Request) {
 		confirmLogin(w, code, current, target)
 		return
 	}
-	cookie, ok := u.logins.Redeem(code)
+	cookie, key, ok := u.logins.Redeem(code)
 	if !ok {
 		http.Error(w, "this login code is unknown, used or expired: run `triage ui` again for a new one", http.StatusForbidden)
 		return
 	}
 	cookie.Name = cookieName(r)
 	http.SetCookie(w, cookie)
-	http.Redirect(w, r, "/ui/", http.StatusSeeOther)
+	toPage(w, r, key)
+}
+
+// toPage sends the browser to the page with its login's key in the
+// address's fragment, which browsers never send: the page's script keeps
+// it (KeyHeader) and takes it out of the address bar.
+func toPage(w http.ResponseWriter, r *http.Request, key string) {
+	http.Redirect(w, r, "/ui/#key="+key, http.StatusSeeOther)
 }
 
 // sameOrigin tells a POST a browser sent from the page itself: a browser

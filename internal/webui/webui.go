@@ -135,11 +135,11 @@ func (u *UI) index(w http.ResponseWriter, r *http.Request) {
 	w.Write(page)
 }
 
-// authed lets a request through with the identity of its login cookie in
-// its context, or answers 401 with how to log in.
+// authed lets a request through with the identity of its login (cookie
+// and key) in its context, or answers 401 with how to log in.
 func (u *UI) authed(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, ok := u.logins.FromRequest(r)
+		c, ok := u.logins.Authorize(r)
 		if !ok {
 			writeError(w, http.StatusUnauthorized, "not logged in: open the login URL that `triage ui` (or `triage serve --http`, on its stderr) printed")
 			return

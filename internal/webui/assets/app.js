@@ -29,12 +29,31 @@ function stClass(prefix, status) {
   return prefix + (STATUSES.includes(status) ? status : 'other');
 }
 
+// The login's key (X-Triage-Key): the login sends the browser here with it
+// in the fragment (#key=...); it is kept in this origin's storage, which no
+// other port of the host reads (a cookie reaches every port), and sent
+// with every request to the API.
+const KEY = (() => {
+  const m = /^#key=([A-Za-z0-9]+)$/.exec(location.hash);
+  if (m) {
+    localStorage.setItem('triage-key', m[1]);
+    history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  return localStorage.getItem('triage-key') || '';
+})();
+
+// keyed is an API address with the key in its query, for what a browser
+// fetches without the script's headers (the event stream, downloads).
+function keyed(path) {
+  return path + (path.includes('?') ? '&' : '?') + 'key=' + encodeURIComponent(KEY);
+}
+
 class HTTPError extends Error {
   constructor(status, msg) { super(msg); this.status = status; }
 }
 
 async function api(path) {
-  const r = await fetch('/ui/api/' + path, { credentials: 'same-origin' });
+  const r = await fetch('/ui/api/' + path, { credentials: 'same-origin', headers: { 'X-Triage-Key': KEY } });
   const body = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) throw new HTTPError(r.status, body.error || r.statusText);
   return body;
@@ -107,7 +126,7 @@ document.addEventListener('keydown', (ev) => {
 function live() {
   const badge = document.getElementById('live');
   const banner = document.getElementById('offline');
-  const es = new EventSource('/ui/api/events');
+  const es = new EventSource(keyed('/ui/api/events'));
   // Offline (the server stopped: `triage daemon stop`) greys the whole page
   // under a banner: what it shows may no longer be so. The event stream
   // reconnects by itself, and its "ready" lifts both.
@@ -135,5 +154,5 @@ async function showDoctor() {
   main().replaceChildren(el('h1', {}, 'Doctor'), el('pre', { class: 'doctor' }, d.text));
 }
 
-window.Triage = { el, api, stClass, showError, age, duration, fmtDur, navigate, page, main };
+window.Triage = { el, api, keyed, stClass, showError, age, duration, fmtDur, navigate, page, main };
 document.addEventListener('DOMContentLoaded', () => { live(); route(); });

@@ -8,7 +8,7 @@
 'use strict';
 
 window.TriageFindings = (() => {
-  const { el } = window.Triage;
+  const { el, keyed } = window.Triage;
   const MAX_CASES = 300; // rows of the cases table; the strip shows them all
 
   // A test case's status, coloured as a run's.
@@ -37,7 +37,7 @@ window.TriageFindings = (() => {
       m.outcome === 'found' && sites.length ? el('ul', { class: 'memsites' }, sites.map(([w, s]) => el('li', { class: 'mono' }, w + ' at ' + site(s)))) : null,
       el('p', { class: 'muted' }, [m.why, m.reason].filter(Boolean).join(' — '),
         id ? [' · ', el('a', { class: 'memxml', href: '/ui/runs/' + id }, "valgrind's XML"), ' (',
-          el('a', { href: `/ui/api/runs/${id}/raw`, download: m.output_id + '.xml' }, 'raw'), ')'] : null));
+          el('a', { href: keyed(`/ui/api/runs/${id}/raw`), download: m.output_id + '.xml' }, 'raw'), ')'] : null));
   }
 
   // source draws a site's lines, the faulting (or calling) one marked.

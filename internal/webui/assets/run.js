@@ -6,7 +6,7 @@
 'use strict';
 
 window.TriageRun = (() => {
-  const { el, api, stClass, showError, duration, fmtDur, page, main } = window.Triage;
+  const { el, api, keyed, stClass, showError, duration, fmtDur, page, main } = window.Triage;
   const PAGE = 200;
 
   let shown = 0; // the latest show: a page left before its entry came is not drawn
@@ -72,7 +72,7 @@ window.TriageRun = (() => {
         el('button', { onclick: () => step(-1), title: 'previous match (Shift+Enter)' }, '↑'),
         el('button', { onclick: () => step(1), title: 'next match (Enter)' }, '↓'), count,
         go, el('button', { onclick: () => goLine(+go.value) }, 'go'), prev, next, where,
-        el('a', { href: `/ui/api/runs/${encodeURIComponent(id)}/raw`, download: id + '.log' }, 'raw')),
+        el('a', { href: keyed(`/ui/api/runs/${encodeURIComponent(id)}/raw`), download: id + '.log' }, 'raw')),
       lines);
 
     async function load(offset, target) {
