@@ -21,7 +21,7 @@ import (
 // logs; "" marks a toolchain whose logs are build logs only.
 var filterFormats = map[string]string{
 	"go": goTestLog, "go-json": testreport.FormatGoJSON, "go-text": testreport.FormatGoText,
-	"cargo": testreport.FormatCargo, "rust": testreport.FormatCargo,
+	"cargo": testreport.FormatCargo, "rust": testreport.FormatCargo, "nextest": testreport.FormatNextest,
 	"cmake": testreport.FormatCTest, "ctest": testreport.FormatCTest,
 	"xcodebuild": testreport.FormatXCTest, "xcode": testreport.FormatXCTest,
 	"swift": testreport.FormatXCTest, "xctest": testreport.FormatXCTest,
@@ -38,7 +38,7 @@ var filterFormats = map[string]string{
 }
 
 // filterToolchains is the --toolchain list the help and errors give.
-const filterToolchains = "go, cargo, cmake, make, autotools, meson, xcodebuild, swift, junit, or a test framework's: " +
+const filterToolchains = "go, cargo, nextest, cmake, make, autotools, meson, xcodebuild, swift, junit, or a test framework's: " +
 	"tap, gtest, catch2, doctest, boost-test, cunit, check, cmocka, criterion, unity"
 
 // filterOutput is `triage filter --output json`.

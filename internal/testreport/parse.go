@@ -39,6 +39,8 @@ func Parse(format string, r io.Reader) (*Report, error) {
 		rep, err = parseGoText(r)
 	case FormatCargo, "rust", "libtest":
 		rep, err = parseCargo(r)
+	case FormatNextest, "cargo-nextest":
+		rep, err = parseNextest(r)
 	case FormatCTest:
 		rep, err = parseCTest(r)
 	case FormatAutomake, "make-check":
@@ -117,6 +119,8 @@ func DetectFormat(sample []byte) string {
 		return FormatJUnit
 	case bytes.Contains(sample, []byte(`"Action":"`)):
 		return FormatGoJSON
+	case isNextest(sample): // before the others: its tests' output is in its log
+		return FormatNextest
 	case bytes.Contains(sample, []byte("Test Case '")) || bytes.Contains(sample, []byte("Test case '")) ||
 		bytes.Contains(sample, []byte("Test run with")) || bytes.Contains(sample, []byte("Test run started")) ||
 		bytes.Contains(sample, []byte("** TEST")) || bytes.Contains(sample, []byte("** BUILD")) ||
