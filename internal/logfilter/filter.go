@@ -166,6 +166,9 @@ func (f *Filter) line(raw []byte) {
 				c = alarmClass(h) // kept at every level
 			}
 		}
+		if (c.kind == KindOther || c.kind == KindProgress) && f.testsRun(line) {
+			c = clsSummary
+		}
 	}
 
 	if f.block != 0 {

@@ -145,6 +145,12 @@ type Summary struct {
 	// first of the most severe class. Such lines are kept at every level.
 	Alarms int    `json:"alarms,omitempty"`
 	Alarm  *Alarm `json:"alarm,omitempty"`
+	// TestsRun is the first line that says tests run, in any runner's
+	// words ("collected 3 items", "test_a ... ok"); PassLine the last
+	// after it that is a closing count line saying tests passed ("3
+	// passed in 0.12s"), nil when none (alarm.TestsRun, PassSummary).
+	TestsRun *Alarm `json:"tests_run,omitempty"`
+	PassLine *Alarm `json:"pass_line,omitempty"`
 }
 
 // Alarm is one line that holds a word of the alarm table.

@@ -12,9 +12,13 @@ import (
 // a timeout or a failure in any runner's words): "CRASHED: line 12 of the
 // log says …". A build whose steps all exited 0 is vouched for by them:
 // its output is the compilers', read as such.
+//
+// Nor is a log that shows tests running, in any runner's words, without a
+// closing count line after them that says they passed: "FAILED: line 3
+// of the log shows tests running ("collected 3 items"), and no summary
+// that they passed came after it".
 func (r *Result) failSafe() {
-	a := r.Log.Alarm
-	if r.Status != Succeeded || a == nil {
+	if r.Status != Succeeded {
 		return
 	}
 	switch {
@@ -22,8 +26,17 @@ func (r *Result) failSafe() {
 		return // a recognised runner's summary said the run passed
 	case r.Kind == KindBuild && len(r.Steps) > 0:
 		return
+	case r.Log.Alarm != nil:
+		r.alarmVerdict()
+	case r.Log.TestsRun == nil:
+	case r.Log.PassLine == nil:
+		r.Status = Failed
+		r.Line = fmt.Sprintf("FAILED: line %d of the log shows tests running (%q), and no summary that they passed came after it: the run may have ended halfway",
+			r.Log.TestsRun.Line, clip(strings.TrimSpace(r.Log.TestsRun.Text), 160))
+	default:
+		r.Line = fmt.Sprintf("TESTS PASSED by the log's own summary: line %d says %q (a runner triage does not read test by test)",
+			r.Log.PassLine.Line, clip(strings.Trim(r.Log.PassLine.Text, " \t=-*"), 160))
 	}
-	r.alarmVerdict()
 }
 
 // alarmVerdict concludes from the log's most severe alarm line.

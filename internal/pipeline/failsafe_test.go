@@ -41,12 +41,36 @@ func TestFailSafeAnalyze(t *testing.T) {
 			t.Errorf("%q: %s %q, want %s naming line 3", tt.line, res.Status, res.Line, tt.status)
 		}
 	}
-	res, err := Analyze(strings.NewReader(unknownRunner("ok")+"Fail: 0\nExpected Fail: 1\n"), AnalyzeOptions{})
+	res, err := Analyze(strings.NewReader(unknownRunner("ok")+"all 3 tests passed\nFail: 0\nExpected Fail: 1\n"), AnalyzeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Succeeded {
-		t.Errorf("a log with no alarm: %s %q, want a success", res.Status, res.Line)
+	if res.Status != Succeeded || !strings.Contains(res.Line, `line 6 says "all 3 tests passed"`) {
+		t.Errorf("a log with no alarm and a summary: %s %q, want a success by its summary", res.Status, res.Line)
+	}
+}
+
+// TestFailSafeTestsWithoutSummary: a log no reader knows that shows tests
+// running, in any runner's words, is no success without a closing count
+// line after them that says they passed; a build log is judged as one.
+func TestFailSafeTestsWithoutSummary(t *testing.T) {
+	for _, tt := range []struct {
+		log, want string
+		ok        bool
+	}{
+		{unknownRunner("ok"), `FAILED: line 2 of the log shows tests running ("[1] t_empty ........ ok")`, false},
+		{"collected 3 items\n\nt.py::test_a PASSED\n", `FAILED: line 1 of the log shows tests running ("collected 3 items")`, false},
+		{"collected 3 items\n\nt.py ...\n===== 3 passed in 0.01s =====\n", `TESTS PASSED by the log's own summary: line 4 says "3 passed in 0.01s"`, true},
+		{"3 passed\nRunning 2 tests\n", `FAILED: line 2 of the log shows tests running`, false}, // a summary before the tests vouches for none
+		{"cc -c a.c\ncc -o a a.o\n", "BUILD SUCCEEDED", true},
+	} {
+		res, err := Analyze(strings.NewReader(tt.log), AnalyzeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status.OK() != tt.ok || !strings.HasPrefix(res.Line, tt.want) {
+			t.Errorf("%q: %s %q, want %q", tt.log, res.Status, res.Line, tt.want)
+		}
 	}
 }
 
