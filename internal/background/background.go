@@ -67,7 +67,8 @@ type Job struct {
 	owner string // the identity that started it
 	run   *capture.Running
 	out   *capture.Capture
-	done  chan struct{} // closed when outcome is set
+	check *capture.Checker // the checker it runs under, nil for none
+	done  chan struct{}    // closed when outcome is set
 
 	mu      sync.Mutex
 	outcome *capture.Outcome // guarded by mu; nil while running
@@ -96,15 +97,28 @@ func (j *Job) Done() <-chan struct{} { return j.done }
 // capturing its output into a store entry of its own; the request's
 // Output, OutputID and KeepCores are the manager's.
 func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) {
+	return m.StartChecked(ctx, req, capture.CheckNone)
+}
+
+// StartChecked is Start under a checker from the program's start
+// (capture.PrepareCheck): the checker's report, once the program has
+// ended, is the outcome's Memcheck and makes its verdict a failure.
+func (m *Manager) StartChecked(ctx context.Context, req capture.Request, c capture.Check) (*Job, error) {
+	check, err := capture.PrepareCheck(&req, c)
+	if err != nil {
+		return nil, err
+	}
 	spec := req.Spec
 	out, err := capture.Open(ctx, m.store, store.Meta{Tool: "process_start", Argv: spec.Argv, Cwd: spec.Dir}, capture.Options{Budget: m.budget})
 	if err != nil {
+		check.Discard()
 		return nil, err
 	}
 	req.Output, req.OutputID, req.KeepCores = out, out.ID(), m.store.CoreDir(out.ID())
 	run, err := capture.Start(m.base, req)
 	if err != nil {
 		out.Abort()
+		check.Discard()
 		return nil, err
 	}
 	m.mu.Lock()
@@ -116,7 +130,7 @@ func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) 
 	j := &Job{
 		ID: fmt.Sprintf("p%d", n), Program: req.Program, Argv: spec.Argv, Dir: spec.Dir, Host: req.Remote.Name(),
 		Pid: run.Pid(), Started: time.Now(), OutputID: out.ID(),
-		owner: identity.Of(ctx).ID, run: run, out: out, done: make(chan struct{}),
+		owner: identity.Of(ctx).ID, run: run, out: out, check: check, done: make(chan struct{}),
 	}
 	m.jobs[j.ID] = j
 	m.mu.Unlock()
@@ -126,7 +140,7 @@ func (m *Manager) Start(ctx context.Context, req capture.Request) (*Job, error) 
 	go func() {
 		o := run.Wait(m.base)
 		flush.Stop()
-		j.finish(o)
+		j.finish(m.store, o)
 	}()
 	return j, nil
 }
@@ -138,7 +152,8 @@ func (j *Job) commit() <-chan struct{} {
 	return j.out.Commit()
 }
 
-func (j *Job) finish(o *capture.Outcome) {
+func (j *Job) finish(st *store.Store, o *capture.Outcome) {
+	j.check.Conclude(context.Background(), st, o) // before the verdict is stored: a report makes it a failure
 	stored := j.out.Finish(context.Background(), store.Final{Status: string(o.Verdict.Status), VerdictLine: o.Verdict.Line, ExitCode: o.Result.ExitCode})
 	j.mu.Lock()
 	j.outcome, j.stored = o, stored
@@ -268,16 +283,28 @@ func (m *Manager) endJob(ctx context.Context, id string, end func(*Job)) (*Job, 
 	return j, nil
 }
 
-// Close stops every running job and waits for them.
+// Close stops every running job and waits for them. A job blocked at the
+// moment has its stacks taken first, as StopStuck's are, so that its
+// stored output and verdict say where it was stuck when triage (the
+// daemon) ended; the jobs end all at once, so that the whole takes at most
+// the stacks' bound (capture.StopStacksLimit) and a second's grace, not
+// that for each.
 func (m *Manager) Close() error {
+	var wg sync.WaitGroup
 	for _, j := range m.List(context.Background()) { // the server's own: every job
 		select {
 		case <-j.done:
+			continue
 		default:
-			j.run.End(time.Second)
-			<-j.done
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j.run.EndStuck(time.Second)
+			<-j.done
+		}()
 	}
+	wg.Wait()
 	m.stop()
 	return nil
 }

@@ -62,6 +62,9 @@ var Suite = []Package{
 	// A Go coverage run of 20 packages against go test -coverprofile on
 	// the same module, alternated (seconds each).
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoCoverage$", Benchtime: "6x", QuickBenchtime: "4x", Quick: true},
+	// test with repeat: 100 of a 10 ms Go test against go test -count=100,
+	// alternated (seconds each).
+	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoRepeat$", Benchtime: "6x", QuickBenchtime: "4x", Quick: true},
 	// output_get of one file of a stored coverage report of 10,000 files.
 	{Dir: "./internal/workflow/output", Bench: "^BenchmarkCoverageFile$", Benchtime: "50x", QuickBenchtime: "10x", Quick: true},
 	// A coverage run of a corpus project per toolchain (CTest, make, cargo)
@@ -90,6 +93,9 @@ var Suite = []Package{
 	// An interactive logpoint against lldb's breakpoint command with
 	// auto-continue, 10,000 hits: over a minute each on a loaded machine.
 	{Dir: "./internal/workflow/debug", Bench: "^BenchmarkLogpoint10000$", Benchtime: "3x", QuickBenchtime: "1x"},
+	// A crashed CTest test rerun under memcheck, then the program alone:
+	// about a second each.
+	{Dir: "./internal/pipeline", Bench: "^BenchmarkMemcheckRerun$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 }
 
 // Keys of the figures the report computes itself rather than from a
@@ -175,6 +181,9 @@ var Figures = []Figure{
 	{Title: "`test` with coverage, a Go module of 20 packages", Key: Key("./internal/workflow/run", "BenchmarkGoCoverage"),
 		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -covermode=atomic -coverpkg=./... -coverprofile, then the failed test alone (its path)",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5},
+	{Title: "`test` with `repeat: 100`, a 10 ms Go test (one go test -count=100 under triage)", Key: Key("./internal/workflow/run", "BenchmarkGoRepeat"),
+		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -count=100 itself",
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10},
 	corpusCoverage("uuid", "go", "go test -covermode=atomic -coverpkg=./... -coverprofile from a shell"),
 	corpusCoverage("cjson", "CTest", "its cmake configure, build and ctest from a shell, then gcov --json-format"),
 	corpusCoverage("zlib", "make", "its make test with --coverage from a shell, then gcov --json-format"),
@@ -229,6 +238,9 @@ var Figures = []Figure{
 		Check: "ratio", CheckUnit: "×", Op: "<=", Limit: 1.5},
 	{Title: "the same logpoint on the DAP backend (the lldb adapter's own logMessage), for comparison", Key: Key("./internal/workflow/debug", "BenchmarkLogpoint10000"),
 		Value: "dap-logpoint-s", Unit: "s", Base: "native-s", BaseLabel: "the lldb command line's breakpoint command with auto-continue"},
+	{Title: "automatic memcheck rerun of a crashed test (small C project under CTest, the crash a heap overrun seen later in malloc)", Key: Key("./internal/pipeline", "BenchmarkMemcheckRerun"),
+		Value: "memcheck-ms", Unit: "ms", Base: "test-ms", BaseLabel: "the test's program alone, as the rerun ran it",
+		Check: "ratio", CheckUnit: "×"},
 	{Title: "tools/list, default workflows on this machine", Key: TokensKey,
 		Value: "default-tokens", Unit: "tokens", Base: "default-bytes", BaseLabel: "bytes (tokens ≈ bytes/4)",
 		Op: "<=", Limit: 6400},

@@ -17,19 +17,20 @@ import (
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
-// Check is a checker a program runs under from its start (the run tool's
-// check argument), as opposed to the rerun of a crash (memrerun.go).
+// Check is a checker a program runs under from its start (the check
+// argument of run and process_start), as opposed to the rerun of a crash
+// (memrerun.go).
 type Check string
 
 // The checkers a run can ask for. A program already built can be run only
-// under valgrind, so undefined and thread need a build (the test tool's
-// sanitizer builds).
+// under valgrind (memcheck, helgrind), so undefined needs a build (the
+// test tool's sanitizer builds).
 const (
 	CheckNone      Check = ""
 	CheckMemory    Check = "memory"    // valgrind memcheck
 	CheckLeaks     Check = "leaks"     // memcheck with --leak-check=full, definite leaks as errors
 	CheckUndefined Check = "undefined" // UBSan: needs a build
-	CheckThread    Check = "thread"    // TSan or Go's -race: needs a build
+	CheckThread    Check = "thread"    // valgrind helgrind (a test's: TSan or Go's -race)
 )
 
 // ParseCheck reads a check argument; "" is none.
@@ -50,14 +51,15 @@ type checked struct {
 }
 
 // underChecker turns req into a run of its program under the checker:
-// valgrind memcheck for memory and leaks, writing its XML apart, with the
-// program's own exit status, and no core (valgrind writes its own).
+// valgrind memcheck for memory and leaks, helgrind for thread, writing
+// its XML apart, with the program's own exit status, and no core
+// (valgrind writes its own).
 // A checker that needs a build, a host, a script or a missing valgrind is
 // an error that says so.
 func underChecker(req *Request, c Check) (*checked, error) {
 	switch {
-	case c == CheckUndefined || c == CheckThread:
-		return nil, fault.Usagef("check: %s needs the program built with -fsanitize=%s; run cannot add it to a program already built: use test with check: %s, or build the program with the flag", c, sanitizerOf(c), c)
+	case c == CheckUndefined:
+		return nil, fault.Usagef("check: %s needs the program built with -fsanitize=undefined; run cannot add it to a program already built: use test with check: %s, or build the program with the flag", c, c)
 	case req.Remote != nil:
 		return nil, fault.Usagef("check: %s runs valgrind here; it is not available with ssh_host", c)
 	case len(req.Spec.Argv) == 0 || req.Spec.Argv[0] == "":
@@ -77,6 +79,9 @@ func underChecker(req *Request, c Check) (*checked, error) {
 	}
 	k := &checked{check: c, xml: filepath.Join(dir.Path, "memcheck.xml"), dir: dir,
 		opts: memcheck.Options{Argv: append([]string{prog}, req.Spec.Argv[1:]...), Leaks: c == CheckLeaks, KeepExit: true, ProjectDir: req.ProjectDir}}
+	if c == CheckThread {
+		k.opts.Tool = memcheck.ToolHelgrind
+	}
 	req.programArgv = k.opts.Argv
 	req.Spec.Argv = memcheck.Command(vg, k.xml, k.opts)
 	req.Spec.CoreDumps = false // a core of valgrind itself says nothing of the program
@@ -115,13 +120,6 @@ func (k *checked) remove() {
 	if k != nil {
 		k.dir.Remove()
 	}
-}
-
-func sanitizerOf(c Check) string {
-	if c == CheckThread {
-		return "thread"
-	}
-	return "undefined"
 }
 
 // conclude reads valgrind's XML once the run has ended, keeps it in the
@@ -168,4 +166,39 @@ func (req Request) asRan(res *spawn.Result) *spawn.Result {
 	c := *res
 	c.Argv, c.Path = req.programArgv, req.programArgv[0]
 	return &c
+}
+
+// Checker is a run under a checker from its start for a caller that
+// starts the run and waits for it itself (a background job): PrepareCheck
+// turns the request into the checker's run before it starts, Conclude
+// reads the checker's report once it has ended.
+type Checker struct{ k *checked }
+
+// PrepareCheck turns req into a run of its program under c (as run's
+// check does); nil, and req unchanged, for CheckNone.
+func PrepareCheck(req *Request, c Check) (*Checker, error) {
+	if c == CheckNone {
+		return nil, nil
+	}
+	k, err := underChecker(req, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{k: k}, nil
+}
+
+// Conclude reads the checker's report of the run that ended with o, keeps
+// it in st, and makes a report the verdict (o.Memcheck is set); a nil
+// Checker does nothing.
+func (c *Checker) Conclude(ctx context.Context, st *store.Store, o *Outcome) {
+	if c != nil {
+		o.Memcheck = c.k.conclude(ctx, st, o)
+	}
+}
+
+// Discard removes what a run that never started would have written.
+func (c *Checker) Discard() {
+	if c != nil {
+		c.k.remove()
+	}
 }

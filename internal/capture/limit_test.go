@@ -1,6 +1,9 @@
 package capture
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestNameLimit(t *testing.T) {
 	for _, tt := range []struct{ line, limit, want string }{
@@ -15,5 +18,29 @@ func TestNameLimit(t *testing.T) {
 		if got := NameLimit(tt.line, tt.limit); got != tt.want {
 			t.Errorf("NameLimit(%q, %q) = %q, want %q", tt.line, tt.limit, got, tt.want)
 		}
+	}
+}
+
+func TestLimitString(t *testing.T) {
+	for _, tt := range []struct {
+		l    Limit
+		want string
+	}{
+		{LimitOf("timeout_s", true, false, "timeouts.run"), "timeout_s"},
+		{LimitOf("timeout_s", true, true, ""), "the session default timeout_s"},
+		{LimitOf("timeout_s", false, false, "timeouts.command"), "the config's timeouts.command; timeout_s overrides it"},
+		{LimitOf("wait_s", false, false, ""), "the built-in limit; wait_s raises it"},
+		{Limit{Arg: "time_limit_s", Max: 300 * time.Second}, "the built-in limit; time_limit_s raises it, at most 300"},
+		{Limit{}, ""},
+	} {
+		if got := tt.l.String(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.l, got, tt.want)
+		}
+	}
+	if got := LimitOf("wait_s", true, false, "").Said(200 * time.Millisecond); got != "after 200ms (wait_s)" {
+		t.Errorf("Said: %q", got)
+	}
+	if got := (Limit{}).Said(time.Second); got != "after 1s" {
+		t.Errorf("Said with no limit: %q", got)
 	}
 }

@@ -18,6 +18,8 @@ func (m *MemcheckRun) Summary() string {
 	switch r := m.Result; {
 	case r == nil:
 		return "memcheck: not rerun: " + m.NotRun
+	case r.Tool != "":
+		return r.Summary() // a thread checker's words (memcheck.ToolHelgrind)
 	case r.Outcome == memcheck.Clean && m.OnDemand:
 		return "memcheck: no memory error seen in 1 run under memcheck" + leaksWords(r) + "; " + r.Ending()
 	case r.Outcome == memcheck.Clean:
@@ -62,7 +64,7 @@ func (m *MemcheckRun) how() string {
 	case m.Result == nil:
 		return "the crash looks like memory corruption: " + m.Why
 	case m.OnDemand:
-		s = fmt.Sprintf("ran under valgrind memcheck from its start (%s); took %s", m.Why, m.Took.Round(100*time.Millisecond))
+		s = fmt.Sprintf("ran under valgrind %s from its start (%s); took %s", toolOf(m.Result), m.Why, m.Took.Round(100*time.Millisecond))
 	default:
 		s = fmt.Sprintf("rerun under valgrind memcheck because %s; took %s of its %s limit", m.Why, m.Took.Round(100*time.Millisecond), m.Limit)
 	}
@@ -81,4 +83,12 @@ func leaksWords(r *memcheck.Result) string {
 		return " (definite leaks checked)"
 	}
 	return " (leaks not checked)"
+}
+
+// toolOf is the valgrind tool a run was under.
+func toolOf(r *memcheck.Result) string {
+	if r.Tool != "" {
+		return r.Tool
+	}
+	return "memcheck"
 }

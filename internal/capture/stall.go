@@ -89,6 +89,9 @@ func (sw *stallWatch) stalled() *Stalled {
 	return st
 }
 
+// serverNote is said of a run stalled waiting for a connection.
+const serverNote = "waiting for a connection — a server? process_start runs it in the background"
+
 // stalledVerdict makes a stalled run's verdict its own, apart from a
 // timeout's: the line says HUNG, how long nothing moved and where the
 // stacks (else the watch) say it was stuck; the hint to raise timeout_s
@@ -96,6 +99,7 @@ func (sw *stallWatch) stalled() *Stalled {
 //
 //	HUNG: no progress for 30s; in main.main, blocked in chan receive at main.go:7 — process group killed
 //	HUNG: no progress for 30s; waiting for input on stdin, in main, blocked in read at cat.c:9 — process group killed
+//	HUNG: no progress for 30s; in main, blocked in accept at srv.c:20 (waiting for a connection — a server? process_start runs it in the background) — process group killed
 func stalledVerdict(v *verdict.Verdict, st *Stalled, rep *hang.Report) {
 	seen := len(st.Threads) > 0
 	var where []string
@@ -111,6 +115,9 @@ func stalledVerdict(v *verdict.Verdict, st *Stalled, rep *hang.Report) {
 	line := st.Head()
 	if len(where) > 0 {
 		line += "; " + strings.Join(where, ", ")
+	}
+	if st.Listens() {
+		line += " (" + serverNote + ")"
 	}
 	line += " — process group killed"
 	if rep != nil && hang.Phrase(rep.Stuck) == "" && len(rep.Notes) > 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/triage-dev/triage/internal/capture"
 	"github.com/triage-dev/triage/internal/defaults"
 )
 
@@ -22,6 +23,14 @@ type Call struct {
 // name (WithDefaults), rather than the call itself.
 func (c *Call) FromDefaults(name string) bool {
 	return c != nil && slices.Contains(c.filled, name)
+}
+
+// Limit names the time limit argument arg sets, for a verdict that ran
+// out of it (capture.Limit): given says the call had the argument (its own
+// or its session default's); config is the config key that set it
+// otherwise, "" when the tool's built-in limit did.
+func (c *Call) Limit(arg string, given bool, config string) capture.Limit {
+	return capture.LimitOf(arg, given, c.FromDefaults(arg), config)
 }
 
 // Progress reports progress to the client, if it asked for progress by sending

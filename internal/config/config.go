@@ -230,6 +230,23 @@ func (c *Config) RunTimeout() time.Duration {
 	return DefaultRunTimeout
 }
 
+// RunTimeoutKey is the key that set RunTimeout, for a verdict that names
+// its limit (capture.Limit): "timeouts.run", or "" for the built-in one.
+func (c *Config) RunTimeoutKey() string {
+	if c != nil && c.Timeouts.Run > 0 {
+		return "timeouts.run"
+	}
+	return ""
+}
+
+// CommandTimeoutKey is the key that set CommandTimeout, as RunTimeoutKey.
+func (c *Config) CommandTimeoutKey() string {
+	if c != nil && c.Timeouts.Command > 0 {
+		return "timeouts.command"
+	}
+	return ""
+}
+
 // CommandTimeout is the default time limit of one debugger or engine command.
 func (c *Config) CommandTimeout() time.Duration {
 	if c.Timeouts.Command > 0 {

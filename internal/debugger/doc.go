@@ -17,6 +17,14 @@
 // ErrRunning at once instead of blocking; WaitStop is the one way to wait
 // for a running target, on the debugger's own reports.
 //
+// Threads: ListThreads lists a stopped target's threads, each numbered as
+// its debugger numbers it (lldb's #N, gdb's thread number, dlv's goroutine
+// id) and described by its top frame in the program's own code (crashsite's
+// rule, the crash site's) and the call it is in ("blocked in pthread_join");
+// a stop's report says where the others are. Through the Manager the list
+// is kept per stop, like the stop's top frames, and forgotten by a call
+// that may move the target.
+//
 // Remote hosts: a spec's SSHHost makes the backend run its debugger on that
 // host, through the host's one ssh connection (internal/remote, which the
 // backends are given by their factories; this package only carries the

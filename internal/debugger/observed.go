@@ -46,18 +46,21 @@ func (o *observed) read(ctx context.Context) {
 
 func (o *observed) Continue(ctx context.Context, opts ContinueOptions) (State, error) {
 	defer o.moved(ctx)
+	o.forgetThreads()
 	defer o.m.enter(o.s)()
 	return o.Backend.Continue(ctx, opts)
 }
 
 func (o *observed) Step(ctx context.Context, kind StepKind, thread int, wait time.Duration) (State, error) {
 	defer o.moved(ctx)
+	o.forgetThreads()
 	defer o.m.enter(o.s)()
 	return o.Backend.Step(ctx, kind, thread, wait)
 }
 
 func (o *observed) Pause(ctx context.Context) (State, error) {
 	defer o.moved(ctx)
+	o.forgetThreads()
 	defer o.m.enter(o.s)()
 	return o.Backend.Pause(ctx)
 }
@@ -82,17 +85,60 @@ func (o *observed) RemoveBreakpoint(ctx context.Context, id int) error {
 
 func (o *observed) RawCommand(ctx context.Context, command string) (string, error) {
 	defer o.moved(ctx) // a raw command may resume or stop the target
+	o.forgetThreads()
 	defer o.m.enter(o.s)()
 	return o.Backend.RawCommand(ctx, command)
 }
 
+// Threads answers the threads kept for the stop, if any, else asks.
 func (o *observed) Threads(ctx context.Context) ([]Thread, error) {
 	defer o.m.enter(o.s)()
+	o.m.mu.Lock()
+	l, ok := o.s.seen.keptThreads(o.Backend.State())
+	o.m.mu.Unlock()
+	if ok {
+		return l.Threads, nil
+	}
 	return o.Backend.Threads(ctx)
+}
+
+// threadList is ListThreads through the Manager: the list kept for the
+// stop, else the backend's, kept when the stop did not change meanwhile.
+func (o *observed) threadList(ctx context.Context) (ThreadList, error) {
+	leave := o.m.enter(o.s)
+	before := o.Backend.State()
+	o.m.mu.Lock()
+	l, ok := o.s.seen.keptThreads(before)
+	o.m.mu.Unlock()
+	if ok {
+		leave()
+		return l, nil
+	}
+	l, err := listThreads(ctx, o.Backend)
+	after := o.Backend.State()
+	leave()
+	if err != nil || before.LastStop == nil || after.LastStop == nil || !before.LastStop.At.Equal(after.LastStop.At) {
+		o.read(ctx)
+		return l, err
+	}
+	o.m.mu.Lock()
+	o.s.seen.threadsAt, o.s.seen.threads = after.LastStop.At, &l
+	o.m.mu.Unlock()
+	return l, nil
+}
+
+// forgetThreads drops the kept thread list: the call about to run may
+// move the target (a stop's time tells a new stop too, but not a target
+// that runs on from the same one).
+func (o *observed) forgetThreads() {
+	o.m.mu.Lock()
+	o.s.seen.threads = nil
+	o.m.mu.Unlock()
 }
 
 func (o *observed) Evaluate(ctx context.Context, expr string, frame int) (Variable, error) {
 	defer o.moved(ctx) // an expression may call code that stops
+	o.forgetThreads()
 	defer o.m.enter(o.s)()
 	return o.Backend.Evaluate(ctx, expr, frame)
 }

@@ -21,6 +21,9 @@ type StopReport struct {
 	Frames      []Frame // the top ReportFrames
 	Breakpoints []Breakpoint
 	Site        *crashsite.Site
+	// Threads are the target's threads at a stop, when it has several
+	// (ListThreads): where the others are.
+	Threads *ThreadList
 }
 
 // Report describes st of the session info names. A crash's frames are
@@ -36,6 +39,9 @@ func Report(ctx context.Context, b Backend, info SessionInfo, st State) StopRepo
 			depth = SiteFrames
 		}
 		frames, _ = b.Stack(ctx, 0, depth)
+		if l, err := ListThreads(ctx, b); err == nil && len(l.Threads) > 1 {
+			r.Threads = &l
+		}
 	}
 	if info.SSHHost == "" {
 		var dirs []string
@@ -60,6 +66,9 @@ func (r StopReport) WriteText(sb *strings.Builder, note string) {
 		fmt.Fprintf(sb, ", pid %d", r.State.Pid)
 	}
 	sb.WriteByte('\n')
+	if r.Threads != nil {
+		sb.WriteString(r.Threads.Summary())
+	}
 	if note != "" {
 		sb.WriteString(note + "\n")
 	}

@@ -40,6 +40,18 @@ type seen struct {
 	looked  time.Time // the last stop the Manager fetched frames of itself
 	counted time.Time // the last stop counted in hits
 	hits    map[int]int
+	// threads are the threads of the stop at threadsAt as ListThreads
+	// described them; nil when not known, or the target moved since.
+	threadsAt time.Time
+	threads   *ThreadList
+}
+
+// keptThreads is the thread list kept for st's stop, if there is one.
+func (v *seen) keptThreads(st State) (ThreadList, bool) {
+	if v.threads == nil || st.Status != StatusStopped || st.LastStop == nil || !st.LastStop.At.Equal(v.threadsAt) {
+		return ThreadList{}, false
+	}
+	return *v.threads, true
 }
 
 // count adds the stop of st to the hits of its breakpoints, once a stop,

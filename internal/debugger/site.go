@@ -32,7 +32,7 @@ func CrashSite(ctx context.Context, b Backend, stop *Stop, frames []Frame, dirs 
 	}
 	sf := make([]crashsite.Frame, len(frames))
 	for i, f := range frames {
-		sf[i] = crashsite.Frame{Function: f.Function, File: f.File, Line: f.Line}
+		sf[i] = siteFrame(f)
 	}
 	i := max(crashsite.Pick(sf, ""), 0)
 	f := frames[i]

@@ -265,11 +265,27 @@ const (
 )
 
 // Thread is one of the target's threads: ID as the backend's requests
-// take it (a DAP adapter's id, lldb's #N), Name what its debugger says of
-// it (the OS thread id, its name).
+// take it (a DAP adapter's id, lldb's #N); Num as its debugger numbers it
+// for a person (lldb's #N, gdb's thread number, dlv's goroutine id), 0
+// when it does not; Tid the OS thread's id, when told; Name its name;
+// Reason why it stopped, in the debugger's own words ("breakpoint 1.1",
+// "signal SIGSEGV"), where the debugger says so of each thread (lldb).
+// State and Frame are what ListThreads adds (threads.go).
 type Thread struct {
-	ID   int    `json:"id"`
-	Name string `json:"name,omitempty"`
+	ID     int    `json:"id"`
+	Num    int    `json:"num,omitempty"`
+	Tid    int64  `json:"tid,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// State says what the thread does: "blocked in pthread_join" or "in
+	// memcpy" (the call its own code made), "stopped: breakpoint 1.1" (the
+	// stop's thread, stopped in its own code), "" when not known.
+	State string `json:"state,omitempty"`
+	// Frame is its top frame in the program's own code (crashsite's
+	// rule), else its top frame; nil when not fetched.
+	Frame *Frame `json:"frame,omitempty"`
+	// Own says Frame is in the program's own code.
+	Own bool `json:"own,omitempty"`
 }
 
 // Frame is one stack frame. ID is what Variables and Evaluate take.
@@ -280,6 +296,9 @@ type Frame struct {
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
 	Address  string `json:"address,omitempty"`
+	// Module is the shared object or executable the pc is in, where the
+	// debugger names it (lldb's command line).
+	Module string `json:"module,omitempty"`
 }
 
 // Variable is a named value, with children down to the requested depth.

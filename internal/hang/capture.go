@@ -254,17 +254,26 @@ func attach(ctx context.Context, m spawn.Member, debugger string) (Process, []St
 }
 
 // setMutexOwners names, for each thread waiting in glibc's
-// pthread_mutex_lock, the thread holding the mutex, read from the mutex
-// (its address is the futex the thread sleeps on): an owner that is not
-// another live thread of the process is not named.
+// pthread_mutex_lock, the thread holding the mutex, and for each in
+// pthread_rwlock_rdlock or _wrlock, the writer holding the rwlock, read
+// from the lock (the futex the thread sleeps on is in it): an owner that
+// is not another live thread of the process is not named.
 func setMutexOwners(pid int, stacks []Stack, states map[int]byte, futexes map[int]uint64) {
 	for i := range stacks {
 		st := &stacks[i]
 		addr, ok := futexes[st.LWP]
-		if !ok || !slices.ContainsFunc(st.Frames, isMutexLockFrame) {
+		if !ok {
 			continue
 		}
-		if owner := mutexOwner(pid, addr); owner != st.LWP && states[owner] != 0 {
+		live := func(tid int) bool { return tid != st.LWP && states[tid] != 0 }
+		owner := 0
+		switch rw := rwlockCall(st.Frames); {
+		case slices.ContainsFunc(st.Frames, isMutexLockFrame):
+			owner = mutexOwner(pid, addr)
+		case rw != "":
+			owner = rwlockWriter(pid, addr, rw == rwWrite, live)
+		}
+		if live(owner) {
 			st.MutexOwner = owner
 		}
 	}

@@ -107,7 +107,7 @@ func TestCaptureGoTestBlockedOnChannel(t *testing.T) {
 	want := fmt.Sprintf("in TestWaitsForever, blocked in chan receive at hang_test.go:%d", p.Line(t, "RECV-FOREVER"))
 	// The helper that printed "ready" may not have ended yet: only then
 	// is every goroutine blocked.
-	if got := hang.Phrase(h.report.Analyze("TestWaitsForever")); got != want && got != want+"; all goroutines are blocked: no goroutine is running or runnable" {
+	if got := hang.Phrase(h.report.Analyze("TestWaitsForever")); got != want && got != want+"; no other goroutine is left that could send" {
 		h.fatalf(t, "phrase %q, want %q", got, want)
 	}
 	// Without the test's name, the goroutine in user code is found anyway

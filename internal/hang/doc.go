@@ -27,7 +27,10 @@
 // the main thread or goroutine. The stuck place is each one's first frame
 // in the user's own code, with the wait reason (chan receive,
 // sync.Mutex.Lock, pthread_mutex_lock, running). A thread waiting for a
-// glibc mutex is named with the thread holding it (read from the mutex:
-// mutex_linux.go), a cycle of such waits is said as the deadlock's cycle,
-// and a holder waiting for no lock with where it is (holder.go, phrase.go).
+// glibc mutex is named with the thread holding it, one waiting for a glibc
+// rwlock with its writer (read from the lock: mutex_linux.go), a cycle of
+// such waits is said as the deadlock's cycle, and a holder waiting for no
+// lock with where it is (holder.go, phrase.go). A Go goroutine blocked on a
+// channel or a lock with no other goroutine left but the runtime's and a
+// test harness's is said to have none that could end its wait.
 package hang

@@ -25,7 +25,8 @@ type Stack struct {
 	Frames    []coredump.Frame `json:"frames"`
 	CreatedBy string           `json:"created_by,omitempty"` // the goroutine's creator
 	// MutexOwner is, for a thread waiting for a glibc pthread mutex, the
-	// LWP of the thread holding it; 0 when not known.
+	// LWP of the thread holding it, and for one waiting for a glibc
+	// pthread rwlock, of the writer holding it; 0 when not known.
 	MutexOwner int `json:"mutex_owner,omitempty"`
 }
 

@@ -127,6 +127,69 @@ func (r *Report) allGoroutinesBlocked() bool {
 	return n > 0
 }
 
+// aloneBlocked reports whether goroutine stack i, blocked on a channel or
+// a lock (goBlocked), is the only one of a whole dump that could act: each
+// other runs the runtime's code alone, or is a test harness's (package
+// testing, a test binary's generated main) waiting for a test to end, which
+// it does not send to, unlock or signal. What the dump proves is that no
+// goroutine is left to end the wait; a timer's channel or a signal's the
+// runtime fills is not a goroutine.
+func (r *Report) aloneBlocked(i int) bool {
+	if r.GoDumpCut || !goBlocked[r.Stacks[i].State] {
+		return false
+	}
+	for j := range r.Stacks {
+		st := &r.Stacks[j]
+		if j == i || st.Kind != KindGoroutine || runtimeOnly(st) || harnessWaiting(st) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// harnessWaiting reports whether a goroutine is a test harness's, blocked
+// waiting: every frame the runtime's, package testing's or a test binary's
+// generated main's (_testmain.go).
+func harnessWaiting(st *Stack) bool {
+	if !goBlocked[st.State] {
+		return false
+	}
+	for _, f := range st.Frames {
+		fn := f.Function
+		if !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "internal/runtime/") &&
+			!strings.HasPrefix(fn, "testing.") && !strings.HasSuffix(f.File, "_testmain.go") {
+			return false
+		}
+	}
+	return true
+}
+
+// aloneEnds says, after a lone goroutine's wait (Stuck.Alone), who is
+// missing; a wait on a nil channel, or a select of no cases, never ends
+// whoever is left.
+func aloneEnds(reason string) string {
+	switch reason {
+	case "chan receive (nil chan)", "chan send (nil chan)":
+		return "a nil channel: nothing ever ends that wait"
+	case "select (no cases)":
+		return "a select with no cases never returns"
+	case "chan receive":
+		return "no other goroutine is left that could send"
+	case "chan send":
+		return "no other goroutine is left that could receive"
+	case "select":
+		return "no other goroutine is left that could send or receive"
+	case "sync.WaitGroup.Wait":
+		return "no other goroutine is left that could call Done"
+	case "sync.Cond.Wait":
+		return "no other goroutine is left that could signal it"
+	case "semacquire":
+		return "no other goroutine is left that could release it"
+	}
+	return "no other goroutine is left that could unlock it"
+}
+
 // runtimeOnly reports whether a goroutine runs the runtime's code alone:
 // one of its own, which a SIGQUIT dump lists too, whatever it waits for.
 func runtimeOnly(st *Stack) bool {

@@ -66,6 +66,10 @@ func TestAllGoroutinesBlocked(t *testing.T) {
 	worker := func(id int, state string) Stack {
 		return Stack{Kind: KindGoroutine, ID: id, State: state, Frames: []coredump.Frame{{Function: "runtime.gopark", File: "proc.go", Line: 1}, frameAt("main.worker", "main.go")}}
 	}
+	harness := Stack{Kind: KindGoroutine, ID: 1, State: "chan receive", Frames: []coredump.Frame{{Function: "runtime.gopark", File: "proc.go", Line: 1},
+		{Function: "testing.(*T).Run", File: "testing.go", Line: 1}, {Function: "main.main", File: "_testmain.go", Line: 1}}}
+	userHarness := harness
+	userHarness.Frames = append([]coredump.Frame{frameAt("main.helper", "main.go")}, harness.Frames...)
 	const all = "in main.main, blocked in chan send at main.go:3; " + allBlockedPhrase
 	for _, c := range []struct {
 		name   string
@@ -78,6 +82,14 @@ func TestAllGoroutinesBlocked(t *testing.T) {
 		{"one runnable", []Stack{send, worker(6, "runnable")}, false, "in main.main, blocked in chan send at main.go:3"},
 		{"one waiting for the network", []Stack{send, worker(6, "IO wait")}, false, "in main.main, blocked in chan send at main.go:3"},
 		{"the dump was cut", []Stack{send, worker(6, "chan receive")}, true, "in main.main, blocked in chan send at main.go:3"},
+		{"alone: the runtime's own are no senders", []Stack{g0, send, gc}, false,
+			"in main.main, blocked in chan send at main.go:3; no other goroutine is left that could receive"},
+		{"alone beside the test harness waiting", []Stack{harness, worker(7, "sync.WaitGroup.Wait")}, false,
+			"in main.worker, blocked in sync.WaitGroup.Wait at main.go:3; no other goroutine is left that could call Done"},
+		{"a nil channel", []Stack{g0, worker(6, "chan receive (nil chan)")}, false,
+			"in main.worker, blocked in chan receive (nil chan) at main.go:3; a nil channel: nothing ever ends that wait"},
+		{"the harness running user code is a goroutine that could", []Stack{worker(6, "chan receive"), userHarness}, false,
+			"in main.helper, blocked in chan receive at main.go:3; " + allBlockedPhrase},
 		{"mutex waiters in one function told apart", []Stack{worker(6, "sync.Mutex.Lock"), worker(7, "sync.Mutex.Lock")}, false,
 			"deadlocked: main.worker (goroutine 6) blocked in sync.Mutex.Lock at main.go:3; main.worker (goroutine 7) blocked in sync.Mutex.Lock at main.go:3; " + allBlockedPhrase},
 	} {

@@ -64,3 +64,19 @@ func TestCaptureHolderBlockedInRead(t *testing.T) {
 		h.fatalf(t, "stuck %+v: want the two waiters and the holder", h.report.Stuck)
 	}
 }
+
+// TestCaptureRWLockWriter: a reader and a writer wait for a pthread rwlock
+// whose writer is blocked reading a pipe: both are named with that writer
+// (glibc's __cur_writer) and where it is.
+func TestCaptureRWLockWriter(t *testing.T) {
+	t.Parallel()
+	p := hangers.RWLockHeld(t)
+	h := runHung(t, p.Dir, p.Bin)
+	got := hang.Phrase(h.report.Analyze(""))
+	want := fmt.Sprintf("waiting for locks: reader blocked in pthread_rwlock_rdlock at rwheld.c:%d waits for a rwlock held for writing by holder, blocked in read at rwheld.c:%d; "+
+		"writer blocked in pthread_rwlock_wrlock at rwheld.c:%d waits for a rwlock held for writing by holder",
+		p.Line(t, "RDLOCK-HELD"), p.Line(t, "READ-WRITING"), p.Line(t, "WRLOCK-HELD"))
+	if got != want {
+		h.fatalf(t, "phrase %q\nwant   %q", got, want)
+	}
+}

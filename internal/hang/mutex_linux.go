@@ -65,6 +65,43 @@ func futexWaitAddr(s string) (uint64, bool) {
 	return 0, false
 }
 
+// curWriterAt is, on each architecture, the offset of __cur_writer in
+// glibc's pthread_rwlock_t (since 2.25: __readers, __writers,
+// __wrphase_futex, __writers_futex, two pads, then on x86_64 the writer's
+// TID; elsewhere four bytes of flags first); 0 where it is not known.
+var curWriterAt = map[string]int64{"amd64": 24, "arm64": 28, "riscv64": 28, "loong64": 28}[runtime.GOARCH]
+
+// rwlockWriter reads the writer holding the glibc pthread_rwlock_t whose
+// futex a waiter sleeps on at addr: a reader (and a writer while readers
+// hold it) sleeps on __wrphase_futex (offset 8), a writer behind a writer
+// on __writers_futex (offset 12), so both places are tried, the writer's
+// first when the waiter writes. A candidate counts only when live is true
+// of it (a thread of the process); 0 when none is.
+func rwlockWriter(pid int, addr uint64, writer bool, live func(int) bool) int {
+	if curWriterAt == 0 {
+		return 0
+	}
+	f, err := os.Open(fmt.Sprintf("/proc/%d/mem", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	bases := []uint64{addr - 8, addr - 12}
+	if writer {
+		bases[0], bases[1] = bases[1], bases[0]
+	}
+	for _, base := range bases {
+		var b [4]byte
+		if _, err := f.ReadAt(b[:], int64(base)+curWriterAt); err != nil {
+			continue
+		}
+		if w := int(int32(binary.NativeEndian.Uint32(b[:]))); w > 0 && live(w) {
+			return w
+		}
+	}
+	return 0
+}
+
 // mutexOwner reads the owner of the glibc pthread_mutex_t at addr in pid's
 // memory: a waiter in pthread_mutex_lock sleeps on the mutex's lock word
 // (__data.__lock, at offset 0), and the holder's TID is __data.__owner,

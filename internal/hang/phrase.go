@@ -28,7 +28,10 @@ func Phrase(stuck []Stuck) string {
 	if more := stuck[0].MoreLocked; more > 0 {
 		p += fmt.Sprintf("; and %d more waiting for locks", more)
 	}
-	if stuck[0].AllBlocked {
+	switch {
+	case stuck[0].Alone && len(stuck) == 1:
+		p += "; " + aloneEnds(stuck[0].Reason)
+	case stuck[0].AllBlocked:
 		p += "; " + allBlockedPhrase
 	}
 	return p
@@ -83,7 +86,7 @@ func lockPhrase(stuck []Stuck) string {
 		p := names[i] + " " + where(s)
 		if s.HeldBy != 0 {
 			h, j := nameOf(s.HeldBy)
-			p += " waits for a mutex held by " + h
+			p += " waits for " + lockHeld(s) + " by " + h
 			if j >= 0 && stuck[j].Holder && !said[j] {
 				p, said[j] = p+", "+where(stuck[j]), true
 			}
@@ -106,6 +109,15 @@ func lockPhrase(stuck []Stuck) string {
 		return fmt.Sprintf("in %s, %s", who, strings.TrimPrefix(parts[0], names[0]+" "))
 	}
 	return "waiting for locks: " + strings.Join(parts, "; ")
+}
+
+// lockHeld is what a waiter whose holder is named waits for: "a mutex
+// held", or "a rwlock held for writing" (glibc keeps its writer only).
+func lockHeld(s Stuck) string {
+	if strings.HasPrefix(s.Reason, rwLock) {
+		return "a rwlock held for writing"
+	}
+	return "a mutex held"
 }
 
 // stuckNames names each stack by the function it is stuck in, with its

@@ -1,6 +1,7 @@
 package hang
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -28,8 +29,9 @@ type Stuck struct {
 	Case string `json:"case,omitempty"`
 	// LWP is a thread's kernel id; 0 for a goroutine.
 	LWP int `json:"lwp,omitempty"`
-	// HeldBy is, for a thread waiting for a mutex, the LWP of the thread
-	// holding it, when the mutex could be read (Stack.MutexOwner).
+	// HeldBy is, for a thread waiting for a mutex (or a rwlock), the LWP
+	// of the thread holding it (the rwlock's writer), when the lock could
+	// be read (Stack.MutexOwner).
 	HeldBy int `json:"held_by,omitempty"`
 	// Holder marks a stack named for holding a mutex another waits for,
 	// not for a wait of its own.
@@ -38,6 +40,11 @@ type Stuck struct {
 	// goroutine of its dump waited on a channel or a lock, none was
 	// running, runnable, in a syscall, asleep or waiting for the network.
 	AllBlocked bool `json:"all_blocked,omitempty"`
+	// Alone, on the first of a Go program's stuck goroutines, blocked on
+	// a channel or a lock: no other goroutine of its dump could end its
+	// wait, for every other is the runtime's own or a test harness's
+	// waiting for tests to end (aloneBlocked).
+	Alone bool `json:"alone,omitempty"`
 	// MoreLocked, on the first: how many more stacks waited on locks than
 	// are named (a deadlock names maxDeadlocked).
 	MoreLocked int `json:"more_locked,omitempty"`
@@ -78,6 +85,7 @@ func (r *Report) Analyze(test string) []Stuck {
 	r.Stuck = r.withHolders(all, r.pick(all, locks, test))
 	if len(r.Stuck) > 0 {
 		r.Stuck[0].AllBlocked = r.Stuck[0].Kind == KindGoroutine && r.allGoroutinesBlocked()
+		r.Stuck[0].Alone = r.Stuck[0].AllBlocked && r.aloneBlocked(r.Stuck[0].Stack)
 		if named := countLocked(r.Stuck); named >= 2 {
 			r.Stuck[0].MoreLocked = len(locks) - named
 		}
@@ -215,6 +223,9 @@ func stuckAt(i int, st *Stack) (Stuck, bool) {
 	// there (it may have been on its way in, or just woken).
 	var known bool
 	s.Reason, s.Lock, known = nativeWait(st.Frames[:u])
+	if s.Reason == rwLock {
+		s.Reason = cmp.Or(rwlockCall(st.Frames[:u]), rwLock)
+	}
 	if s.Lock {
 		s.HeldBy = st.MutexOwner
 	}
@@ -247,7 +258,7 @@ var nativeCalls = []struct {
 	lock   bool
 }{
 	{isMutexLock, "pthread_mutex_lock", true},
-	{func(fn string) bool { return strings.Contains(fn, "pthread_rwlock_") }, "pthread_rwlock", true},
+	{func(fn string) bool { return strings.Contains(fn, "pthread_rwlock_") }, rwLock, true},
 	{func(fn string) bool { return strings.Contains(fn, "Mutex") && strings.Contains(fn, "lock") }, "Mutex::lock", true},
 	{func(fn string) bool { return strings.Contains(fn, "RwLock") }, "RwLock", true},
 	{func(fn string) bool { return strings.Contains(fn, "pthread_cond_") || strings.Contains(fn, "Condvar") }, "condition wait", false},
@@ -256,9 +267,34 @@ var nativeCalls = []struct {
 	}, "thread join", false},
 	{func(fn string) bool { return strings.Contains(fn, "mpsc") || strings.Contains(fn, "mpmc") }, "channel receive", false},
 	{func(fn string) bool { return strings.Contains(fn, "sleep") }, "sleep", false},
+	{func(fn string) bool { return strings.Contains(fn, "accept") }, "accept", false},
 	{func(fn string) bool { return strings.Contains(fn, "poll") || strings.Contains(fn, "select") }, "poll", false},
 	{func(fn string) bool { return strings.HasSuffix(fn, "read") || strings.Contains(fn, "recv") }, "read", false},
 	{func(fn string) bool { return strings.Contains(fn, "futex") }, "futex wait", false},
+}
+
+// rwLock names a wait in a pthread rwlock whose call is not known;
+// rwRead and rwWrite, one in pthread_rwlock_rdlock and _wrlock.
+const (
+	rwLock  = "pthread_rwlock"
+	rwRead  = "pthread_rwlock_rdlock"
+	rwWrite = "pthread_rwlock_wrlock"
+)
+
+// rwlockCall is the rwlock call among frames (glibc's
+// ___pthread_rwlock_wrlock, __pthread_rwlock_rdlock_full64): rwRead,
+// rwWrite, or "" for none (a timed one counts as its call).
+func rwlockCall(frames []coredump.Frame) string {
+	for _, f := range frames {
+		switch fn := f.Function; {
+		case !strings.Contains(fn, "pthread_rwlock_"):
+		case strings.Contains(fn, "wrlock"):
+			return rwWrite
+		case strings.Contains(fn, "rdlock"):
+			return rwRead
+		}
+	}
+	return ""
 }
 
 // isMutexLock reports whether a native function is a pthread mutex's lock

@@ -39,6 +39,10 @@
 // Leaks are checked only when asked (Options.Leaks), and then definite
 // leaks count as errors.
 //
+// The same run and reading serve valgrind's thread checker: Options.Tool
+// ToolHelgrind runs helgrind, whose data races and lock order violations
+// are Reports in the same shape (helgrind.go), named "helgrind: …".
+//
 // Everything is bounded: the XML read (MaxXMLBytes), the errors kept
 // (MaxErrors), the frames of a stack (MaxFrames), the auxiliary stacks of
 // an error, the length of every text field, and the Detail text.

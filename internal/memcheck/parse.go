@@ -22,7 +22,8 @@ const (
 	maxText     = 400     // bytes of a what, an auxwhat, a function or a path
 )
 
-// ErrNotValgrind says a document is not valgrind memcheck's XML.
+// ErrNotValgrind says a document is not valgrind's XML of memcheck or of
+// a thread checker (helgrind, drd).
 var ErrNotValgrind = errors.New("not valgrind memcheck's XML")
 
 // Log is what valgrind's XML says of one run.
@@ -54,7 +55,8 @@ type Signal struct {
 	At      int     `json:"at"` // the frame of Stack to name (Pick); -1 when none
 }
 
-// Parse reads valgrind memcheck's XML (protocol 4). A document that starts
+// Parse reads valgrind memcheck's XML (protocol 4), or helgrind's or
+// drd's (helgrind.go). A document that starts
 // as valgrind's but is cut or malformed further on is no error: the Log
 // holds what was read and Cut says where it ends. projectDir (may be "")
 // decides which frame of each stack is the project's own. leaks false
@@ -86,12 +88,17 @@ func Parse(data []byte, projectDir string, leaks bool) (*Log, error) {
 			lg.Whole = t.Name.Local == "valgrindoutput"
 		}
 	}
-	if lg.Tool != "" && lg.Tool != "memcheck" {
+	if !knownTool(lg.Tool) {
 		return nil, fmt.Errorf("%w: its tool is %q", ErrNotValgrind, lg.Tool)
 	}
 	for i := range lg.Errors {
-		if r := &lg.Errors[i]; !isLeak(r.Kind) {
+		r := &lg.Errors[i]
+		if !isLeak(r.Kind) {
 			r.Count = p.counts[r.unique]
+		}
+		if !isMemcheck(lg.Tool) {
+			r.Tool = lg.Tool
+			r.Words = words(r)
 		}
 	}
 	return lg, nil

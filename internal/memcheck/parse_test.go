@@ -152,14 +152,14 @@ func TestSummaries(t *testing.T) {
 	}
 }
 
-// TestParseNotValgrind: documents that are not valgrind memcheck's XML are
+// TestParseNotValgrind: documents that are not valgrind's XML of memcheck, helgrind or drd are
 // refused with ErrNotValgrind, whatever they hold.
 func TestParseNotValgrind(t *testing.T) {
 	for _, doc := range []string{
 		"",
 		"not xml at all",
 		"<?xml version=\"1.0\"?>\n<html><body/></html>",
-		"<?xml version=\"1.0\"?><valgrindoutput><protocolversion>4</protocolversion><protocoltool>helgrind</protocoltool></valgrindoutput>",
+		"<?xml version=\"1.0\"?><valgrindoutput><protocolversion>4</protocolversion><protocoltool>cachegrind</protocoltool></valgrindoutput>",
 		"\x00\x01\x02",
 	} {
 		t.Run(fmt.Sprintf("%.30q", doc), func(t *testing.T) {

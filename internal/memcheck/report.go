@@ -107,7 +107,10 @@ type Report struct {
 	Leak   *Leak    `json:"leak,omitempty"`
 	Thread int      `json:"thread,omitempty"` // valgrind's thread number
 	Count  int      `json:"count,omitempty"`  // how often valgrind saw it, from its error counts
-	unique string   // valgrind's <unique>, which its error counts name
+	// Tool is the valgrind tool that reported it when not memcheck
+	// ("helgrind": helgrind.go).
+	Tool   string `json:"tool,omitempty"`
+	unique string // valgrind's <unique>, which its error counts name
 }
 
 // Site is the frame the report names, or nil.
@@ -215,6 +218,9 @@ var leakWords = map[string]string{
 
 // words says the error in plain words, from its kind, access and block.
 func words(r *Report) string {
+	if w, ok := threadWords(r); ok && !isMemcheck(r.Tool) {
+		return w
+	}
 	switch r.Kind {
 	case "InvalidRead", "InvalidWrite":
 		return accessPlain(r)

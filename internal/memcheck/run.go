@@ -63,6 +63,9 @@ type Options struct {
 	// Stdout receives the program's standard output, Stderr its standard
 	// error and valgrind's own text; nil discards them.
 	Stdout, Stderr io.Writer
+	// Tool is the valgrind tool: "" is memcheck, ToolHelgrind the thread
+	// checker (helgrind.go), which ignores Leaks and TrackOrigins.
+	Tool string
 }
 
 // Outcome is what a run under memcheck found.
@@ -101,6 +104,7 @@ type Result struct {
 	Seen   int      `json:"seen"`
 	Signal *Signal  `json:"signal,omitempty"` // the signal the program died of, per valgrind
 	Leaks  bool     `json:"leaks"`            // leaks were checked
+	Tool   string   `json:"tool,omitempty"`   // Options.Tool: "" is memcheck
 	Argv   []string `json:"argv"`             // valgrind's command line
 	// Process is how valgrind ended: its exit status (ErrorExitCode when it
 	// counted errors), the signal it died of (the program's: valgrind
@@ -163,7 +167,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // started by the caller) that ended as p, from the XML at xmlPath; stderr
 // is the start of valgrind's stderr, when kept apart.
 func Conclude(argv []string, xmlPath string, p *spawn.Result, o Options, stderr string) *Result {
-	r := &Result{Argv: argv, Process: p, Leaks: o.Leaks, Stderr: stderr,
+	r := &Result{Argv: argv, Process: p, Leaks: o.Leaks && isMemcheck(o.Tool), Tool: o.Tool, Stderr: stderr,
 		ErrorExit: !o.KeepExit && p.Exited && p.ExitCode == ErrorExitCode}
 	var readErr error
 	r.XML, r.XMLSize, readErr = readHead(xmlPath, MaxXMLBytes)
@@ -176,7 +180,7 @@ func Conclude(argv []string, xmlPath string, p *spawn.Result, o Options, stderr 
 
 // Command is valgrind's command line for o, writing its XML to xmlPath.
 func Command(valgrind, xmlPath string, o Options) []string {
-	argv := []string{valgrind, "--tool=memcheck", "--xml=yes",
+	argv := []string{valgrind, "--tool=" + toolName(o.Tool), "--xml=yes",
 		// valgrind expands %p, %q{VAR} and %% in the name.
 		"--xml-file=" + strings.ReplaceAll(xmlPath, "%", "%%"),
 		"--num-callers=" + strconv.Itoa(MaxFrames),
@@ -184,6 +188,9 @@ func Command(valgrind, xmlPath string, o Options) []string {
 		"--child-silent-after-fork=yes"}
 	if !o.KeepExit {
 		argv = append(argv, "--error-exitcode="+strconv.Itoa(ErrorExitCode))
+	}
+	if !isMemcheck(o.Tool) {
+		return append(argv, o.Argv...) // memcheck's leak and origin options are its own
 	}
 	if o.Leaks {
 		argv = append(argv, "--leak-check=full", "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite")

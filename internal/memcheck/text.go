@@ -22,7 +22,7 @@ const (
 //	memcheck: heap buffer overflow: invalid write of size 4 at list.c:12 in grow (heap block of 256 bytes allocated at list.c:9 in make_table, 0 bytes past its end)
 func (r *Report) Summary() string {
 	var b strings.Builder
-	b.WriteString(memcheckPrefix + r.Words)
+	b.WriteString(prefix(r.Tool) + r.Words)
 	if f := r.Site(); f != nil {
 		if isLeak(r.Kind) {
 			b.WriteString(", allocated")
@@ -39,8 +39,12 @@ func (r *Report) Summary() string {
 }
 
 // context says what the auxiliary stacks and words add: the block and
-// where it was allocated and freed, or where a value was created.
+// where it was allocated and freed, or where a value was created (a
+// thread checker's: threadContext).
 func (r *Report) context() string {
+	if !isMemcheck(r.Tool) {
+		return threadContext(r)
+	}
 	alloc, freed := r.AuxOf(Allocated), r.AuxOf(Freed)
 	if b := r.Block; b != nil {
 		s := fmt.Sprintf("heap block of %s", count(b.Size, "byte"))
@@ -161,13 +165,16 @@ func (r *Result) Summary() string {
 		}
 		return textclip.String(s, maxSummary)
 	case Clean:
+		if !isMemcheck(r.Tool) {
+			return prefix(r.Tool) + "no data race or lock order error seen in 1 run under valgrind; " + programEnd(r)
+		}
 		s := memcheckPrefix + "no memory error seen in 1 run under valgrind"
 		if !r.Leaks {
 			s += " (leaks not checked)"
 		}
 		return s + "; " + programEnd(r)
 	}
-	return textclip.String(memcheckPrefix+"no verdict: "+r.Reason, maxSummary)
+	return textclip.String(prefix(r.Tool)+"no verdict: "+r.Reason, maxSummary)
 }
 
 // programEnd says how the program ended, as valgrind saw it.
@@ -202,7 +209,7 @@ func (r *Result) Detail() string {
 		if i == detailOthers {
 			break
 		}
-		b.WriteString("  then " + strings.TrimPrefix(e.Summary(), memcheckPrefix) + "\n")
+		b.WriteString("  then " + strings.TrimPrefix(e.Summary(), prefix(e.Tool)) + "\n")
 	}
 	if more := r.Seen - 1 - min(detailOthers, len(r.Errors)-1); more > 0 {
 		fmt.Fprintf(&b, "  … and %d more %s\n", more, plural(more, "error", "errors"))

@@ -68,6 +68,9 @@ type Call struct {
 	removeCover func() // removes coverageDir's directory
 	// repeatRun is the run's number in a repeat (repeat.go), 0 outside one.
 	repeatRun int
+	// repeatArgs go after a repeat's "go test" (-count, -cpu, -race);
+	// repeatTail after its ctest (--repeat): runnerrepeat.go.
+	repeatArgs, repeatTail []string
 }
 
 // Called is a finished call, for its answer.

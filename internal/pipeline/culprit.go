@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
+	"path/filepath"
 
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/testreport"
@@ -22,8 +24,18 @@ func nameFromStacks(rep *testreport.Report, stacks *hang.Report) {
 		return
 	}
 	stuck := stacks.Analyze(runningTest(rep))
-	if len(stuck) == 1 && stuck[0].Test != "" {
-		rep.NameCutShort("", stuck[0].Test, "it was still running when the run was killed (its stack is in the log)")
+	if len(stuck) != 1 || stuck[0].Test == "" {
+		return
+	}
+	rep.NameCutShort("", stuck[0].Test, "it was still running when the run was killed (its stack is in the log)")
+	// The framework's case inside the runner's test (Catch2's, Criterion's
+	// bits_popcount_counts_set_bits_impl), from its frame's source.
+	if name := stuckCase(stacks, stuck[0], ""); name != "" && name != stuck[0].Test {
+		running := testreport.Running{Name: name}
+		if f := stuck[0].Frame; f.File != "" && f.Line > 0 {
+			running.Site = fmt.Sprintf("running at %s:%d", filepath.Base(f.File), f.Line)
+		}
+		rep.NameRunning(stuck[0].Test, running, "its stack in the log, taken before the kill, runs it")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/testreport"
 	"github.com/triage-dev/triage/internal/testutil"
 	"github.com/triage-dev/triage/internal/testutil/nativeprojects"
 	"github.com/triage-dev/triage/internal/toolchain"
@@ -84,4 +85,12 @@ func TestTimedOutCTestNamesTheCase(t *testing.T) {
 		t.Errorf("hang report's stuck %+v, want the case", res.Hang)
 	}
 	t.Logf("verdict: %s", res.Line)
+	// The filter over the raw log names the case too, from the stacks in it.
+	fres, err := Analyze(strings.NewReader(raw.String()), AnalyzeOptions{Format: testreport.FormatCTest, Level: logfilter.Standard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "while running spins forever (running at test_spin.cpp:"; !strings.Contains(fres.Line, want) {
+		t.Errorf("filter: %q, want …%q", fres.Line, want)
+	}
 }

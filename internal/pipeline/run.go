@@ -287,6 +287,7 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		jr, err := readReportFile(ctx, req.Remote, sr.Step.ReportFile, sr.Step.ReportFormat)
 		if err == nil && req.Remote == nil {
 			res.holdToClosings(sr.Step.ReportFile, jr) // closings.go
+			res.holdToFrameworks(ctx, sr, jr)          // frameworks.go
 		}
 		switch {
 		case err != nil:
@@ -313,6 +314,9 @@ func (res *Result) testStepDone(ctx context.Context, p *pipeline, sr StepResult,
 		rep.ApplyExitCode(sr.Outcome.Result.ExitCode)
 	}
 	res.rerunCutShort(ctx, req.Remote, p, sr, rep) // name the test that ended a binary: rerun.go
+	if req.Remote == nil {
+		res.nameExitSite(ctx, sr, rep, req.ProjectDir) // a program's case, by its exit under gdb: exitsite.go
+	}
 	// A crash the report records, the runner's own death, or (in output no
 	// parser knows: make) a crash line in the output: find the test's core.
 	// With a report, a crash line in the output (a Rust panic that libtest

@@ -49,7 +49,7 @@ func TestStallGoTestHung(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, raw := runStalled(t, KindTest, steps, p.Dir)
-	want := fmt.Sprintf("HUNG: no progress for 2s in TestWaitsForever, blocked in chan receive at hang_test.go:%d; all goroutines are blocked: no goroutine is running or runnable", p.Line(t, "RECV-FOREVER"))
+	want := fmt.Sprintf("HUNG: no progress for 2s in TestWaitsForever, blocked in chan receive at hang_test.go:%d; no other goroutine is left that could send", p.Line(t, "RECV-FOREVER"))
 	if res.Status != TimedOut || res.Line != want {
 		t.Fatalf("%s %q, want %q\nraw log:\n%s", res.Status, res.Line, want, tail(raw))
 	}

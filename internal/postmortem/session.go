@@ -172,6 +172,9 @@ type CommandError struct {
 	Output  string
 	// Timeout is set when the time limit fired.
 	Timeout time.Duration
+	// Limit, when set, names that limit and how to raise it (the caller's
+	// words: capture.Limit), said after the time.
+	Limit string
 	// Usable is true when the engine answered the interrupt and kept its
 	// state; otherwise it was killed (Restarted says whether a fresh one is
 	// up, with the initial context).
@@ -183,11 +186,15 @@ type CommandError struct {
 
 func (e *CommandError) Error() string {
 	var what string
+	after := e.Timeout.String()
+	if e.Limit != "" {
+		after += " (" + e.Limit + ")"
+	}
 	switch {
 	case e.Timeout > 0 && e.Usable:
-		what = fmt.Sprintf("%s: %q timed out after %s and was interrupted; the engine is still usable", e.Engine, e.Command, e.Timeout)
+		what = fmt.Sprintf("%s: %q timed out after %s and was interrupted; the engine is still usable", e.Engine, e.Command, after)
 	case e.Timeout > 0:
-		what = fmt.Sprintf("%s: %q timed out after %s; the engine did not answer an interrupt and was killed", e.Engine, e.Command, e.Timeout)
+		what = fmt.Sprintf("%s: %q timed out after %s; the engine did not answer an interrupt and was killed", e.Engine, e.Command, after)
 	case e.Usable:
 		// The engine is up: the command alone failed.
 		return fmt.Sprintf("%s: %q: %v", e.Engine, e.Command, e.Err)

@@ -60,6 +60,16 @@ func (f Finding) Stdin() bool {
 	return slices.ContainsFunc(f.Threads, func(t Thread) bool { return t.On == "stdin" })
 }
 
+// Listening is what Thread.On says of a wait for a connection: accept on
+// a socket, or a poll or epoll wait that watches a listening one (Linux).
+const Listening = "a listening socket"
+
+// Listens reports whether a thread was blocked waiting for a connection
+// (on Listening): a server, idle.
+func (f Finding) Listens() bool {
+	return slices.ContainsFunc(f.Threads, func(t Thread) bool { return t.On == Listening })
+}
+
 // Phrase says what the group was blocked in, for a verdict line when no
 // stacks name the place:
 //

@@ -58,8 +58,20 @@ var calls = map[int]call{
 	unix.SYS_CLOCK_NANOSLEEP: {"clock_nanosleep", sleeps, 0},
 }
 
-// byCall classifies a thread sleeping in syscall nr with args.
+// byCall classifies a thread sleeping in syscall nr with args; a wait for
+// a connection says so (listenOn).
 func byCall(t Thread, nr int, args [6]uint64, inGroup map[int]bool) Thread {
+	t = waitIn(t, nr, args, inGroup)
+	if t.Kind == Wait {
+		if on := listenOn(t, t.Call, args); on != "" {
+			t.On = on
+		}
+	}
+	return t
+}
+
+// waitIn classifies a thread sleeping in syscall nr with args.
+func waitIn(t Thread, nr int, args [6]uint64, inGroup map[int]bool) Thread {
 	c, ok := calls[nr]
 	t.Kind, t.Timeout = Other, -1
 	if !ok {

@@ -48,6 +48,9 @@ type Flakiness struct {
 	Asked  int        `json:"asked"` // the runs asked for; more than Runs when stopped early
 	Failed int        `json:"failed_runs"`
 	Tests  []TestRuns `json:"tests,omitempty"` // the most failing first
+	// Note says how the runs ran when not one process each (a runner's
+	// own repeat, and why it ended early).
+	Note string `json:"note,omitempty"`
 }
 
 // Tally collects the runs of a repeated test call in order.
@@ -96,6 +99,17 @@ func (tr *TestRuns) add(o Occurrence, run int, outputID string) {
 	}
 	tr.Groups = append(tr.Groups, FailureGroup{Signature: sig, Kind: o.Kind, Message: firstLine(o.Message),
 		Site: o.Site, Count: 1, FirstRun: run, FirstOutput: outputID})
+}
+
+// Runs is the runs tallied so far.
+func (t *Tally) Runs() int { return t.f.Runs }
+
+// Say adds a sentence to the tally's note.
+func (t *Tally) Say(note string) {
+	if t.f.Note != "" {
+		t.f.Note += "; "
+	}
+	t.f.Note += note
 }
 
 // Result is the tally so far, the most failing test first.
@@ -219,5 +233,8 @@ func (f Flakiness) WriteText(b *strings.Builder) {
 	}
 	if f.Runs < f.Asked {
 		fmt.Fprintf(b, "ran %d of the %d runs asked for\n", f.Runs, f.Asked)
+	}
+	if f.Note != "" {
+		b.WriteString(f.Note + "\n")
 	}
 }

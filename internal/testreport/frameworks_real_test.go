@@ -30,6 +30,7 @@ func TestRealFrameworks(t *testing.T) {
 		checkReal(t, rep, Crashed, Totals{Total: 2, Passed: 1, Crashed: 1}, "Crash.Segv", "", 0)
 		rep = parseRun(t, FormatGTest, dir, "./math_test", "--gtest_filter=Math.Adds:Crash.ExitZero:Later.*")
 		checkReal(t, rep, Errored, Totals{Total: 2, Passed: 1, Errored: 1}, "Crash.ExitZero", "", 0)
+		checkProgram(t, dir, "math_test", "GoogleTest", nil, "", 0) // programsign_test.go
 	})
 	t.Run("catch2", func(t *testing.T) {
 		t.Parallel()
@@ -42,6 +43,7 @@ func TestRealFrameworks(t *testing.T) {
 		checkReal(t, rep, Crashed, Totals{Total: 2, Passed: 1, Crashed: 1}, "segfaults", "tests.cpp", 24)
 		rep = parseRun(t, FormatCatch2, dir, "./t2", "fails an assertion,exits zero,runs last")
 		checkReal(t, rep, Failed, Totals{Total: 1, Failed: 1}, "fails an assertion", "tests.cpp", 15)
+		checkProgram(t, dir, "t2", "Catch2", []string{"adds numbers,exits zero,runs last"}, "exits zero", 31)
 	})
 	t.Run("doctest", func(t *testing.T) {
 		t.Parallel()
@@ -54,6 +56,7 @@ func TestRealFrameworks(t *testing.T) {
 		checkReal(t, rep, Crashed, Totals{Total: 2, Passed: 1, Crashed: 1}, "segfaults", "tests.cpp", 25)
 		rep = parseRun(t, FormatDoctest, dir, "./t", "-tc=fails an assertion,exits zero,runs last")
 		checkReal(t, rep, Failed, Totals{Total: 1, Failed: 1}, "fails an assertion", "tests.cpp", 14)
+		checkProgram(t, dir, "t", "doctest", []string{"-tc=adds numbers,exits zero,runs last"}, "exits zero", 32)
 	})
 	t.Run("prove", func(t *testing.T) {
 		t.Parallel()

@@ -77,6 +77,9 @@ func (p *junitParser) start(t xml.StartElement) {
 		p.watch, p.out = &frameworkWatch{}, &programOutput{}
 	case "system-out":
 		p.inOut = p.cur != nil
+		if p.cur != nil {
+			p.cur.outputKept = true
+		}
 	case "failure", "error":
 		if p.cur != nil {
 			p.cur.Status = Failed
@@ -128,6 +131,7 @@ func (p *junitParser) endCase() {
 		cur.Closing = strings.ToValidUTF8(string(p.watch.last), "")
 		cur.OutputLines = p.watch.lines
 	}
+	cur.outputKept = cur.outputKept && !p.watch.truncated && !p.out.truncated
 	passed := cur.Status == Passed
 	cut := cur.adoptFramework(p.out.framework(), p.watch.truncated || p.out.truncated)
 	switch {

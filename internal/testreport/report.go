@@ -71,6 +71,10 @@ type Case struct {
 	Closing string `json:"-"`
 	// OutputLines counts the lines of that output; 0 when unknown.
 	OutputLines int `json:"-"`
+	// outputKept: the runner kept the program's whole output (CTest's
+	// JUnit system-out, not cut at its threshold), so Closing and
+	// OutputLines are its end even when empty (HoldToFramework).
+	outputKept bool
 	// byFramework: the program's own test framework told its status,
 	// message or place (adoptFramework).
 	byFramework bool

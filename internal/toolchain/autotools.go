@@ -115,7 +115,7 @@ func planAutotoolsConfig(p *planInput) autotoolsConfig {
 		return c
 	}
 	suffix := settingsSuffix(p.o.Env, func(k string) bool { return slices.Contains(autotoolsFlagEnv, k) }, p.o.ConfigureArgs)
-	c.buildDir = filepath.Join(p.dir, triageBuildRoot, autotoolsDirPrefix+c.name+suffix)
+	c.buildDir = filepath.Join(p.dir, triageBuildRoot, autotoolsDirPrefix+c.name+sanitizeDirSuffix(p.o.Check)+suffix)
 	return c
 }
 
@@ -169,8 +169,12 @@ func autotoolsSetup(p *planInput) (autotoolsConfig, []Step, error) {
 
 // autotoolsConfigureArgs are configure's arguments: the debug flags for
 // each of CFLAGS and CXXFLAGS the caller gives neither in the environment
-// nor in configure_args (debug configuration), then configure_args.
+// nor in configure_args (debug configuration), then configure_args; a
+// check's flags last (sanitizeautotools.go).
 func autotoolsConfigureArgs(p *planInput, c autotoolsConfig) []string {
+	if p.o.Check != "" {
+		return append(slices.Clone(p.o.ConfigureArgs), autotoolsSanitizeArgs(p.o)...)
+	}
 	var args []string
 	if c.name == autotoolsDebug {
 		for _, v := range debugFlagVars {
@@ -295,6 +299,7 @@ func autotoolsTest(p *planInput) ([]Step, error) {
 	if isAutomakeProject(p) {
 		test.Format = testreport.FormatAutomake
 	}
+	sanitizeEnv(&test, p.o.Check)
 	return append(steps, autotoolsMake(p, c, StepBuild, checkBuildTargets(p)), test), nil
 }
 
@@ -332,6 +337,8 @@ func AutotoolsBuildNote(dir string, o Options) string {
 	}
 	what := "configuration " + c.name
 	switch {
+	case o.Check != "":
+		what += ", " + autotoolsSanitizeNote(o)
 	case c.name == autotoolsRelease:
 		what += " (as asked: configure's own flags)"
 	case o.Configuration != "":

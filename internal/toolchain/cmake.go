@@ -85,7 +85,7 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 	}
 	switch {
 	case p.o.Check != "":
-		configure = append(configure, cmakeSanitizeArgs(p.o.Check, cfg.addDebugInfo)...)
+		configure = append(configure, cmakeSanitizeArgs(p.o.Check, cfg.addDebugInfo, buildDir)...)
 	case cfg.addDebugInfo:
 		configure = append(configure, "-DCMAKE_C_FLAGS_INIT=-g", "-DCMAKE_CXX_FLAGS_INIT=-g")
 	}
@@ -107,7 +107,9 @@ func cmakeConfigureAndBuild(p *planInput, buildArgs []string) []Step {
 		build = append(append(build, "--target"), p.o.Targets...)
 	}
 	build = append(build, buildArgs...)
-	return []Step{p.step(StepConfigure, configure...), p.step(StepBuild, build...)}
+	conf := p.step(StepConfigure, configure...)
+	steps := cmakeSanitizeSetup(p, &conf, cfg)
+	return append(steps, conf, p.step(StepBuild, build...))
 }
 
 // ctestPattern joins regular expressions into one alternation.

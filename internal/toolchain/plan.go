@@ -66,8 +66,8 @@ type Options struct {
 	CoverageDir string
 	// Check builds and runs the tests with a checker (CheckMemory,
 	// CheckLeaks, CheckUndefined, CheckThread; sanitize.go): go test's
-	// -race or -asan, a sanitizer build of cmake's or meson's in a build
-	// directory of its own.
+	// -race or -asan, a sanitizer build of cmake's, meson's or autotools'
+	// in a build directory of its own.
 	Check string
 	// Clean makes a build plan start from a clean tree: swift's first step
 	// is `swift package clean` (StepClean). Other toolchains refuse it.
@@ -263,7 +263,7 @@ func checkCommandOptions(o Options) error {
 		{"clean", o.Clean},
 	}
 	if o.Check != "" {
-		return &OptionError{Option: "check", Reason: "builds with a sanitizer in the plans of go, cmake and meson, not in an explicit command: drop command to use them"}
+		return &OptionError{Option: "check", Reason: "builds with a sanitizer in the plans of go, cmake, meson and autotools, not in an explicit command: drop command to use them"}
 	}
 	if o.Coverage {
 		return &OptionError{Option: "coverage", Reason: "is collected by the plans of go, cargo, cmake and make (gcc, clang), not by an explicit command: drop command to use them"}

@@ -3,6 +3,7 @@ package toolchain
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -91,9 +92,18 @@ func checkSanitize(p *planInput) error {
 		return p.errorf("check", "%q: want memory, leaks, undefined or thread", c)
 	case p.tc == Go:
 		return checkGoSanitize(p)
+	case p.tc == Make:
+		// make VAR=… on the command line replaces the Makefile's own
+		// value of VAR, flags the project needs with it: no sound way.
+		return p.errorf("check", "a plain Makefile's CFLAGS cannot be given the sanitizer's flags without replacing its own (make CFLAGS=… overrides them): add %s -g to the Makefile's CFLAGS/CXXFLAGS and -fsanitize=%s to its LDFLAGS and run test without check (the report fails the test the same way), or run one test program with run's check: memory (valgrind memcheck, no rebuild)",
+			strings.Join(sanitizeFlags(c), " "), sanitizer(c))
+	case p.tc == Autotools:
+		if planAutotoolsConfig(p).inSource {
+			return p.errorf("check", "the source directory is configured in-source (config.status there), so the sanitizer build cannot be configured out of tree: run make distclean there first")
+		}
 	case p.tc == CMake || p.tc == Meson:
 	default:
-		return p.errorf("check", "sanitizer builds are made for go, cmake and meson projects; build this one with -fsanitize=%s yourself (its report is read the same way), or run a program with run's check: memory (valgrind)", sanitizer(c))
+		return p.errorf("check", "sanitizer builds are made for go, cmake, meson and autotools projects; build this one with -fsanitize=%s yourself (its report is read the same way), or run a program with run's check: memory (valgrind)", sanitizer(c))
 	}
 	if p.o.BuildDir != "" {
 		return p.errorf("check", "configures a build directory of its own (compiled with -fsanitize=%s); drop build_dir", sanitizer(c))
@@ -146,15 +156,60 @@ func goSanitizeFlags(check string) []string {
 // cmakeSanitizeArgs are the configure arguments of a check's CMake build:
 // the sanitizer's flags (and -g when the build type lacks it) through
 // CMAKE_<LANG>_FLAGS_INIT, which keeps CFLAGS and the type's own flags,
-// and the linkers' likewise, for the sanitizer's runtime.
-func cmakeSanitizeArgs(check string, debugInfo bool) []string {
-	flags := strings.Join(sanitizeFlags(check), " ")
-	if debugInfo {
-		flags = "-g " + flags
-	}
+// and the linkers' likewise, for the sanitizer's runtime; and, since a
+// project that assigns CMAKE_C_FLAGS outright (set(CMAKE_C_FLAGS "-O2"))
+// drops the _INIT flags, the same flags again through a script of
+// triage's in the build directory that CMake includes after the project's
+// project() (CMAKE_PROJECT_INCLUDE, CMake 3.15+; cmakeSanitizeScript).
+func cmakeSanitizeArgs(check string, debugInfo bool, buildDir string) []string {
+	flags := strings.Join(cmakeSanitizeCompileFlags(check, debugInfo), " ")
 	link := "-fsanitize=" + sanitizer(check)
 	return []string{"-DCMAKE_C_FLAGS_INIT=" + flags, "-DCMAKE_CXX_FLAGS_INIT=" + flags,
-		"-DCMAKE_EXE_LINKER_FLAGS_INIT=" + link, "-DCMAKE_SHARED_LINKER_FLAGS_INIT=" + link, "-DCMAKE_MODULE_LINKER_FLAGS_INIT=" + link}
+		"-DCMAKE_EXE_LINKER_FLAGS_INIT=" + link, "-DCMAKE_SHARED_LINKER_FLAGS_INIT=" + link, "-DCMAKE_MODULE_LINKER_FLAGS_INIT=" + link,
+		"-DCMAKE_PROJECT_INCLUDE=" + filepath.Join(buildDir, cmakeSanitizeFile)}
+}
+
+// cmakeSanitizeCompileFlags are a check's compile flags: -g first when
+// the build type has none.
+func cmakeSanitizeCompileFlags(check string, debugInfo bool) []string {
+	if debugInfo {
+		return append([]string{"-g"}, sanitizeFlags(check)...)
+	}
+	return sanitizeFlags(check)
+}
+
+// cmakeSanitizeFile is the script a check's CMake build directory holds
+// for CMAKE_PROJECT_INCLUDE.
+const cmakeSanitizeFile = "triage-sanitize.cmake"
+
+// cmakeSanitizeScript adds a check's flags to every C and C++ target as
+// compile and link options, which no assignment of CMAKE_<LANG>_FLAGS
+// drops: once (include_guard), after the top-level project(), so that
+// every directory below inherits them; only to C and C++ compiles
+// (COMPILE_LANGUAGE), a CUDA or Fortran compiler may not take them.
+func cmakeSanitizeScript(check string, debugInfo bool) string {
+	var b strings.Builder
+	b.WriteString("# Written by triage: the sanitizer build's flags, kept whatever the project sets CMAKE_<LANG>_FLAGS to.\ninclude_guard(GLOBAL)\n")
+	for _, f := range cmakeSanitizeCompileFlags(check, debugInfo) {
+		b.WriteString("add_compile_options(\"$<$<COMPILE_LANGUAGE:C,CXX>:" + f + ">\")\n")
+	}
+	b.WriteString("add_link_options(-fsanitize=" + sanitizer(check) + ")\n")
+	return b.String()
+}
+
+// cmakeSanitizeSetup makes a check's configure step write its script
+// (cmakeSanitizeScript) into the build directory, which it runs in, and
+// returns the step that makes that directory when it is not there yet.
+func cmakeSanitizeSetup(p *planInput, conf *Step, cfg cmakeConfig) []Step {
+	if p.o.Check == "" {
+		return nil
+	}
+	conf.Dir = cfg.buildDir
+	conf.Files = map[string]string{cmakeSanitizeFile: cmakeSanitizeScript(p.o.Check, cfg.addDebugInfo)}
+	if fi, err := p.o.files().Stat(cfg.buildDir); err == nil && fi.IsDir() {
+		return nil
+	}
+	return []Step{p.step(StepMkdir, "mkdir", "-p", cfg.buildDir)}
 }
 
 // mesonSanitizeArgs are meson setup's options of a check's build, unless

@@ -40,9 +40,11 @@ func (s *site) stop() {
 // chromium is Debian's, as scripts/install-deps.sh installs it.
 const chromium = "/usr/bin/chromium"
 
-func newSite(t *testing.T) (*site, context.Context) {
+// newSite serves the page and MCP over one server, the workflows named
+// enabled (none: the default ones), and logs a Chromium tab in.
+func newSite(t *testing.T, workflows ...string) (*site, context.Context) {
 	t.Helper()
-	svc, err := services.New(&config.Config{Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
+	svc, err := services.New(&config.Config{Workflows: workflows, Store: config.Store{Path: filepath.Join(t.TempDir(), "triage.db")}}, nil, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,6 +171,9 @@ type findings struct {
 	Tests       *tests        `json:"tests,omitempty"`
 	Diagnostics []diagnostic  `json:"diagnostics,omitempty"`
 	Cut         []string      `json:"cut,omitempty"` // what the kept answer had to leave out
+	// A repeat's runs and a bisect's steps (findings_repeat.go).
+	Repeat *repeatTally `json:"repeat,omitempty"`
+	Bisect *bisectSteps `json:"bisect,omitempty"`
 }
 
 type stuck struct {
@@ -227,6 +230,7 @@ func findingsOf(raw json.RawMessage) *findings {
 	}
 	f.Stuck, f.Stacks = a.Hang.view()
 	f.Tests = testsOf(a.Tests, a.XCResult)
+	f.Repeat, f.Bisect = repeatAndBisect(raw)
 	if a.Crash != nil {
 		f.Tests.placeCrash(a.Crash)
 	}

@@ -21,6 +21,8 @@ type BuildRequest struct {
 	Request Request
 	Level   logfilter.Level
 	Timeout time.Duration
+	// Limit names the limit Timeout is (pipeline.Request.Limit).
+	Limit string
 	// Raw, RawID, Filtered and Progress are as in pipeline.Request.
 	Raw      io.Writer
 	RawID    string
@@ -88,7 +90,7 @@ func Build(ctx context.Context, req BuildRequest) (*BuildOutcome, error) {
 	}
 	start := time.Now()
 	res, err := pipeline.Run(ctx, pipeline.Request{
-		Kind: kind, Steps: []toolchain.Step{step}, Level: req.Level, Timeout: req.Timeout,
+		Kind: kind, Steps: []toolchain.Step{step}, Level: req.Level, Timeout: req.Timeout, Limit: req.Limit,
 		Raw: req.Raw, RawID: req.RawID, Filtered: req.Filtered, Progress: req.Progress,
 		CoreDirs: []string{step.Dir},
 	})

@@ -29,10 +29,12 @@ func CheckLogStream(bundleID, process string) (string, error) {
 }
 
 // StartLogCapture streams the unified log of an app on simulator udid into
-// a background job for at most limit.
+// a background job for at most limit. A stream waits for lines by design:
+// its stacks, at a stop or a timeout, would say nothing (NoHangStacks).
 func StartLogCapture(ctx context.Context, jobs *background.Manager, udid, bundleID, process string, limit time.Duration) (*background.Job, error) {
 	cmd := LogStreamCommand(udid, bundleID, process)
-	return jobs.Start(ctx, capture.Request{Spec: spawn.Spec{Argv: cmd.Argv, Timeout: limit}, Program: "log stream"})
+	return jobs.Start(ctx, capture.Request{Spec: spawn.Spec{Argv: cmd.Argv, Timeout: limit}, Program: "log stream",
+		NoHangStacks: true})
 }
 
 // LogTail is a stopped log capture: its job, how many lines it captured

@@ -32,6 +32,9 @@ type CommandError struct {
 	Result *spawn.Result
 	// Stderr is the end of what the command printed on stderr (bounded).
 	Stderr string
+	// Limit, when set, names the time limit of a command that timed out
+	// and how to raise it (capture.Limit's words).
+	Limit string
 }
 
 func (e *CommandError) Error() string {
@@ -42,6 +45,9 @@ func (e *CommandError) Error() string {
 	how := e.Result.String()
 	if e.Result.TimedOut {
 		how = fmt.Sprintf("timed out after %s", e.Result.Timeout)
+		if e.Limit != "" {
+			how += " (" + e.Limit + ")"
+		}
 	}
 	return fmt.Sprintf("%s %s: %s: %s", e.Argv[0], strings.Join(e.Argv[1:min(len(e.Argv), 3)], " "), how, msg)
 }

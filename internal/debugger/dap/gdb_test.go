@@ -53,6 +53,13 @@ const gdbFrames = `{"stackFrames":[
  {"id":0,"name":"add","line":9,"column":0,"instructionPointerReference":"0x555555555183","source":{"name":"target.c","path":"/src/target.c"}},
  {"id":1,"name":"main","line":24,"column":0,"instructionPointerReference":"0x555555555205","source":{"name":"target.c","path":"/src/target.c"}}]}`
 
+// gdbWorkerFrames are a second thread's, blocked in glibc (its sources
+// named as gdb names them, relative to glibc's build).
+const gdbWorkerFrames = `{"stackFrames":[
+ {"id":10,"name":"__futex_abstimed_wait_common64","line":57,"column":0,"instructionPointerReference":"0x7ffff7e2a0f6","source":{"name":"futex-internal.c","path":"./nptl/futex-internal.c"}},
+ {"id":11,"name":"___pthread_mutex_lock","line":93,"column":0,"instructionPointerReference":"0x7ffff7e2f478","source":{"name":"pthread_mutex_lock.c","path":"./nptl/pthread_mutex_lock.c"}},
+ {"id":12,"name":"worker","line":30,"column":0,"instructionPointerReference":"0x555555555240","source":{"name":"target.c","path":"/src/target.c"}}]}`
+
 func (g *gdbScript) run() {
 	r := bufio.NewReader(g.c)
 	for {
@@ -79,8 +86,14 @@ func (g *gdbScript) run() {
 			g.event("gdb-private-event", `{"whatever":true}`)
 			g.event("stopped", `{"reason":"breakpoint","threadId":1,"allThreadsStopped":true,"hitBreakpointIds":[1]}`)
 		case "threads":
-			g.reply(req, `{"threads":[{"id":1,"name":"target"}]}`)
+			g.reply(req, `{"threads":[{"id":1,"name":"target"},{"id":2,"name":"worker"}]}`)
 		case "stackTrace":
+			var a godap.StackTraceArguments
+			_ = json.Unmarshal(req.Arguments, &a)
+			if a.ThreadId == 2 {
+				g.reply(req, gdbWorkerFrames)
+				break
+			}
 			g.reply(req, gdbFrames)
 		case "scopes":
 			g.reply(req, `{"scopes":[{"name":"Arguments","variablesReference":10,"expensive":false},
@@ -145,6 +158,15 @@ func TestGDBDAPTranscript(t *testing.T) {
 	frames, err := b.Stack(ctx, 0, 10)
 	if err != nil || len(frames) != 2 || frames[0].Function != "add" || frames[0].ID != 0 || frames[1].Line != 24 {
 		t.Fatalf("stack = %+v, %v", frames, err)
+	}
+	// gdb numbers threads by their ids; the other thread is where its
+	// own code called into glibc.
+	l, err := debugger.ListThreads(ctx, b)
+	if err != nil || len(l.Threads) != 2 || l.Stopped != 1 {
+		t.Fatalf("threads = %+v, %v", l, err)
+	}
+	if got, want := l.Summary(), "in thread #1 (add) of 2; 1 other thread:\n  #2 worker blocked in pthread_mutex_lock at target.c:30\n"; got != want {
+		t.Errorf("threads' summary = %q, want %q", got, want)
 	}
 	vars, err := b.Variables(ctx, debugger.VariablesRequest{})
 	if err != nil || len(vars) != 3 || varValue(vars, "a") != "3" || varValue(vars, "sum") != "32767" {

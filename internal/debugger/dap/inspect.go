@@ -230,30 +230,3 @@ func (b *Backend) RawCommand(ctx context.Context, command string) (string, error
 	}
 	return out, nil
 }
-
-// Threads implements debugger.Backend.
-func (b *Backend) Threads(ctx context.Context) ([]debugger.Thread, error) {
-	if err := b.usable(true); err != nil {
-		return nil, err
-	}
-	var body godap.ThreadsResponseBody
-	if err := b.call(ctx, "threads", nil, &body); err != nil {
-		return nil, err
-	}
-	threads := make([]debugger.Thread, len(body.Threads))
-	for i, t := range body.Threads {
-		threads[i] = debugger.Thread{ID: t.Id, Name: t.Name}
-	}
-	if _, kind := b.capsAndKind(); kind == KindLLDB {
-		// lldb-vscode answers a threads request just after a stop from
-		// the list before it (the run lock still held), one thread where
-		// there are three; lldb's own command updates the list first.
-		var out godap.EvaluateResponseBody
-		if b.call(ctx, "evaluate", godap.EvaluateArguments{Expression: "`thread list", Context: "repl"}, &out) == nil {
-			if listed := debugger.ParseLLDBThreads(out.Result, true); len(listed) > len(threads) {
-				return listed, nil
-			}
-		}
-	}
-	return threads, nil
-}

@@ -96,6 +96,7 @@ func (b *Backend) LoadCore(ctx context.Context, spec debugger.CoreSpec) (debugge
 		// configurationDone response, a round trip later on a remote
 		// host; without it, the crash would read as a plain stop.
 		_, _ = b.waitUntil(ctx, coreStopWait, func() bool { return b.state.LastStop != nil })
+		b.crashedThread(ctx)
 	}
 	b.mu.Lock()
 	// A core is stopped for good; keep the adapter's reason if it gave one.

@@ -152,7 +152,7 @@ func parseFrames(out string) []debugger.Frame {
 			continue
 		}
 		f := debugger.Frame{ID: c.Index + 1, Index: c.Index, Address: fmt.Sprintf("0x%016x", c.Address),
-			Function: c.Function, File: c.File, Line: c.Line}
+			Function: c.Function, File: c.File, Line: c.Line, Module: c.Module}
 		if f.Function == "" {
 			f.Function = "??"
 		}

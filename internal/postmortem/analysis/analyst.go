@@ -49,6 +49,9 @@ type Call struct {
 	Force bool
 	// Timeout bounds each engine command (0: the session's default).
 	Timeout time.Duration
+	// Limit names that limit for a command that runs out of it
+	// (postmortem.CommandError.Limit); "" names none.
+	Limit string
 	// Progress, when set, hears which command runs.
 	Progress func(done, total float64, message string)
 }

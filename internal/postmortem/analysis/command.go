@@ -73,7 +73,7 @@ func (a *Analyst) execStore(ctx context.Context, st *store.Store, c Call, r Resu
 	s, e := c.Session, r.Engine
 	res, err := s.Exec(ctx, e, r.Command, c.Timeout, c.Force)
 	if err != nil {
-		return r, execError(err)
+		return r, execError(err, c.Limit)
 	}
 	r.Context, r.Notes = res.After, res.Notes
 	r.Error = postmortem.EngineError(e, res.Output)
@@ -145,10 +145,13 @@ func readAll(ctx context.Context, st *store.Store, id string) (string, error) {
 }
 
 // execError keeps the engine's words; a timeout or death carries the
-// partial output's tail.
-func execError(err error) error {
+// partial output's tail, and a timeout names its limit.
+func execError(err error, limit string) error {
 	var ce *postmortem.CommandError
 	if errors.As(err, &ce) {
+		if ce.Timeout > 0 && ce.Limit == "" {
+			ce.Limit = limit
+		}
 		if t := tailLines(ce.Output, 10); t != "" {
 			return fmt.Errorf("%w\nlast output:\n%s", ce, t)
 		}

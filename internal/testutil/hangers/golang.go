@@ -112,3 +112,33 @@ func TestWaitsForever(t *testing.T) {
 	<-ch // RECV-FOREVER
 }
 `
+
+// GoWorkersGone is a Go program whose main goroutine waits on a
+// WaitGroup of three ("WAIT-WORKERS") whose two workers have each called
+// Done and ended: no goroutine is left that could. A ten-minute timer
+// keeps the runtime from calling it a deadlock; it prints "ready" before
+// it waits (the stall watch's samples tell when it is parked).
+func GoWorkersGone(t testing.TB) Program {
+	t.Helper()
+	return goProgram(t, "workersgone", goWorkersGone)
+}
+
+const goWorkersGone = `package main
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+func main() {
+	time.AfterFunc(10*time.Minute, func() { panic("alarm") })
+	var wg sync.WaitGroup
+	wg.Add(3)
+	for range 2 {
+		go wg.Done()
+	}
+	fmt.Println("ready")
+	wg.Wait() // WAIT-WORKERS
+}
+`

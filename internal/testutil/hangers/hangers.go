@@ -1,7 +1,8 @@
 // Package hangers writes small programs that hang, into a test's temporary
 // directory, and builds them with the real toolchains: two C threads in an
 // ABBA pthread mutex deadlock, a Go program deadlocked on two mutexes, a Go
-// test blocked on a channel, a Rust test stuck in a loop, a C program of
+// test blocked on a channel, a Rust test stuck in a loop, C threads waiting
+// for a mutex or a rwlock another holds (locks.go), a C program of
 // many sleeping threads (for benchmarks); and for the stall watch
 // (stalls.go) a C pipe read nobody feeds, a Go channel deadlock behind a
 // long timer, and a sleeper, a spinner and a printer that are never hung.
@@ -93,12 +94,7 @@ func run(t testing.TB, dir string, env map[string]string, argv ...string) {
 // where they block.
 func ABBA(t testing.TB) Program {
 	t.Helper()
-	Need(t, "gcc")
-	dir := t.TempDir()
-	write(t, dir, map[string]string{"abba.c": abbaC})
-	p := Program{Dir: dir, Source: "abba.c", Bin: filepath.Join(dir, "abba")}
-	run(t, dir, nil, "gcc", "-g", "-O0", "-pthread", "-o", p.Bin, "abba.c")
-	return p
+	return cProgram(t, "abba", abbaC)
 }
 
 const abbaC = asleepC + `
@@ -141,12 +137,7 @@ int main(void) {
 // pthread_cond_wait, for measuring the capture's cost.
 func Sleepers(t testing.TB, n int) Program {
 	t.Helper()
-	Need(t, "gcc")
-	dir := t.TempDir()
-	write(t, dir, map[string]string{"sleepers.c": sleepersC})
-	p := Program{Dir: dir, Source: "sleepers.c", Bin: filepath.Join(dir, "sleepers")}
-	run(t, dir, nil, "gcc", "-g", "-O0", "-pthread", "-DTHREADS="+itoa(n-1), "-o", p.Bin, "sleepers.c")
-	return p
+	return cProgram(t, "sleepers", sleepersC, "-DTHREADS="+itoa(n-1))
 }
 
 const sleepersC = `#include <pthread.h>

@@ -139,3 +139,57 @@ int main(void) {
 	return 0;
 }
 `
+
+// RWLockHeld is a C program whose holder thread takes a pthread rwlock
+// for writing and then reads a pipe nobody writes ("READ-WRITING"), while
+// a reader waits in pthread_rwlock_rdlock ("RDLOCK-HELD") and a writer in
+// pthread_rwlock_wrlock ("WRLOCK-HELD"); main waits in pthread_join.
+func RWLockHeld(t testing.TB) Program {
+	t.Helper()
+	return cProgram(t, "rwheld", rwHeldC)
+}
+
+const rwHeldC = asleepC + `
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static int fds[2];
+
+static void *holder(void *arg) {
+	char c;
+	pthread_rwlock_wrlock(&rw);
+	about_to_block(0);
+	if (read(fds[0], &c, 1) == 1) /* READ-WRITING */
+		puts("read");
+	pthread_rwlock_unlock(&rw);
+	return arg;
+}
+
+static void *reader(void *arg) {
+	about_to_block(1);
+	pthread_rwlock_rdlock(&rw); /* RDLOCK-HELD */
+	pthread_rwlock_unlock(&rw);
+	return arg;
+}
+
+static void *writer(void *arg) {
+	about_to_block(2);
+	pthread_rwlock_wrlock(&rw); /* WRLOCK-HELD */
+	pthread_rwlock_unlock(&rw);
+	return arg;
+}
+
+int main(void) {
+	pthread_t t[3];
+	if (pipe(fds) != 0)
+		return 1;
+	pthread_create(&t[0], 0, holder, 0);
+	wait_asleep(0);
+	pthread_create(&t[1], 0, reader, 0);
+	wait_asleep(1);
+	pthread_create(&t[2], 0, writer, 0);
+	wait_asleep(2);
+	puts("ready");
+	fflush(stdout);
+	pthread_join(t[0], 0);
+	return 0;
+}
+`

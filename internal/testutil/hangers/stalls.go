@@ -10,14 +10,16 @@ import (
 // though they may look idle (SleepSteps, Spin, Printer). Each prints
 // "ready" once it is in the state the test is about.
 
-// cProgram writes src as name.c and builds it with -g -O0 -pthread.
-func cProgram(t testing.TB, name, src string) Program {
+// cProgram writes src as name.c and builds it with -g -O0 -pthread and
+// flags: every C program here is built by it.
+func cProgram(t testing.TB, name, src string, flags ...string) Program {
 	t.Helper()
 	Need(t, "gcc")
 	dir := t.TempDir()
 	write(t, dir, map[string]string{name + ".c": src})
 	p := Program{Dir: dir, Source: name + ".c", Bin: filepath.Join(dir, name)}
-	run(t, dir, nil, "gcc", "-g", "-O0", "-pthread", "-o", p.Bin, name+".c")
+	argv := append([]string{"gcc", "-g", "-O0", "-pthread"}, flags...)
+	run(t, dir, nil, append(argv, "-o", p.Bin, name+".c")...)
 	return p
 }
 

@@ -77,6 +77,33 @@ func CMakeSanitize() map[string]string {
 	return files
 }
 
+// CMakeSanitizeAssigning is CMakeSanitize's t_oob in a project that
+// assigns its compile and link flags outright (set(CMAKE_C_FLAGS "-O0
+// -Wall")), as many do: flags given through CMAKE_C_FLAGS_INIT are lost.
+func CMakeSanitizeAssigning() map[string]string {
+	return map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(assigning C)\nenable_testing()\n" +
+			"set(CMAKE_C_FLAGS \"-O0 -Wall\")\nset(CMAKE_EXE_LINKER_FLAGS \"\")\n" +
+			"add_executable(t_oob t_oob.c)\nadd_test(NAME t_oob COMMAND t_oob)\n",
+		"t_oob.c": sanTests["t_oob.c"],
+	}
+}
+
+// AutomakeSanitize is an autotools project whose make check runs
+// CMakeSanitize's four tests, t_oob, t_leak, t_ovf and t_race (threads
+// through -pthread): each passes when built plainly. triage bootstraps it
+// (autoreconf -fi).
+func AutomakeSanitize() map[string]string {
+	files := map[string]string{
+		"configure.ac": "AC_INIT([san], [1.0])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "AM_CFLAGS = -O0 -pthread\nAM_LDFLAGS = -pthread\ncheck_PROGRAMS = t_oob t_leak t_ovf t_race\nTESTS = $(check_PROGRAMS)\n",
+	}
+	for name, src := range sanTests {
+		files[name] = src
+	}
+	return files
+}
+
 // GoRace is a Go module whose one test races on a counter at race.go:11
 // (passes without -race).
 func GoRace() map[string]string {

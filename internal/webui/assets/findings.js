@@ -139,11 +139,45 @@ window.TriageFindings = (() => {
         el('span', { class: 'msg' }, d.message), d.count > 1 ? el('span', { class: 'muted' }, ' ×' + d.count) : null))))];
   }
 
+  const runLink = (id, label) => (id ? el('a', { class: 'runlink', href: '/ui/runs/' + encodeURIComponent(id) }, label) : label);
+
+  // repeat is a repeat's tally: its runs, each failing test's distinct
+  // failures (grouped by signature), each linked to the output of the
+  // first run that showed it.
+  function repeat(r) {
+    const head = r.failed_runs ? `${r.failed_runs} of ${r.runs} runs failed` : `all ${r.runs} runs passed`;
+    return [el('section', { id: 'repeat' }, el('h2', {}, 'Runs: ' + head + (r.runs < r.asked ? ` (${r.asked} asked for)` : '')),
+      r.note ? el('p', { class: 'muted' }, r.note) : null,
+      (r.tests || []).map((t) => el('div', { class: 'rtest' },
+        el('h3', { class: t.failed < r.runs ? 'flaky' : 'always' }, `${t.test || 'the run'}: failed ${t.failed} of ${r.runs} runs` + (t.failed < r.runs ? ' (flaky)' : '')),
+        el('table', { class: 'groups' }, el('thead', {}, el('tr', {}, ['runs', 'kind', 'failure', 'first'].map((h) => el('th', {}, h)))),
+          el('tbody', {}, (t.failures || []).map((g) => el('tr', { class: 'group' },
+            el('td', { class: 'count' }, g.count + '×'), el('td', { class: 'st-' + (CASE[g.kind.split(':')[0]] || 'other') }, g.kind),
+            el('td', { class: 'mono msg' }, [g.site && 'in ' + g.site, g.message].filter(Boolean).join(': ')),
+            el('td', {}, runLink(g.first_output, 'run ' + g.first_run))))))))) ];
+  }
+
+  // bisect is a bisect's steps: each revision judged, its mark and
+  // verdict linked to its output, and the first bad commit.
+  function bisect(b) {
+    const first = b.first_bad;
+    const isFirst = (s) => first && first.hash.startsWith(s.revision);
+    return [el('section', { id: 'bisect' }, el('h2', {}, `Bisect: ${b.steps.length} steps over ${b.revisions} revisions`),
+      first ? el('p', { class: 'firstbad mono' }, 'first bad commit: ' + first.hash + ' ' + first.subject + ' — ' + first.author + ', ' + first.date) : null,
+      el('table', { class: 'steps' }, el('thead', {}, el('tr', {}, ['step', 'revision', 'subject', 'mark', 'verdict'].map((h) => el('th', {}, h)))),
+        el('tbody', {}, b.steps.map((s) => el('tr', { class: 'bstep' + (isFirst(s) ? ' first' : ''), 'data-mark': s.mark },
+          el('td', {}, String(s.step)), el('td', { class: 'mono' }, s.revision), el('td', {}, s.subject),
+          el('td', { class: 'mark-' + s.mark }, s.mark + (isFirst(s) ? ' (first bad)' : '')),
+          el('td', { class: 'mono msg' }, runLink(s.output_id, s.verdict), s.why ? el('span', { class: 'muted' }, ' — ' + s.why) : null))))))];
+  }
+
   // render returns the sections of run e's findings (its cores alone when
   // no answer was kept with it).
   function render(e) {
     const f = e.findings || {};
     return [
+      ...(f.bisect ? bisect(f.bisect) : []),
+      ...(f.repeat ? repeat(f.repeat) : []),
       ...evidence(f, e),
       ...(f.next && f.next.length ? next(f.next) : []),
       ...(f.tests ? tests(f.tests) : []),

@@ -74,6 +74,7 @@ func (r BuildRun[L]) Run(ctx context.Context, c *catalog.Call, svc *services.Set
 	if err != nil {
 		return zero, err
 	}
+	b.Limit = c.Limit("timeout_s", r.Args.TimeoutS > 0, svc.Config.RunTimeoutKey()).String()
 	sink, err := LogSink(ctx, c, svc)
 	if err != nil {
 		return zero, err

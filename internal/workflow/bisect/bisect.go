@@ -5,7 +5,10 @@
 package bisect
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/argpath"
@@ -18,7 +21,9 @@ import (
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/pipeline"
 	"github.com/triage-dev/triage/internal/services"
+	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
+	wrender "github.com/triage-dev/triage/internal/workflow/render"
 )
 
 // Workflow returns the bisect workflow bound to svc.
@@ -82,12 +87,32 @@ func (h *handler) bisect(ctx context.Context, c *catalog.Call, in params) (catal
 		return catalog.Result[Output]{}, err
 	}
 	req.Call.Rooms = h.svc.WorkRooms()
+	req.Call.Limit = c.Limit("timeout_s", in.TimeoutS > 0, h.svc.Config.RunTimeoutKey()).String()
 	req.Progress = func(done float64, estimate int, msg string) { c.Progress(ctx, done, float64(estimate), msg) }
 	rep, err := bisect.Run(ctx, req)
 	if err != nil {
 		return catalog.Result[Output]{}, err
 	}
-	return render(rep), nil
+	// The search's own limit, named as every time limit is (capture.Limit).
+	named := fmt.Sprintf("(time limit of %s reached: %s)", req.TimeLimit, c.Limit("time_limit_s", in.TimeLimitS > 0, ""))
+	rep.Line = strings.Replace(rep.Line, "(time limit reached)", named, 1)
+	res := render(rep)
+	keep(ctx, req, &res)
+	return res, nil
+}
+
+// keep keeps the bisect's answer as an output of its own, which the web
+// page shows with its steps (render.Keep), and says so in its text.
+func keep(ctx context.Context, req bisect.Request, res *catalog.Result[Output]) {
+	status := "failure" // the first bad commit not found
+	if res.Output.Status == "found" {
+		status = "success"
+	}
+	m := store.Meta{Tool: "bisect", Argv: []string{"bisect", req.Good + ".." + cmp.Or(req.Bad, "HEAD")}, Cwd: req.ProjectDir}
+	if id, err := wrender.Keep(ctx, req.Call.Store, m, res.Text, store.Final{Status: status, VerdictLine: res.Output.Verdict}, res.Output); err == nil {
+		line, rest, _ := strings.Cut(res.Text, "\n")
+		res.Text = fmt.Sprintf("%s\nthe steps are kept as output %s (the web page shows them)\n%s", line, id, rest)
+	}
 }
 
 // request is the domain's bisect the arguments describe.

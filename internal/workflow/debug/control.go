@@ -92,7 +92,7 @@ func (h *handler) resume(ctx context.Context, c *catalog.Call, in continueParams
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	return h.act(ctx, in.SessionID, wait, func(b debugger.Backend) (debugger.State, error) {
+	return h.act(ctx, in.SessionID, waited(c, in.WaitS, wait), func(b debugger.Backend) (debugger.State, error) {
 		return b.Continue(ctx, debugger.ContinueOptions{Thread: in.Thread, Wait: wait})
 	})
 }
@@ -108,17 +108,24 @@ func waitArg(s *duration.Seconds) (time.Duration, error) {
 	return s.Duration("wait_s", defaultWait, 0)
 }
 
-// act runs op, a call that waits up to wait for a stop, on the session's
-// backend and renders the state it leaves. A wait that ran out is no
-// failure: the target runs on, and the result says so and what to call.
-func (h *handler) act(ctx context.Context, sessionID string, wait time.Duration, op func(debugger.Backend) (debugger.State, error)) (catalog.Result[StopOutput], error) {
+// waited says how long a wait for a stop lasted and which limit that was
+// (capture.Limit): "10s (the built-in limit; wait_s raises it)".
+func waited(c *catalog.Call, s *duration.Seconds, wait time.Duration) string {
+	return fmt.Sprintf("%gs (%s)", wait.Seconds(), c.Limit("wait_s", s != nil, ""))
+}
+
+// act runs op, a call that waits up to wait (waited's words) for a stop, on
+// the session's backend and renders the state it leaves. A wait that ran
+// out is no failure: the target runs on, and the result says so and what
+// to call.
+func (h *handler) act(ctx context.Context, sessionID string, wait string, op func(debugger.Backend) (debugger.State, error)) (catalog.Result[StopOutput], error) {
 	b, id, err := h.backend(ctx, sessionID)
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
 	st, err := op(b)
 	if errors.Is(err, debugger.ErrTimeout) {
-		return h.stopResult(ctx, b, id, st, fmt.Sprintf("no stop within %gs; the target is still running", wait.Seconds()))
+		return h.stopResult(ctx, b, id, st, fmt.Sprintf("no stop within %s; the target is still running", wait))
 	}
 	return h.result(ctx, b, id, st, err)
 }
@@ -144,7 +151,7 @@ func (h *handler) step(ctx context.Context, c *catalog.Call, in stepParams) (cat
 	if err := cmp.Or(err, kindErr); err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	return h.act(ctx, in.SessionID, wait, func(b debugger.Backend) (debugger.State, error) { return b.Step(ctx, kind, in.Thread, wait) })
+	return h.act(ctx, in.SessionID, waited(c, in.WaitS, wait), func(b debugger.Backend) (debugger.State, error) { return b.Step(ctx, kind, in.Thread, wait) })
 }
 
 // stepKind reads kind: over (the default), in or out.

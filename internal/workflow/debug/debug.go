@@ -131,7 +131,12 @@ func (h *handler) attach(ctx context.Context, c *catalog.Call, in attachParams) 
 	if err != nil {
 		return catalog.Result[StopOutput]{}, err
 	}
-	return h.stopResult(ctx, b, info.ID, st, "")
+	note := ""
+	waited := in.Pid == 0 && in.Core == "" && (len(in.Breakpoints) > 0 || in.StopOnEntry) // a launch waits for its first stop (debugger.OpenSpec)
+	if waited && st.Status == debugger.StatusRunning {
+		note = fmt.Sprintf("no stop within %gs (%s); the target is still running", wait.Seconds(), c.Limit("wait_s", in.WaitS > 0, ""))
+	}
+	return h.stopResult(ctx, b, info.ID, st, note)
 }
 
 // checkCore checks a core's notes name its program and returns the signal

@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,9 +37,9 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	if in.MaxFrames <= 0 {
 		in.MaxFrames = 20
 	}
-	threads, _ := b.Threads(ctx) // best effort: the list only helps choose
-	if in.Thread, err = threadID(threads, in.Thread); err != nil {
-		return catalog.Result[StackOutput]{}, err
+	threads, _ := debugger.ListThreads(ctx, b) // best effort: the list only helps choose
+	if in.Thread, err = threads.Resolve(in.Thread); err != nil {
+		return catalog.Result[StackOutput]{}, fault.Usage(err)
 	}
 	frames, err := b.Stack(ctx, in.Thread, in.MaxFrames)
 	if err != nil {
@@ -46,11 +47,14 @@ func (h *handler) stack(ctx context.Context, c *catalog.Call, in stackParams) (c
 	}
 	var sb strings.Builder
 	writeStack(&sb, id, in, frames)
-	shown := in.Thread
+	shown := cmp.Or(in.Thread, threads.Stopped)
 	if st := b.State(); shown == 0 && st.LastStop != nil {
 		shown = st.LastStop.ThreadID
 	}
-	writeThreads(&sb, threads, shown)
+	if len(threads.Threads) > 1 {
+		threads.WriteList(&sb, shown)
+		sb.WriteString("thread: N shows another's stack\n")
+	}
 	h.writeLogpoints(ctx, &sb, b, id)
 	return catalog.Result[StackOutput]{Text: sb.String(), Output: StackOutput{SessionID: id, Frames: wire.DebugFramesOf(frames)}}, nil
 }
@@ -93,6 +97,12 @@ func (h *handler) variables(ctx context.Context, c *catalog.Call, in variablesPa
 	depth := in.Depth
 	if depth <= 0 && in.Scope == "registers" {
 		depth = 2 // DAP adapters group registers: the values are one level down
+	}
+	if in.Thread != 0 {
+		threads, _ := debugger.ListThreads(ctx, b)
+		if in.Thread, err = threads.Resolve(in.Thread); err != nil {
+			return catalog.Result[VariablesOutput]{}, fault.Usage(err)
+		}
 	}
 	frame, err := frameID(ctx, b, in.Thread, in.Frame)
 	if err != nil {
@@ -200,7 +210,7 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	out, err := runCommand(ctx, b, in.Command, limit)
+	out, err := runCommand(ctx, b, in.Command, limit, h.commandLimit(c, in.TimeoutS))
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
@@ -215,15 +225,22 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res}, nil
 }
 
-// runCommand runs a raw command within limit. A backend that cannot
-// interrupt the command gives up the session: the error says the timeout
-// first, then what became of the session.
-func runCommand(ctx context.Context, b debugger.Backend, command string, limit time.Duration) (string, error) {
+// commandLimit names debug_command's time limit (capture.Limit).
+func (h *handler) commandLimit(c *catalog.Call, s duration.Seconds) string {
+	l := c.Limit("timeout_s", s > 0, h.svc.Config.CommandTimeoutKey())
+	l.Max = duration.CommandMax
+	return l.String()
+}
+
+// runCommand runs a raw command within limit (named by name). A backend
+// that cannot interrupt the command gives up the session: the error says
+// the timeout first, then what became of the session.
+func runCommand(ctx context.Context, b debugger.Backend, command string, limit time.Duration, name string) (string, error) {
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	out, err := b.RawCommand(cctx, command)
 	if err != nil && (errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil && ctx.Err() == nil) {
-		return "", fmt.Errorf("%q did not finish within %v: %w", command, limit.Round(time.Millisecond), describe(err))
+		return "", fmt.Errorf("%q did not finish within %v (%s): %w", command, limit.Round(time.Millisecond), name, describe(err))
 	}
 	return out, describe(err)
 }

@@ -167,7 +167,7 @@ func TestRunningTarget(t *testing.T) {
 			t.Errorf("%s while running:\n%s", tool, r.Text)
 		}
 	}
-	if r := c.Call("debug_continue", map[string]any{"wait_s": 0.2}); r.IsError || r.FirstLine() != "RUNNING" || !strings.Contains(r.Text, "no stop within 0.2s") {
+	if r := c.Call("debug_continue", map[string]any{"wait_s": 0.2}); r.IsError || r.FirstLine() != "RUNNING" || !strings.Contains(r.Text, "no stop within 0.2s (wait_s)") {
 		t.Errorf("continue with a short wait:\n%s", r.Text)
 	}
 	if r := c.Call("debug_pause", nil); r.IsError || !strings.HasPrefix(r.FirstLine(), "STOPPED") || r.Outcome != "ok" {
@@ -199,7 +199,7 @@ func TestRawCommand(t *testing.T) {
 	}
 	start := time.Now()
 	slow := c.Call("debug_command", map[string]any{"command": "script import time; time.sleep(30)", "timeout_s": 0.5})
-	if took := time.Since(start); !slow.IsError || !strings.Contains(slow.Text, "did not finish within 500ms") || took > 5*time.Second {
+	if took := time.Since(start); !slow.IsError || !strings.Contains(slow.Text, "did not finish within 500ms (timeout_s, at most 3600)") || took > 5*time.Second {
 		t.Errorf("a command past its timeout (%v):\n%s", took, slow.Text)
 	}
 }

@@ -18,6 +18,7 @@ func (h *handler) stopResult(ctx context.Context, b debugger.Backend, id string,
 	r := debugger.Report(ctx, b, info, st)
 	out := StopOutput{SessionID: id, Backend: r.Backend, State: wire.DebugStateOf(st), Frames: wire.DebugFramesOf(r.Frames),
 		Breakpoints: wire.BreakpointsOf(r.Breakpoints), CrashSite: wire.CrashSiteOf(r.Site)}
+	out.State.Threads = wire.DebugThreadsOf(r.Threads)
 	var sb strings.Builder
 	r.Info.ID = id
 	r.WriteText(&sb, note)

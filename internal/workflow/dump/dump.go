@@ -71,5 +71,7 @@ func (h *handler) call(ctx context.Context, c *catalog.Call, id string, force bo
 		return analysis.Call{}, analysis.Classify(err)
 	}
 	progress := func(done, total float64, message string) { c.Progress(ctx, done, total, message) }
-	return analysis.Call{Tool: c.Tool, Session: s, Force: force, Timeout: timeout, Progress: progress}, nil
+	limit := c.Limit("timeout_s", timeoutS > 0, h.svc.Config.CommandTimeoutKey())
+	limit.Max = duration.CommandMax
+	return analysis.Call{Tool: c.Tool, Session: s, Force: force, Timeout: timeout, Limit: limit.String(), Progress: progress}, nil
 }

@@ -127,6 +127,15 @@ func TestProcessCore(t *testing.T) {
 			t.Errorf("after restart:\n%s", r.Text)
 		}
 	})
+	t.Run("timeout names its limit", func(t *testing.T) {
+		r := c.Call("dump_command", map[string]any{"timeout_s": 0.5, "command": "gdb: python import time; time.sleep(60)"})
+		if want := "timed out after 500ms (timeout_s, at most 3600)"; !r.IsError || !strings.Contains(r.Text, want) {
+			t.Fatalf("sleeping gdb command, want %q:\n%s", want, r.Text)
+		}
+		if r := c.Call("dump_command", map[string]any{"command": "gdb: p 6*7"}); r.IsError || !strings.Contains(r.Text, "42") {
+			t.Errorf("after the timeout:\n%s", r.Text)
+		}
+	})
 	t.Run("bad commands", func(t *testing.T) {
 		for _, tt := range []struct{ cmd, want string }{
 			{"crash: bt", "does not read a process core"},

@@ -20,6 +20,7 @@ import (
 	"github.com/triage-dev/triage/internal/observe"
 	"github.com/triage-dev/triage/internal/services"
 	"github.com/triage-dev/triage/internal/store"
+	"github.com/triage-dev/triage/internal/verdict"
 	"github.com/triage-dev/triage/internal/workflow/render"
 )
 
@@ -107,12 +108,13 @@ func (h *handler) observe(ctx context.Context, c *catalog.Call, in params) (cata
 		return catalog.Result[Output]{}, err
 	}
 	c.Progress(ctx, 0, 0, "observing "+filepath.Base(spec.Program))
-	return h.run(ctx, spec)
+	return h.run(ctx, spec, c.Limit("timeout_s", in.TimeoutS > 0, h.svc.Config.RunTimeoutKey()).String())
 }
 
 // run runs spec with what the program prints captured (an excerpt for the
-// answer) and its event log stored.
-func (h *handler) run(ctx context.Context, spec observe.Spec) (catalog.Result[Output], error) {
+// answer) and its event log stored; limit names spec's time limit
+// (capture.NameLimit) for a run that runs out of it.
+func (h *handler) run(ctx context.Context, spec observe.Spec, limit string) (catalog.Result[Output], error) {
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return catalog.Result[Output]{}, err
@@ -127,6 +129,9 @@ func (h *handler) run(ctx context.Context, spec observe.Spec) (catalog.Result[Ou
 	if err != nil {
 		out.Abort()
 		return catalog.Result[Output]{}, err
+	}
+	if r.Verdict.Status == verdict.StatusTimeout {
+		r.Verdict.Line = capture.NameLimit(r.Verdict.Line, limit)
 	}
 	res := renderReport(r, eventsID, out.Close())
 	return render.StoreFailure(res, out.FinishWith(ctx, r.Final(), res.Output)), nil

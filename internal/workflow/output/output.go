@@ -3,6 +3,7 @@
 package output
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -113,11 +114,15 @@ func (h *handler) search(ctx context.Context, c *catalog.Call, in searchParams) 
 		return catalog.Result[wire.Search]{}, err
 	}
 	out := wire.Search{Pattern: in.Pattern, Matches: append([]wire.Match{}, wire.MatchesOf(res.Matches)...), Total: res.Total, Truncated: res.Truncated, Searched: res.Searched}
-	return catalog.Result[wire.Search]{Text: searchText(in, res), Output: out}, nil
+	named := c.Limit("time_limit_s", in.TimeLimitS > 0, "")
+	named.Max = maxSearchTime
+	return catalog.Result[wire.Search]{Text: searchText(in, res, named.Said(cmp.Or(limit, store.DefaultSearchTime))), Output: out}, nil
 }
 
-// searchText is a head line with the count, then the matches as grep -n.
-func searchText(in searchParams, res store.SearchResult) string {
+// searchText is a head line with the count, then the matches as grep -n;
+// limit is the search's time limit in capture.Limit's words ("after 30s
+// (…)"), for a search that ran out of it.
+func searchText(in searchParams, res store.SearchResult, limit string) string {
 	scope := "the recent outputs"
 	if in.OutputID != "" {
 		scope = in.OutputID
@@ -126,7 +131,7 @@ func searchText(in searchParams, res store.SearchResult) string {
 	fmt.Fprintf(&b, "SEARCH %q in %s: %s", in.Pattern, scope, textclip.Count(res.Total, "matching line"))
 	switch {
 	case res.Stopped != "":
-		fmt.Fprintf(&b, " before it stopped, %d shown: %s (time_limit_s gives it longer, up to %g s)", len(res.Matches), res.Stopped, maxSearchTime.Seconds())
+		fmt.Fprintf(&b, " before it stopped, %d shown: %s; the limit ran out %s", len(res.Matches), res.Stopped, limit)
 	case res.Truncated:
 		fmt.Fprintf(&b, " (first %d shown; narrow the pattern or search one output, or page it with output_get)", len(res.Matches))
 	}

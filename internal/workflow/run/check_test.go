@@ -72,8 +72,8 @@ func TestRunCheckLeaks(t *testing.T) {
 // A use after free that does not crash under valgrind (its allocator
 // does not hand the block out again) is a failure naming the read and the
 // free; a crash under check: memory keeps its crash verdict, with
-// memcheck's report first under it; undefined and thread, which need a
-// build, and an unknown checker are usage errors that say what to do.
+// memcheck's report first under it; undefined, which needs a build, and
+// an unknown checker are usage errors that say what to do.
 func TestRunCheckCrashAndUsage(t *testing.T) {
 	needValgrind(t)
 	c := mcptest.Connect(t, nil)
@@ -91,7 +91,6 @@ func TestRunCheckCrashAndUsage(t *testing.T) {
 	}
 	for check, want := range map[string]string{
 		"undefined": "needs the program built with -fsanitize=undefined",
-		"thread":    "use test with check: thread",
 		"races":     "want memory, leaks, undefined or thread",
 	} {
 		r := c.Call("run", map[string]any{"program": crashers.Build(t, "segv"), "check": check})

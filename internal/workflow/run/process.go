@@ -36,16 +36,29 @@ func info(j *background.Job) ProcessInfo {
 	return p
 }
 
-func (h *handler) start(ctx context.Context, c *catalog.Call, in processParams) (catalog.Result[ProcessInfo], error) {
+// startParams are process_start's arguments: a program, and the checker
+// it runs under from its start (capture.Check), whose report its verdict
+// gives once it has ended (process_output, process_stop).
+type startParams struct {
+	processParams
+	Check string `json:"check,omitempty" jsonschema:"run under a checker from the start: memory (valgrind memcheck), leaks (memcheck, definite leaks are failures), thread (valgrind helgrind: data races, lock order)"`
+}
+
+func (h *handler) start(ctx context.Context, c *catalog.Call, in startParams) (catalog.Result[ProcessInfo], error) {
 	req, err := in.request(ctx, h.svc, false)
+	var check capture.Check
+	if err == nil {
+		check, err = capture.ParseCheck(in.Check)
+	}
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
+	req.Limit = c.Limit("timeout_s", in.TimeoutS > 0, "").String() // none built in: only a given one runs out
 	m, err := h.svc.Jobs(ctx)
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, err
 	}
-	j, err := m.Start(ctx, req)
+	j, err := m.StartChecked(ctx, req, check)
 	if err != nil {
 		return catalog.Result[ProcessInfo]{}, capture.StartFailure(err)
 	}
@@ -114,7 +127,14 @@ func (h *handler) output(ctx context.Context, c *catalog.Call, in outputParams) 
 		return catalog.Result[ProcessOutput]{}, err
 	}
 	out := processOutput(j, in.Cursor, p.Lines)
-	return catalog.Result[ProcessOutput]{Text: outputText(out, in.Cursor, p.TotalLines, j.Outcome()), Output: out}, nil
+	text := outputText(out, in.Cursor, p.TotalLines, j.Outcome())
+	if wait > 0 && len(p.Lines) == 0 && out.Running {
+		limit := c.Limit("wait_s", true, "")
+		limit.Max = time.Minute
+		head, rest, _ := strings.Cut(text, "\n")
+		text = fmt.Sprintf("%s\nno new output %s\n%s", head, limit.Said(wait), rest)
+	}
+	return catalog.Result[ProcessOutput]{Text: text, Output: out}, nil
 }
 
 // wait checks the cursor and reads wait_s.
@@ -153,6 +173,7 @@ func outputText(out ProcessOutput, cursor, total int, o *capture.Outcome) string
 		fmt.Fprintf(&b, "next: %s\n", next)
 		return b.String()
 	}
+	o.Memcheck.WriteText(&b) // a checker's report (check), the verdict's cause
 	o.Verdict.WriteEvidence(&b)
 	writeHints(&b, o.Verdict.Hints)
 	if out.NextCursor < total {

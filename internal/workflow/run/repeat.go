@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/catalog"
+	"github.com/triage-dev/triage/internal/fault"
 	"github.com/triage-dev/triage/internal/pipeline"
+	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/toolchain"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/workflow/wire"
@@ -21,6 +23,9 @@ const untilFailRuns = 100
 // distinct failures, above the answer of the run that shows the first
 // failure (else the last run).
 func (h *handler) repeatTests(ctx context.Context, c *catalog.Call, r planRequest) (catalog.Result[BuildTestOutput], error) {
+	if r.repeat.Times == 0 && !r.repeat.UntilFail {
+		return catalog.Result[BuildTestOutput]{}, fault.Usagef("parallel, cpu and race stress a repeat: give repeat (the runs) too")
+	}
 	if r.repeat.Times == 0 {
 		r.repeat.Times = untilFailRuns
 	}
@@ -46,7 +51,20 @@ func (h *handler) repeatTests(ctx context.Context, c *catalog.Call, r planReques
 	}
 	shown := shownRun(rep)
 	answer := r.renderRepeat(rep, shown)
+	keepTally(ctx, call.Store, store.Meta{Tool: call.Tool, Argv: []string{"repeat"}, Cwd: call.ProjectDir},
+		&answer.Text, rep.Label(shown)+" (shown below)", store.Final{Status: answer.Output.Status, VerdictLine: answer.Output.Verdict}, answer.Output)
 	return render.StoreFailure(answer, rep.Runs[shown].Output), nil
+}
+
+// keepTally keeps a repeat's answer as an output of its own, which the
+// web page shows with its runs (render.Keep), and says where in text,
+// before the line that begins with shown.
+func keepTally(ctx context.Context, st *store.Store, m store.Meta, text *string, shown string, f store.Final, answer any) {
+	id, err := render.Keep(ctx, st, m, *text, f, answer)
+	if err == nil {
+		kept := fmt.Sprintf("the tally is kept as output %s (the web page shows its runs)\n", id)
+		*text = strings.Replace(*text, "\n"+shown, "\n"+kept+shown, 1)
+	}
 }
 
 // shownRun is the run whose answer a repeat's shows: the first failure of
@@ -54,8 +72,8 @@ func (h *handler) repeatTests(ctx context.Context, c *catalog.Call, r planReques
 func shownRun(rep pipeline.Repeated) int {
 	f := rep.Flakiness
 	if len(f.Tests) > 0 && len(f.Tests[0].Groups) > 0 {
-		if i := f.Tests[0].Groups[0].FirstRun - 1; i >= 0 && i < len(rep.Runs) {
-			return i
+		if k := f.Tests[0].Groups[0].FirstRun; k >= 1 {
+			return rep.Holding(k)
 		}
 	}
 	return len(rep.Runs) - 1
@@ -76,13 +94,13 @@ func (r planRequest) renderRepeat(rep pipeline.Repeated, shown int) catalog.Resu
 	b.WriteString(out.Verdict + "\n")
 	f.WriteText(&b)
 	if s := rep.Stopped; s != nil {
-		fmt.Fprintf(&b, "stopped: run %d did not judge its tests: %s (output %s)\n", len(rep.Runs), s.Called.Result.Line, s.Output.ID)
+		fmt.Fprintf(&b, "stopped: run %d did not judge its tests: %s (output %s)\n", rep.Flakiness.Runs+1, s.Called.Result.Line, s.Output.ID)
 		if run.Outcome == catalog.OK {
 			out.Status, run.Outcome = string(s.Called.Result.Status), catalog.Failed
 		}
 	}
 	line, rest, _ := strings.Cut(run.Text, "\n")
-	fmt.Fprintf(&b, "run %d of %d (shown below): %s\n%s", shown+1, len(rep.Runs), line, rest)
+	fmt.Fprintf(&b, "%s (shown below): %s\n%s", rep.Label(shown), line, rest)
 	if out.Tests == nil {
 		out.Tests = &wire.TestReport{}
 	}

@@ -82,7 +82,8 @@ func repeatOf(t *testing.T, r mcptest.Result) testreport.Flakiness {
 }
 
 // TestRepeatGoFlaky: a Go test that fails on odd runs is FLAKY with its
-// two distinct failures, each with its first run's output; a test that
+// two distinct failures, each with its first run's output (one go test
+// -count=8 holds them all); a test that
 // always fails is said to fail N of N; a passing one passes N of N; an
 // ordinary failing call suggests the repeat.
 func TestRepeatGoFlaky(t *testing.T) {
@@ -109,10 +110,13 @@ func TestRepeatGoFlaky(t *testing.T) {
 	g := f.Tests[1].Groups
 	if len(g) != 2 || g[0].Signature != "example.com/flaky TestFlaky | failed | flaky_test.go:N: counter N is odd" && g[0].Signature != "example.com/flaky TestFlaky | failed | counter N is odd" ||
 		g[0].Count != 2 || g[0].FirstRun != 1 || g[1].Count != 2 || g[1].FirstRun != 3 || !strings.Contains(g[1].Message, "lost the lock after 21 tries") ||
-		g[0].FirstOutput == "" || g[0].FirstOutput == g[1].FirstOutput {
+		g[0].FirstOutput == "" || g[0].FirstOutput != g[1].FirstOutput {
 		t.Fatalf("groups %+v", g)
 	}
-	// The first occurrence's output is its run's whole log.
+	// The 8 runs are one go test -count=8, whose output holds them all.
+	if !strings.Contains(r.Text, "runs 1 to 8 ran in one go test -count=8") || !strings.Contains(r.Text, "runs 1 to 8 of 8 (shown below)") {
+		t.Errorf("the answer does not say the runs shared one process:\n%s", r.Text)
+	}
 	page := c.Call("output_search", map[string]any{"output_id": g[1].FirstOutput, "pattern": "lost the lock"})
 	if page.IsError || !strings.Contains(page.Text, "after 21 tries") {
 		t.Errorf("run 3's output:\n%s", page.Text)

@@ -59,6 +59,7 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "stall_s").        // as for run
 			// Over the tools/list budget too; shown by test --help.
 			Unlisted("", "repeat", "until_fail").
+			Unlisted("", "parallel", "cpu", "race"). // the repeat's stress options
 			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("run", "Run a program to completion: how it ended (verdict), core dump, backtrace, output excerpt.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.run)).
@@ -66,10 +67,12 @@ func (h *handler) runTools() []*catalog.Tool {
 			Unlisted("", "check").    // as memcheck: over the tools/list budget; shown by run --help
 			Unlisted("", "stall_s").  // as memcheck: a default that is seldom changed
 			// As check: shown by run --help.
-			Unlisted("", "repeat", "until_fail").
+			Unlisted("", "repeat", "until_fail", "parallel").
 			Help("timeout_s", h.runLimitHelp()),
 		catalog.New("process_start", "Start a program in the background; read it with process_output, end it with process_stop.",
 			world, catalog.WithDefaults(svc.Defaults, defaults.Requirements{}, h.start)).
+			Unlisted("", "check"). // as run's: over the tools/list budget; shown by process_start --help
+			Help("check", "its first report (kind, access, allocation and free sites) is in process_output's and process_stop's answer once the program ends, and fails the verdict even after exit 0").
 			Help("timeout_s", "seconds; default none: it runs until process_stop"),
 		catalog.New("process_list", "List background processes and how each ended.", ro, h.list),
 		catalog.New("process_output", "Read a background process's output from a line cursor.", ro, h.output),
@@ -111,11 +114,12 @@ type processParams struct {
 type runParams struct {
 	processParams
 	Memcheck *bool             `json:"memcheck,omitempty" jsonschema:"default true: rerun a crash that looks like memory corruption under valgrind memcheck"`
-	Check    string            `json:"check,omitempty" jsonschema:"run under a checker from the start: memory (valgrind memcheck), leaks (memcheck, definite leaks are failures); undefined and thread need a sanitizer build (test)"`
+	Check    string            `json:"check,omitempty" jsonschema:"run under a checker from the start: memory (valgrind memcheck), leaks (memcheck, definite leaks are failures), thread (valgrind helgrind: data races, lock order); undefined needs a sanitizer build (test)"`
 	StallS   *duration.Seconds `json:"stall_s,omitempty" jsonschema:"default 30: end as HUNG after this many seconds with no output, no CPU time and every thread blocked; 0 turns it off"`
 	// Repeat and UntilFail run it again and again (runrepeat.go).
 	Repeat    int  `json:"repeat,omitempty" jsonschema:"run it this many times (at most 1000): FLAKY with each distinct failure, or succeeded or failed N of N; timeout_s bounds the whole"`
 	UntilFail bool `json:"until_fail,omitempty" jsonschema:"with repeat: stop at the first run that fails"`
+	Parallel  int  `json:"parallel,omitempty" jsonschema:"with repeat: run this many copies at once"`
 }
 
 // request is the run the parameters describe, on ssh_host when given.
@@ -217,7 +221,7 @@ func (h *handler) run(ctx context.Context, c *catalog.Call, in runParams) (catal
 	if err != nil {
 		return catalog.Result[RunOutput]{}, err
 	}
-	if in.Repeat != 0 || in.UntilFail {
+	if in.Repeat != 0 || in.UntilFail || in.Parallel != 0 {
 		return h.runRepeated(ctx, c, in, req, check, st) // runrepeat.go
 	}
 	name := filepath.Base(in.Program)

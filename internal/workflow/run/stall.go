@@ -29,15 +29,7 @@ func stallLimit(s *duration.Seconds) (time.Duration, error) {
 // timeout_s, the session's, the config's, or the built-in one; each says
 // what to raise.
 func limitOf(c *catalog.Call, given duration.Seconds, cfg *config.Config) string {
-	switch {
-	case given > 0 && c.FromDefaults("timeout_s"):
-		return "the session default timeout_s"
-	case given > 0:
-		return "timeout_s"
-	case cfg != nil && cfg.Timeouts.Run > 0:
-		return "the config's timeouts.run; timeout_s overrides it"
-	}
-	return "the built-in limit; timeout_s raises it"
+	return c.Limit("timeout_s", given > 0, cfg.RunTimeoutKey()).String()
 }
 
 // runLimitHelp is what --help says of run's, build's and test's

@@ -2,6 +2,7 @@ package simulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -82,6 +83,9 @@ func (h *handler) boot(ctx context.Context, c *catalog.Call, in bootParams) (cat
 	// bootstatus -b boots the simulator if needed and returns once it is
 	// ready, so it replaces boot-then-poll.
 	if _, err := xcode.Run(ctx, xcode.BootStatusCommand(d.UDID), limit); err != nil {
+		if ce := (*xcode.CommandError)(nil); errors.As(err, &ce) {
+			ce.Limit = c.Limit("timeout_s", in.TimeoutS > 0, "").String()
+		}
 		return failedOrError("BOOT FAILED: ", d, err)
 	}
 	return simResult("BOOTED: "+name(d), d), nil

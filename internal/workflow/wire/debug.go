@@ -12,6 +12,46 @@ type DebugState struct {
 	LastStop *Stop  `json:"last_stop,omitempty" jsonschema:"the most recent stop, whatever happened since"`
 	Pid      int    `json:"pid,omitempty"`
 	Error    string `json:"error,omitempty" jsonschema:"why the session is dead"`
+	// Threads is set on a stop of a target of several threads.
+	Threads *DebugThreads `json:"threads,omitempty" jsonschema:"a stop of several threads: where the others are"`
+}
+
+// DebugThreads is a stopped target's threads: the stop's, and where the
+// others are, as the answer's text says it.
+type DebugThreads struct {
+	Count   int           `json:"count" jsonschema:"how many threads the debugger listed"`
+	Stopped int           `json:"stopped,omitempty" jsonschema:"id of the thread the stop is in"`
+	Summary string        `json:"summary" jsonschema:"the answer's text about them"`
+	List    []DebugThread `json:"list" jsonschema:"the first 16 threads; debug_stack's thread takes id or num"`
+}
+
+// DebugThread is one thread of a stopped target.
+type DebugThread struct {
+	ID     int         `json:"id"`
+	Num    int         `json:"num,omitempty" jsonschema:"as its debugger numbers it (#N in the text)"`
+	Tid    int64       `json:"tid,omitempty"`
+	Name   string      `json:"name,omitempty"`
+	Reason string      `json:"reason,omitempty" jsonschema:"why it stopped, in the debugger's words"`
+	State  string      `json:"state,omitempty" jsonschema:"stopped: why, blocked in a call, or in a call"`
+	Frame  *DebugFrame `json:"frame,omitempty" jsonschema:"its top frame in the program's own code, else its top frame"`
+	Own    bool        `json:"own,omitempty" jsonschema:"frame is in the program's own code"`
+}
+
+// DebugThreadsOf converts a stop's threads (nil: none, or one).
+func DebugThreadsOf(l *debugger.ThreadList) *DebugThreads {
+	if l == nil {
+		return nil
+	}
+	out := &DebugThreads{Count: len(l.Threads), Stopped: l.Stopped, Summary: l.Summary()}
+	for i, t := range l.Threads[:min(len(l.Threads), debugger.MaxThreadsListed)] {
+		dt := DebugThread{ID: t.ID, Num: l.Number(i), Tid: t.Tid, Name: t.Name, Reason: t.Reason, State: t.State, Own: t.Own}
+		if t.Frame != nil {
+			f := DebugFrame(*t.Frame)
+			dt.Frame = &f
+		}
+		out.List = append(out.List, dt)
+	}
+	return out
 }
 
 // Stop is one stop of a debugged target.
@@ -33,6 +73,7 @@ type DebugFrame struct {
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty" jsonschema:"1-based"`
 	Address  string `json:"address,omitempty"`
+	Module   string `json:"module,omitempty" jsonschema:"the shared object or executable, when the debugger names it"`
 }
 
 // Breakpoint is a breakpoint of a debug session.

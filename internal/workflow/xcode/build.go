@@ -76,6 +76,7 @@ func (h *handler) test(ctx context.Context, c *catalog.Call, in testParams) (cat
 // listed.
 func (h *handler) xcodebuild(ctx context.Context, c *catalog.Call, action xcode.Action, in ActionArgs, tests func(*xcode.Request), coverFilter string) (catalog.Result[BuildOutput], error) {
 	b, err := h.request(ctx, action, in, tests)
+	b.Limit = c.Limit("timeout_s", in.TimeoutS > 0, h.svc.Config.RunTimeoutKey()).String()
 	if err != nil {
 		return catalog.Result[BuildOutput]{}, err
 	}
