@@ -19,23 +19,47 @@ func (f *Filter) alarm(line []byte, h alarm.Hit) {
 	f.sum.Alarm.Class = h.Class
 }
 
-// testsRun notes the first line that says tests run, and after it the
-// last closing count line that says tests passed: a log that shows tests
-// without such a line after them is no success unless a recognised
-// runner's summary vouches for it (pipeline's fail-safe). It reports a
-// pass summary, which is kept as a summary.
-func (f *Filter) testsRun(line []byte) bool {
+// testsRun notes the first line that says tests run, and after it keeps
+// the last lines: a log that shows tests without a closing count line
+// after them that says they passed is no success unless a recognised
+// runner's summary vouches for it (pipeline's fail-safe). Which line says
+// so is decided when the summary is read (passLine), among the last
+// lines: a runner's tally closes its run, and reading every line of a
+// test log for one would cost more than the rest of the filter.
+func (f *Filter) testsRun(line []byte) {
 	if f.sum.TestsRun == nil {
 		if alarm.TestsRun(line) {
 			f.sum.TestsRun = f.record(line, "tests run")
 		}
-		return false
+		return
 	}
-	if alarm.PassSummary(line) {
-		f.sum.PassLine = f.record(line, "passed")
-		return true
+	if len(line) == 0 || len(line) > maxPassLine {
+		return
 	}
-	return false
+	c := &f.passes[f.passN%len(f.passes)]
+	c.line, c.text = f.sum.Lines, append(c.text[:0], line...)
+	f.passN++
+}
+
+// maxPassLine is the longest line kept as a candidate: a tally is short.
+const maxPassLine = 256
+
+// passCandidate is one of the last lines after TestsRun.
+type passCandidate struct {
+	line int64
+	text []byte
+}
+
+// passLine is the newest of the last lines that is a pass summary
+// (alarm.PassSummary), or nil.
+func (f *Filter) passLine() *Alarm {
+	for i := 1; i <= min(f.passN, len(f.passes)); i++ {
+		c := f.passes[(f.passN-i)%len(f.passes)]
+		if alarm.PassSummary(c.text) {
+			return &Alarm{Line: c.line, Text: textclip.String(string(c.text), maxAlarmText), Word: "passed"}
+		}
+	}
+	return nil
 }
 
 // record is line as the summary keeps it, bounded.

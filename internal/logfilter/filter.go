@@ -53,6 +53,10 @@ type Filter struct {
 	sum      Summary
 	warnings int // warnings recorded in sum.Diagnostics
 	closed   bool
+	// passes are the last lines after Summary.TestsRun, passN how many
+	// were seen (passLine).
+	passes [16]passCandidate
+	passN  int
 }
 
 // New returns a Filter that writes the lines kept at level to w.
@@ -121,6 +125,7 @@ func (f *Filter) Close() error {
 // Summary returns what the filter has seen so far.
 func (f *Filter) Summary() Summary {
 	s := f.sum
+	s.PassLine = f.passLine()
 	s.Toolchain = f.detector.result()
 	s.Diagnostics = append([]Diagnostic(nil), f.sum.Diagnostics...)
 	return s
@@ -166,8 +171,8 @@ func (f *Filter) line(raw []byte) {
 				c = alarmClass(h) // kept at every level
 			}
 		}
-		if (c.kind == KindOther || c.kind == KindProgress) && f.testsRun(line) {
-			c = clsSummary
+		if c.kind == KindOther || c.kind == KindProgress || c.kind == KindSummary {
+			f.testsRun(line)
 		}
 	}
 
