@@ -1,6 +1,9 @@
 package logfilter
 
-import "hash/maphash"
+import (
+	"bytes"
+	"hash/maphash"
+)
 
 // folds remembers diagnostics already written so that repeats are folded.
 // It holds at most maxDedupe entries; past that, new diagnostics are written
@@ -49,4 +52,44 @@ func (t *folds) repeated() []foldEntry {
 		}
 	}
 	return r
+}
+
+// foldable: warnings always; errors only when they carry a location, since
+// rustc prints the location on the next line and two "cannot find value `x`"
+// errors may be in different places.
+func (f *Filter) foldable(line []byte, c class) bool {
+	if c == clsAlarm {
+		return true // meson repeats its failed tests' lines under "Summary of Failures"
+	}
+	switch c.kind {
+	case KindWarning:
+		return true
+	case KindError:
+		return hasLocation(line)
+	}
+	return false
+}
+
+// fold counts a foldable diagnostic and reports whether it was seen before.
+func (f *Filter) fold(line []byte, c class) bool {
+	e, seen := f.folds.see(line)
+	if seen {
+		f.sum.Folded++
+		e.count++
+		if e.diag >= 0 {
+			f.sum.Diagnostics[e.diag].Count++
+		}
+		return true
+	}
+	before := len(f.sum.Diagnostics)
+	f.count(line, c)
+	if e != nil && len(f.sum.Diagnostics) > before {
+		e.diag = before
+	}
+	return false
+}
+
+func hasLocation(line []byte) bool {
+	i := bytes.IndexByte(line, ':')
+	return i > 0 && i+1 < len(line) && isDigit(line[i+1])
 }

@@ -375,46 +375,6 @@ func (f *Filter) keep(k Kind) bool {
 	return f.level == Verbose
 }
 
-// foldable: warnings always; errors only when they carry a location, since
-// rustc prints the location on the next line and two "cannot find value `x`"
-// errors may be in different places.
-func (f *Filter) foldable(line []byte, c class) bool {
-	if c == clsAlarm {
-		return true // meson repeats its failed tests' lines under "Summary of Failures"
-	}
-	switch c.kind {
-	case KindWarning:
-		return true
-	case KindError:
-		return hasLocation(line)
-	}
-	return false
-}
-
-// fold counts a foldable diagnostic and reports whether it was seen before.
-func (f *Filter) fold(line []byte, c class) bool {
-	e, seen := f.folds.see(line)
-	if seen {
-		f.sum.Folded++
-		e.count++
-		if e.diag >= 0 {
-			f.sum.Diagnostics[e.diag].Count++
-		}
-		return true
-	}
-	before := len(f.sum.Diagnostics)
-	f.count(line, c)
-	if e != nil && len(f.sum.Diagnostics) > before {
-		e.diag = before
-	}
-	return false
-}
-
-func hasLocation(line []byte) bool {
-	i := bytes.IndexByte(line, ':')
-	return i > 0 && i+1 < len(line) && isDigit(line[i+1])
-}
-
 func (f *Filter) count(line []byte, c class) {
 	if c.isAlarm() {
 		return // kept, and in Summary.Alarm; not a diagnostic of its own
