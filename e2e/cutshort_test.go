@@ -101,7 +101,7 @@ func TestGoCompileErrors(t *testing.T) {
 			files[tt.file] = tt.code
 			dir := nativeprojects.Write(t, files)
 			code, out := callTest(t, dir)
-			if code != 1 || !strings.HasPrefix(out, tt.verdict+"\n") || strings.Count(out, tt.compiler) < 2 || !strings.Contains(out, "1 errors") {
+			if code != 1 || !strings.HasPrefix(out, tt.verdict+"\n") || strings.Count(out, tt.compiler) < 2 || !strings.Contains(out, "1 error, ") {
 				t.Errorf("triage call test: exit %d\n%s", code, out)
 			}
 			code, out = filterLog(t, dir, goBin, "test", "-count=1", "-json", "./...")

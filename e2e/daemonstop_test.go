@@ -14,7 +14,8 @@ import (
 // TestDaemonStopTakesStacksOfStuck: `triage daemon stop` of a daemon whose
 // background process is deadlocked takes the process's stacks before it
 // ends it, within a few seconds, and keeps them with the process's stored
-// output: a later output_list and output_get say where it was stuck.
+// output: a later output_list says the daemon stopped it and where it was
+// stuck, and output_get shows the stacks.
 func TestDaemonStopTakesStacksOfStuck(t *testing.T) {
 	if !stall.Supported {
 		t.Skip("no stall sampling here")
@@ -52,7 +53,7 @@ func TestDaemonStopTakesStacksOfStuck(t *testing.T) {
 	for _, ln := range strings.Split(list, "\n") {
 		if strings.Contains(ln, "process_start") {
 			oid = regexp.MustCompile(`\S+`).FindString(ln)
-			if !strings.Contains(ln, "it was stuck: deadlocked") || !strings.Contains(ln, "deadlock cycle: one → two → one") {
+			if !strings.Contains(ln, "process group stopped as the daemon stopped; it was stuck: deadlocked") || !strings.Contains(ln, "deadlock cycle: one → two → one") {
 				t.Errorf("the stored verdict does not say where it was stuck: %s", ln)
 			}
 		}

@@ -137,6 +137,11 @@ const callUsage = `triage call TOOL [--json '{...}'] [--KEY VALUE ...] [--output
   true/false, JSON for objects); repeat --KEY for arrays, or pass a JSON array
   (--command '["meson","test","-C","build"]').`
 
+// bareSwitch is the value of a --KEY followed by another flag or nothing:
+// true for a boolean argument, a usage error for any other (`run --program`
+// alone ran /bin/true).
+const bareSwitch = "\x00switch"
+
 // splitCallArgs separates the call command's own flags from --KEY VALUE tool
 // arguments.
 func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]string, err error) {
@@ -169,7 +174,7 @@ func splitCallArgs(fs *flag.FlagSet, args []string) (known []string, pairs [][2]
 				value = args[i+1]
 				i++
 			} else {
-				value = "true"
+				value = bareSwitch
 			}
 		}
 		pairs = append(pairs, [2]string{name, value})
@@ -230,6 +235,12 @@ func applyPairs(args map[string]any, pairs [][2]string, props map[string]any) er
 	for _, p := range pairs {
 		key, raw := p[0], p[1]
 		prop, known := props[key].(map[string]any)
+		if raw == bareSwitch {
+			if typ := schemaType(prop); known && typ != "boolean" {
+				return usagef("--%s needs a value: --%s VALUE (or --%s=VALUE)", key, key, key)
+			}
+			raw = "true"
+		}
 		if !known {
 			args[key] = raw
 			continue

@@ -99,6 +99,11 @@ func TestCallJSONValues(t *testing.T) {
 		{[]string{"build", `{"project_dir": "."}`, `{"command": ["true"]}`}, exitUsage,
 			`unexpected argument "{\"command\": [\"true\"]}": give one JSON object of arguments (or --json '{...}')`},
 		{[]string{"build", "run"}, exitUsage, `tool arguments are --KEY VALUE pairs, or one JSON object (--json '{...}')`},
+		// A --KEY with no value is a boolean's true, and no other's: `run
+		// --program` alone ran the program "true" and succeeded.
+		{[]string{"run", "--program"}, exitUsage, `--program needs a value: --program VALUE`},
+		{[]string{"run", "--program", "--core_dumps"}, exitUsage, `--program needs a value`},
+		{[]string{"run", "--core_dumps", "--program", "/bin/true"}, exitOK, "SUCCEEDED"},
 	}
 	for _, tt := range tests {
 		code, out := callCLI(t, tt.args...)

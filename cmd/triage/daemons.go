@@ -19,10 +19,12 @@ import (
 
 // asDaemon readies this process to be the CLI's daemon of p: its ids
 // (p7, dbg-3) are drawn from the count its user's daemons share, so that
-// one id never names two things; the returned function answers a status
+// one id never names two things, and a process its stop ends says so in
+// its verdict; the returned function answers a status
 // request with what it holds.
 func asDaemon(p daemon.Paths, svc *services.Set) func() daemon.Status {
 	background.Numbers = daemon.Numbers("p")
+	background.Ending = "as the daemon stopped"
 	debugger.Numbers = daemon.Numbers("dbg")
 	return func() daemon.Status {
 		ctx := context.Background() // the server's identity: every caller's

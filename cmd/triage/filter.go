@@ -187,8 +187,9 @@ func writeFilterSummary(w io.Writer, res *pipeline.Result) {
 		}
 	}
 	s := res.Log
-	fmt.Fprintf(w, "log (%s): %d lines, %d kept; %d errors, %d warnings, %d failures, %d crash lines\n",
-		s.Toolchain, s.Lines, s.KeptLines, s.Errors+s.LinkerErrors, s.Warnings, s.Failures, s.Crashes)
+	fmt.Fprintf(w, "log (%s): %s, %d kept; %s, %s, %s, %s\n", s.Toolchain, textclip.Count(s.Lines, "line"), s.KeptLines,
+		textclip.Count(s.Errors+s.LinkerErrors, "error"), textclip.Count(s.Warnings, "warning"),
+		textclip.Count(s.Failures, "failure"), textclip.Count(s.Crashes, "crash line"))
 }
 
 // maxListedFailures bounds the failed tests the summary names.

@@ -35,13 +35,13 @@ func (ci *ciFlags) print(stdout, stderr io.Writer, res *pipeline.Result, filtere
 	if err != nil {
 		return code, err
 	}
-	return code, ci.write(stdout, stderr, res)
+	return code, ci.write(stdout, stderr, res, code != exitOK)
 }
 
 // write writes the CI outputs asked for, after the filter's own output.
-func (ci ciFlags) write(stdout, stderr io.Writer, res *pipeline.Result) error {
+func (ci ciFlags) write(stdout, stderr io.Writer, res *pipeline.Result, failed bool) error {
 	if ci.annotations {
-		if err := ciout.WriteAnnotations(stdout, ciout.Annotations(res.Report, &res.Log)); err != nil {
+		if err := ciout.WriteAnnotations(stdout, ciout.ForRun(res.Report, &res.Log, res.Line, failed)); err != nil {
 			return err
 		}
 	}

@@ -46,9 +46,7 @@ func writeToolHelp(w io.Writer, sel *catalog.Selection, all *catalog.Selection, 
 		p, _ := props[k].(map[string]any)
 		typ := typeName(p["type"])
 		desc, _ := p["description"].(string)
-		if extra := t.ArgHelp(k); extra != "" {
-			desc = strings.TrimPrefix(desc+"; "+extra, "; ")
-		}
+		desc = strings.TrimPrefix(argHelp(name, k, desc, t.ArgHelp(k)), "; ")
 		req := ""
 		if slices.Contains(required, k) {
 			req = " (required)"

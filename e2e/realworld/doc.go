@@ -32,4 +32,11 @@
 // tool cover and the profile; gcov over the run's data files; llvm-cov over
 // the run's test programs), and a failing test's path must hold its
 // failure line.
+//
+// Bisect is judged on histories the tests make (bisect_test.go): a
+// project per toolchain (uuid: go; cjson: CMake and CTest; semver: cargo)
+// committed 24 times with a crash introduced in one commit, a build break
+// in another and an unrelated failing test in a third; `triage call
+// bisect` must name the crash's commit, skip the other two, and leave the
+// user's checkout (HEAD, index, work tree, stashes) byte for byte as it was.
 package realworld

@@ -53,6 +53,11 @@ func New(s *store.Store, budget int) *Manager {
 // once, before any manager starts a process.
 var Numbers func() int
 
+// Ending says, in the verdict of each job Close stops, why it was
+// stopped: "as triage ended" (a client that hung up), or, set by the
+// CLI's daemon, "as the daemon stopped". Set once, before any Close.
+var Ending = "as triage ended"
+
 // Job is one background program.
 type Job struct {
 	ID       string
@@ -286,7 +291,11 @@ func (m *Manager) endJob(ctx context.Context, id string, end func(*Job)) (*Job, 
 // Close stops every running job and waits for them. A job blocked at the
 // moment has its stacks taken first, as StopStuck's are, so that its
 // stored output and verdict say where it was stuck when triage (the
-// daemon) ended; the jobs end all at once, so that the whole takes at most
+// daemon) ended, and each verdict says why it was stopped (Ending):
+//
+//	INTERRUPTED after 2m3s — process group stopped as the daemon stopped; it was stuck: deadlocked: …
+//
+// The jobs end all at once, so that the whole takes at most
 // the stacks' bound (capture.StopStacksLimit) and a second's grace, not
 // that for each.
 func (m *Manager) Close() error {
@@ -300,7 +309,7 @@ func (m *Manager) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			j.run.EndStuck(time.Second)
+			j.run.EndStuckAs(time.Second, Ending)
 			<-j.done
 		}()
 	}

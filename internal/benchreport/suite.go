@@ -65,6 +65,11 @@ var Suite = []Package{
 	// test with repeat: 100 of a 10 ms Go test against go test -count=100,
 	// alternated (seconds each).
 	{Dir: "./internal/workflow/run", Bench: "^BenchmarkGoRepeat$", Benchtime: "6x", QuickBenchtime: "4x", Quick: true},
+	// A bisect over 64 commits of a small Go module and of a small CMake
+	// project against its steps' own commands run by hand, alternated
+	// (seconds each; the full suite only: its runs differ by more than the
+	// quick suite's bound allows on a loaded machine).
+	{Dir: "./internal/bisect", Bench: "^BenchmarkBisect64$", Benchtime: "5x"},
 	// output_get of one file of a stored coverage report of 10,000 files.
 	{Dir: "./internal/workflow/output", Bench: "^BenchmarkCoverageFile$", Benchtime: "50x", QuickBenchtime: "10x", Quick: true},
 	// A coverage run of a corpus project per toolchain (CTest, make, cargo)
@@ -86,6 +91,10 @@ var Suite = []Package{
 	{Dir: "./e2e", Bench: "^BenchmarkOutputViewer$", Benchtime: "3x", QuickBenchtime: "1x", Quick: true, QuickBytes: 256 << 20},
 	{Dir: "./e2e", Bench: "^BenchmarkPageSize$", Benchtime: "1x", QuickBenchtime: "1x", Quick: true},
 	{Dir: "./internal/hang", Bench: "^BenchmarkCapture(Native50Threads|Go10000Goroutines)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
+	// The stall watch (issue 43): one /proc sample of a group, and a
+	// deadlock from its start to HUNG under a ten-minute limit (seconds each).
+	{Dir: "./internal/stall", Bench: "^BenchmarkGroup(Busy)?$", Benchtime: "1000x", QuickBenchtime: "200x", Quick: true},
+	{Dir: "./internal/capture", Bench: "^BenchmarkStall(GoTestToHung|TimeToHung)$", Benchtime: "5x", QuickBenchtime: "2x", Quick: true},
 	// Two gdb runs on a core per iteration, about a second each.
 	{Dir: "./internal/coredump", Bench: "^BenchmarkCrashSite$", Benchtime: "20x", QuickBenchtime: "5x", Quick: true},
 	// debug_observe against gdb's dprintf, 10,000 hits: seconds each, alternated.
@@ -184,6 +193,10 @@ var Figures = []Figure{
 	{Title: "`test` with `repeat: 100`, a 10 ms Go test (one go test -count=100 under triage)", Key: Key("./internal/workflow/run", "BenchmarkGoRepeat"),
 		Value: "triage-ms", Unit: "ms", Base: "go-ms", BaseLabel: "go test -count=100 itself",
 		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 10},
+	bisectFigure("go", "a small Go module", "go test -json ./..."),
+	bisectSteps("go", "a small Go module"),
+	bisectFigure("cmake", "a small CMake project", "cmake configure, cmake --build, ctest"),
+	bisectSteps("cmake", "a small CMake project"),
 	corpusCoverage("uuid", "go", "go test -covermode=atomic -coverpkg=./... -coverprofile from a shell"),
 	corpusCoverage("cjson", "CTest", "its cmake configure, build and ctest from a shell, then gcov --json-format"),
 	corpusCoverage("zlib", "make", "its make test with --coverage from a shell, then gcov --json-format"),
@@ -224,6 +237,14 @@ var Figures = []Figure{
 		// Most of it is the Go runtime writing its goroutines, a write per
 		// field: no capture can take less than the program alone.
 		Or: &Target{Check: "ratio", Unit: "×", Op: "<=", Limit: 1.1}},
+	{Title: "stall watch: a sample a second of a group of 64 blocked threads (every thread's /proc read), share of one core", Key: Key("./internal/stall", "BenchmarkGroup"),
+		Value: "core-%", Unit: "%", Op: "<=", Limit: 1},
+	{Title: "stall watch: a sample a second of a program that computes, share of one core", Key: Key("./internal/stall", "BenchmarkGroupBusy"),
+		Value: "core-%", Unit: "%", Op: "<=", Limit: 1},
+	{Title: "a Go test deadlocked from its start: HUNG past stall_s (2 s), under a ten-minute limit", Key: Key("./internal/capture", "BenchmarkStallGoTestToHung"),
+		Value: "over-limit-s", Unit: "s", Op: "<=", Limit: 3},
+	{Title: "a C program in an ABBA mutex deadlock: HUNG past stall_s (2 s), stacks and holders included", Key: Key("./internal/capture", "BenchmarkStallTimeToHung"),
+		Value: "over-limit-s", Unit: "s", Op: "<=", Limit: 3},
 	{Title: "crash site in a `run` verdict (gdb, NULL-deref core): what it adds to the backtrace", Key: Key("./internal/coredump", "BenchmarkCrashSite"),
 		Value: "site-ms", Unit: "ms", Base: "backtrace-ms", BaseLabel: "the backtrace alone, same gdb and core",
 		Check: "overhead-pct", CheckUnit: "%", Op: "<=", Limit: 20},
@@ -254,6 +275,21 @@ func searchFigure(kind, sub, grep string) Figure {
 	return Figure{Title: "`output_search`, " + kind, Key: Key("./internal/store", "BenchmarkSearch/"+sub),
 		Value: "search-ms", Unit: "ms", Base: "grep-ms", BaseLabel: "`" + grep + "`, same bytes",
 		Check: "ratio-vs-grep", CheckUnit: "×", Op: "<=", Limit: 3}
+}
+
+// bisectFigure is a bisect over 64 commits of project against the same
+// steps' commands run by hand at the same revisions (internal/bisect).
+func bisectFigure(sub, project, own string) Figure {
+	return Figure{Title: "`bisect` over 64 commits, " + project + ": beyond its test runs and builds", Key: Key("./internal/bisect", "BenchmarkBisect64/"+sub),
+		Value: "bisect-ms", Unit: "ms", Base: "runs-ms", BaseLabel: "the same steps' " + own + " by hand",
+		Check: "overhead-%", CheckUnit: "%", Op: "<=", Limit: 5}
+}
+
+// bisectSteps is the test runs a bisect over 64 commits takes: at most
+// ⌈log2(64)⌉ + 2.
+func bisectSteps(sub, project string) Figure {
+	return Figure{Title: "`bisect` over 64 commits, " + project + ": test runs (each with its build)", Key: Key("./internal/bisect", "BenchmarkBisect64/"+sub),
+		Value: "steps", Unit: "runs", Op: "<=", Limit: 8}
 }
 
 // corpusCoverage is the figure of a corpus project's coverage run against

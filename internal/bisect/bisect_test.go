@@ -27,14 +27,14 @@ func TestMain(m *testing.M) { os.Exit(testutil.Main(m)) }
 
 // gitRepo is a test's git repository, its commits' hashes in order.
 type gitRepo struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	hashes []string
 }
 
 // newRepo makes a repository on branch main, git configured by the test
 // alone (the machine's global and system configuration unread).
-func newRepo(t *testing.T) *gitRepo {
+func newRepo(t testing.TB) *gitRepo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -103,7 +103,7 @@ func (g *gitRepo) dirty(staged, unstaged string) {
 	g.write(map[string]string{unstaged: "uncommitted work\n"})
 }
 
-func openStore(t *testing.T) *store.Store {
+func openStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "out.db"), store.Options{})
 	if err != nil {

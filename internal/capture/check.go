@@ -78,7 +78,8 @@ func underChecker(req *Request, c Check) (*checked, error) {
 		return nil, fmt.Errorf("check: a directory for valgrind's XML: %w", err)
 	}
 	k := &checked{check: c, xml: filepath.Join(dir.Path, "memcheck.xml"), dir: dir,
-		opts: memcheck.Options{Argv: append([]string{prog}, req.Spec.Argv[1:]...), Leaks: c == CheckLeaks, KeepExit: true, ProjectDir: req.ProjectDir}}
+		opts: memcheck.Options{Argv: append([]string{prog}, req.Spec.Argv[1:]...), Leaks: c == CheckLeaks, KeepExit: true, ProjectDir: req.ProjectDir,
+			TrackOrigins: c == CheckMemory}}
 	if c == CheckThread {
 		k.opts.Tool = memcheck.ToolHelgrind
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/hang"
 	"github.com/triage-dev/triage/internal/spawn"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/verdict"
 )
 
@@ -75,7 +76,7 @@ func hangEvidence(rep *hang.Report, outputID string) verdict.Evidence {
 		if outputID != "" {
 			where = outputID
 		}
-		parts = append(parts, fmt.Sprintf("%d stacks taken in %s, all in %s", rep.TotalStacks, rep.Duration.Round(1e6), where))
+		parts = append(parts, fmt.Sprintf("%s taken in %s, all in %s", textclip.Count(rep.TotalStacks, "stack"), rep.Duration.Round(1e6), where))
 	}
 	parts = append(parts, rep.Notes...)
 	ev.Summary = strings.Join(parts, "; ")

@@ -125,6 +125,9 @@ func (mr *MemcheckRun) run(ctx context.Context, st *store.Store, opts memcheck.O
 	}
 	defer dir.Remove()
 	opts.XMLPath = filepath.Join(dir.Path, "memcheck.xml")
+	// where an uninitialised value that decided a branch was created:
+	// the report names its allocation, not only the branch
+	opts.TrackOrigins = true
 	start := time.Now()
 	res, err := memcheck.Run(ctx, opts)
 	mr.Took = time.Since(start)

@@ -34,6 +34,11 @@ func TestMemcheckRunText(t *testing.T) {
 			Result: &memcheck.Result{Outcome: memcheck.Clean, Signal: &memcheck.Signal{Name: "SIGSEGV", At: -1}, Process: &spawn.Result{Signaled: true, SignalName: "SIGSEGV"}}},
 			"memcheck: no memory error seen in 1 rerun under memcheck; the program died of SIGSEGV\n" +
 				"  rerun under valgrind memcheck because " + why + "; took 1.2s of its 10s limit; valgrind's XML: o-1\n"},
+		{"a stack smash", &MemcheckRun{Why: "glibc reported corrupted memory: *** stack smashing detected ***: terminated", Limit: 10 * time.Second, Took: time.Second,
+			Result: &memcheck.Result{Outcome: memcheck.Clean, Signal: &memcheck.Signal{Name: "SIGABRT", At: -1}, Process: &spawn.Result{Signaled: true, SignalName: "SIGABRT"}}},
+			"memcheck: no memory error seen in 1 rerun under memcheck; the program died of SIGABRT; memcheck does not see writes past an array on the stack: " +
+				"a build with -fsanitize=address (test's check: memory) names the overflowing write\n" +
+				"  rerun under valgrind memcheck because glibc reported corrupted memory: *** stack smashing detected ***: terminated; took 1s of its 10s limit\n"},
 		{"timed out", &MemcheckRun{Why: why, Limit: 10 * time.Second, Took: 10 * time.Second, OutputID: "o-2",
 			Result: &memcheck.Result{Reason: "timed out after 10s before valgrind finished the program; no memory error seen until then", Process: &spawn.Result{TimedOut: true}}},
 			"memcheck: no verdict: timed out after 10s before valgrind finished the program; no memory error seen until then\n" +

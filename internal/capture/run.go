@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/triage-dev/triage/internal/coredump"
@@ -123,8 +124,9 @@ type Running struct {
 	scan  *verdict.Scanner
 	out   *fanout
 	hang  *hangWatch
-	stall *stallWatch // nil when not watched
-	host  *remoteRun  // nil for a local run
+	stall *stallWatch            // nil when not watched
+	host  *remoteRun             // nil for a local run
+	why   atomic.Pointer[string] // why it was stopped (EndStuckAs), nil for a plain stop
 }
 
 // Start starts the request's process. ctx bounds the process's life as in
@@ -235,6 +237,7 @@ func (r *Running) conclude(ctx context.Context, res *spawn.Result) *Outcome {
 	case hangRep != nil:
 		out.Verdict.Line = withHang(out.Verdict.Line, hangRep, hangReason)
 	}
+	out.Verdict.Line = r.stoppedWhy(out.Verdict, res)
 	if nd := out.NoDebugInfo; nd != nil {
 		out.Verdict.Line = WithNoDebugInfo(out.Verdict.Line, nd)
 	}

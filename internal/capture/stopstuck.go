@@ -1,10 +1,12 @@
 package capture
 
 import (
+	"strings"
 	"time"
 
 	"github.com/triage-dev/triage/internal/spawn"
 	"github.com/triage-dev/triage/internal/stall"
+	"github.com/triage-dev/triage/internal/verdict"
 )
 
 // StopStacksLimit bounds the stacks EndStuck takes before a stop: a
@@ -32,4 +34,24 @@ func (r *Running) EndStuck(grace time.Duration) {
 		return
 	}
 	r.End(grace)
+}
+
+// EndStuckAs is EndStuck by someone other than the caller who started
+// the program, whose verdict says so (why: "as the daemon stopped"):
+//
+//	INTERRUPTED after 15s — process group stopped as the daemon stopped; it was stuck: deadlocked: …
+func (r *Running) EndStuckAs(grace time.Duration, why string) {
+	r.why.Store(&why)
+	r.EndStuck(grace)
+}
+
+// stoppedWhy is v's line with why the group was stopped (EndStuckAs)
+// after "process group stopped"; any other line is v's as it is.
+func (r *Running) stoppedWhy(v verdict.Verdict, res *spawn.Result) string {
+	why := r.why.Load()
+	const stopped = " — process group stopped"
+	if why == nil || *why == "" || v.Status != verdict.StatusInterrupted || !res.Cancelled {
+		return v.Line
+	}
+	return strings.Replace(v.Line, stopped, stopped+" "+*why, 1)
 }

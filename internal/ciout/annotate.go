@@ -7,6 +7,7 @@ package ciout
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/triage-dev/triage/internal/logfilter"
@@ -88,10 +89,39 @@ func Annotations(rep *testreport.Report, log *logfilter.Summary) []Annotation {
 		default:
 			continue
 		}
-		out = append(out, Annotation{Level: level, File: d.File, Line: d.Line, Col: d.Col, Message: FirstLine(d.Message, maxAnnotationMessage)})
+		a := Annotation{Level: level, File: d.File, Line: d.Line, Col: d.Col, Message: FirstLine(d.Message, maxAnnotationMessage)}
+		if timestamp.MatchString(a.File) {
+			a.File, a.Line, a.Col = "", 0, 0
+		}
+		out = append(out, a)
 	}
 	return out
 }
+
+// ForRun are the annotations of a run whose verdict is verdict: those of
+// Annotations, and when the run failed with none at error level (a run cut
+// short, a crash no test is named for), an error annotation of the verdict
+// itself, first, so that no failed run shows none. When the run passed, the
+// log's error lines are warnings: the verdict is that it passed.
+func ForRun(rep *testreport.Report, log *logfilter.Summary, verdict string, failed bool) []Annotation {
+	anns := Annotations(rep, log)
+	hasError := false
+	for i := range anns {
+		if !failed && anns[i].Level == "error" {
+			anns[i].Level = "warning"
+		}
+		hasError = hasError || anns[i].Level == "error"
+	}
+	if failed && !hasError {
+		v := Annotation{Level: "error", Title: "triage", Message: FirstLine(verdict, maxAnnotationMessage)}
+		anns = append([]Annotation{v}, anns...)
+	}
+	return anns
+}
+
+// timestamp is a log line's date and hour that a diagnostic's pattern
+// (file:line:col) took for a file ("2015-09-20 16:01:11.422 Tool[1:2] Error …").
+var timestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}$`)
 
 // caseAnnotation is the error annotation of a test that did not pass.
 func caseAnnotation(c testreport.Case) Annotation {

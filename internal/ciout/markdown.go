@@ -7,6 +7,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/logfilter"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // MaxMarkdownRows bounds the failed tests the Markdown table lists.
@@ -26,8 +27,9 @@ func WriteMarkdown(w io.Writer, verdict string, rep *testreport.Report, log *log
 			mdCell(rep.Format), t.Total, t.Passed, t.Failed, t.Errored, t.Crashed, t.Skipped)
 	}
 	if log != nil {
-		fmt.Fprintf(&b, "**Log (%s):** %d lines, %d errors, %d warnings, %d failures, %d crash lines\n",
-			mdCell(log.Toolchain), log.Lines, log.Errors+log.LinkerErrors, log.Warnings, log.Failures, log.Crashes)
+		fmt.Fprintf(&b, "**Log (%s):** %s, %s, %s, %s, %s\n", mdCell(log.Toolchain), textclip.Count(log.Lines, "line"),
+			textclip.Count(log.Errors+log.LinkerErrors, "error"), textclip.Count(log.Warnings, "warning"),
+			textclip.Count(log.Failures, "failure"), textclip.Count(log.Crashes, "crash line"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

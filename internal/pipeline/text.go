@@ -9,6 +9,7 @@ import (
 
 	"github.com/triage-dev/triage/internal/coredump"
 	"github.com/triage-dev/triage/internal/testreport"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // WriteText writes what is known of the crash: its core (or why there is
@@ -39,7 +40,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 	if r.Report != nil {
 		parts = append(parts, testsTally(r.Report.Totals))
 	}
-	parts = append(parts, fmt.Sprintf("%d errors, %d warnings", r.Log.Errors+r.Log.LinkerErrors, r.Log.Warnings))
+	parts = append(parts, textclip.Count(r.Log.Errors+r.Log.LinkerErrors, "error")+", "+textclip.Count(r.Log.Warnings, "warning"))
 	var steps []string
 	for _, s := range r.Steps {
 		steps = append(steps, s.tally())

@@ -53,6 +53,9 @@ type bisectStep struct {
 	Verdict  string `json:"verdict"`
 	Why      string `json:"why,omitempty"`
 	OutputID string `json:"output_id,omitempty"`
+	// DurationMS is the step's wall time; the page sums them: a bisect's
+	// entry is kept at its end, its own times are no process's.
+	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 
 // repeatAndBisect reads a kept answer's repeat tally (a test's in its

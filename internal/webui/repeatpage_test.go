@@ -142,6 +142,10 @@ func TestRepeatAndBisectPagesInChromium(t *testing.T) {
 		if n := text(t, ctx, `String(document.querySelectorAll('#repeat tr.group').length)`); n != "1" {
 			t.Errorf("%s groups, want 1 (one signature)", n)
 		}
+		meta := text(t, ctx, `document.querySelector('#run-head dl.meta').innerText`)
+		if !contains(meta, "runs\n6, 2 failed") || strings.Contains(meta, "exit code") || strings.Contains(meta, "duration") {
+			t.Errorf("the repeat's facts (runs, not a process's exit code and duration):\n%s", meta)
+		}
 		s.shot(t, ctx, "run-repeat")
 		if err := chromedp.Do(ctx, chromedp.Click(`#repeat tr.group a.runlink`), chromedp.WaitVisible("#output .line")); err != nil {
 			t.Fatal(err)
@@ -165,6 +169,12 @@ func TestRepeatAndBisectPagesInChromium(t *testing.T) {
 		}
 		if n := text(t, ctx, `String(document.querySelectorAll('#bisect tr.bstep a.runlink').length)`); n == "0" {
 			t.Error("no step links to its output")
+		}
+		meta := text(t, ctx, `document.querySelector('#run-head dl.meta').innerText`)
+		// the steps each ran go test: their sum is no entry's few ms
+		if !contains(meta, "over 5 revisions", "total time") || strings.Contains(meta, "exit code") || strings.Contains(meta, "duration") ||
+			regexp.MustCompile(`total time\n\d{1,2} ms`).MatchString(meta) {
+			t.Errorf("the bisect's facts (steps and their total time, not a process's exit code and duration):\n%s", meta)
 		}
 		s.shot(t, ctx, "run-bisect")
 	})

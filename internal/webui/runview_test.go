@@ -53,6 +53,7 @@ func TestRunViewInChromium(t *testing.T) {
 		if got := text(t, ctx, `document.getElementById('evidence')?.innerText || ''`); !contains(got, "Stuck", "#0") && !contains(got, "Stacks before the kill", "#0") {
 			t.Errorf("the timed-out run's evidence reads %q: want its stacks", got)
 		}
+		s.fullShot(t, ctx, "run-hang")
 	})
 	t.Run("test-where", func(t *testing.T) {
 		nativeprojects.Need(t, "cmake", "ctest", "cc")

@@ -40,6 +40,8 @@
 //	              allocated at oobread.c:12; prints "done", exits 0
 //	leakplain     leak.c without a sanitizer: 64 bytes allocated at
 //	              leak.c:6 lost; exits 0
+//	uninit        main branches at uninit.c:17 on a field conf_new left
+//	              unset (allocated at uninit.c:10); prints "done", exits 0
 //	assert        failed assert() in check() at assert.c:4: SIGABRT
 //	stacksmash    strcpy overflow, -fstack-protector-all: "*** stack smashing
 //	              detected ***", SIGABRT
@@ -120,6 +122,7 @@ var programs = map[string]program{
 	"fakecorrupt":   {src: "fakecorrupt.c", lang: langC, flags: cflags},
 	"oobread":       {src: "oobread.c", lang: langC, flags: cflags},
 	"leakplain":     {src: "leak.c", lang: langC, flags: cflags},
+	"uninit":        {src: "uninit.c", lang: langC, flags: cflags},
 	"assert":        {src: "assert.c", lang: langC, flags: cflags},
 	"stacksmash":    {src: "stacksmash.c", lang: langC, flags: append(slices.Clone(cflags), "-fstack-protector-all", "-D_FORTIFY_SOURCE=0")},
 	"asan":          {src: "asan.c", lang: langC, flags: append(slices.Clone(cflags), "-fsanitize=address")},

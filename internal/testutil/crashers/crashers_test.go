@@ -38,6 +38,7 @@ func TestBuildAll(t *testing.T) {
 		"ubsanrecover":  {exit: 0, output: "signed integer overflow"},
 		"oobread":       {exit: 0, output: "done"},
 		"leakplain":     {exit: 0},
+		"uninit":        {exit: 0, output: "done"},
 		"cxxthrow":      {signal: "SIGABRT", output: "terminate called after throwing"},
 		"gopanic":       {exit: 2, output: "panic: runtime error: index out of range"},
 		"gonilmap":      {exit: 2, output: "assignment to entry in nil map"},

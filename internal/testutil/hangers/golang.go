@@ -142,3 +142,14 @@ func main() {
 	wg.Wait() // WAIT-WORKERS
 }
 `
+
+// GoChanTestBinary is GoChanTest with its test binary built by go test
+// -c (Bin): run alone, a Go test deadlocked from its start, with no go
+// command's build or link before it.
+func GoChanTestBinary(t testing.TB) Program {
+	t.Helper()
+	p := GoChanTest(t)
+	p.Bin = filepath.Join(p.Dir, "hang.test")
+	run(t, p.Dir, map[string]string{"CGO_ENABLED": "0"}, "go", "test", "-c", "-o", p.Bin, ".")
+	return p
+}

@@ -1,7 +1,8 @@
 // Package hangers writes small programs that hang, into a test's temporary
 // directory, and builds them with the real toolchains: two C threads in an
 // ABBA pthread mutex deadlock, a Go program deadlocked on two mutexes, a Go
-// test blocked on a channel, a Rust test stuck in a loop, C threads waiting
+// test blocked on a channel, a Rust test stuck in a loop and one blocked on
+// a channel (rust.go), C threads waiting
 // for a mutex or a rwlock another holds (locks.go), a C program of
 // many sleeping threads (for benchmarks); and for the stall watch
 // (stalls.go) a C pipe read nobody feeds, a Go channel deadlock behind a

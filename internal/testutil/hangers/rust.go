@@ -34,3 +34,38 @@ mod tests {
     }
 }
 `
+
+// RustChanTest is a cargo crate whose test tests::waits blocks on a
+// std::sync::mpsc channel nobody sends on ("RECV-FOREVER"): it keeps the
+// sender, so the receive never fails. It prints "ready" just before it
+// blocks. Only std: it builds offline.
+func RustChanTest(t testing.TB) Program {
+	t.Helper()
+	Need(t, "cargo")
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"waiter\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": rustChan,
+	})
+	return Program{Dir: dir, Source: "src/lib.rs"}
+}
+
+const rustChan = `pub fn wait(rx: &std::sync::mpsc::Receiver<u32>) -> u32 {
+    rx.recv().unwrap() // RECV-FOREVER
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    #[test]
+    fn waits() {
+        let (tx, rx) = std::sync::mpsc::channel::<u32>();
+        // Straight to the descriptor: libtest captures println!.
+        std::io::stdout().write_all(b"ready\n").unwrap();
+        std::io::stdout().flush().unwrap();
+        assert_eq!(super::wait(&rx), 1);
+        drop(tx);
+    }
+}
+`

@@ -15,6 +15,11 @@ import "maps"
 //	t_null      head_value() reads through NULL (memlib.c:40): SIGSEGV
 //	t_fake      prints glibc's "free(): invalid pointer" and raises
 //	            SIGSEGV: looks like memory corruption, is none
+//	t_uninit    job_run() branches on a field job_new() left unset
+//	            (memlib.c:57, allocated at memlib.c:51); the block glibc
+//	            hands out again holds a freed one's bytes, so it writes
+//	            through a wild pointer: SIGSEGV at 0x5a5a5a5a5a5a
+//	t_dfree     (C++, CMake and Makefile only: memCxxTests) a double free
 //
 // CMakeMemory runs them under CTest (in tests/, run from build/tests),
 // AutomakeMemory under make check, MesonMemory under meson test,
@@ -62,6 +67,24 @@ struct node *push(struct node *next, long value) {
 long head_value(const struct node *n) {
 	return n->value;
 }
+
+struct job {
+	struct job *next;
+	long id;
+	int ready;
+	long *out;
+};
+
+struct job *job_new(long id) {
+	struct job *j = malloc(sizeof *j);
+	j->next = NULL, j->id = id; /* ready and out left unset */
+	return j;
+}
+
+void job_run(struct job *j) {
+	if (j->ready)
+		*j->out = j->id;
+}
 `
 
 // memTests are the test programs' sources, by name.
@@ -94,6 +117,20 @@ int main(void) {
 	"t_null.c": `long head_value(const void *n);
 int main(void) { return (int)head_value(0); }
 `,
+	"t_uninit.c": `#include <stdlib.h>
+struct job *job_new(long id);
+void job_run(struct job *j);
+int main(void) {
+	long *old = malloc(4 * sizeof *old); /* a freed block job_new gets again */
+	for (int i = 0; i < 4; i++)
+		old[i] = 0x5a5a5a5a5a5a;
+	free(old);
+	struct job *j = job_new(7);
+	job_run(j);
+	free(j);
+	return 0;
+}
+`,
 	"t_fake.c": `#include <signal.h>
 #include <stdio.h>
 int main(void) {
@@ -105,20 +142,46 @@ int main(void) {
 }
 
 // memTestNames are the test programs, without their ".c".
-var memTestNames = []string{"t_overflow", "t_uaf", "t_null", "t_fake"}
+var memTestNames = []string{"t_overflow", "t_uaf", "t_null", "t_fake", "t_uninit"}
+
+// memCxxTests are the C++ test programs of the CMake and Makefile
+// projects, by name: t_dfree's Buffer deletes its block in reset()
+// (t_dfree.cpp:4) and again in its destructor (t_dfree.cpp:5), allocated
+// by its member initialiser (in the implicit constructor, which debug
+// information places at t_dfree.cpp:2): glibc aborts, "free(): double
+// free detected in tcache 2".
+var memCxxTests = map[string]string{
+	"t_dfree.cpp": `#include <cstring>
+struct Buffer {
+	char *data = new char[32];
+	void reset() { delete[] data; } /* and data is not set to nullptr */
+	~Buffer() { delete[] data; }
+};
+int main() {
+	Buffer b;
+	std::strcpy(b.data, "x");
+	b.reset();
+	return b.data == nullptr;
+}
+`,
+}
 
 // CMakeMemory is a CMake project whose CTest tests (in tests/) are the
 // memory-error programs, one test each by the program's name: run one
 // with run: ["t_uaf"].
 func CMakeMemory() map[string]string {
 	files := map[string]string{
-		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(mem C)\nenable_testing()\n" +
-			"set(CMAKE_C_FLAGS \"-g -O0\")\nadd_library(memlib memlib.c)\nadd_subdirectory(tests)\n",
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(mem C CXX)\nenable_testing()\n" +
+			"set(CMAKE_C_FLAGS \"-g -O0\")\nset(CMAKE_CXX_FLAGS \"-g -O0\")\nadd_library(memlib memlib.c)\nadd_subdirectory(tests)\n",
 		"memlib.c": memlibC,
-		"tests/CMakeLists.txt": "foreach(t t_overflow t_uaf t_null t_fake)\n  add_executable(${t} ${t}.c)\n" +
-			"  target_link_libraries(${t} memlib)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n",
+		"tests/CMakeLists.txt": "foreach(t t_overflow t_uaf t_null t_fake t_uninit)\n  add_executable(${t} ${t}.c)\n" +
+			"  target_link_libraries(${t} memlib)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n" +
+			"add_executable(t_dfree t_dfree.cpp)\nadd_test(NAME t_dfree COMMAND t_dfree)\n",
 	}
 	for name, src := range memTests {
+		files["tests/"+name] = src
+	}
+	for name, src := range memCxxTests {
 		files["tests/"+name] = src
 	}
 	return files
@@ -128,7 +191,7 @@ func CMakeMemory() map[string]string {
 // memory-error programs (TESTS): run one with args ["TESTS=t_uaf"]. Run
 // `autoreconf -i` before the tests.
 func AutomakeMemory() map[string]string {
-	am := "AM_CFLAGS = -g -O0\ncheck_PROGRAMS = t_overflow t_uaf t_null t_fake\nTESTS = $(check_PROGRAMS)\n"
+	am := "AM_CFLAGS = -g -O0\ncheck_PROGRAMS = t_overflow t_uaf t_null t_fake t_uninit\nTESTS = $(check_PROGRAMS)\n"
 	for _, t := range memTestNames {
 		am += t + "_SOURCES = " + t + ".c memlib.c\n"
 	}
@@ -146,12 +209,17 @@ func AutomakeMemory() map[string]string {
 // argument (which it ignores): a plain make names no test, so the rerun
 // finds the program by its core.
 func MakeMemory(test string) map[string]string {
+	build := "$(CC) $(CFLAGS) -o $@ " + test + ".c memlib.c"
+	if _, cxx := memCxxTests[test+".cpp"]; cxx {
+		build = "$(CXX) $(CXXFLAGS) -o $@ " + test + ".cpp"
+	}
 	files := map[string]string{
-		"Makefile": "CFLAGS = -g -O0\n\n" + test + ": " + test + ".c memlib.c\n\t$(CC) $(CFLAGS) -o $@ " + test + ".c memlib.c\n\n" +
+		"Makefile": "CFLAGS = -g -O0\nCXXFLAGS = -g -O0\n\n" + test + ":\n\t" + build + "\n\n" +
 			"test: " + test + "\n\t./" + test + " --quick\n",
 		"memlib.c": memlibC,
 	}
 	maps.Copy(files, memTests)
+	maps.Copy(files, memCxxTests)
 	return files
 }
 

@@ -39,10 +39,26 @@ window.TriageRun = (() => {
     v.gotoHash() || v.load(0);
   }
 
+  // facts are how the entry's work ended and took: a process's exit code
+  // (or signal) and duration; a repeat's runs, a bisect's steps and their
+  // total time, which no one process had (its entry is kept at the end).
+  function facts(e) {
+    const f = e.findings || {};
+    const kept = new Date(e.created).toLocaleString();
+    if (f.repeat) {
+      const r = f.repeat;
+      return [['runs', `${r.runs}${r.runs < r.asked ? ` of ${r.asked} asked for` : ''}, ${r.failed_runs} failed`], ['kept', kept]];
+    }
+    if (f.bisect) {
+      const b = f.bisect, ms = b.steps.reduce((s, x) => s + (x.duration_ms || 0), 0);
+      return [['steps', `${b.steps.length} over ${b.revisions} revisions`], ['total time', fmtDur(ms / 1000)], ['kept', kept]];
+    }
+    return [f.ending ? ['signal', f.ending] : ['exit code', e.exit_code], ['started', kept], ['duration', fmtDur(duration(e))]];
+  }
+
   function renderHead(head, e) {
     const meta = [['id', e.id], ['tool', e.tool], ['command', (e.argv || []).join(' ')], ['directory', e.cwd],
-      ['status', e.status], e.findings && e.findings.ending ? ['signal', e.findings.ending] : ['exit code', e.exit_code], ['started', new Date(e.created).toLocaleString()],
-      ['duration', fmtDur(duration(e))], ['lines', e.lines], ['bytes', e.bytes], ['complete', e.complete ? 'yes' : 'no']];
+      ['status', e.status], ...facts(e), ['lines', e.lines], ['bytes', e.bytes], ['complete', e.complete ? 'yes' : 'no']];
     head.replaceChildren(
       el('p', { class: 'muted' }, el('a', { href: '/ui/' }, '← Runs')),
       el('div', { class: 'verdict-line ' + stClass('st-', e.status), id: 'verdict' }, e.verdict || (e.status === 'running' ? 'running…' : e.status)),

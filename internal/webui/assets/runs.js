@@ -63,7 +63,7 @@ window.TriageRuns = (() => {
       onclick: (ev) => { if (!ev.target.closest('a')) open(e.id); }, // a link navigates by itself
     },
     el('td', { class: 'verdict ' + stClass('st-', e.status) }, el('a', { class: 'open', href: href(e.id) },
-      e.verdict || (e.status === 'running' ? e.progress || 'running… (' + e.lines + ' lines so far)' : e.status))),
+      e.verdict || (e.status === 'running' ? e.progress || 'running… (' + e.lines + (e.lines === 1 ? ' line' : ' lines') + ' so far)' : e.status))),
     el('td', {}, e.tool), el('td', { class: 'argv' }, (e.argv || []).join(' ')),
     el('td', { title: e.created }, age(e.created)), el('td', {}, fmtDur(duration(e))), el('td', {}, e.lines)));
     const pager = el('div', { class: 'pager' },

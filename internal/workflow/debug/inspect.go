@@ -13,6 +13,7 @@ import (
 	"github.com/triage-dev/triage/internal/duration"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/fault"
+	"github.com/triage-dev/triage/internal/postmortem"
 	"github.com/triage-dev/triage/internal/store"
 	"github.com/triage-dev/triage/internal/workflow/wire"
 )
@@ -214,15 +215,32 @@ func (h *handler) command(ctx context.Context, c *catalog.Call, in commandParams
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
-	oid, e, err := h.store(ctx, in.Command, b.Name(), out)
+	failed := commandError(out)
+	status, outcome := "success", catalog.OK
+	if failed != "" {
+		status, outcome = "failed", catalog.Failed
+	}
+	oid, e, err := h.store(ctx, in.Command, b.Name(), out, status)
 	if err != nil {
 		return catalog.Result[CommandOutput]{}, err
 	}
 	res := CommandOutput{SessionID: id, Captured: catalog.NewCaptured(oid, e.TotalLines, e.Truncated)}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "COMMAND %q (%s)\n", in.Command, b.Name())
+	if failed != "" {
+		fmt.Fprintf(&sb, "COMMAND FAILED %q (%s): %s\n", in.Command, b.Name(), failed)
+	} else {
+		fmt.Fprintf(&sb, "COMMAND %q (%s)\n", in.Command, b.Name())
+	}
 	catalog.WriteExcerpt(&sb, res.Captured, e.Text)
-	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res}, nil
+	return catalog.Result[CommandOutput]{Text: sb.String(), Output: res, Outcome: outcome}, nil
+}
+
+// commandError is the line of a raw command's output that says the
+// debugger refused it (lldb's "error: use of undeclared identifier", gdb's
+// "No symbol \"x\" in current context."), or "": the adapters answer such
+// a command as a success whose text is the error.
+func commandError(out string) string {
+	return cmp.Or(postmortem.EngineError(postmortem.EngineLLDB, out), postmortem.EngineError(postmortem.EngineGDB, out))
 }
 
 // commandLimit names debug_command's time limit (capture.Limit).
@@ -247,12 +265,12 @@ func runCommand(ctx context.Context, b debugger.Backend, command string, limit t
 
 // store keeps a raw command's output in the output store and returns its
 // id and the excerpt the answer shows.
-func (h *handler) store(ctx context.Context, command, backend, out string) (string, excerpt.Excerpt, error) {
+func (h *handler) store(ctx context.Context, command, backend, out, status string) (string, excerpt.Excerpt, error) {
 	st, err := h.svc.Store(ctx)
 	if err != nil {
 		return "", excerpt.Excerpt{}, err
 	}
-	oid, err := st.Put(ctx, store.Meta{Tool: "debug_command", Argv: []string{command}, Engine: backend}, out, store.Final{Status: "success"})
+	oid, err := st.Put(ctx, store.Meta{Tool: "debug_command", Argv: []string{command}, Engine: backend}, out, store.Final{Status: status})
 	if err != nil {
 		return "", excerpt.Excerpt{}, err
 	}

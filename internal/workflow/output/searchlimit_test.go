@@ -14,6 +14,10 @@ func TestSearchTimeLimit(t *testing.T) {
 	if r.IsError || !strings.Contains(r.Text, "time limit passed") || !strings.Contains(r.Text, "time_limit_s") {
 		t.Fatalf("a search past its time limit: isError %v, %q", r.IsError, r.Text)
 	}
+	// Which limit ran out, in the words every time limit is named with.
+	if want := "; the limit ran out after 1µs (time_limit_s, at most 300)"; !strings.Contains(r.Text, want) {
+		t.Errorf("a search past its time limit does not name it as %q:\n%.300s", want, r.Text)
+	}
 	if !strings.Contains(r.Text, ":line 0") && !strings.Contains(r.Text, "line 0\n") {
 		t.Errorf("the search did not answer the matches it found: %.300q", r.Text)
 	}

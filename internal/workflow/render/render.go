@@ -11,6 +11,7 @@ import (
 	"github.com/triage-dev/triage/internal/catalog"
 	"github.com/triage-dev/triage/internal/excerpt"
 	"github.com/triage-dev/triage/internal/logfilter"
+	"github.com/triage-dev/triage/internal/textclip"
 )
 
 // Bounds of the text.
@@ -106,7 +107,7 @@ func FilteredLog(b *strings.Builder, c catalog.Captured, sum logfilter.Summary, 
 		fmt.Fprintf(b, "log: empty (%s)\n", c.OutputID)
 		return
 	}
-	fmt.Fprintf(b, "log (filtered: %d of %d lines; full log %s):\n", sum.KeptLines, sum.Lines, c.OutputID)
+	fmt.Fprintf(b, "log (filtered: %d of %s; full log %s):\n", sum.KeptLines, textclip.Count(sum.Lines, "line"), c.OutputID)
 	b.WriteString(ex.Text)
 	if ex.Text != "" && !strings.HasSuffix(ex.Text, "\n") {
 		b.WriteByte('\n')

@@ -99,3 +99,18 @@ func TestRunCheckCrashAndUsage(t *testing.T) {
 		}
 	}
 }
+
+// An uninitialised field that decides a branch, in a program that exits
+// 0, fails under check: memory: the verdict names the branch's file:line
+// and the allocation that left the field unset (valgrind's origins).
+func TestRunCheckMemoryUninit(t *testing.T) {
+	needValgrind(t)
+	r, out := runChecked(t, mcptest.Connect(t, nil), "uninit", "memory")
+	want := "FAILED: memcheck: uninitialised value decides a branch at uninit.c:17 in main (created by a heap allocation at uninit.c:10 in conf_new)"
+	if r.Outcome != "failed" || !strings.HasPrefix(r.FirstLine(), want) {
+		t.Fatalf("outcome %q, verdict %q, want %q\n%s", r.Outcome, r.FirstLine(), want, r.Text)
+	}
+	if me := out.Verdict.MemoryError; me == nil || me.Valgrind != "UninitCondition" || me.Site == nil || me.Site.Line != 17 {
+		t.Errorf("memory_error %+v", me)
+	}
+}

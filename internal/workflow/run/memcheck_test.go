@@ -124,3 +124,33 @@ func TestRunMemcheckNotRerun(t *testing.T) {
 		})
 	}
 }
+
+// A double free glibc aborts on is rerun under memcheck: the answer names
+// the second free's file:line, where the block was freed first and where
+// it was allocated.
+func TestRunMemcheckDoubleFree(t *testing.T) {
+	needValgrind(t)
+	lines, me, r := runMemcheck(t, mcptest.Connect(t, nil), "doublefree", nil)
+	want := "memcheck: invalid free (double free) at doublefree.c:6 in main (heap block of 32 bytes freed at doublefree.c:5 in main, allocated at doublefree.c:4 in main)"
+	if !strings.HasPrefix(r.FirstLine(), "CRASHED (SIGABRT, glibc heap corruption) in main at doublefree.c:6") || !strings.HasPrefix(lines[1], want) {
+		t.Fatalf("want %q under the verdict:\n%s", want, r.Text)
+	}
+	if me == nil || me.Freed == nil || me.Freed.Line != 5 || me.Allocated == nil || me.Allocated.Line != 4 || me.Site == nil || me.Site.Line != 6 {
+		t.Errorf("memory_error %+v", me)
+	}
+}
+
+// A stack smash is rerun (it may be a heap overflow's doing), and when
+// memcheck sees nothing the answer says that memcheck cannot see stack
+// arrays and what can, rather than clearing the program.
+func TestRunMemcheckStackSmash(t *testing.T) {
+	needValgrind(t)
+	lines, me, r := runMemcheck(t, mcptest.Connect(t, nil), "stacksmash", nil)
+	want := "memcheck: no memory error seen in 1 rerun under memcheck; the program died of SIGABRT at stacksmash.c:"
+	if !strings.HasPrefix(lines[1], want) || !strings.HasSuffix(lines[1], "a build with -fsanitize=address (test's check: memory) names the overflowing write") {
+		t.Fatalf("line 2 %q, want %q… and what finds it:\n%s", lines[1], want, r.Text)
+	}
+	if me == nil || me.Outcome != "clean" {
+		t.Errorf("memory_error %+v", me)
+	}
+}

@@ -21,14 +21,22 @@ type memTestCase struct {
 
 // The tests of the memory-error projects: a heap overflow that glibc dies
 // of later in another function's malloc, a use after free that reads a
-// wild pointer, a NULL dereference (no rerun), and a crash that looks like
-// corruption and is none (not reproduced).
+// wild pointer, a NULL dereference (no rerun), a crash that looks like
+// corruption and is none (not reproduced), and an uninitialised field
+// that decides a branch, then a write through a wild pointer.
 var memTestCases = []memTestCase{
 	{"t_overflow", "SIGABRT", "memcheck: heap buffer overflow: invalid write of size 1 at memlib.c:13 in label (heap block of 24 bytes allocated at memlib.c:11 in label, 0 bytes past its end)"},
 	{"t_uaf", "SIGSEGV in list_sum at memlib.c:29", "memcheck: use after free: invalid read of size 8 at memlib.c:29 in list_sum (heap block of 16 bytes freed at t_uaf.c:8 in main, allocated at memlib.c:34 in push, 8 bytes into it)"},
 	{"t_null", "SIGSEGV in head_value at memlib.c:40", ""},
 	{"t_fake", "SIGSEGV", "memcheck: no memory error seen in 1 rerun under memcheck; the program died of SIGSEGV"},
+	{"t_uninit", "SIGSEGV in job_run at memlib.c:58", "memcheck: uninitialised value decides a branch at memlib.c:57 in job_run (created by a heap allocation at memlib.c:51 in job_new)"},
 }
+
+// dfreeCase is the C++ double free of the CMake and Makefile projects:
+// the second delete[] (in the destructor), the first (in reset) and the
+// allocation (the member initialiser, in the implicit constructor).
+var dfreeCase = memTestCase{"t_dfree", "SIGABRT",
+	"memcheck: invalid free (double free) at t_dfree.cpp:5 in Buffer::~Buffer() (heap block of 32 bytes freed at t_dfree.cpp:4 in Buffer::reset(), allocated at t_dfree.cpp:2 in Buffer::Buffer())"}
 
 // checkMemTest calls test with args and checks that the crashed test's
 // rerun under memcheck is the answer's first finding, under the verdict
@@ -77,7 +85,7 @@ func TestCTestMemcheck(t *testing.T) {
 	nativeprojects.Need(t, "cmake", "ctest", "cc")
 	c, _ := connectWithStore(t)
 	dir := nativeprojects.Write(t, nativeprojects.CMakeMemory())
-	for _, tc := range memTestCases {
+	for _, tc := range append(memTestCases, dfreeCase) {
 		t.Run(tc.test, func(t *testing.T) {
 			checkMemTest(t, c, map[string]any{"project_dir": dir, "run": []string{"^" + tc.test + "$"}}, tc, "/"+tc.test)
 		})
@@ -128,10 +136,11 @@ func TestMakeMemcheck(t *testing.T) {
 	needValgrind(t)
 	nativeprojects.Need(t, "make", "cc")
 	c, _ := connectWithStore(t)
-	for _, tc := range memTestCases[:2] {
+	for _, tc := range append(memTestCases, dfreeCase) {
 		t.Run(tc.test, func(t *testing.T) {
 			dir := nativeprojects.Write(t, nativeprojects.MakeMemory(tc.test))
-			if xml := checkMemTest(t, c, map[string]any{"project_dir": dir}, tc, "/"+tc.test); !strings.Contains(xml, "<arg>--quick</arg>") {
+			xml := checkMemTest(t, c, map[string]any{"project_dir": dir}, tc, "/"+tc.test)
+			if tc.memcheck != "" && !strings.Contains(xml, "<arg>--quick</arg>") {
 				t.Errorf("the rerun lost the program's argument --quick:\n%s", xml)
 			}
 		})
@@ -150,5 +159,26 @@ func TestCargoMemcheck(t *testing.T) {
 		"")
 	if !strings.Contains(xml, "/target/debug/deps/memy-") || !strings.Contains(xml, "<arg>tests::overflows</arg>") || !strings.Contains(xml, "<arg>--exact</arg>") {
 		t.Errorf("not the one test alone:\n%s", xml)
+	}
+}
+
+// A plain Makefile is not rebuilt under check (its flags are its own, and
+// the refusal says how to add the sanitizer's); one that builds its test
+// with -fsanitize=address itself has a leak reported the same way as
+// under check: leaks, the verdict naming the allocation's function and
+// file:line.
+func TestMakeLeak(t *testing.T) {
+	nativeprojects.Need(t, "make", "cc")
+	c, _ := connectWithStore(t)
+	dir := nativeprojects.Write(t, nativeprojects.MakeLeak())
+	r := c.Call("test", map[string]any{"project_dir": dir, "check": "leaks"})
+	if r.Outcome != "usage_error" || !strings.Contains(r.Text, "-fsanitize=address") {
+		t.Errorf("check: leaks on a plain Makefile: %q, want a usage error naming the flag\n%s", r.Outcome, r.Text)
+	}
+	r = c.Call("test", map[string]any{"project_dir": dir})
+	for _, w := range []string{"LeakSanitizer", "in make_buf at t_leak.c:3", "detected memory leaks"} {
+		if r.Outcome != "failed" || !strings.Contains(r.FirstLine(), w) {
+			t.Errorf("outcome %q verdict %q, want it to name %q\n%s", r.Outcome, r.FirstLine(), w, r.Text)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/triage-dev/triage/internal/excerpt"
+	"github.com/triage-dev/triage/internal/textclip"
 	"github.com/triage-dev/triage/internal/workflow/apple"
 	"github.com/triage-dev/triage/internal/workflow/render"
 	"github.com/triage-dev/triage/internal/xcode"
@@ -46,7 +47,7 @@ func writeSummary(b *strings.Builder, out BuildOutput, o *xcode.BuildOutcome) {
 		t := o.Run.Report.Totals
 		parts = append(parts, fmt.Sprintf("%d tests: %d passed, %d failed, %d crashed, %d skipped (log)", t.Total, t.Passed, t.Failed+t.Errored, t.Crashed, t.Skipped))
 	}
-	parts = append(parts, fmt.Sprintf("%d errors, %d warnings", out.Errors, out.Warnings))
+	parts = append(parts, textclip.Count(out.Errors, "error")+", "+textclip.Count(out.Warnings, "warning"))
 	exit := fmt.Sprintf("xcodebuild exit %d", out.ExitCode)
 	if out.Signal != "" {
 		exit = "xcodebuild killed by " + out.Signal
