@@ -49,9 +49,17 @@ func phrase(stuck []Stuck) string {
 	case 1:
 		s := stuck[0]
 		who := s.Test
-		if who == "" {
+		switch {
+		case who == "" && s.Case != "":
+			who = s.Case // the framework's case, though no report named its test
+		case who == "":
 			who = shortFunction(s.Frame.Function)
-		} else if s.Case != "" && s.Case != who {
+			if s.Command != "" {
+				// No test named: the process's command line may (an
+				// interpreter running a test script).
+				who += " (in `" + s.Command + "`)"
+			}
+		case s.Case != "" && s.Case != who:
 			who += " (" + s.Case + ")"
 		}
 		return fmt.Sprintf("in %s, %s", who, where(s))

@@ -117,6 +117,9 @@ type StepResult struct {
 	// coresSeen counts the core files seen written while it ran
 	// (stepcores.go).
 	coresSeen int
+	// corePids are the processes of the cores seen written that
+	// descended from the step's leader (coredump.CoreWatch.Descended).
+	corePids []int
 	// progs are its tests' programs as its runner names them, read once
 	// it failed (progsRead): StepResult.programs.
 	progs     testPrograms
@@ -247,7 +250,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 		watch.Programs(sr.progs.exes())
 	}
 	watch.Stop(o.Result.Pid)
-	sr.coresSeen = watch.Seen()
+	sr.coresSeen, sr.corePids = watch.Seen(), watch.Descended()
 	return sr, nil
 }
 
