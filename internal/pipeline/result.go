@@ -145,7 +145,13 @@ func (r *Result) concludeBuild(where string) {
 	errs := r.Log.Errors + r.Log.LinkerErrors
 	warn := textclip.Count(r.Log.Warnings, "warning")
 	if f := r.Failed; f != nil && f.Outcome.Verdict.Status == verdict.StatusCrash && errs == 0 {
-		r.concludeCrashedStep(f)
+		r.Status = Crashed
+		r.Line = crashedStepLine(f.Step.Argv[0], f.Outcome.Verdict.Line)
+		if c := r.Crash; c != nil && c.Program != "" && c.Frame != nil && c.Frame.Function != "" {
+			// The process that crashed under the step (a generator a
+			// custom command ran), from its own core.
+			r.Line = buildCrashLine(c, f.Step.Name)
+		}
 		return
 	}
 	exit := 0
@@ -153,8 +159,29 @@ func (r *Result) concludeBuild(where string) {
 		exit = r.Failed.Outcome.Result.ExitCode
 	}
 	switch {
+	case errs > 0 && len(r.Steps) == 0 && r.Log.LinkerErrors == 0 && r.Log.Alarm != nil && !toolErrors(r.Log.Diagnostics):
+		// A log read alone whose errors no compiler or build tool wrote
+		// (a test program's own "injected error: -3"), and which says in
+		// a runner's words that something failed or crashed ("*** zlib
+		// test FAILED ***"): a test run that failed, not a build.
+		r.alarmVerdict()
+		if first := firstError(r.Log.Diagnostics); first != "" {
+			r.Line += "; its errors are no compiler's: " + clip(first, 120)
+		}
+		return
 	case errs > 0:
-		r.concludeErrors(errs, where)
+		r.Status = Failed
+		r.Line = fmt.Sprintf("BUILD FAILED: %s", textclip.Count(errs, "error"))
+		if r.Failed == nil && len(r.Steps) > 0 {
+			// The tools exited 0 yet printed errors: say both.
+			where = strings.TrimPrefix(where+"; yet every step exited 0", "; ")
+		}
+		if where != "" {
+			r.Line += " (" + where + ")"
+		}
+		if first := firstError(r.Log.Diagnostics); first != "" {
+			r.Line += ": " + clip(first, 160)
+		}
 		return
 	case r.Failed != nil:
 		r.Status = SilentFailure
@@ -180,45 +207,6 @@ func (r *Result) concludeBuild(where string) {
 	}
 	if where != "" && r.Status != Crashed {
 		r.Line += " (" + where + ")"
-	}
-}
-
-// concludeCrashedStep concludes a build whose step crashed with no error
-// printed.
-func (r *Result) concludeCrashedStep(f *StepResult) {
-	r.Status = Crashed
-	r.Line = crashedStepLine(f.Step.Argv[0], f.Outcome.Verdict.Line)
-	if c := r.Crash; c != nil && c.Program != "" && c.Frame != nil && c.Frame.Function != "" {
-		// The process that crashed under the step (a generator a
-		// custom command ran), from its own core.
-		r.Line = buildCrashLine(c, f.Step.Name)
-	}
-}
-
-// concludeErrors concludes a build whose log holds errs errors.
-func (r *Result) concludeErrors(errs int, where string) {
-	if len(r.Steps) == 0 && r.Log.LinkerErrors == 0 && r.Log.Alarm != nil && !toolErrors(r.Log.Diagnostics) {
-		// A log read alone whose errors no compiler or build tool wrote
-		// (a test program's own "injected error: -3"), and which says in
-		// a runner's words that something failed or crashed ("*** zlib
-		// test FAILED ***"): a test run that failed, not a build.
-		r.alarmVerdict()
-		if first := firstError(r.Log.Diagnostics); first != "" {
-			r.Line += "; its errors are no compiler's: " + clip(first, 120)
-		}
-		return
-	}
-	r.Status = Failed
-	r.Line = fmt.Sprintf("BUILD FAILED: %s", textclip.Count(errs, "error"))
-	if r.Failed == nil && len(r.Steps) > 0 {
-		// The tools exited 0 yet printed errors: say both.
-		where = strings.TrimPrefix(where+"; yet every step exited 0", "; ")
-	}
-	if where != "" {
-		r.Line += " (" + where + ")"
-	}
-	if first := firstError(r.Log.Diagnostics); first != "" {
-		r.Line += ": " + clip(first, 160)
 	}
 }
 

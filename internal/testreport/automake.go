@@ -109,7 +109,9 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := automakeStoppedRE().FindStringSubmatch(line); m != nil {
-			stopped = addStopped(stopped, m[1]+m[2])
+			if name := m[1] + m[2]; name != "test-suite" && !slices.Contains(stopped, name) {
+				stopped = append(stopped, name)
+			}
 			return
 		}
 		if !automakeResultRE().MatchString(line) {
@@ -119,7 +121,11 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			}
 		}
 		if m := makeDirRE().FindStringSubmatch(line); m != nil {
-			dirs = makeDir(dirs, m)
+			if m[1] == "Entering" {
+				dirs = append(dirs, m[2])
+			} else if n := len(dirs); n > 0 {
+				dirs = dirs[:n-1]
+			}
 			return
 		}
 		if m := driverSignalRE().FindStringSubmatch(line); m != nil {
@@ -127,7 +133,12 @@ func parseAutomake(r io.Reader) (*Report, error) {
 			return
 		}
 		if m := automakeResultRE().FindStringSubmatch(line); m != nil {
-			automakeResult(rep, automakeCase(m, dirs, signal), &out)
+			c := automakeCase(m, dirs, signal)
+			passed := c.Status == Passed
+			if cut := c.adoptFramework(out.framework(), out.truncated); cut != nil && passed {
+				rep.cutShort(c.Suite, c.Name, cut.afterExitZero())
+			}
+			rep.Cases = append(rep.Cases, c)
 			signal, out = "", programOutput{}
 			return
 		}
@@ -144,46 +155,6 @@ func parseAutomake(r io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	automakeStopped(rep, stopped)
-	if !summary && len(rep.Cases) > 0 && len(stopped) == 0 {
-		rep.cutShort(FormatAutomake, "", "the output ended before the test-suite summary")
-	}
-	return rep, nil
-}
-
-// makeDir follows make's "Entering/Leaving directory" lines.
-func makeDir(dirs []string, m []string) []string {
-	if m[1] == "Entering" {
-		return append(dirs, m[2])
-	}
-	if n := len(dirs); n > 0 {
-		return dirs[:n-1]
-	}
-	return dirs
-}
-
-// automakeResult adds a test's result, held to its framework's output
-// (the serial harness prints it before the result line).
-func automakeResult(rep *Report, c Case, out *programOutput) {
-	passed := c.Status == Passed
-	if cut := c.adoptFramework(out.framework(), out.truncated); cut != nil && passed {
-		rep.cutShort(c.Suite, c.Name, cut.afterExitZero())
-	}
-	rep.Cases = append(rep.Cases, c)
-}
-
-// addStopped adds a test make was making when stopped (not the
-// test-suite.log rule itself), once.
-func addStopped(stopped []string, name string) []string {
-	if name == "test-suite" || slices.Contains(stopped, name) {
-		return stopped
-	}
-	return append(stopped, name)
-}
-
-// automakeStopped records the tests make was making when it was stopped
-// and whose result never came: cut short, named.
-func automakeStopped(rep *Report, stopped []string) {
 	for _, name := range stopped {
 		if slices.ContainsFunc(rep.Cases, func(c Case) bool { return c.Name == name }) {
 			continue // its result came: the harness's own rule was stopped
@@ -192,6 +163,10 @@ func automakeStopped(rep *Report, stopped []string) {
 			Message: "make was stopped while the test ran, before its result (it deleted " + name + ".log)"})
 		rep.cutShort(FormatAutomake, name, "make was stopped while it ran")
 	}
+	if !summary && len(rep.Cases) > 0 && len(stopped) == 0 {
+		rep.cutShort(FormatAutomake, "", "the output ended before the test-suite summary")
+	}
+	return rep, nil
 }
 
 // automakeStatus maps the harness's result words. An expected failure
