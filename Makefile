@@ -1,7 +1,7 @@
 # Common tasks. `make test` is what CI runs (scripts/test.sh).
 GO ?= go
 
-.PHONY: build test demo docs golden lint bench bench-quick deps fuzz soak corpus verdicts verdicts-rows
+.PHONY: build test demo docs golden lint bench bench-quick deps fuzz soak corpus verdicts
 
 build:
 	$(GO) build -o bin/triage ./cmd/triage
@@ -52,10 +52,3 @@ corpus:
 verdicts: corpus
 	TRIAGE_VERDICTS=all TRIAGE_VERDICTS_MD=$(CURDIR)/docs/VERDICTS.md \
 		$(GO) test -count=1 -timeout 60m -run 'TestVerdicts' -v ./e2e/realworld
-
-# verdicts-rows runs the cells CELLS names (a -run pattern below
-# TestVerdicts: 'ngtcp2/abort', 'libvc/', 'zlib/(abort|exit)') and rewrites
-# only their rows, and the header's counts, in docs/VERDICTS.md.
-verdicts-rows: corpus
-	TRIAGE_VERDICTS=all TRIAGE_VERDICTS_ROWS=1 TRIAGE_VERDICTS_MD=$(CURDIR)/docs/VERDICTS.md \
-		$(GO) test -count=1 -timeout 60m -run 'TestVerdicts/$(CELLS)' -v ./e2e/realworld

@@ -57,17 +57,7 @@ const corpusRule = "## How the corpus is chosen\n\n" +
 	"- **The team's own:** for Catch2, doctest and Criterion, for which the rule chose none, a\n" +
 	"  tiny library of this repository's own (`e2e/realworld/testdata/own`) with its tests in the\n" +
 	"  framework, built with CMake and run as one CTest test against Debian's packages (`catch2`,\n" +
-	"  `doctest-dev`, `libcriterion-dev`): catch2-own, doctest-own and criterion-own.\n" +
-	"- **The faults:** every project has a cell of each kind, each fault at a site of its own code\n" +
-	"  that a test reaches: pristine, a failing assertion, a crash (SIGSEGV; in Go a panic, in Rust\n" +
-	"  a panic or a stack overflow), an abort, a hang, exit 0 mid-run, a compile error, and a\n" +
-	"  sanitizer report (AddressSanitizer; in Go the race detector's data race under `go test\n" +
-	"  -race`). Two kinds have no cell where they cannot be: a Go program has no abort of its own\n" +
-	"  apart from its panic, so a Go project has no abort cell; and no Rust project has a sanitizer\n" +
-	"  cell, since cargo's sanitizers (`-Zsanitizer=address`) need a nightly compiler and the\n" +
-	"  machine's Rust is Debian's stable one, which refuses `-Z` flags. A fault that triage cannot\n" +
-	"  tell from what the run shows (an `exit(0)` in a program judged by its exit status alone) has\n" +
-	"  its cell all the same, its row saying why.\n\n" +
+	"  `doctest-dev`, `libcriterion-dev`): catch2-own, doctest-own and criterion-own.\n\n" +
 	"The picker builds every candidate it tries, so it runs by hand, once; it keeps its outcome in\n" +
 	"the corpus cache (`pick/outcome.tsv`), listed below when `make verdicts` runs where it ran. Its\n" +
 	"chosen list is written into `scripts/corpus.sh`, which fetches it, and\n" +

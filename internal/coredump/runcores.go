@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,11 +36,6 @@ type GroupQuery struct {
 	// and that a wrapper between forked. (A child the leader started in a
 	// session of its own is the run's already: see ofRun.)
 	Exes []string
-	// Pids are processes known to have descended from the run's leader
-	// when their cores were written (CoreWatch.Descended): a command a
-	// test script ran in the test's own session, whose core's note names
-	// a group whose leader is gone.
-	Pids []int
 	// MaxDepth bounds the descent into Dirs (0: DefaultGroupDepth).
 	MaxDepth int
 }
@@ -143,7 +137,7 @@ func (f *Finder) FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error
 			}
 			seen[path] = true
 			ci, err := OpenCore(path)
-			if err != nil || !ci.ofRun(q.Pgid, q.Exes, q.Pids) {
+			if err != nil || !ci.ofRun(q.Pgid, q.Exes) {
 				return
 			}
 			out = append(out, Artifact{Kind: "core", Path: path, Size: info.Size(), ModTime: info.ModTime(), Note: ci.Summary()})
@@ -159,16 +153,11 @@ func (f *Finder) FindGroup(ctx context.Context, q GroupQuery) ([]Artifact, error
 // each test under os.setsid, so the test's group is its own pid and its
 // parent is meson; prove and some make check harnesses do likewise); or
 // whether it ran one of exes, the run's test programs, wherever it was
-// in the process tree (a test a wrapper forked in the test's session); or
-// whether its process is one of pids, known the run's when its core was
-// written (CoreWatch.Descended).
+// in the process tree (a test a wrapper forked in the test's session).
 // An exe that is not an absolute path is not compared: a base name alone
 // could be any program's.
-func (c *CoreInfo) ofRun(pgid int, exes []string, pids []int) bool {
+func (c *CoreInfo) ofRun(pgid int, exes []string) bool {
 	if pgid > 0 && (c.Pid == pgid || c.Pgrp == pgid || c.PPid == pgid) {
-		return true
-	}
-	if c.Pid > 0 && slices.Contains(pids, c.Pid) {
 		return true
 	}
 	for _, exe := range exes {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,8 +44,6 @@ type CoreWatch struct {
 	onHold func(path string) // test hook: called after each core file is opened
 	exes   []string          // the run's test programs (Programs); set before Stop, read by Stop
 
-	descended []int // set by Stop: the held cores' processes that descended from the run's leader
-
 	mu   sync.Mutex
 	held []heldCore // guarded by mu until done is closed
 	seen int        // core files seen written; guarded by mu until done is closed
@@ -57,11 +54,6 @@ type heldCore struct {
 	f        *os.File
 	path     string
 	dev, ino uint64
-	// parents is the process tree (pid → parent) as the core was
-	// created: the crashing process is being dumped, its ancestors live,
-	// so that a process the run's leader started further down (a test
-	// script's command, in the test's own session) is known the run's.
-	parents map[int]int
 }
 
 // WatchCores watches dirs, and their subdirectories to depth levels (1:
@@ -163,30 +155,12 @@ func (w *CoreWatch) read() {
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}
-			if dir, ok := w.dirs[ev.Wd]; ok && ev.Mask&syscall.IN_ISDIR != 0 && ev.Mask&syscall.IN_CREATE != 0 {
-				// A directory made during the run (a test's scratch
-				// directory, sharness's trash directory) is where its
-				// commands' cores land: watched too, within the bound.
-				w.watchNew(filepath.Join(dir, string(name)))
-				continue
-			}
 			if dir, ok := w.dirs[ev.Wd]; ok && ev.Mask&syscall.IN_ISDIR == 0 && w.match(string(name)) {
 				if p := filepath.Join(dir, string(name)); w.hold(p) && w.onHold != nil {
 					w.onHold(p)
 				}
 			}
 		}
-	}
-}
-
-// watchNew watches a directory made during the run, while fewer than
-// maxWatchedDirs are.
-func (w *CoreWatch) watchNew(dir string) {
-	if len(w.dirs) >= maxWatchedDirs || skipDirs[filepath.Base(dir)] {
-		return
-	}
-	if wd, err := syscall.InotifyAddWatch(int(w.f.Fd()), dir, syscall.IN_CREATE|syscall.IN_CLOSE_WRITE|syscall.IN_ONLYDIR); err == nil {
-		w.dirs[int32(wd)] = dir
 	}
 }
 
@@ -215,7 +189,7 @@ func (w *CoreWatch) hold(path string) bool {
 		f.Close()
 		return false
 	}
-	w.held = append(w.held, heldCore{f: f, path: path, dev: st.Dev, ino: st.Ino, parents: processParents()})
+	w.held = append(w.held, heldCore{f: f, path: path, dev: st.Dev, ino: st.Ino})
 	return true
 }
 
@@ -240,86 +214,15 @@ func (w *CoreWatch) Stop(pgid int) []string {
 	}
 	w.f.Close()
 	<-w.done
-	w.descended = nil
-	for _, h := range w.held {
-		// The crashing process itself may be gone by the time the tree
-		// was read; its parent and its group's leader (a test script)
-		// outlive it.
-		if ci, err := OpenCore(procFD(h.f)); err == nil && pgid > 0 && ci.Pid > 0 &&
-			(descends(h.parents, ci.Pid, pgid) || ci.PPid > 1 && descends(h.parents, ci.PPid, pgid) || ci.Pgrp > 1 && descends(h.parents, ci.Pgrp, pgid)) {
-			w.descended = append(w.descended, ci.Pid)
-		}
-	}
 	var saved []string
 	for _, h := range w.held {
-		if p, err := h.rescue(pgid, w.exes, w.descended); err == nil && p != "" {
+		if p, err := h.rescue(pgid, w.exes); err == nil && p != "" {
 			saved = append(saved, p)
 		}
 		h.f.Close()
 	}
 	w.held = nil
 	return saved
-}
-
-// Descended are the processes, of the cores the watch saw written, that
-// descended from the run's leader when their cores were written (its
-// children's children in sessions of their own, which the core's note
-// alone does not tie to the run), once stopped.
-func (w *CoreWatch) Descended() []int {
-	if w == nil {
-		return nil
-	}
-	return w.descended
-}
-
-// maxLineage bounds the ancestors descends walks.
-const maxLineage = 64
-
-// descends reports whether pid's ancestry in parents reaches leader.
-func descends(parents map[int]int, pid, leader int) bool {
-	for range maxLineage {
-		ppid, ok := parents[pid]
-		if !ok || ppid <= 1 {
-			return false
-		}
-		if ppid == leader {
-			return true
-		}
-		pid = ppid
-	}
-	return false
-}
-
-// processParents reads the process tree: each process's parent, from
-// /proc/PID/stat (the field after the command's closing parenthesis).
-func processParents() map[int]int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	out := make(map[int]int, len(entries))
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 2 {
-			continue
-		}
-		if ppid, err := strconv.Atoi(f[1]); err == nil {
-			out[pid] = ppid
-		}
-	}
-	return out
 }
 
 // Seen is how many core files the watch saw written, once stopped.
@@ -334,7 +237,7 @@ func (w *CoreWatch) Seen() int {
 
 // rescue copies a held core out when its name now holds another file
 // (a later crash's core): "" when it need not or may not be.
-func (h heldCore) rescue(pgid int, exes []string, pids []int) (string, error) {
+func (h heldCore) rescue(pgid int, exes []string) (string, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(h.f.Fd()), &st); err != nil || st.Nlink > 0 {
 		return "", err
@@ -344,7 +247,7 @@ func (h heldCore) rescue(pgid int, exes []string, pids []int) (string, error) {
 		return "", err // removed, not replaced: whoever removed it meant to
 	}
 	ci, err := OpenCore(procFD(h.f))
-	if err != nil || !ci.ofRun(pgid, exes, pids) {
+	if err != nil || !ci.ofRun(pgid, exes) {
 		return "", err
 	}
 	dst := h.path + "." + itoa(ci.Pid)

@@ -20,6 +20,3 @@ func (w *CoreWatch) Stop(pgid int) []string { return nil }
 
 // Programs does nothing.
 func (w *CoreWatch) Programs(exes []string) *CoreWatch { return w }
-
-// Descended is nil.
-func (w *CoreWatch) Descended() []int { return nil }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"debug/buildinfo"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -243,9 +241,8 @@ func attach(ctx context.Context, m spawn.Member, debugger string) (Process, []St
 		p.Err = p.Method + " printed no thread: " + lastLine(printed)
 	}
 	stacks := make([]Stack, 0, len(threads))
-	command := commandLine(m.Pid)
 	for _, t := range threads {
-		st := Stack{Pid: m.Pid, Kind: KindThread, ID: t.ID, LWP: t.LWP, Name: t.Name, Frames: t.Frames, Command: command}
+		st := Stack{Pid: m.Pid, Kind: KindThread, ID: t.ID, LWP: t.LWP, Name: t.Name, Frames: t.Frames}
 		if states[t.LWP] == 'R' {
 			st.State = "running"
 		}
@@ -423,26 +420,4 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-// maxCommand bounds a process's command line as a stack keeps it.
-const maxCommand = 200
-
-// commandLine is pid's command line, its arguments joined by spaces, when
-// it has arguments; "" when it has none or cannot be read.
-func commandLine(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil {
-		return ""
-	}
-	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-	if len(args) < 2 {
-		return ""
-	}
-	args[0] = filepath.Base(args[0])
-	cmd := strings.Join(args, " ")
-	if len(cmd) > maxCommand {
-		cmd = cmd[:maxCommand] + "…"
-	}
-	return strings.ToValidUTF8(cmd, "")
 }

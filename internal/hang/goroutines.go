@@ -28,10 +28,6 @@ type Stack struct {
 	// LWP of the thread holding it, and for one waiting for a glibc
 	// pthread rwlock, of the writer holding it; 0 when not known.
 	MutexOwner int `json:"mutex_owner,omitempty"`
-	// Command is a native process's command line when it has arguments
-	// ("perl -w t/01level0.t"), read as its stacks were taken: the test a
-	// script runner's interpreter runs, where no output named it.
-	Command string `json:"command,omitempty"`
 }
 
 // Kinds of Stack.

@@ -49,17 +49,9 @@ func phrase(stuck []Stuck) string {
 	case 1:
 		s := stuck[0]
 		who := s.Test
-		switch {
-		case who == "" && s.Case != "":
-			who = s.Case // the framework's case, though no report named its test
-		case who == "":
+		if who == "" {
 			who = shortFunction(s.Frame.Function)
-			if s.Command != "" {
-				// No test named: the process's command line may (an
-				// interpreter running a test script).
-				who += " (in `" + s.Command + "`)"
-			}
-		case s.Case != "" && s.Case != who:
+		} else if s.Case != "" && s.Case != who {
 			who += " (" + s.Case + ")"
 		}
 		return fmt.Sprintf("in %s, %s", who, where(s))

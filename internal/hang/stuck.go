@@ -27,9 +27,6 @@ type Stuck struct {
 	// read from the source of its frame in the test file: a framework
 	// that names a case only when it reports a failure never named it.
 	Case string `json:"case,omitempty"`
-	// Command is its process's command line, when it has arguments
-	// (Stack.Command).
-	Command string `json:"command,omitempty"`
 	// LWP is a thread's kernel id; 0 for a goroutine.
 	LWP int `json:"lwp,omitempty"`
 	// HeldBy is, for a thread waiting for a mutex (or a rwlock), the LWP
@@ -215,7 +212,7 @@ func stuckAt(i int, st *Stack) (Stuck, bool) {
 	if u < 0 {
 		return Stuck{}, false
 	}
-	s := Stuck{Stack: i, Kind: st.Kind, ID: st.ID, LWP: st.LWP, Frame: st.Frames[u], Command: st.Command}
+	s := Stuck{Stack: i, Kind: st.Kind, ID: st.ID, LWP: st.LWP, Frame: st.Frames[u]}
 	if st.Kind == KindGoroutine {
 		s.Reason = st.State
 		s.Lock = goLockWait(st.State, st.Frames[:u])

@@ -150,7 +150,7 @@ func findTestCrash(ctx context.Context, sr StepResult, rep *testreport.Report, d
 	res := sr.Outcome.Result
 	progs := sr.programs(ctx).withReport(rep, sr.Step.Dir) // testprograms.go, ctestprograms.go
 	dirs = slices.Compact(append(dirs, progs.dirsOf(rep)...))
-	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs, Exes: progs.exes(), Pids: sr.corePids})
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: res.Started, Pgid: res.Pid, Dirs: dirs, Exes: progs.exes()})
 	if err != nil {
 		c.NoCore = "looking for the test's core: " + err.Error()
 		return c

@@ -18,39 +18,24 @@ import (
 // tests one at a time (rerun.go).
 
 // nameFromStacks names the unnamed cut-short run after the test the hang
-// stacks show running (Rust: its libtest thread), and the framework's case
-// inside it; a case its stack runs names the run when no test does (Check
-// under automake's serial harness prints no name before a result).
+// stacks show running (Rust: its libtest thread).
 func nameFromStacks(rep *testreport.Report, stacks *hang.Report) {
 	if rep == nil || stacks == nil {
 		return
 	}
-	test := runningTest(rep)
-	stuck := stacks.Analyze(test)
-	if len(stuck) != 1 {
+	stuck := stacks.Analyze(runningTest(rep))
+	if len(stuck) != 1 || stuck[0].Test == "" {
 		return
 	}
+	rep.NameCutShort("", stuck[0].Test, "it was still running when the run was killed (its stack is in the log)")
 	// The framework's case inside the runner's test (Catch2's, Criterion's
-	// bits_popcount_counts_set_bits_impl), from its frame's source, or
-	// the function the framework's runner called (cmocka's, CUnit's).
-	name := stuckCase(stacks, stuck[0], "")
-	running := testreport.Running{Name: name}
-	if f := stuck[0].Frame; f.File != "" && f.Line > 0 {
-		running.Site = fmt.Sprintf("running at %s:%d", filepath.Base(f.File), f.Line)
-	}
-	const why = "its stack in the log, taken before the kill, runs it"
-	switch {
-	case stuck[0].Test != "":
-		rep.NameCutShort("", stuck[0].Test, "it was still running when the run was killed (its stack is in the log)")
-		if name != "" && name != stuck[0].Test {
-			rep.NameRunning(stuck[0].Test, running, why)
+	// bits_popcount_counts_set_bits_impl), from its frame's source.
+	if name := stuckCase(stacks, stuck[0], ""); name != "" && name != stuck[0].Test {
+		running := testreport.Running{Name: name}
+		if f := stuck[0].Frame; f.File != "" && f.Line > 0 {
+			running.Site = fmt.Sprintf("running at %s:%d", filepath.Base(f.File), f.Line)
 		}
-	case name != "" && test != "" && name != test:
-		// The report's running test (automake's main) ran the case in a
-		// program of its own name.
-		rep.NameRunning(test, running, why)
-	case name != "":
-		rep.NameCutShort("", name, why)
+		rep.NameRunning(stuck[0].Test, running, "its stack in the log, taken before the kill, runs it")
 	}
 }
 

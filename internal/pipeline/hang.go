@@ -36,7 +36,7 @@ func (r *Result) withStuck(f *StepResult, line string) string {
 	if len(stuck) == 1 && stuck[0].Test != "" && r.Report != nil {
 		r.Report.NameCutShort("", stuck[0].Test, "it was still running when the run was killed")
 	}
-	if len(stuck) == 1 {
+	if len(stuck) == 1 && stuck[0].Test != "" {
 		stuck[0].Case = stuckCase(rep, stuck[0], f.Step.Dir)
 	}
 	r.Hang = rep.Trimmed()
@@ -99,14 +99,6 @@ func stuckCase(rep *hang.Report, s hang.Stuck, dir string) string {
 			file = filepath.Join(dir, file)
 		}
 		if name, ok := testreport.CaseAt(file, fr.Line); ok {
-			return name
-		}
-	}
-	// No frame's source names a case: the frame the framework's runner
-	// called is the case (cmocka, CUnit, Unity, Check).
-	for i := max(start, 0); i+1 < len(frames) && i < max(start, 0)+maxCaseFrames; i++ {
-		caller := frames[i+1]
-		if name, ok := testreport.RunnerCase(frames[i].Function, caller.Function, caller.Module); ok {
 			return name
 		}
 	}

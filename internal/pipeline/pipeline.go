@@ -187,8 +187,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 	}
 	p := &pipeline{filter: logfilter.New(o.Level, out), tests: newTestParser(o.Format), count: newCounter()}
 	var stacks hang.LogStacks // a hung run's stacks, taken before the kill
-	var sanitizer testreport.SanitizerSite
-	tap := &lineTap{fn: func(line string) { stacks.Line(line); sanitizer.Line(line) }}
+	tap := &lineTap{fn: stacks.Line}
 	_, copyErr := io.Copy(p, io.TeeReader(r, tap))
 	tap.flush()
 	ferr := p.filter.Close()
@@ -199,7 +198,7 @@ func Analyze(r io.Reader, o AnalyzeOptions) (*Result, error) {
 	if ferr != nil {
 		return nil, ferr
 	}
-	res := &Result{Kind: KindBuild, Log: p.filter.Summary(), sanitizerSite: sanitizer.Site()}
+	res := &Result{Kind: KindBuild, Log: p.filter.Summary()}
 	if perr == nil && rep != nil && rep.RanTests() {
 		res.Kind, res.Report, res.Format, res.guessed = KindTest, rep, format, p.tests.guessed
 		nameFromStacks(rep, stacks.Report())

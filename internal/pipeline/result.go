@@ -64,9 +64,6 @@ type Result struct {
 	guessed bool
 	// limit names the time limit (Request.Limit), for a timeout's line.
 	limit string
-	// sanitizerSite is where a log read alone (Analyze) has its first
-	// sanitizer report's fault: "AddressSanitizer: … in f at file.c:29".
-	sanitizerSite string
 }
 
 // conclude sets Status and Line from everything gathered.
@@ -125,17 +122,6 @@ func (r *Result) stoppedByUs() bool {
 	return true
 }
 
-// toolErrors reports whether an error diagnostic is a compiler's, a
-// linker's or a build tool's: one with a source location or a tool.
-func toolErrors(diags []logfilter.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Kind == logfilter.KindError && (d.File != "" || d.Tool != "") {
-			return true
-		}
-	}
-	return false
-}
-
 // concludeBuild concludes a build, or the build part of a test run, from
 // the failed step (if any) and the diagnostics. where, when set, says what
 // the failure stopped ("build step; the tests did not run"). A failed
@@ -159,16 +145,6 @@ func (r *Result) concludeBuild(where string) {
 		exit = r.Failed.Outcome.Result.ExitCode
 	}
 	switch {
-	case errs > 0 && len(r.Steps) == 0 && r.Log.LinkerErrors == 0 && r.Log.Alarm != nil && !toolErrors(r.Log.Diagnostics):
-		// A log read alone whose errors no compiler or build tool wrote
-		// (a test program's own "injected error: -3"), and which says in
-		// a runner's words that something failed or crashed ("*** zlib
-		// test FAILED ***"): a test run that failed, not a build.
-		r.alarmVerdict()
-		if first := firstError(r.Log.Diagnostics); first != "" {
-			r.Line += "; its errors are no compiler's: " + clip(first, 120)
-		}
-		return
 	case errs > 0:
 		r.Status = Failed
 		r.Line = fmt.Sprintf("BUILD FAILED: %s", textclip.Count(errs, "error"))
@@ -189,10 +165,6 @@ func (r *Result) concludeBuild(where string) {
 	case r.Log.Crashes > 0:
 		r.Status = Crashed
 		r.Line = fmt.Sprintf("CRASHED: %s in the log", textclip.Count(r.Log.Crashes, "crash indicator"))
-		if r.sanitizerSite != "" {
-			// Where the log's sanitizer report puts it.
-			r.Line = fmt.Sprintf("CRASHED: %s (%s in the log)", r.sanitizerSite, textclip.Count(r.Log.Crashes, "crash indicator"))
-		}
 	case len(r.Steps) == 0 && r.Log.Alarm != nil:
 		// A log no reader knows that says in a runner's words that
 		// something crashed, timed out or failed.

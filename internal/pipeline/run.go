@@ -117,9 +117,6 @@ type StepResult struct {
 	// coresSeen counts the core files seen written while it ran
 	// (stepcores.go).
 	coresSeen int
-	// corePids are the processes of the cores seen written that
-	// descended from the step's leader (coredump.CoreWatch.Descended).
-	corePids []int
 	// progs are its tests' programs as its runner names them, read once
 	// it failed (progsRead): StepResult.programs.
 	progs     testPrograms
@@ -250,7 +247,7 @@ func runStep(ctx context.Context, req Request, p *pipeline, i int, start time.Ti
 		watch.Programs(sr.progs.exes())
 	}
 	watch.Stop(o.Result.Pid)
-	sr.coresSeen, sr.corePids = watch.Seen(), watch.Descended()
+	sr.coresSeen = watch.Seen()
 	return sr, nil
 }
 

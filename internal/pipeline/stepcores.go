@@ -92,7 +92,7 @@ func (res *Result) collectStepCores(ctx context.Context, req Request, sr StepRes
 		return
 	}
 	dirs := coreDirs(req, sr.Step)
-	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: o.Result.Started, Pgid: o.Result.Pid, Dirs: dirs, Exes: sr.programs(ctx).exes(), Pids: sr.corePids})
+	arts, err := coredump.FindGroup(ctx, coredump.GroupQuery{Since: o.Result.Started, Pgid: o.Result.Pid, Dirs: dirs, Exes: sr.programs(ctx).exes()})
 	if err != nil || len(arts) == 0 {
 		return
 	}

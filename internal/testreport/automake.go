@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,14 +32,6 @@ var (
 	// "make[2]: Entering directory '/src/tests'"
 	makeDirRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^g?make(?:\[\d+\])?: (Entering|Leaving) directory ['` + "`" + `](.*)'$`)
-	})
-	// make stopped while it made a test's log, the test running: make
-	// deletes a target it was making when a signal ends it ("make[3]: ***
-	// Deleting file 'main.log'"), and says the recipe's end
-	// ("make[3]: *** [Makefile:1005: main.log] Error 143", "… Terminated").
-	// The harness's own test-suite.log is no test's.
-	automakeStoppedRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^g?make(?:\[\d+\])?: \*\*\* (?:Deleting file '(\S+)\.log'|\[[^\]]*:\d+: (\S+)\.log\] (?:Error (?:1[2-9]\d)|Terminated|Interrupt|Killed|Hangup))$`)
 	})
 	// The shell of automake's test-driver reporting the signal that killed
 	// a test: "../config/test-driver: line 112: 28854 Segmentation fault
@@ -103,15 +94,8 @@ func parseAutomake(r io.Reader) (*Report, error) {
 	// The serial harness prints a test's own output before its result
 	// line; the parallel one keeps it in the test's log.
 	var out programOutput
-	var stopped []string // tests make was making when it was stopped
 	err := lines(r, func(line string) {
 		if own.line(line, rep) {
-			return
-		}
-		if m := automakeStoppedRE().FindStringSubmatch(line); m != nil {
-			if name := m[1] + m[2]; name != "test-suite" && !slices.Contains(stopped, name) {
-				stopped = append(stopped, name)
-			}
 			return
 		}
 		if !automakeResultRE().MatchString(line) {
@@ -155,15 +139,7 @@ func parseAutomake(r io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range stopped {
-		if slices.ContainsFunc(rep.Cases, func(c Case) bool { return c.Name == name }) {
-			continue // its result came: the harness's own rule was stopped
-		}
-		rep.Cases = append(rep.Cases, Case{Suite: FormatAutomake, Name: name, Status: Errored, LogFile: name + ".log",
-			Message: "make was stopped while the test ran, before its result (it deleted " + name + ".log)"})
-		rep.cutShort(FormatAutomake, name, "make was stopped while it ran")
-	}
-	if !summary && len(rep.Cases) > 0 && len(stopped) == 0 {
+	if !summary && len(rep.Cases) > 0 {
 		rep.cutShort(FormatAutomake, "", "the output ended before the test-suite summary")
 	}
 	return rep, nil

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -201,28 +200,4 @@ func (c *Case) nameCase(s *stackCase) {
 	}
 	c.within = s.name
 	c.Message = bound(s.name + ": " + c.Message)
-}
-
-// RunnerCase names the case a test framework's runner called, for the
-// frameworks whose cases are plain functions that no macro in the source
-// names (cmocka, CUnit, Unity) or whose macro a frame's relative path
-// cannot find (Check's START_TEST): fn is a frame's function, caller and
-// callerModule the frame outside it (its function, "" or "??" when the
-// debugger knew none, and the shared object its pc is in). A hung case's
-// stack has the framework's runner right outside the case.
-func RunnerCase(fn, caller, callerModule string) (string, bool) {
-	if fn == "" || fn == "??" || strings.ContainsAny(fn, " (:<") {
-		return "", false
-	}
-	lib := filepath.Base(callerModule)
-	switch {
-	case caller == "tcase_run_tfun_nofork" || caller == "tcase_run_tfun_fork" || strings.HasPrefix(lib, "libcheck."):
-		// Check's START_TEST(name) defines name_fn (Check 0.13 on), or name.
-		return strings.TrimSuffix(fn, "_fn"), true
-	case strings.HasPrefix(caller, "_cmocka_") || strings.HasPrefix(caller, "cmocka_") || strings.HasPrefix(lib, "libcmocka."),
-		caller == "run_single_test" || strings.HasPrefix(lib, "libcunit."),
-		caller == "UnityDefaultTestRun":
-		return fn, true
-	}
-	return "", false
 }

@@ -3,14 +3,10 @@ package testreport
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/triage-dev/triage/internal/crashsite"
 )
 
 // The C and C++ test frameworks' own output (Boost.Test, Check, CUnit,
@@ -51,55 +47,7 @@ type frameworkRun struct {
 	// level), so a run that names some but fewer than its summary counts
 	// lost the others.
 	namedPassMeansAll bool
-	death             string       // what a shell, make or a sanitizer said killed the program
-	report            *deathReport // the sanitizer's report that killed it, while its first stack is read
-}
-
-// deathReport reads the first stack of the sanitizer's report that killed a
-// program: its first project frame (where the fault is) and the case it
-// ran in, by a frame's source (CaseAt, an absolute path) or by the
-// framework's runner calling it (RunnerCase).
-type deathReport struct {
-	frames                int
-	prev                  crashsite.Frame // the frame before, inner to the one read now
-	done                  bool
-	frame, file, caseName string
-	line                  int
-}
-
-func (d *deathReport) feed(line string) {
-	if d.done {
-		return
-	}
-	f, ok := crashsite.SanitizerFrame(line)
-	if !ok {
-		d.done = d.frames > 0 // the first stack ended
-		return
-	}
-	if d.frames++; d.frames > maxCaseFrames {
-		d.done = true
-		return
-	}
-	if d.frame == "" {
-		if fn, file, ln, ok := sanitizerFrame(line); ok {
-			d.frame, d.file, d.line = fn, file, ln
-		}
-	}
-	if d.caseName == "" && f.File != "" && f.Line > 0 && filepath.IsAbs(f.File) {
-		d.caseName, _ = CaseAt(f.File, f.Line)
-	}
-	if d.caseName == "" && d.frames > 1 {
-		d.caseName, _ = RunnerCase(d.prev.Function, f.Function, f.Module)
-	}
-	d.prev = f
-}
-
-// at is where the report says the fault is: " in FN at FILE:LINE", or "".
-func (d *deathReport) at() string {
-	if d == nil || d.frame == "" {
-		return ""
-	}
-	return " in " + d.frame + " at " + filepath.Base(d.file) + ":" + strconv.Itoa(d.line)
+	death             string // what a shell, make or a sanitizer said killed the program
 }
 
 func newFrameworkRun(format, name string) *frameworkRun {
@@ -114,7 +62,6 @@ func (f *frameworkRun) begin(suite string) {
 		f.end()
 	}
 	f.open, f.summary, f.first, f.running, f.implied, f.death = true, false, len(f.rep.Cases), nil, -1, ""
-	f.report = nil
 	f.suite = suite
 	if f.suite == "" {
 		f.suite = f.rep.Format
@@ -210,15 +157,9 @@ func (f *frameworkRun) summarized(passed int) {
 // reports whether the line said so. What it says is the death of the test
 // that was running, should the run end without its summary.
 func (f *frameworkRun) died(line string) bool {
-	if f.report != nil {
-		f.report.feed(line)
-	}
 	ev := crashEvidence(line)
 	if ev != "" && f.open && f.death == "" {
 		f.death = ev
-		if isSanitizerReport(line) {
-			f.report = &deathReport{}
-		}
 	}
 	return ev != ""
 }
@@ -237,16 +178,12 @@ func (f *frameworkRun) end() {
 	}
 	running := f.running
 	f.running = nil
-	defer func() { f.report = nil }()
 	for _, k := range running {
 		suite, name, _ := strings.Cut(k, "\x00")
 		c := f.record(suite, name, "")
 		if death != "" {
 			c.Status = Crashed
-			c.Message = bound(strings.TrimSpace("the test program died in the test: " + death + f.report.at() + "\n" + c.Message))
-			if d := f.report; d != nil && d.file != "" && c.File == "" {
-				c.File, c.Line = d.file, d.line
-			}
+			c.Message = bound(strings.TrimSpace("the test program died in the test: " + death + "\n" + c.Message))
 			f.rep.crashSeen = true
 			continue
 		}
@@ -264,17 +201,9 @@ func (f *frameworkRun) end() {
 	f.open = false
 	switch {
 	case !f.summary && !named && death != "":
-		// The output does not name the test that was running: the
-		// sanitizer's stack may (the case the framework's runner called).
-		c := Case{Suite: f.suite, Name: UnnamedCase, Status: Crashed,
-			Message: bound("the test program died before " + f.name + "'s summary: " + death + f.report.at())}
-		if d := f.report; d != nil {
-			if d.caseName != "" {
-				c.Name = d.caseName
-			}
-			c.File, c.Line = d.file, d.line
-		}
-		f.rep.Cases = append(f.rep.Cases, c)
+		// The output does not name the test that was running.
+		f.rep.Cases = append(f.rep.Cases, Case{Suite: f.suite, Name: UnnamedCase, Status: Crashed,
+			Message: bound("the test program died before " + f.name + "'s summary: " + death)})
 		f.rep.crashSeen = true
 	case !f.summary && !named:
 		f.rep.cutShort(f.suite, "", "the output ended before "+f.name+"'s summary")
@@ -414,32 +343,4 @@ func frameworkFormat(sample []byte) string {
 		}
 	}
 	return format
-}
-
-// SanitizerSite reads a log line by line for its first sanitizer report
-// and where that report's first stack puts the fault: a log read alone
-// (`triage filter` over a project's own test programs' output, which no
-// runner reads) names its crash by it.
-type SanitizerSite struct {
-	message string
-	report  *deathReport
-}
-
-// Line reads one line of the log (without its newline).
-func (s *SanitizerSite) Line(line string) {
-	switch {
-	case s.report != nil:
-		s.report.feed(line)
-	case isSanitizerReport(line) && !isRaceStart(strings.TrimSpace(line)):
-		s.message, s.report = sanitizerMessage(line), &deathReport{}
-	}
-}
-
-// Site is "AddressSanitizer: heap-buffer-overflow in f at file.c:29", or
-// "" when the log held no report whose stack reached a project frame.
-func (s *SanitizerSite) Site() string {
-	if s.report == nil || s.report.frame == "" {
-		return ""
-	}
-	return s.message + s.report.at()
 }

@@ -171,7 +171,6 @@ type testOutput struct {
 	lines       int           // non-blank lines (Case.OutputLines)
 	program     programOutput // for the test program's framework's reader
 	cut         *CutShort     // the framework's run cut short in a test that passed
-	death       string        // a program the test ran died: its shell's "Segmentation fault (core dumped)"
 }
 
 // feed reads one line of the output.
@@ -208,9 +207,6 @@ func (o *testOutput) feed(line string) {
 	}
 	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return // a rule, "=========="
-	}
-	if o.death == "" {
-		o.death = crashEvidence(t)
 	}
 	t = textclip.String(t, maxOutputLine)
 	if len(o.hits) < maxOutputLines && failureLineRE().MatchString(t) {
@@ -264,11 +260,6 @@ func (o *testOutput) evidence(c *Case) {
 			c.File, c.Line = s.File, s.Line
 			lead += " in " + s.Function + " at " + filepath.Base(s.File) + ":" + strconv.Itoa(s.Line)
 		}
-	case o.death != "" && c.Status == Failed:
-		// A program the test ran (a script's command) died of a signal:
-		// its shell said so in the test's output. The test crashed,
-		// though it exited with a status of its own.
-		c.Status, lead = Crashed, "a program the test ran died: "+o.death
 	}
 	evidence := o.hits
 	if len(evidence) == 0 {

@@ -148,10 +148,9 @@ func DetectFormat(sample []byte) string {
 }
 
 // automakeLineRE finds automake's harness in a sample: a test's result
-// line, the summary's tally, or make deleting a test's log when it was
-// stopped before the first result.
+// line, or the summary's tally.
 var automakeLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^(?:(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): \S+|# TOTAL: +\d+|g?make(?:\[\d+\])?: \*\*\* Deleting file '\S+\.log')\r?$`)
+	return regexp.MustCompile(`(?m)^(?:(?:PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): \S+|# TOTAL: +\d+)\r?$`)
 })
 
 // maxLine caps the length of one line; the rest of a longer line is dropped.

@@ -83,9 +83,8 @@ type tapStream struct {
 	count    int    // top-level results
 	lastNum  int
 	lastDesc string
-	first    int          // its first case in rep.Cases
-	crash    string       // a line after it said the program died
-	report   *deathReport // the sanitizer's report that said so, its first stack
+	first    int    // its first case in rep.Cases
+	crash    string // a line after it said the program died
 	bail     string
 	subFail  []string // failed results of the subtest being read
 
@@ -121,9 +120,6 @@ func (p *tapParser) line(l string) {
 	}
 	indent := len(l) - len(strings.TrimLeft(l, " "))
 	t := strings.TrimSpace(l)
-	if st := p.stream; st != nil && st.report != nil {
-		st.report.feed(t) // the frames of the sanitizer's report that killed it
-	}
 	if p.diagLine(t, indent) {
 		return
 	}
@@ -153,9 +149,6 @@ func (p *tapParser) line(l string) {
 	default:
 		if ev := crashEvidence(t); ev != "" && p.stream != nil && p.stream.crash == "" {
 			p.stream.crash = ev
-			if isSanitizerReport(t) {
-				p.stream.report = &deathReport{}
-			}
 		}
 	}
 }
@@ -316,7 +309,7 @@ func (p *tapParser) endedEarly(s *tapStream, how string) {
 		test = "test " + strconv.Itoa(s.lastNum+1)
 	}
 	if s.crash != "" {
-		how = s.crash + s.report.at() + ": " + how
+		how = s.crash + ": " + how
 		p.crashedIn(s, test, "the test program died: "+how)
 	}
 	if s.cut >= 0 {
@@ -334,16 +327,10 @@ func (p *tapParser) endedEarly(s *tapStream, how string) {
 // output has no result of it), or a crash of the program when no test
 // was left to run.
 func (p *tapParser) crashedIn(s *tapStream, test, msg string) {
-	site := func(c *Case) {
-		if d := s.report; d != nil && d.file != "" {
-			c.File, c.Line = d.file, d.line
-		}
-	}
 	if s.fileCase >= 0 {
 		// prove without -v: the test file is the case.
 		c := &p.rep.Cases[s.fileCase]
 		c.Status, c.Message = Crashed, bound(msg)
-		site(c)
 		return
 	}
 	if test == "" {
@@ -353,10 +340,8 @@ func (p *tapParser) crashedIn(s *tapStream, test, msg string) {
 	for i := s.first; i < len(p.rep.Cases); i++ {
 		if c := &p.rep.Cases[i]; c.Suite == s.name && c.Name == test {
 			c.Status, c.Message = Crashed, bound(msg)
-			site(c)
 			return
 		}
 	}
 	p.rep.Cases = append(p.rep.Cases, Case{Suite: s.name, Name: test, Status: Crashed, Message: bound(msg)})
-	site(&p.rep.Cases[len(p.rep.Cases)-1])
 }
